@@ -1,0 +1,21 @@
+//! xpgn: chess-variant game records.
+//!
+//! Layers, each depending only on those before it:
+//! - [`rules`]: board geometry, pieces, variants as data, positions, move
+//!   generation. No text.
+//! - [`notation`]: position strings and move notations (nom readers and
+//!   writers) over `rules`.
+//! - [`cli`]: the `xpgn` command, a thin clap shell over the library.
+//!
+//! ```
+//! use xpgn::rules::{Position, Variant, perft};
+//! let pos = Position::start(Variant::by_name("Counsellor Chess").unwrap());
+//! assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
+//! ```
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod notation;
+pub mod rules;
+
+pub use rules::{Color, Move, Piece, PieceKind, Position, Square, Variant};

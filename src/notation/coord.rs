@@ -1,0 +1,262 @@
+//! Coordinate moves (NOTATION.md §9): `e2e4`, `a7a8q`, castling as the
+//! king's from-to (`h1j1`), and the waiting-promotion suffix `&e8=Q`
+//! (§7). Grammar production `coord-move`.
+
+use nom::IResult;
+use nom::Parser;
+use nom::character::complete::{char, satisfy};
+use nom::combinator::{all_consuming, opt};
+use nom::multi::many0;
+use nom::sequence::preceded;
+
+use super::square::square;
+use crate::rules::{Move, PieceKind, Position, Square, kind_names};
+
+/// A coordinate move as written, before it is matched to a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CoordMove {
+    /// From-square.
+    pub from: Square,
+    /// To-square.
+    pub to: Square,
+    /// Promotion letter, if written (lower case in the text).
+    pub promotion: Option<char>,
+    /// `&square=Letter` suffixes.
+    pub waiting: Vec<(Square, char)>,
+}
+
+/// Why a coordinate move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CoordError {
+    /// The text is not a coordinate move.
+    #[error("`{0}` is not a coordinate move (expected from-square, to-square, optional promotion letter, e.g. `e2e4`, `a7a8q`, `g1f3&e8=Q`)")]
+    Syntax(String),
+    /// No legal move matches.
+    #[error("{0}")]
+    Illegal(String),
+    /// Several legal moves match.
+    #[error("{0}")]
+    Ambiguous(String),
+}
+
+/// Production `waiting-suffix`: `&` square `=` letter.
+pub fn waiting_suffix(input: &str) -> IResult<&str, (Square, char)> {
+    preceded(
+        char('&'),
+        (square, preceded(char('='), satisfy(|c| c.is_ascii_alphabetic()))),
+    )
+    .parse(input)
+}
+
+/// Production `coord-move`.
+///
+/// # Errors
+/// A nom error if the input does not start with a coordinate move.
+pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
+    (
+        square,
+        square,
+        opt(satisfy(|c| c.is_ascii_lowercase())),
+        many0(waiting_suffix),
+    )
+        .map(|(from, to, promotion, waiting)| CoordMove {
+            from,
+            to,
+            promotion,
+            waiting,
+        })
+        .parse(input)
+}
+
+/// Parses a whole string as a coordinate move.
+///
+/// # Errors
+/// [`CoordError::Syntax`] if it is not one.
+pub fn parse_coord(text: &str) -> Result<CoordMove, CoordError> {
+    all_consuming(coord_move)
+        .parse(text)
+        .map(|(_, m)| m)
+        .map_err(|_| CoordError::Syntax(text.to_string()))
+}
+
+/// Finds the legal move of `pos` that `text` names.
+///
+/// ```
+/// use xpgn::notation::coord::{resolve_coord, write_coord};
+/// use xpgn::rules::{Position, Variant};
+/// let pos = Position::start(Variant::chess());
+/// let m = resolve_coord(&pos, "g1f3").unwrap();
+/// assert_eq!(write_coord(&pos, &m), "g1f3");
+/// ```
+///
+/// # Errors
+/// Says why no legal move, or more than one, matches.
+pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
+    let cm = parse_coord(text)?;
+    let variant = pos.variant();
+    let size = variant.size();
+    for sq in [cm.from, cm.to] {
+        if !size.contains(sq) {
+            return Err(CoordError::Illegal(format!(
+                "{sq} is off the {}x{} board",
+                size.files, size.ranks
+            )));
+        }
+    }
+    let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
+        variant.kind_by_letter(letter).ok_or_else(|| {
+            CoordError::Illegal(format!(
+                "`{letter}` is not a piece letter of {}",
+                variant.def().display_name
+            ))
+        })
+    };
+    let all: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from == cm.from && m.to == cm.to)
+        .collect();
+    if all.is_empty() {
+        return Err(CoordError::Illegal(pos.explain_illegal(cm.from, cm.to).to_string()));
+    }
+    let mut candidates = all.clone();
+    match cm.promotion {
+        Some(letter) => {
+            let kind = kind_of(letter)?;
+            if variant.has_waiting_promotion() {
+                return Err(CoordError::Illegal(format!(
+                    "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival (R-CS-3, R-CS-4): write `{}{}` and later a suffix `&{}=X`",
+                    cm.from, cm.to, cm.to
+                )));
+            }
+            candidates.retain(|m| m.promotion == Some(kind));
+            if candidates.is_empty() {
+                let allowed = promotion_letters(pos, &all);
+                return Err(CoordError::Illegal(if allowed.is_empty() {
+                    format!("{}{} is not a promotion", cm.from, cm.to)
+                } else {
+                    format!(
+                        "this pawn may promote only to {} here{}",
+                        allowed.join(", "),
+                        promotion_rule(pos)
+                    )
+                }));
+            }
+        }
+        None => {
+            let kinds: Vec<_> = all.iter().filter_map(|m| m.promotion).collect();
+            if kinds.len() > 1 {
+                return Err(CoordError::Ambiguous(format!(
+                    "a promotion letter is needed: one of {}",
+                    promotion_letters(pos, &all).join(", ")
+                )));
+            }
+        }
+    }
+    for &(sq, letter) in &cm.waiting {
+        let kind = kind_of(letter)?;
+        let before = candidates.clone();
+        candidates.retain(|m| {
+            [m.waiting_promotion, m.instant_promotion]
+                .iter()
+                .flatten()
+                .any(|w| w.square == sq && w.kind == kind)
+        });
+        if candidates.is_empty() {
+            let options: Vec<String> = before
+                .iter()
+                .flat_map(|m| [m.waiting_promotion, m.instant_promotion])
+                .flatten()
+                .map(|w| format!("&{}={}", w.square, variant.piece_def(w.kind).letter))
+                .collect();
+            return Err(CoordError::Illegal(if options.is_empty() {
+                format!("no waiting pawn promotes on {sq} with this move (R-CS-4, R-CS-6)")
+            } else {
+                format!(
+                    "`&{sq}={letter}` is not possible here; possible: {} (R-CS-5)",
+                    options.join(", ")
+                )
+            }));
+        }
+    }
+    match candidates.as_slice() {
+        [m] => Ok(*m),
+        _ => {
+            let choices: Vec<_> = candidates
+                .iter()
+                .filter_map(|m| m.waiting_promotion)
+                .collect();
+            if let Some(first) = choices.first() {
+                let kinds: Vec<PieceKind> = choices.iter().map(|w| w.kind).collect();
+                Err(CoordError::Ambiguous(format!(
+                    "the pawn on {} ends its wait with this move and must become one of the types its owner has lost: {} (write e.g. `{}&{}={}`; R-CS-4, R-CS-5)",
+                    first.square,
+                    kind_names(pos, &kinds).join(", "),
+                    text,
+                    first.square,
+                    variant.piece_def(first.kind).letter
+                )))
+            } else {
+                Err(CoordError::Ambiguous(format!(
+                    "{text} matches {} legal moves",
+                    candidates.len()
+                )))
+            }
+        }
+    }
+}
+
+fn promotion_letters(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut out: Vec<String> = moves
+        .iter()
+        .filter_map(|m| m.promotion)
+        .map(|k| pos.variant().piece_def(k).letter.to_ascii_lowercase().to_string())
+        .collect();
+    out.dedup();
+    out
+}
+
+fn promotion_rule(pos: &Position) -> String {
+    format!(" ({})", pos.variant().def().pawns.rule)
+}
+
+/// Writes `m` (legal in `pos`) in coordinate notation.
+pub fn write_coord(pos: &Position, m: &Move) -> String {
+    let variant = pos.variant();
+    let mut out = format!("{}{}", m.from, m.to);
+    if let Some(k) = m.promotion {
+        out.push(variant.piece_def(k).letter.to_ascii_lowercase());
+    }
+    for w in [m.waiting_promotion, m.instant_promotion].into_iter().flatten() {
+        out.push_str(&format!("&{}={}", w.square, variant.piece_def(w.kind).letter));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Variant;
+
+    #[test]
+    fn syntax_of_coordinate_moves() {
+        let m = parse_coord("j7j8c").unwrap();
+        assert_eq!((m.from.to_string(), m.to.to_string(), m.promotion), ("j7".into(), "j8".into(), Some('c')));
+        let m = parse_coord("g1f3&e8=Q").unwrap();
+        assert_eq!(m.waiting, vec![(Square::new(4, 7), 'Q')]);
+        for bad in ["e2", "e2e", "e2e4Q", "e2-e4", "e2e4&e8", "e2e4&e8=", ""] {
+            assert!(parse_coord(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn resolving_explains_illegal_moves() {
+        let pos = Position::start(Variant::chess());
+        let e = resolve_coord(&pos, "e2e5").unwrap_err();
+        assert_eq!(e.to_string(), "the Pawn on e2 cannot reach e5");
+        let e = resolve_coord(&pos, "e7e5").unwrap_err();
+        assert!(e.to_string().contains("is not White's"), "{e}");
+        let e = resolve_coord(&pos, "e3e4").unwrap_err();
+        assert_eq!(e.to_string(), "there is no piece on e3");
+    }
+}

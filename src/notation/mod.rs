@@ -1,0 +1,7 @@
+//! Text for the rules core: position strings and coordinate moves, read
+//! with nom and written back. Depends on `rules`; nothing in `rules`
+//! depends on it.
+
+pub mod coord;
+pub mod position;
+pub mod square;

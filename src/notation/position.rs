@@ -1,0 +1,590 @@
+//! Position strings: FEN extended for variants (NOTATION.md §10,
+//! `grammar/position.ebnf`).
+//!
+//! `board turn castling ep halfmove fullmove [stages] [king-rights] [waiting]`.
+//! The three extra fields appear only in variants that need them, in this
+//! order: `stages` with two-stage castling (R-CO-4, R-RO-3), `king-rights`
+//! with a once-per-game king move (R-KL-1, R-CH-5), `waiting` with waiting
+//! promotion (R-CS-3..6). For orthodox chess the string is exactly FEN.
+
+use nom::IResult;
+use nom::Parser;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{all_consuming, map, map_res, value};
+use nom::multi::{many1, separated_list1};
+use nom::sequence::separated_pair;
+
+use super::square::square;
+use crate::rules::{
+    CastlingSide, Color, Piece, Position, PositionError, Setup, Square, Variant, WaitingPawn,
+};
+
+/// A field of a position string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// Piece placement.
+    Board,
+    /// `w` or `b`.
+    Turn,
+    /// `KQkq` or `-`.
+    Castling,
+    /// En passant target square or `-`.
+    EnPassant,
+    /// Halfmove clock.
+    Halfmove,
+    /// Fullmove number.
+    Fullmove,
+    /// Two-stage castling progress.
+    Stages,
+    /// Unused once-per-game king moves.
+    KingRights,
+    /// Waiting pawns.
+    Waiting,
+    /// Anything after the last field.
+    Extra,
+}
+
+impl std::fmt::Display for FenField {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FenField::Board => "board",
+            FenField::Turn => "side-to-move",
+            FenField::Castling => "castling",
+            FenField::EnPassant => "en-passant",
+            FenField::Halfmove => "halfmove-clock",
+            FenField::Fullmove => "fullmove-number",
+            FenField::Stages => "castling-stages",
+            FenField::KingRights => "king-rights",
+            FenField::Waiting => "waiting-pawns",
+            FenField::Extra => "extra",
+        })
+    }
+}
+
+/// A position string that cannot be read, or that is not a legal position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("position string, {field} field at column {column}: {message}")]
+pub struct PositionStringError {
+    /// The field at fault.
+    pub field: FenField,
+    /// 1-based column where the field starts.
+    pub column: usize,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+/// Which extra fields `variant` writes and reads.
+fn extra_fields(variant: Variant) -> Vec<FenField> {
+    let mut out = Vec::new();
+    if variant.has_castling_stages() {
+        out.push(FenField::Stages);
+    }
+    if variant.special_king_move().is_some() {
+        out.push(FenField::KingRights);
+    }
+    if variant.has_waiting_promotion() {
+        out.push(FenField::Waiting);
+    }
+    out
+}
+
+/// Reads a position string of `variant` into a legal [`Position`].
+///
+/// ```
+/// use xpgn::notation::position::{read_position, write_position};
+/// use xpgn::rules::Variant;
+/// let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+/// let pos = read_position(Variant::chess(), fen).unwrap();
+/// assert_eq!(write_position(&pos), fen);
+/// ```
+///
+/// # Errors
+/// Names the field at fault and why.
+pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionStringError> {
+    let (setup, columns) = read_setup(variant, text)?;
+    Position::from_setup(variant, &setup).map_err(|e| {
+        let field = match e {
+            PositionError::Castling(_) => FenField::Castling,
+            PositionError::EnPassant => FenField::EnPassant,
+            PositionError::KingRights(_) => FenField::KingRights,
+            PositionError::Waiting(_) => FenField::Waiting,
+            _ => FenField::Board,
+        };
+        let column = columns
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map_or(1, |(_, c)| *c);
+        PositionStringError {
+            field,
+            column,
+            message: e.to_string(),
+        }
+    })
+}
+
+/// Reads a position string into an unchecked [`Setup`], with the column of
+/// each field.
+///
+/// # Errors
+/// Names the field that cannot be read.
+pub fn read_setup(
+    variant: Variant,
+    text: &str,
+) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
+    let mut fields: Vec<(usize, &str)> = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                fields.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        fields.push((s, &text[s..]));
+    }
+    let extras = extra_fields(variant);
+    let order: Vec<FenField> = [
+        FenField::Board,
+        FenField::Turn,
+        FenField::Castling,
+        FenField::EnPassant,
+        FenField::Halfmove,
+        FenField::Fullmove,
+    ]
+    .into_iter()
+    .chain(extras.iter().copied())
+    .collect();
+    let err = |field: FenField, column: usize, message: String| PositionStringError {
+        field,
+        column: column + 1,
+        message,
+    };
+    if fields.is_empty() {
+        return Err(err(FenField::Board, 0, "the position string is empty".into()));
+    }
+    if fields.len() > order.len() {
+        let (col, text) = fields[order.len()];
+        let message = if extras.is_empty() {
+            format!(
+                "unexpected `{text}`: {} takes the six FEN fields only",
+                variant.def().display_name
+            )
+        } else {
+            format!("unexpected `{text}` after the last field")
+        };
+        return Err(err(FenField::Extra, col, message));
+    }
+    let mut setup = Setup {
+        board: Vec::new(),
+        turn: Color::White,
+        castling: Vec::new(),
+        castling_stages: Vec::new(),
+        ep_square: None,
+        halfmove_clock: 0,
+        fullmove_number: 1,
+        king_rights: None,
+        waiting: Vec::new(),
+    };
+    let mut columns = Vec::new();
+    let mut waiting_text = None;
+    for (i, &(col, field_text)) in fields.iter().enumerate() {
+        let field = order[i];
+        columns.push((field, col + 1));
+        let fail = |message: String| err(field, col, message);
+        match field {
+            FenField::Board => setup.board = read_board(variant, field_text).map_err(fail)?,
+            FenField::Turn => {
+                setup.turn = match field_text {
+                    "w" => Color::White,
+                    "b" => Color::Black,
+                    _ => return Err(fail(format!("expected `w` or `b`, found `{field_text}`"))),
+                }
+            }
+            FenField::Castling => {
+                setup.castling = parse_whole(field_text, castling_field).ok_or_else(|| {
+                    fail(format!(
+                        "expected `-` or letters from `KQkq`, found `{field_text}`"
+                    ))
+                })?
+            }
+            FenField::EnPassant => {
+                setup.ep_square = parse_whole(field_text, ep_field).ok_or_else(|| {
+                    fail(format!("expected `-` or a square, found `{field_text}`"))
+                })?
+            }
+            FenField::Halfmove | FenField::Fullmove => {
+                let n: u32 = field_text
+                    .parse()
+                    .map_err(|_| fail(format!("expected a number, found `{field_text}`")))?;
+                if field == FenField::Halfmove {
+                    setup.halfmove_clock = n;
+                } else if n == 0 {
+                    return Err(fail("the fullmove number starts at 1".into()));
+                } else {
+                    setup.fullmove_number = n;
+                }
+            }
+            FenField::Stages => {
+                setup.castling_stages = parse_whole(field_text, |i| stages_field(variant, i))
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "expected `-` or castling pieces after their first stage such as `Kh1rk8`, found `{field_text}`"
+                        ))
+                    })?
+            }
+            FenField::KingRights => {
+                setup.king_rights =
+                    Some(parse_whole(field_text, king_rights_field).ok_or_else(|| {
+                        fail(format!("expected `-`, `K`, `k` or `Kk`, found `{field_text}`"))
+                    })?)
+            }
+            FenField::Waiting => waiting_text = Some((col, field_text)),
+            FenField::Extra => {}
+        }
+    }
+    if let Some((col, field_text)) = waiting_text {
+        let entries = parse_whole(field_text, waiting_field).ok_or_else(|| {
+            err(
+                FenField::Waiting,
+                col,
+                format!(
+                    "expected `-` or squares with turns left such as `e8:2,d1:0`, found `{field_text}`"
+                ),
+            )
+        })?;
+        for (sq, turns) in entries {
+            let color = setup
+                .board
+                .iter()
+                .find(|(s, _)| *s == sq)
+                .map(|(_, p)| p.color)
+                .ok_or_else(|| {
+                    err(
+                        FenField::Waiting,
+                        col,
+                        format!("no pawn stands on {sq} to wait there (R-CS-3)"),
+                    )
+                })?;
+            setup.waiting.push(WaitingPawn {
+                square: sq,
+                color,
+                turns,
+            });
+        }
+    }
+    Ok((setup, columns))
+}
+
+fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>) -> Option<T> {
+    all_consuming(f).parse(text).ok().map(|(_, v)| v)
+}
+
+/// Production `board`: ranks from the top, separated by `/`.
+fn read_board(variant: Variant, text: &str) -> Result<Vec<(Square, Piece)>, String> {
+    let size = variant.size();
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != size.ranks as usize {
+        return Err(format!(
+            "{} has {} ranks, the board field has {}",
+            variant.def().display_name,
+            size.ranks,
+            ranks.len()
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, rank_text) in ranks.iter().enumerate() {
+        let rank = size.ranks - 1 - i as u8;
+        let cells = parse_whole(rank_text, rank_cells).ok_or_else(|| {
+            format!(
+                "rank {} `{rank_text}`: expected piece letters and empty-square counts",
+                rank + 1
+            )
+        })?;
+        let mut file: u32 = 0;
+        for cell in cells {
+            match cell {
+                Cell::Empty(n) => file += n,
+                Cell::Piece(letter) => {
+                    let kind = variant.kind_by_letter(letter).ok_or_else(|| {
+                        let letters: String =
+                            variant.kinds().map(|k| variant.piece_def(k).letter).collect();
+                        format!(
+                            "`{letter}` is not a piece of {} (letters: {letters})",
+                            variant.def().display_name
+                        )
+                    })?;
+                    if file < size.files as u32 {
+                        let color = if letter.is_ascii_uppercase() {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        out.push((Square::new(file as u8, rank), Piece { color, kind }));
+                    }
+                    file += 1;
+                }
+            }
+        }
+        if file != size.files as u32 {
+            return Err(format!(
+                "rank {} `{rank_text}` covers {file} files, the board has {}",
+                rank + 1,
+                size.files
+            ));
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Clone, Copy)]
+enum Cell {
+    Empty(u32),
+    Piece(char),
+}
+
+/// Production `rank-cells`: piece letters and empty counts (`12`).
+fn rank_cells(input: &str) -> IResult<&str, Vec<Cell>> {
+    many1(alt((
+        map_res(digit1, |d: &str| {
+            d.parse::<u32>()
+                .ok()
+                .filter(|&n| (1..=16).contains(&n))
+                .map(Cell::Empty)
+                .ok_or("empty count")
+        }),
+        map(satisfy(|c| c.is_ascii_alphabetic()), Cell::Piece),
+    )))
+    .parse(input)
+}
+
+/// Production `castling`: `-` or some of `KQkq`.
+fn castling_field(input: &str) -> IResult<&str, Vec<(Color, CastlingSide)>> {
+    alt((
+        value(Vec::new(), char('-')),
+        many1(alt((
+            value((Color::White, CastlingSide::Short), char('K')),
+            value((Color::White, CastlingSide::Long), char('Q')),
+            value((Color::Black, CastlingSide::Short), char('k')),
+            value((Color::Black, CastlingSide::Long), char('q')),
+        ))),
+    ))
+    .parse(input)
+}
+
+/// Production `en-passant`: `-` or a square.
+fn ep_field(input: &str) -> IResult<&str, Option<Square>> {
+    alt((value(None, char('-')), map(square, Some))).parse(input)
+}
+
+/// Production `stages`: `-` or piece letter + square, repeated (`Kh1rk8`).
+fn stages_field(variant: Variant, input: &str) -> IResult<&str, Vec<(Color, Square)>> {
+    alt((
+        value(Vec::new(), char('-')),
+        many1(map(
+            (
+                satisfy(|c: char| c.is_ascii_alphabetic() && variant.kind_by_letter(c).is_some()),
+                square,
+            ),
+            |(letter, sq)| {
+                let color = if letter.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                (color, sq)
+            },
+        )),
+    ))
+    .parse(input)
+}
+
+/// Production `king-rights`: `-`, `K`, `k` or `Kk`.
+fn king_rights_field(input: &str) -> IResult<&str, [bool; 2]> {
+    alt((
+        value([false, false], char('-')),
+        value([true, true], tag("Kk")),
+        value([true, false], char('K')),
+        value([false, true], char('k')),
+    ))
+    .parse(input)
+}
+
+/// Production `waiting`: `-` or `square:turns` in arrival order, comma-separated.
+fn waiting_field(input: &str) -> IResult<&str, Vec<(Square, u8)>> {
+    alt((
+        value(Vec::new(), char('-')),
+        separated_list1(
+            char(','),
+            separated_pair(
+                square,
+                char(':'),
+                map_res(digit1, |d: &str| d.parse::<u8>()),
+            ),
+        ),
+    ))
+    .parse(input)
+}
+
+/// Writes the position string of `pos` (exact FEN for orthodox chess).
+pub fn write_position(pos: &Position) -> String {
+    let variant = pos.variant();
+    let size = variant.size();
+    let mut out = String::new();
+    for r in (0..size.ranks).rev() {
+        let mut empty = 0;
+        for f in 0..size.files {
+            match pos.piece_at(Square::new(f, r)) {
+                None => empty += 1,
+                Some(p) => {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(piece_letter(variant, p));
+                }
+            }
+        }
+        if empty > 0 {
+            out.push_str(&empty.to_string());
+        }
+        if r > 0 {
+            out.push('/');
+        }
+    }
+    let setup = pos.to_setup();
+    out.push_str(if setup.turn == Color::White { " w " } else { " b " });
+    if setup.castling.is_empty() {
+        out.push('-');
+    }
+    for &(color, side) in &setup.castling {
+        out.push(match (color, side) {
+            (Color::White, CastlingSide::Short) => 'K',
+            (Color::White, CastlingSide::Long) => 'Q',
+            (Color::Black, CastlingSide::Short) => 'k',
+            (Color::Black, CastlingSide::Long) => 'q',
+        });
+    }
+    match setup.ep_square {
+        Some(sq) => out.push_str(&format!(" {sq}")),
+        None => out.push_str(" -"),
+    }
+    out.push_str(&format!(
+        " {} {}",
+        setup.halfmove_clock, setup.fullmove_number
+    ));
+    for field in extra_fields(variant) {
+        out.push(' ');
+        match field {
+            FenField::Stages => {
+                if setup.castling_stages.is_empty() {
+                    out.push('-');
+                }
+                for &(_, sq) in &setup.castling_stages {
+                    if let Some(p) = pos.piece_at(sq) {
+                        out.push(piece_letter(variant, p));
+                    }
+                    out.push_str(&sq.to_string());
+                }
+            }
+            FenField::KingRights => {
+                let r = [pos.king_right(Color::White), pos.king_right(Color::Black)];
+                out.push_str(match r {
+                    [true, true] => "Kk",
+                    [true, false] => "K",
+                    [false, true] => "k",
+                    [false, false] => "-",
+                });
+            }
+            FenField::Waiting => {
+                let list: Vec<String> = setup
+                    .waiting
+                    .iter()
+                    .map(|w| format!("{}:{}", w.square, w.turns))
+                    .collect();
+                out.push_str(if list.is_empty() { "-" } else { "" });
+                out.push_str(&list.join(","));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The letter of `p` in position strings: upper case for White.
+pub fn piece_letter(variant: Variant, p: Piece) -> char {
+    let l = variant.piece_def(p.kind).letter;
+    match p.color {
+        Color::White => l,
+        Color::Black => l.to_ascii_lowercase(),
+    }
+}
+
+/// The start position string of `variant`.
+pub fn start_position(variant: Variant) -> String {
+    write_position(&Position::start(variant))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(name: &str) -> Variant {
+        Variant::by_name(name).unwrap()
+    }
+
+    #[test]
+    fn start_strings_of_every_variant() {
+        let expected = [
+            ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+            ("counsellor", "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk - 0 1 -"),
+            ("royal", "rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -"),
+            ("chaturanga", "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1 Kk"),
+            ("courier-spiel", "rnbcmkqfcbnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBCMKQFCBNR w KQkq - 0 1 -"),
+            ("chancellor", "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"),
+            ("chancellor-crosswise", "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"),
+            ("kings-leap", "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w - - 0 1 Kk"),
+        ];
+        for (name, fen) in expected {
+            assert_eq!(start_position(v(name)), fen, "{name}");
+            let pos = read_position(v(name), fen).unwrap();
+            assert_eq!(pos, Position::start(v(name)), "{name}");
+        }
+    }
+
+    #[test]
+    fn missing_extra_fields_take_their_defaults() {
+        let pos = read_position(v("chaturanga"), "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1").unwrap();
+        assert_eq!(pos, Position::start(v("chaturanga")));
+        let pos = read_position(v("counsellor"), "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk -").unwrap();
+        assert_eq!(pos, Position::start(v("counsellor")));
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let chess = v("chess");
+        let cases = [
+            ("", FenField::Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", FenField::Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", FenField::Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", FenField::Board),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", FenField::Turn),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1", FenField::Castling),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", FenField::Castling),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", FenField::EnPassant),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", FenField::Halfmove),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", FenField::Fullmove),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Kk", FenField::Extra),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", FenField::Board),
+        ];
+        for (text, field) in cases {
+            let e = read_position(chess, text).unwrap_err();
+            assert_eq!(e.field, field, "{text}: {e}");
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Why a from-to move is not legal, in terms of the rules (R-0-1, R-0-5,
+//! R-CS-3, castling stages), for error messages.
+
+use super::castling::Stage;
+use super::geometry::Square;
+use super::piece::{Color, PieceKind};
+use super::position::Position;
+use super::variant::CastlingSide;
+
+/// The reason a move from one square to another is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Illegality {
+    /// Nothing stands on the from-square.
+    NoPiece(Square),
+    /// The piece belongs to the side not to move.
+    NotYourPiece {
+        /// Its square.
+        square: Square,
+        /// Side to move.
+        turn: Color,
+    },
+    /// A waiting pawn cannot move (R-CS-3).
+    WaitingPawnMoves(Square),
+    /// A waiting pawn cannot be captured (R-CS-3).
+    WaitingPawnCaptured(Square),
+    /// The target holds a piece of the mover.
+    OwnPiece(Square),
+    /// The piece does not move that way, or the way is blocked.
+    CannotReach {
+        /// Piece name ("Elephant").
+        piece: &'static str,
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// The move would leave the mover's king attacked (R-0-1).
+    KingLeftAttacked,
+    /// A castling that cannot be made now.
+    Castling {
+        /// `O-O` or `O-O-O`.
+        side: CastlingSide,
+        /// Why not.
+        reason: String,
+        /// The ruling.
+        rule: &'static str,
+    },
+}
+
+impl std::fmt::Display for Illegality {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Illegality::NoPiece(sq) => write!(f, "there is no piece on {sq}"),
+            Illegality::NotYourPiece { square, turn } => {
+                let t = if *turn == Color::White { "White" } else { "Black" };
+                write!(f, "the piece on {square} is not {t}'s, and {t} is to move")
+            }
+            Illegality::WaitingPawnMoves(sq) => {
+                write!(f, "the pawn on {sq} is still waiting and cannot move (R-CS-3)")
+            }
+            Illegality::WaitingPawnCaptured(sq) => write!(
+                f,
+                "the pawn on {sq} is still waiting and cannot be captured (R-CS-3)"
+            ),
+            Illegality::OwnPiece(sq) => write!(f, "{sq} holds a piece of the side to move"),
+            Illegality::CannotReach { piece, from, to } => {
+                write!(f, "the {piece} on {from} cannot reach {to}")
+            }
+            Illegality::KingLeftAttacked => {
+                write!(f, "it would leave the king attacked (R-0-1)")
+            }
+            Illegality::Castling { side, reason, rule } => {
+                let s = if *side == CastlingSide::Short { "O-O" } else { "O-O-O" };
+                write!(f, "castling {s} is not possible: {reason} ({rule})")
+            }
+        }
+    }
+}
+
+impl Position {
+    /// Why no legal move goes from `from` to `to` (meaningful only when none does).
+    pub fn explain_illegal(&self, from: Square, to: Square) -> Illegality {
+        let t = self.tables();
+        let Some(p) = self.piece_at(from) else {
+            return Illegality::NoPiece(from);
+        };
+        if p.color != self.turn {
+            return Illegality::NotYourPiece {
+                square: from,
+                turn: self.turn,
+            };
+        }
+        if self.immune.contains(from) {
+            return Illegality::WaitingPawnMoves(from);
+        }
+        if self.immune.contains(to) {
+            return Illegality::WaitingPawnCaptured(to);
+        }
+        if p.kind == t.king {
+            if let Some(reason) = self.explain_castling(from, to) {
+                return reason;
+            }
+        }
+        if self.piece_at(to).is_some_and(|q| q.color == p.color) {
+            return Illegality::OwnPiece(to);
+        }
+        if self
+            .pseudo_legal_moves()
+            .iter()
+            .any(|m| m.from == from && m.to == to)
+        {
+            return Illegality::KingLeftAttacked;
+        }
+        Illegality::CannotReach {
+            piece: self.variant.piece_def(p.kind).name,
+            from,
+            to,
+        }
+    }
+
+    fn explain_castling(&self, from: Square, to: Square) -> Option<Illegality> {
+        let t = self.tables();
+        let us = self.turn;
+        let them = us.other();
+        let candidates: Vec<_> = t.castlings[us.index()]
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.king_to == to)
+            .collect();
+        let (i, c) = candidates
+            .iter()
+            .find(|(_, c)| c.king_from == from)
+            .or_else(|| {
+                // A two-stage castling tried before its king stage.
+                candidates.iter().find(|(_, c)| {
+                    c.king_stage.is_some()
+                        && from == t.king_origin[us.index()]
+                        && from.file().abs_diff(to.file()) >= 2
+                })
+            })
+            .copied()?;
+        let def = &t.def.castling[c.index as usize];
+        let fail = |reason: String| {
+            Some(Illegality::Castling {
+                side: def.side,
+                reason,
+                rule: def.rule,
+            })
+        };
+        let partner_origin = def.partner_origin;
+        let partner_name = || {
+            t.def
+                .setup
+                .iter()
+                .find(|(s, _)| *s == partner_origin)
+                .map_or("partner", |(_, p)| t.def.pieces[p.kind.index()].name)
+        };
+        if !self.castling.ready_for(t, us, i) {
+            let king = self.castling.king[us.index()];
+            let partner = self.castling.partners[us.index()][c.partner as usize];
+            let reason = if king == Stage::Moved {
+                "the king has moved".to_string()
+            } else if partner == Stage::Moved {
+                format!("the {} from {partner_origin} has moved or was captured", partner_name())
+            } else if let Some(stage) = c.king_stage.filter(|&s| king != Stage::Staged(s)) {
+                format!("the king must first move {} -> {stage} as its only move", t.king_origin[us.index()])
+            } else if let Some(stage) = c.partner_stage.filter(|&s| partner != Stage::Staged(s)) {
+                format!("the {} must first move {partner_origin} -> {stage} as its only move", partner_name())
+            } else {
+                "its first stage was not made".to_string()
+            };
+            return fail(reason);
+        }
+        if from != c.king_from {
+            return fail(format!("the king must stand on {}", c.king_from));
+        }
+        if self.is_check() {
+            return fail("the king is in check".into());
+        }
+        if let Some(s) = c.empty.iter().find(|s| self.piece_at(**s).is_some()) {
+            return fail(format!("{s} is not empty"));
+        }
+        if let Some(s) = c.safe.iter().find(|&&s| self.is_attacked(s, them)) {
+            return fail(format!("{s} is attacked"));
+        }
+        None
+    }
+}
+
+/// The kinds a waiting pawn of `color` could become now, for messages.
+pub fn kind_names(pos: &Position, kinds: &[PieceKind]) -> Vec<&'static str> {
+    kinds
+        .iter()
+        .map(|&k| pos.variant().piece_def(k).name)
+        .collect()
+}

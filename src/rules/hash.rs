@@ -1,0 +1,94 @@
+//! The 64-bit position key (Zobrist): equal for positions with equal
+//! futures, whatever the move order; the clocks do not count.
+
+use super::castling::Stage;
+use super::moves::MoveKind;
+use super::piece::Color;
+use super::position::Position;
+
+/// A well-mixed 64-bit value for feature `n` (splitmix64 finaliser), so no
+/// table has to be stored for 16x16 boards and 15 piece kinds.
+#[inline]
+fn mix(n: u64) -> u64 {
+    let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+const PIECE: u64 = 1 << 32;
+const TURN: u64 = 2 << 32;
+const CASTLE_KING: u64 = 3 << 32;
+const CASTLE_PARTNER: u64 = 4 << 32;
+const EP: u64 = 5 << 32;
+const KING_RIGHT: u64 = 6 << 32;
+const WAITING: u64 = 7 << 32;
+const BLOCKED_ORDER: u64 = 8 << 32;
+const VARIANT: u64 = 9 << 32;
+
+fn stage_code(stage: Stage) -> Option<u64> {
+    match stage {
+        Stage::Unmoved => Some(0x100),
+        Stage::Staged(sq) => Some(sq.index() as u64),
+        Stage::Moved => None,
+    }
+}
+
+impl Position {
+    /// The position key: pieces, side to move, castling progress, en
+    /// passant (only when a legal en passant capture exists), once-per-game
+    /// king rights, waiting pawns with their turns (and arrival order among
+    /// blocked ones), and the variant.
+    ///
+    /// ```
+    /// use xpgn::rules::{Position, Variant};
+    /// let start = Position::start(Variant::chess());
+    /// assert_ne!(start.key(), Position::start(Variant::by_name("chancellor").unwrap()).key());
+    /// ```
+    pub fn key(&self) -> u64 {
+        let mut h = 0u64;
+        for b in self.variant.name().bytes() {
+            h = mix(h ^ VARIANT ^ b as u64);
+        }
+        for (sq, p) in self.pieces() {
+            h ^= mix(
+                PIECE | (p.color.index() as u64) << 16 | (p.kind.index() as u64) << 8 | sq.index() as u64,
+            );
+        }
+        if self.turn == Color::Black {
+            h ^= mix(TURN);
+        }
+        if !self.castling.is_none() {
+            for c in Color::BOTH {
+                let ci = c.index() as u64;
+                if let Some(code) = stage_code(self.castling.king[c.index()]) {
+                    h ^= mix(CASTLE_KING | ci << 16 | code);
+                }
+                for (p, &stage) in self.castling.partners[c.index()].iter().enumerate() {
+                    if let Some(code) = stage_code(stage) {
+                        h ^= mix(CASTLE_PARTNER | ci << 20 | (p as u64) << 16 | code);
+                    }
+                }
+            }
+        }
+        if let Some(ep) = self.ep_square {
+            if self.legal_moves().iter().any(|m| m.kind == MoveKind::EnPassant) {
+                h ^= mix(EP | ep.index() as u64);
+            }
+        }
+        for c in Color::BOTH {
+            if self.king_rights[c.index()] {
+                h ^= mix(KING_RIGHT | c.index() as u64);
+            }
+        }
+        let mut blocked = 0u64;
+        for w in self.waiting_pawns() {
+            h ^= mix(WAITING | (w.turns as u64) << 8 | w.square.index() as u64);
+            if w.turns == 0 {
+                h ^= mix(BLOCKED_ORDER | blocked << 8 | w.square.index() as u64);
+                blocked += 1;
+            }
+        }
+        h
+    }
+}

@@ -1,0 +1,35 @@
+//! The rules core: board geometry, pieces, variants, positions and move
+//! generation. It knows nothing of text, files or databases; `notation`
+//! and `db` build on it, never the other way.
+
+mod castling;
+mod explain;
+mod geometry;
+mod hash;
+mod movegen;
+mod movement;
+mod moves;
+mod outcome;
+mod perft;
+mod position;
+mod setup;
+mod square_set;
+pub mod variant;
+
+pub use castling::{CastlingState, MAX_PARTNERS, Stage};
+pub use explain::{Illegality, kind_names};
+pub use geometry::{BoardSize, MAX_SIDE, SQUARE_SPACE, Square};
+pub use movement::{Atom, Movement};
+pub use moves::{Move, MoveKind, WaitingPromotion};
+pub use outcome::{Ending, Outcome};
+pub use perft::{perft, perft_divide};
+pub use piece::{Color, Piece, PieceKind};
+pub use position::{IllegalMove, MAX_WAITING, Position, PositionError};
+pub use setup::{Setup, WaitingPawn};
+pub use square_set::{SquareSet, SquareSetIter};
+pub use variant::{
+    CastlingDef, CastlingSafety, CastlingSide, PawnRules, PieceDef, PromotionRule, Role,
+    SpecialKingMove, StalemateOutcome, Variant, VariantDef, VariantDefError,
+};
+
+mod piece;

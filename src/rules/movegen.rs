@@ -1,0 +1,431 @@
+//! The one move generator: it reads the compiled variant tables and never
+//! names a variant.
+//!
+//! Legality: a pseudo-legal move is legal without a test when the king is
+//! not in check, the moving piece is not the king and does not shield the
+//! king from a rider, and the move neither captures en passant nor
+//! promotes an enemy pawn (R-CS-6). Every other move is tried on a copy
+//! of the board and kept if the king is then not attacked (R-0-1).
+
+use super::geometry::{SQUARE_SPACE, Square};
+use super::moves::{Move, MoveKind, WaitingPromotion};
+use super::piece::{Color, Piece, PieceKind};
+use super::position::Position;
+use super::square_set::SquareSet;
+use super::variant::PromotionRule;
+
+/// What every move of one generation shares.
+struct Context {
+    us: Color,
+    king: Square,
+    in_check: bool,
+    pinned: SquareSet,
+    /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
+    their_blocked: Option<Square>,
+    /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
+    our_promoting: Option<(Square, Vec<PieceKind>)>,
+    /// False to keep pseudo-legal moves (for explaining why a move is illegal).
+    test_legality: bool,
+}
+
+#[inline]
+fn color_of(code: u8) -> Color {
+    if code > 16 { Color::Black } else { Color::White }
+}
+
+#[inline]
+fn kind_of(code: u8) -> u8 {
+    (code - 1) & 15
+}
+
+impl Position {
+    /// Whether `by` attacks `sq` on `board` (this position's board, or a
+    /// trial copy of it).
+    pub(crate) fn attacked(&self, board: &[u8; SQUARE_SPACE], sq: Square, by: Color) -> bool {
+        let t = self.tables();
+        let pawn = Piece {
+            color: by,
+            kind: t.pawn,
+        }
+        .code();
+        let dr = -t.pawn_push[by.index()];
+        for df in [-1, 1] {
+            if let Some(s) = t.size.offset(sq, df, dr) {
+                if board[s.index()] == pawn {
+                    return true;
+                }
+            }
+        }
+        for &(s, mask) in t.leap_attackers(sq) {
+            let c = board[s.index()];
+            if c != 0 && color_of(c) == by && mask & (1 << kind_of(c)) != 0 {
+                return true;
+            }
+        }
+        for d in 0..t.dirs.len() {
+            let back = &t.ride_mask[t.reverse[d] as usize];
+            for (i, &s) in t.ray(d as u8, sq).iter().enumerate() {
+                let c = board[s.index()];
+                if c != 0 {
+                    if color_of(c) == by && back[i + 1] & (1 << kind_of(c)) != 0 {
+                        return true;
+                    }
+                    break;
+                }
+                if back[i + 2] == 0 {
+                    break;
+                }
+            }
+        }
+        if !t.special_attacks.is_empty() && self.king_rights[by.index()] {
+            let k = self.kings[by.index()];
+            let delta = (
+                k.file() as i8 - sq.file() as i8,
+                k.rank() as i8 - sq.rank() as i8,
+            );
+            if t.special_attacks.contains(&delta) && board[k.index()] != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Our pieces standing between our king and an enemy rider that would
+    /// attack the king if they left.
+    fn pinned(&self, us: Color) -> SquareSet {
+        let t = self.tables();
+        let king = self.kings[us.index()];
+        let mut pinned = SquareSet::EMPTY;
+        for d in 0..t.dirs.len() {
+            let back = &t.ride_mask[t.reverse[d] as usize];
+            let mut shield: Option<Square> = None;
+            for (i, &s) in t.ray(d as u8, king).iter().enumerate() {
+                if back[i + 1] == 0 {
+                    break;
+                }
+                let c = self.board[s.index()];
+                if c == 0 {
+                    continue;
+                }
+                if color_of(c) == us {
+                    if shield.is_some() {
+                        break;
+                    }
+                    shield = Some(s);
+                } else {
+                    if let Some(sh) = shield {
+                        if back[i + 1] & (1 << kind_of(c)) != 0 {
+                            pinned.insert(sh);
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        pinned
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// Every legal move, into `out` (cleared first), to reuse one buffer.
+    pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        self.generate(out, true);
+    }
+
+    /// Moves that obey piece movement but may leave the king attacked.
+    pub(crate) fn pseudo_legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.generate(&mut out, false);
+        out
+    }
+
+    fn generate(&self, out: &mut Vec<Move>, test_legality: bool) {
+        out.clear();
+        let t = self.tables();
+        let us = self.turn;
+        let them = us.other();
+        let king = self.kings[us.index()];
+        let mut ctx = Context {
+            us,
+            king,
+            in_check: self.attacked(&self.board, king, them),
+            pinned: self.pinned(us),
+            their_blocked: None,
+            our_promoting: None,
+            test_legality,
+        };
+        if self.waiting_len > 0 {
+            ctx.their_blocked = self
+                .waiting_pawns()
+                .iter()
+                .find(|w| w.color == them && w.turns == 0)
+                .map(|w| w.square);
+            ctx.our_promoting = self
+                .waiting_pawns()
+                .iter()
+                .find(|w| w.color == us && w.turns == 1)
+                .map(|w| (w.square, self.available_kinds(us)));
+        }
+        let pawn_kind = t.pawn;
+        for from in self.by_color[us.index()].iter() {
+            if self.immune.contains(from) {
+                continue;
+            }
+            let code = self.board[from.index()];
+            let kind = PieceKind(kind_of(code));
+            if kind == pawn_kind {
+                self.pawn_moves(&ctx, from, out);
+                continue;
+            }
+            for &to in t.leaps(kind, from) {
+                let c = self.board[to.index()];
+                if c == 0 || (color_of(c) != us && !self.immune.contains(to)) {
+                    self.push(&ctx, Move::normal(from, to), out);
+                }
+            }
+            for &(d, max) in &t.rides[kind.index()] {
+                for &to in t.ray(d, from).iter().take(max as usize) {
+                    let c = self.board[to.index()];
+                    if c == 0 {
+                        self.push(&ctx, Move::normal(from, to), out);
+                        continue;
+                    }
+                    if color_of(c) != us && !self.immune.contains(to) {
+                        self.push(&ctx, Move::normal(from, to), out);
+                    }
+                    break;
+                }
+            }
+        }
+        self.special_king_moves(&ctx, out);
+        self.castling_moves(&ctx, out);
+    }
+
+    fn pawn_moves(&self, ctx: &Context, from: Square, out: &mut Vec<Move>) {
+        let t = self.tables();
+        let us = ctx.us;
+        let push = t.pawn_push[us.index()];
+        let last = t.last_rank[us.index()];
+        if let Some(one) = t.size.offset(from, 0, push) {
+            if self.board[one.index()] == 0 {
+                self.pawn_to(ctx, from, one, MoveKind::Normal, last, out);
+                if t.def.pawns.double_step && from.rank() == t.pawn_start_rank[us.index()] {
+                    if let Some(two) = t.size.offset(one, 0, push) {
+                        if self.board[two.index()] == 0 {
+                            self.push(
+                                ctx,
+                                Move {
+                                    kind: MoveKind::DoubleStep,
+                                    ..Move::normal(from, two)
+                                },
+                                out,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for df in [-1, 1] {
+            let Some(to) = t.size.offset(from, df, push) else {
+                continue;
+            };
+            let c = self.board[to.index()];
+            if c != 0 {
+                if color_of(c) != us && !self.immune.contains(to) {
+                    self.pawn_to(ctx, from, to, MoveKind::Normal, last, out);
+                }
+            } else if Some(to) == self.ep_square && t.def.pawns.en_passant {
+                self.push(
+                    ctx,
+                    Move {
+                        kind: MoveKind::EnPassant,
+                        ..Move::normal(from, to)
+                    },
+                    out,
+                );
+            }
+        }
+    }
+
+    fn pawn_to(
+        &self,
+        ctx: &Context,
+        from: Square,
+        to: Square,
+        kind: MoveKind,
+        last: u8,
+        out: &mut Vec<Move>,
+    ) {
+        let t = self.tables();
+        let m = Move {
+            kind,
+            ..Move::normal(from, to)
+        };
+        if to.rank() != last {
+            return self.push(ctx, m, out);
+        }
+        match &t.def.pawns.promotion {
+            PromotionRule::Choice(kinds) => {
+                for &k in kinds {
+                    self.push(
+                        ctx,
+                        Move {
+                            promotion: Some(k),
+                            ..m
+                        },
+                        out,
+                    );
+                }
+            }
+            PromotionRule::SetupSquare { .. } => {
+                let k = t.promote_on[ctx.us.index()][to.file() as usize];
+                self.push(ctx, Move { promotion: k, ..m }, out);
+            }
+            PromotionRule::Waiting { .. } => self.push(ctx, m, out),
+        }
+    }
+
+    fn special_king_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
+        let t = self.tables();
+        let Some(sp) = &t.def.special_king_move else {
+            return;
+        };
+        if !self.king_rights[ctx.us.index()] || (sp.forbidden_in_check && ctx.in_check) {
+            return;
+        }
+        let them = ctx.us.other();
+        for &(df, dr) in &sp.offsets {
+            let Some(to) = t.size.offset(ctx.king, df, dr) else {
+                continue;
+            };
+            let c = self.board[to.index()];
+            if c != 0 && (color_of(c) == ctx.us || !sp.may_capture || self.immune.contains(to)) {
+                continue;
+            }
+            if sp.leapt_square_guarded {
+                let Some(mid) = t.size.offset(ctx.king, df / 2, dr / 2) else {
+                    continue;
+                };
+                let mc = self.board[mid.index()];
+                if (mc != 0 && color_of(mc) == them) || self.attacked(&self.board, mid, them) {
+                    continue;
+                }
+            }
+            self.push(
+                ctx,
+                Move {
+                    kind: MoveKind::SpecialKing,
+                    ..Move::normal(ctx.king, to)
+                },
+                out,
+            );
+        }
+    }
+
+    fn castling_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
+        if self.castling.is_none() || ctx.in_check {
+            return;
+        }
+        let t = self.tables();
+        let us = ctx.us;
+        for (i, c) in t.castlings[us.index()].iter().enumerate() {
+            if !self.castling.ready_for(t, us, i)
+                || ctx.king != c.king_from
+                || self.piece_at(c.partner_from).is_none_or(|p| p.color != us)
+                || c.empty.iter().any(|s| self.board[s.index()] != 0)
+                || c
+                    .safe
+                    .iter()
+                    .any(|&s| self.attacked(&self.board, s, us.other()))
+            {
+                continue;
+            }
+            self.push(
+                ctx,
+                Move {
+                    kind: MoveKind::Castle(c.index),
+                    ..Move::normal(c.king_from, c.king_to)
+                },
+                out,
+            );
+        }
+    }
+
+    /// Completes a pseudo-legal move (R-CS-6 instant promotion), keeps it if
+    /// legal, and multiplies it by the waiting pawn's choices (R-CS-4).
+    #[inline]
+    fn push(&self, ctx: &Context, mut m: Move, out: &mut Vec<Move>) {
+        let mut must_test = ctx.in_check
+            || m.from == ctx.king
+            || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
+            || ctx.pinned.contains(m.from);
+        if let Some(blocked) = ctx.their_blocked {
+            let c = self.board[m.to.index()];
+            if c != 0 && kind_of(c) != self.tables().pawn.0 && m.kind != MoveKind::EnPassant {
+                m.instant_promotion = Some(WaitingPromotion {
+                    square: blocked,
+                    kind: PieceKind(kind_of(c)),
+                });
+                must_test = true;
+            }
+        }
+        if must_test && ctx.test_legality && !self.safe_after(ctx, &m) {
+            return;
+        }
+        match &ctx.our_promoting {
+            Some((sq, kinds)) if !kinds.is_empty() => {
+                for &kind in kinds {
+                    out.push(Move {
+                        waiting_promotion: Some(WaitingPromotion { square: *sq, kind }),
+                        ..m
+                    });
+                }
+            }
+            _ => out.push(m),
+        }
+    }
+
+    /// Whether our king is safe once `m` is made on a trial board (R-0-1).
+    fn safe_after(&self, ctx: &Context, m: &Move) -> bool {
+        let t = self.tables();
+        let mut board = self.board;
+        let mut king = ctx.king;
+        match m.kind {
+            MoveKind::Castle(i) => {
+                let c = &t.def.castling[i as usize];
+                let k = board[c.king_from.index()];
+                let p = board[c.partner_from.index()];
+                board[c.king_from.index()] = 0;
+                board[c.partner_from.index()] = 0;
+                board[c.king_to.index()] = k;
+                board[c.partner_to.index()] = p;
+                king = c.king_to;
+            }
+            MoveKind::EnPassant => {
+                board[Square::new(m.to.file(), m.from.rank()).index()] = 0;
+                board[m.to.index()] = board[m.from.index()];
+                board[m.from.index()] = 0;
+            }
+            _ => {
+                board[m.to.index()] = board[m.from.index()];
+                board[m.from.index()] = 0;
+                if m.from == ctx.king {
+                    king = m.to;
+                }
+            }
+        }
+        if let Some(ip) = m.instant_promotion {
+            board[ip.square.index()] = Piece {
+                color: ctx.us.other(),
+                kind: ip.kind,
+            }
+            .code();
+        }
+        !self.attacked(&board, king, ctx.us.other())
+    }
+}

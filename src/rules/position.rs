@@ -1,0 +1,735 @@
+//! [`Position`]: a legal position of a variant, with everything that
+//! decides which moves are legal.
+
+use super::castling::{CastlingState, Stage};
+use super::geometry::{SQUARE_SPACE, Square};
+use super::moves::{Move, MoveKind};
+use super::outcome::{Ending, Outcome};
+use super::piece::{Color, Piece, PieceKind};
+use super::setup::{Setup, WaitingPawn};
+use super::square_set::SquareSet;
+use super::variant::{CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
+
+/// Most waiting pawns a position may hold.
+pub const MAX_WAITING: usize = 32;
+
+/// Why a [`Setup`] is not a legal position of its variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// A piece stands outside the board.
+    #[error("a piece stands on a square outside the {files}x{ranks} board")]
+    OffBoard {
+        /// Files of the board.
+        files: u8,
+        /// Ranks of the board.
+        ranks: u8,
+    },
+    /// Two pieces on one square.
+    #[error("two pieces stand on one square")]
+    DoubleOccupancy,
+    /// Not exactly one king for a side (R-0-1).
+    #[error("{0:?} must have exactly one king (R-0-1)")]
+    KingCount(Color),
+    /// A pawn on a rank it can never stand on.
+    #[error("a pawn stands on its own first rank or, not waiting, on its last rank (R-0-4)")]
+    PawnRank,
+    /// The side not to move is in check.
+    #[error("the side not to move is in check")]
+    OppositeCheck,
+    /// The castling field does not fit the pieces.
+    #[error("castling: {0}")]
+    Castling(String),
+    /// The en passant square does not follow a double step.
+    #[error("en passant square does not follow a double step of the side that just moved")]
+    EnPassant,
+    /// The king-rights field contradicts the position.
+    #[error("king's once-per-game move: {0}")]
+    KingRights(String),
+    /// The waiting pawns do not fit the board.
+    #[error("waiting pawns: {0}")]
+    Waiting(String),
+    /// Too many pieces of one kind for the counters.
+    #[error("too many pieces")]
+    TooManyPieces,
+}
+
+/// A legal position: board, side to move, castling progress, en passant,
+/// once-per-game king rights, waiting pawns and clocks.
+///
+/// ```
+/// use xpgn::rules::{Position, Variant, perft};
+/// let pos = Position::start(Variant::by_name("courier-spiel").unwrap());
+/// assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) variant: Variant,
+    pub(crate) board: [u8; SQUARE_SPACE],
+    pub(crate) by_color: [SquareSet; 2],
+    pub(crate) kings: [Square; 2],
+    pub(crate) counts: [[u8; 16]; 2],
+    pub(crate) turn: Color,
+    pub(crate) castling: CastlingState,
+    pub(crate) ep_square: Option<Square>,
+    pub(crate) halfmove_clock: u32,
+    pub(crate) fullmove_number: u32,
+    pub(crate) king_rights: [bool; 2],
+    pub(crate) waiting: [WaitingPawn; MAX_WAITING],
+    pub(crate) waiting_len: u8,
+    /// Squares of waiting pawns: immobile, uncapturable (R-CS-3).
+    pub(crate) immune: SquareSet,
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Position")
+            .field("variant", &self.variant)
+            .field("setup", &self.to_setup())
+            .finish()
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.variant == other.variant && self.to_setup() == other.to_setup()
+    }
+}
+
+impl Position {
+    /// The start position of `variant`.
+    pub fn start(variant: Variant) -> Position {
+        let t = variant.tables();
+        let mut pos = Position::empty(variant);
+        for &(sq, p) in &t.def.setup {
+            pos.put(sq, p);
+        }
+        pos.castling = CastlingState::start(t);
+        pos.king_rights = [t.def.special_king_move.is_some(); 2];
+        pos
+    }
+
+    fn empty(variant: Variant) -> Position {
+        let t = variant.tables();
+        Position {
+            variant,
+            board: [0; SQUARE_SPACE],
+            by_color: [SquareSet::EMPTY; 2],
+            kings: t.king_origin,
+            counts: [[0; 16]; 2],
+            turn: Color::White,
+            castling: CastlingState::NONE,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            king_rights: [false; 2],
+            waiting: [WaitingPawn {
+                square: Square::new(0, 0),
+                color: Color::White,
+                turns: 0,
+            }; MAX_WAITING],
+            waiting_len: 0,
+            immune: SquareSet::EMPTY,
+        }
+    }
+
+    pub(crate) fn tables(&self) -> &'static Tables {
+        self.variant.tables()
+    }
+
+    /// The variant.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The piece on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.index()])
+    }
+
+    /// Squares holding `color`'s pieces.
+    pub fn occupied_by(&self, color: Color) -> SquareSet {
+        self.by_color[color.index()]
+    }
+
+    /// Every piece with its square.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Color::BOTH.into_iter().flat_map(move |c| {
+            self.by_color[c.index()]
+                .iter()
+                .filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
+        })
+    }
+
+    /// `color`'s king square.
+    pub fn king_square(&self, color: Color) -> Square {
+        self.kings[color.index()]
+    }
+
+    /// En passant target square, written after every double step (as FEN).
+    pub fn ep_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Plies since the last capture or pawn move.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// Move number.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Castling progress.
+    pub fn castling(&self) -> CastlingState {
+        self.castling
+    }
+
+    /// Whether `color`'s once-per-game king move (R-KL-1, R-CH-5) is unused.
+    pub fn king_right(&self, color: Color) -> bool {
+        self.king_rights[color.index()]
+    }
+
+    /// Waiting pawns in order of arrival.
+    pub fn waiting_pawns(&self) -> &[WaitingPawn] {
+        &self.waiting[..self.waiting_len as usize]
+    }
+
+    /// The castlings `color` may still make some day.
+    pub fn castling_sides(&self, color: Color) -> Vec<CastlingSide> {
+        let t = self.tables();
+        let mut out = Vec::new();
+        for side in [CastlingSide::Short, CastlingSide::Long] {
+            let any = t.castlings[color.index()].iter().enumerate().any(|(i, c)| {
+                t.def.castling[c.index as usize].side == side
+                    && self.castling.achievable(t, color, i)
+            });
+            if any {
+                out.push(side);
+            }
+        }
+        out
+    }
+
+    /// Types `color` may promote a waiting pawn to now (R-CS-5).
+    pub fn available_kinds(&self, color: Color) -> Vec<PieceKind> {
+        let t = self.tables();
+        self.variant
+            .kinds()
+            .filter(|&k| {
+                k != t.king
+                    && k != t.pawn
+                    && t.setup_counts[color.index()][k.index()] > self.counts[color.index()][k.index()]
+            })
+            .collect()
+    }
+
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        self.board[sq.index()] = p.code();
+        self.by_color[p.color.index()].insert(sq);
+        self.counts[p.color.index()][p.kind.index()] += 1;
+        if p.kind == self.tables().king {
+            self.kings[p.color.index()] = sq;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
+        let p = Piece::from_code(self.board[sq.index()])?;
+        self.board[sq.index()] = 0;
+        self.by_color[p.color.index()].remove(sq);
+        self.counts[p.color.index()][p.kind.index()] -= 1;
+        Some(p)
+    }
+
+    /// The raw fields of this position.
+    pub fn to_setup(&self) -> Setup {
+        let t = self.tables();
+        let mut castling = Vec::new();
+        let mut castling_stages = Vec::new();
+        for color in Color::BOTH {
+            for side in self.castling_sides(color) {
+                castling.push((color, side));
+            }
+            if let Stage::Staged(sq) = self.castling.king[color.index()] {
+                castling_stages.push((color, sq));
+            }
+            for p in 0..t.partners[color.index()].len() {
+                if let Stage::Staged(sq) = self.castling.partners[color.index()][p] {
+                    castling_stages.push((color, sq));
+                }
+            }
+        }
+        let mut board: Vec<(Square, Piece)> = self.pieces().collect();
+        board.sort_by_key(|(sq, _)| *sq);
+        Setup {
+            board,
+            turn: self.turn,
+            castling,
+            castling_stages,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            king_rights: t.def.special_king_move.as_ref().map(|_| self.king_rights),
+            waiting: self.waiting_pawns().to_vec(),
+        }
+    }
+
+    /// Checks a [`Setup`] against the rules of `variant`.
+    ///
+    /// # Errors
+    /// Returns the first fault found, naming the field it is in.
+    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
+        let t = variant.tables();
+        let size = t.size;
+        let mut pos = Position::empty(variant);
+        let mut kings = [0u8; 2];
+        for &(sq, p) in &setup.board {
+            if !size.contains(sq) || p.kind.index() >= t.kind_count {
+                return Err(PositionError::OffBoard {
+                    files: size.files,
+                    ranks: size.ranks,
+                });
+            }
+            if pos.board[sq.index()] != 0 {
+                return Err(PositionError::DoubleOccupancy);
+            }
+            if pos.counts[p.color.index()][p.kind.index()] == u8::MAX {
+                return Err(PositionError::TooManyPieces);
+            }
+            if p.kind == t.king {
+                kings[p.color.index()] += 1;
+            }
+            pos.put(sq, p);
+        }
+        for c in Color::BOTH {
+            if kings[c.index()] != 1 {
+                return Err(PositionError::KingCount(c));
+            }
+        }
+        pos.turn = setup.turn;
+        pos.halfmove_clock = setup.halfmove_clock;
+        pos.fullmove_number = setup.fullmove_number.max(1);
+
+        // Waiting pawns (R-CS-3..6).
+        let waiting_rule = matches!(t.def.pawns.promotion, PromotionRule::Waiting { .. });
+        if !setup.waiting.is_empty() && !waiting_rule {
+            return Err(PositionError::Waiting(format!(
+                "{} has no waiting promotion",
+                t.def.display_name
+            )));
+        }
+        if setup.waiting.len() > MAX_WAITING {
+            return Err(PositionError::Waiting("too many waiting pawns".into()));
+        }
+        for (i, w) in setup.waiting.iter().enumerate() {
+            let p = pos.piece_at(w.square);
+            if p != Some(Piece { color: w.color, kind: t.pawn })
+                || w.square.rank() != t.last_rank[w.color.index()]
+            {
+                return Err(PositionError::Waiting(
+                    "a waiting pawn must be a pawn on its owner's last rank (R-CS-3)".into(),
+                ));
+            }
+            if w.turns > 2 {
+                return Err(PositionError::Waiting(
+                    "a waiting pawn has 2, 1 or 0 turns left (R-CS-4)".into(),
+                ));
+            }
+            if setup.waiting[..i].iter().any(|o| o.square == w.square) {
+                return Err(PositionError::Waiting("a square is listed twice".into()));
+            }
+            if w.turns > 0
+                && setup.waiting[..i]
+                    .iter()
+                    .any(|o| o.color == w.color && o.turns == w.turns)
+            {
+                return Err(PositionError::Waiting(
+                    "two pawns of one side cannot have arrived on the same move (R-CS-4)".into(),
+                ));
+            }
+            pos.waiting[i] = *w;
+            pos.immune.insert(w.square);
+        }
+        pos.waiting_len = setup.waiting.len() as u8;
+        for c in Color::BOTH {
+            let blocked = pos.waiting_pawns().iter().any(|w| w.color == c && w.turns == 0);
+            if blocked && !pos.available_kinds(c).is_empty() {
+                return Err(PositionError::Waiting(
+                    "a pawn is blocked although its owner has lost a piece it could become (R-CS-6)"
+                        .into(),
+                ));
+            }
+        }
+        for (sq, p) in pos.pieces() {
+            if p.kind != t.pawn {
+                continue;
+            }
+            let first = t.last_rank[p.color.other().index()];
+            let last = t.last_rank[p.color.index()];
+            if sq.rank() == first || (sq.rank() == last && !pos.immune.contains(sq)) {
+                return Err(PositionError::PawnRank);
+            }
+        }
+
+        // Castling.
+        pos.castling = castling_from_setup(&pos, t, setup)?;
+
+        // King rights (R-KL-1, R-CH-5).
+        if let Some(special) = &t.def.special_king_move {
+            let rights = setup.king_rights.unwrap_or_else(|| {
+                [
+                    pos.kings[0] == t.king_origin[0],
+                    pos.kings[1] == t.king_origin[1],
+                ]
+            });
+            for c in Color::BOTH {
+                if rights[c.index()]
+                    && special.lost_on_any_king_move
+                    && pos.kings[c.index()] != t.king_origin[c.index()]
+                {
+                    return Err(PositionError::KingRights(format!(
+                        "the {c:?} king has left its setup square, so it has moved and cannot leap ({})",
+                        special.rule
+                    )));
+                }
+            }
+            pos.king_rights = rights;
+        } else if setup.king_rights.is_some_and(|r| r.iter().any(|&x| x)) {
+            return Err(PositionError::KingRights(format!(
+                "{} has no such move",
+                t.def.display_name
+            )));
+        }
+
+        // En passant.
+        if let Some(ep) = setup.ep_square {
+            let mover = pos.turn.other();
+            let push = t.pawn_push[mover.index()];
+            let ok = t.def.pawns.en_passant
+                && size.contains(ep)
+                && ep.rank() as i16 == t.pawn_start_rank[mover.index()] as i16 + push as i16
+                && pos.board[ep.index()] == 0
+                && size
+                    .offset(ep, 0, -push)
+                    .is_some_and(|s| pos.board[s.index()] == 0)
+                && size.offset(ep, 0, push).is_some_and(|s| {
+                    pos.piece_at(s) == Some(Piece { color: mover, kind: t.pawn })
+                });
+            if !ok {
+                return Err(PositionError::EnPassant);
+            }
+            pos.ep_square = Some(ep);
+        }
+
+        if pos.attacked(&pos.board, pos.kings[pos.turn.other().index()], pos.turn) {
+            return Err(PositionError::OppositeCheck);
+        }
+        Ok(pos)
+    }
+
+    /// Whether the side to move is in check.
+    pub fn is_check(&self) -> bool {
+        let us = self.turn;
+        self.attacked(&self.board, self.kings[us.index()], us.other())
+    }
+
+    /// Whether `by` attacks `sq` in this position.
+    pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked(&self.board, sq, by)
+    }
+
+    /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
+    pub fn outcome(&self) -> Option<Outcome> {
+        if !self.legal_moves().is_empty() {
+            return None;
+        }
+        let loser = self.turn;
+        if self.is_check() {
+            return Some(Outcome::Win {
+                winner: loser.other(),
+                by: Ending::Checkmate,
+            });
+        }
+        Some(match self.tables().def.stalemate {
+            StalemateOutcome::Draw => Outcome::Draw {
+                by: Ending::Stalemate,
+            },
+            StalemateOutcome::StalematedLoses => Outcome::Win {
+                winner: loser.other(),
+                by: Ending::Stalemate,
+            },
+            StalemateOutcome::StalematedWins => Outcome::Win {
+                winner: loser,
+                by: Ending::Stalemate,
+            },
+        })
+    }
+
+    /// Plays `m` if it is legal here.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] if `m` is not among [`Position::legal_moves`].
+    pub fn play(&self, m: &Move) -> Result<Position, IllegalMove> {
+        if !self.legal_moves().contains(m) {
+            return Err(IllegalMove);
+        }
+        let mut next = self.clone();
+        next.play_unchecked(m);
+        Ok(next)
+    }
+
+    /// Plays a move known to be legal (one from [`Position::legal_moves`]).
+    /// An illegal move leaves an inconsistent position.
+    pub fn play_unchecked(&mut self, m: &Move) {
+        let t = self.tables();
+        let us = self.turn;
+        let them = us.other();
+        let Some(mover) = self.piece_at(m.from) else {
+            debug_assert!(false, "no piece on the from-square");
+            return;
+        };
+        let is_king = mover.kind == t.king;
+        let mut captured = None;
+        match m.kind {
+            MoveKind::Castle(i) => {
+                let c = &t.def.castling[i as usize];
+                let king = self.take(c.king_from);
+                let partner = self.take(c.partner_from);
+                if let (Some(k), Some(p)) = (king, partner) {
+                    self.put(c.king_to, k);
+                    self.put(c.partner_to, p);
+                }
+                self.castling = self.castling.after_castling(us);
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new(m.to.file(), m.from.rank());
+                captured = self.take(victim);
+                self.take(m.from);
+                self.put(m.to, mover);
+            }
+            _ => {
+                captured = self.take(m.to);
+                self.take(m.from);
+                let placed = match m.promotion {
+                    Some(kind) => Piece { color: us, kind },
+                    None => mover,
+                };
+                self.put(m.to, placed);
+            }
+        }
+        if !self.castling.is_none() && !m.is_castle() {
+            self.castling = self.castling.after_move(t, us, m.from, m.to, is_king);
+        }
+        if is_king {
+            if let Some(sp) = &t.def.special_king_move {
+                if m.kind == MoveKind::SpecialKing || sp.lost_on_any_king_move {
+                    self.king_rights[us.index()] = false;
+                }
+            }
+        }
+        self.halfmove_clock = if mover.kind == t.pawn || captured.is_some() {
+            0
+        } else {
+            self.halfmove_clock + 1
+        };
+        self.ep_square = match m.kind {
+            MoveKind::DoubleStep => Some(Square::new(
+                m.from.file(),
+                (m.from.rank() + m.to.rank()) / 2,
+            )),
+            _ => None,
+        };
+
+        if self.waiting_len > 0 || self.variant.has_waiting_promotion() {
+            self.advance_waiting(m, mover, us, captured);
+        }
+
+        self.turn = them;
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+    }
+
+    /// The waiting-pawn life cycle of one ply (R-CS-3..6).
+    fn advance_waiting(&mut self, m: &Move, mover: Piece, us: Color, captured: Option<Piece>) {
+        let t = self.tables();
+        let PromotionRule::Waiting { turns } = t.def.pawns.promotion else {
+            return;
+        };
+        let mut i = 0;
+        while i < self.waiting_len as usize {
+            let w = self.waiting[i];
+            if w.color == us && w.turns == 1 {
+                if let Some(wp) = m.waiting_promotion {
+                    self.take(wp.square);
+                    self.put(wp.square, Piece { color: us, kind: wp.kind });
+                    self.remove_waiting(i);
+                    continue;
+                }
+                self.waiting[i].turns = 0;
+            } else if w.color == us && w.turns > 1 {
+                self.waiting[i].turns -= 1;
+            }
+            i += 1;
+        }
+        if mover.kind == t.pawn
+            && m.promotion.is_none()
+            && m.to.rank() == t.last_rank[us.index()]
+            && (self.waiting_len as usize) < MAX_WAITING
+        {
+            let n = self.waiting_len as usize;
+            self.waiting[n] = WaitingPawn {
+                square: m.to,
+                color: us,
+                turns,
+            };
+            self.waiting_len += 1;
+            self.immune.insert(m.to);
+        }
+        if let (Some(ip), Some(_)) = (m.instant_promotion, captured) {
+            if let Some(i) = self.waiting_pawns().iter().position(|w| w.square == ip.square) {
+                let color = self.waiting[i].color;
+                self.take(ip.square);
+                self.put(ip.square, Piece { color, kind: ip.kind });
+                self.remove_waiting(i);
+            }
+        }
+    }
+
+    fn remove_waiting(&mut self, i: usize) {
+        let sq = self.waiting[i].square;
+        let n = self.waiting_len as usize;
+        self.waiting.copy_within(i + 1..n, i);
+        self.waiting_len -= 1;
+        self.immune.remove(sq);
+    }
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move")]
+pub struct IllegalMove;
+
+fn castling_from_setup(
+    pos: &Position,
+    t: &Tables,
+    setup: &Setup,
+) -> Result<CastlingState, PositionError> {
+    let mut state = CastlingState::NONE;
+    let mut used_stages = vec![false; setup.castling_stages.len()];
+    for color in Color::BOTH {
+        let ci = color.index();
+        let sides: Vec<CastlingSide> = setup
+            .castling
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .map(|(_, s)| *s)
+            .collect();
+        if sides.is_empty() {
+            continue;
+        }
+        let origin = t.king_origin[ci];
+        let king_sq = pos.kings[ci];
+        state.king[ci] = if king_sq == origin {
+            Stage::Unmoved
+        } else {
+            Stage::Moved
+        };
+        for (k, &(c, sq)) in setup.castling_stages.iter().enumerate() {
+            if c == color
+                && sq == king_sq
+                && t.castlings[ci].iter().any(|cc| cc.king_stage == Some(sq))
+            {
+                state.king[ci] = Stage::Staged(sq);
+                used_stages[k] = true;
+            }
+        }
+        for (p, &porigin) in t.partners[ci].iter().enumerate() {
+            let setup_kind = t
+                .def
+                .setup
+                .iter()
+                .find(|(s, _)| *s == porigin)
+                .map(|(_, pc)| *pc);
+            let holds_partner = |sq: Square| setup_kind.is_some() && pos.piece_at(sq) == setup_kind;
+            state.partners[ci][p] = if holds_partner(porigin) {
+                Stage::Unmoved
+            } else {
+                Stage::Moved
+            };
+            for (k, &(c, sq)) in setup.castling_stages.iter().enumerate() {
+                if c == color
+                    && !used_stages[k]
+                    && holds_partner(sq)
+                    && t.castlings[ci]
+                        .iter()
+                        .any(|cc| cc.partner as usize == p && cc.partner_stage == Some(sq))
+                {
+                    state.partners[ci][p] = Stage::Staged(sq);
+                    used_stages[k] = true;
+                }
+            }
+        }
+        // Keep only the sides the field names.
+        let canonical = state.canonical(t);
+        for side in [CastlingSide::Short, CastlingSide::Long] {
+            let listed = sides.contains(&side);
+            let achievable = t.castlings[ci].iter().enumerate().any(|(i, c)| {
+                t.def.castling[c.index as usize].side == side && canonical.achievable(t, color, i)
+            });
+            if listed && !achievable {
+                let which = if side == CastlingSide::Short { "O-O" } else { "O-O-O" };
+                let needs: Vec<String> = t
+                    .def
+                    .castling
+                    .iter()
+                    .filter(|c| c.color == color && c.side == side)
+                    .map(|c| {
+                        format!(
+                            "king on {} and partner from {} on {} ({})",
+                            c.king_from, c.partner_origin, c.partner_from,
+                            c.rule
+                        )
+                    })
+                    .collect();
+                return Err(PositionError::Castling(if needs.is_empty() {
+                    format!("{color:?} has no {which} in this variant")
+                } else {
+                    format!("{color:?} {which} needs {}", needs.join(", or "))
+                }));
+            }
+        }
+        // Drop castlings of sides the field does not name.
+        for side in [CastlingSide::Short, CastlingSide::Long] {
+            if sides.contains(&side) {
+                continue;
+            }
+            for c in &t.castlings[ci] {
+                if t.def.castling[c.index as usize].side == side {
+                    let other_side_uses = t.castlings[ci].iter().any(|o| {
+                        o.partner == c.partner && t.def.castling[o.index as usize].side != side
+                    });
+                    if !other_side_uses {
+                        state.partners[ci][c.partner as usize] = Stage::Moved;
+                    }
+                }
+            }
+        }
+        state = state.canonical(t);
+    }
+    if used_stages.iter().any(|u| !u) {
+        return Err(PositionError::Castling(
+            "a castling stage names a square where no castling piece stands after its first stage"
+                .into(),
+        ));
+    }
+    Ok(state)
+}
+

@@ -1,0 +1,408 @@
+//! Variants as data: a [`VariantDef`] says everything that decides legality
+//! (board size, piece table, setup, pawn rules, castling, special king
+//! moves, stalemate outcome); [`Variant`] is that definition compiled into
+//! the lookup tables the one move generator reads.
+//!
+//! Adding a variant means writing a definition (see `builtin.rs`) and its
+//! tests; the generator does not change.
+
+mod builtin;
+mod tables;
+
+pub use builtin::{BUILTIN_NAMES, builtin_def};
+pub(crate) use tables::Tables;
+
+use std::sync::OnceLock;
+
+use super::geometry::{BoardSize, Square};
+use super::movement::Movement;
+use super::piece::{Color, Piece, PieceKind};
+
+/// What a piece type is to the rules besides its movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Royal: may not be left attacked (R-0-1). Exactly one per side.
+    King,
+    /// Moves by [`PawnRules`]; its movement atoms are ignored.
+    Pawn,
+    /// Every other piece, including non-royal king-movers (R-0-1).
+    Other,
+}
+
+/// One piece type of a variant.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// Name in words ("Elephant"), used in messages.
+    pub name: &'static str,
+    /// Upper-case letter (White); Black uses the lower case. The pawn's
+    /// letter appears only in position strings.
+    pub letter: char,
+    /// How it moves.
+    pub movement: Movement,
+    /// King, pawn or other.
+    pub role: Role,
+}
+
+/// How pawns promote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PromotionRule {
+    /// On reaching the last rank, at once, to one of these types (R-0-4).
+    Choice(Vec<PieceKind>),
+    /// At once, to the type that stood on the arrival square in the setup;
+    /// on the enemy king's setup square, to `on_king_square` (R-CH-4).
+    SetupSquare {
+        /// The type taken on the enemy king's setup square.
+        on_king_square: PieceKind,
+    },
+    /// The pawn waits on the last rank, immobile and uncapturable, and
+    /// becomes a lost type as part of its owner's `turns`-th move after the
+    /// arrival (R-CS-3..6).
+    Waiting {
+        /// Owner moves from arrival to promotion (2 in Courier-Spiel).
+        turns: u8,
+    },
+}
+
+/// How pawns move.
+#[derive(Clone, Debug)]
+pub struct PawnRules {
+    /// Two squares forward from the second rank (R-0-4, not R-CH-3).
+    pub double_step: bool,
+    /// En passant capture after a double step.
+    pub en_passant: bool,
+    /// Promotion on the last rank.
+    pub promotion: PromotionRule,
+    /// The ruling on promotion, cited in messages (`R-CO-3`).
+    pub rule: &'static str,
+}
+
+/// Castling toward the higher files (`O-O`) or toward file a (`O-O-O`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingSide {
+    /// Toward the higher files: `O-O`.
+    Short,
+    /// Toward file a: `O-O-O`.
+    Long,
+}
+
+/// Which squares must not be attacked when castling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingSafety {
+    /// The king's square, the squares it passes over and lands on (R-0-5).
+    KingPath,
+    /// Every square from the partner's square to the king's, both included
+    /// (R-CS-2).
+    PartnerToKing,
+}
+
+/// One way to castle, for one side.
+///
+/// A stage (R-CO-4, R-RO-3) shows in the data as a start square that is not
+/// the piece's origin: `king_from != king's setup square` means "the king's
+/// only move so far was origin -> `king_from`", and likewise for the partner.
+#[derive(Clone, Debug)]
+pub struct CastlingDef {
+    /// Whose castling.
+    pub color: Color,
+    /// `O-O` or `O-O-O`.
+    pub side: CastlingSide,
+    /// Where the king stands when castling.
+    pub king_from: Square,
+    /// Where the king lands.
+    pub king_to: Square,
+    /// The setup square of the partner (rook, queen or chancellor).
+    pub partner_origin: Square,
+    /// Where the partner stands when castling.
+    pub partner_from: Square,
+    /// Where the partner lands.
+    pub partner_to: Square,
+    /// Which squares must be safe.
+    pub safety: CastlingSafety,
+    /// The ruling that defines it, e.g. `R-CO-4`.
+    pub rule: &'static str,
+}
+
+/// A once-per-game king move beyond the ordinary step (R-KL-1, R-CH-5).
+#[derive(Clone, Debug)]
+pub struct SpecialKingMove {
+    /// Offsets the king may leap by.
+    pub offsets: Vec<(i8, i8)>,
+    /// The right ends with any king move (R-KL-1: "if the king has never
+    /// moved"); otherwise only this move uses it (R-CH-5).
+    pub lost_on_any_king_move: bool,
+    /// The target may hold an enemy piece.
+    pub may_capture: bool,
+    /// Not allowed while in check.
+    pub forbidden_in_check: bool,
+    /// The square between origin and target must hold no enemy piece and
+    /// not be attacked (R-KL-1).
+    pub leapt_square_guarded: bool,
+    /// While unused, the target squares count as attacked by the king
+    /// (R-CH-5).
+    pub attacks_while_unused: bool,
+    /// The ruling, e.g. `R-KL-1`.
+    pub rule: &'static str,
+}
+
+/// What stalemate means for the stalemated side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StalemateOutcome {
+    /// A draw (R-0-2).
+    Draw,
+    /// The stalemated player loses (R-RO-4).
+    StalematedLoses,
+    /// The stalemated player wins (R-CH-7).
+    StalematedWins,
+}
+
+/// A variant, as data.
+#[derive(Clone, Debug)]
+pub struct VariantDef {
+    /// Short name used on the command line and in the `Variant` tag (`courier-spiel`).
+    pub name: &'static str,
+    /// Display name ("Courier-Spiel").
+    pub display_name: &'static str,
+    /// Board size.
+    pub size: BoardSize,
+    /// Piece table; `PieceKind(i)` is entry `i`. At most 15 entries.
+    pub pieces: Vec<PieceDef>,
+    /// The start position.
+    pub setup: Vec<(Square, Piece)>,
+    /// Pawn rules.
+    pub pawns: PawnRules,
+    /// Every castling, both sides.
+    pub castling: Vec<CastlingDef>,
+    /// The king's once-per-game move, if any.
+    pub special_king_move: Option<SpecialKingMove>,
+    /// Stalemate outcome.
+    pub stalemate: StalemateOutcome,
+}
+
+/// A fault in a variant definition.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum VariantDefError {
+    /// The piece table is empty or has more than 15 types.
+    #[error("a variant needs 1 to 15 piece types, this one has {0}")]
+    PieceCount(usize),
+    /// Not exactly one King and one Pawn role.
+    #[error("a variant needs exactly one King type and one Pawn type")]
+    Roles,
+    /// Two piece types share a letter.
+    #[error("two piece types use the letter {0}")]
+    DuplicateLetter(char),
+    /// A setup square is off the board or used twice.
+    #[error("setup square {0:?} is off the board or used twice")]
+    BadSetupSquare(Square),
+    /// Not exactly one king per side in the setup.
+    #[error("the setup needs exactly one king per side")]
+    SetupKings,
+    /// A castling refers to squares where the setup has no king or partner.
+    #[error("castling {0} does not match the setup")]
+    BadCastling(&'static str),
+    /// Some movement offset is zero or off any 16x16 board.
+    #[error("piece {0} has an empty or oversized move offset")]
+    BadOffset(&'static str),
+}
+
+/// A compiled variant: cheap to copy, lives for the whole program.
+///
+/// ```
+/// use xpgn::rules::Variant;
+/// let v = Variant::by_name("Courier-Spiel").unwrap();
+/// assert_eq!(v.name(), "courier-spiel");
+/// assert_eq!((v.size().files, v.size().ranks), (12, 8));
+/// ```
+#[derive(Clone, Copy)]
+pub struct Variant(&'static Tables);
+
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Variant({})", self.name())
+    }
+}
+
+impl PartialEq for Variant {
+    fn eq(&self, other: &Variant) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+impl Eq for Variant {}
+
+static BUILTIN: OnceLock<Vec<Variant>> = OnceLock::new();
+
+impl Variant {
+    /// Compiles a definition. The tables live for the rest of the program
+    /// (variants are few and are used until exit).
+    ///
+    /// # Errors
+    /// Returns what is wrong with the definition.
+    pub fn compile(def: VariantDef) -> Result<Variant, VariantDefError> {
+        let tables = Tables::build(def)?;
+        Ok(Variant(Box::leak(Box::new(tables))))
+    }
+
+    /// The eight built-in variants, in the order of [`BUILTIN_NAMES`].
+    pub fn builtin() -> &'static [Variant] {
+        BUILTIN.get_or_init(|| {
+            BUILTIN_NAMES
+                .iter()
+                .map(|n| {
+                    let def = builtin_def(n).expect("every builtin name has a definition");
+                    Variant::compile(def).expect("builtin definitions are valid")
+                })
+                .collect()
+        })
+    }
+
+    /// Orthodox chess.
+    pub fn chess() -> Variant {
+        Variant::builtin()[0]
+    }
+
+    /// Finds a built-in variant by name, case-blind, ignoring spaces, `-`,
+    /// `_` and `'`, by short or display name (NOTATION.md §2).
+    pub fn by_name(name: &str) -> Option<Variant> {
+        let key = normalize_name(name);
+        Variant::builtin().iter().copied().find(|v| {
+            normalize_name(v.name()) == key
+                || normalize_name(v.def().display_name) == key
+                || v.aliases().iter().any(|a| normalize_name(a) == key)
+        })
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        match self.name() {
+            "chess" => &["standard", "orthodox", "orthodox chess"],
+            "counsellor" => &["counsellor chess", "councellor chess"],
+            "royal" => &["royal chess"],
+            "chancellor" => &["chancellor chess", "paulowich's chancellor chess"],
+            "chancellor-crosswise" => &["chancellor chess crosswise", "crosswise chancellor chess"],
+            "kings-leap" => &["king's leap", "kings leap chess"],
+            "courier-spiel" => &["courierspiel"],
+            _ => &[],
+        }
+    }
+
+    pub(crate) fn tables(&self) -> &'static Tables {
+        self.0
+    }
+
+    /// The definition it was compiled from.
+    pub fn def(&self) -> &'static VariantDef {
+        &self.0.def
+    }
+
+    /// Short name (`courier-spiel`).
+    pub fn name(&self) -> &'static str {
+        self.0.def.name
+    }
+
+    /// Board size.
+    pub fn size(&self) -> BoardSize {
+        self.0.def.size
+    }
+
+    /// The piece type definition.
+    pub fn piece_def(&self, kind: PieceKind) -> &'static PieceDef {
+        &self.0.def.pieces[kind.index()]
+    }
+
+    /// All piece kinds, in table order.
+    pub fn kinds(&self) -> impl Iterator<Item = PieceKind> + use<> {
+        (0..self.0.def.pieces.len() as u8).map(PieceKind)
+    }
+
+    /// The kind with this upper-case letter.
+    pub fn kind_by_letter(&self, letter: char) -> Option<PieceKind> {
+        let up = letter.to_ascii_uppercase();
+        self.kinds().find(|&k| self.piece_def(k).letter == up)
+    }
+
+    /// The royal kind.
+    pub fn king_kind(&self) -> PieceKind {
+        self.0.king
+    }
+
+    /// The pawn kind.
+    pub fn pawn_kind(&self) -> PieceKind {
+        self.0.pawn
+    }
+
+    /// Where `color`'s king starts.
+    pub fn king_origin(&self, color: Color) -> Square {
+        self.0.king_origin[color.index()]
+    }
+
+    /// How many pieces of `kind` `color` has in the setup.
+    pub fn setup_count(&self, color: Color, kind: PieceKind) -> u8 {
+        self.0.setup_counts[color.index()][kind.index()]
+    }
+
+    /// Whether the variant has any castling whose first stage is an ordinary move.
+    pub fn has_castling_stages(&self) -> bool {
+        self.0.has_stages
+    }
+
+    /// Whether the variant has a once-per-game king move.
+    pub fn special_king_move(&self) -> Option<&'static SpecialKingMove> {
+        self.0.def.special_king_move.as_ref()
+    }
+
+    /// Whether pawns wait on the last rank (R-CS-3).
+    pub fn has_waiting_promotion(&self) -> bool {
+        matches!(self.0.def.pawns.promotion, PromotionRule::Waiting { .. })
+    }
+
+    /// The castlings of `color`.
+    pub fn castlings(&self, color: Color) -> impl Iterator<Item = &'static CastlingDef> + use<> {
+        self.0.def.castling.iter().filter(move |c| c.color == color)
+    }
+
+    /// The castling with this index in the definition.
+    pub fn castling(&self, index: usize) -> &'static CastlingDef {
+        &self.0.def.castling[index]
+    }
+
+    /// The rank where `color`'s pawns promote (0-based).
+    pub fn last_rank(&self, color: Color) -> u8 {
+        match color {
+            Color::White => self.size().ranks - 1,
+            Color::Black => 0,
+        }
+    }
+}
+
+/// Case-blind name key with spaces, `-`, `_` and `'` removed.
+pub fn normalize_name(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, ' ' | '-' | '_' | '\'' | '\u{2019}'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_compiles_and_is_found_by_display_name() {
+        for v in Variant::builtin() {
+            assert_eq!(Variant::by_name(v.def().display_name), Some(*v));
+            assert_eq!(Variant::by_name(v.name()), Some(*v));
+        }
+        assert_eq!(Variant::by_name("King's Leap Chess").unwrap().name(), "kings-leap");
+        assert_eq!(Variant::by_name("COUNSELLOR_chess").unwrap().name(), "counsellor");
+        assert_eq!(Variant::by_name("Courier Spiel").unwrap().name(), "courier-spiel");
+        assert!(Variant::by_name("xiangqi").is_none());
+    }
+
+    #[test]
+    fn duplicate_letters_are_rejected() {
+        let mut def = builtin_def("chess").unwrap();
+        def.pieces[1].letter = 'K';
+        assert!(matches!(
+            Variant::compile(def),
+            Err(VariantDefError::DuplicateLetter('K'))
+        ));
+    }
+}

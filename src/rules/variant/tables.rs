@@ -1,0 +1,356 @@
+//! Compiles a [`VariantDef`] into lookup tables for the move generator.
+
+use super::{CastlingDef, CastlingSafety, PromotionRule, Role, VariantDef, VariantDefError};
+use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
+use crate::rules::movement::Atom;
+use crate::rules::piece::PieceKind;
+use crate::rules::square_set::SquareSet;
+
+/// A slice of a flat square table: start and length.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Span {
+    start: u32,
+    len: u32,
+}
+
+/// One castling, compiled.
+pub(crate) struct CompiledCastling {
+    pub index: u8,
+    pub king_from: Square,
+    pub king_to: Square,
+    /// Index of the partner among `color`'s partners.
+    pub partner: u8,
+    pub partner_from: Square,
+    /// The king's required stage: `None` = never moved, `Some(sq)` = its only move went to `sq`.
+    pub king_stage: Option<Square>,
+    /// The partner's required stage, likewise.
+    pub partner_stage: Option<Square>,
+    /// Squares that must be empty (other than king and partner).
+    pub empty: Vec<Square>,
+    /// Squares that must not be attacked.
+    pub safe: Vec<Square>,
+}
+
+pub(crate) struct Tables {
+    pub def: VariantDef,
+    pub size: BoardSize,
+    pub king: PieceKind,
+    pub pawn: PieceKind,
+    pub kind_count: usize,
+    pub king_origin: [Square; 2],
+    pub setup_counts: [[u8; 16]; 2],
+    leap_flat: Vec<Square>,
+    leap_span: Vec<Span>,
+    /// Per kind: (direction index, maximum steps).
+    pub rides: Vec<Vec<(u8, u8)>>,
+    pub dirs: Vec<(i8, i8)>,
+    pub reverse: Vec<u8>,
+    ray_flat: Vec<Square>,
+    ray_span: Vec<Span>,
+    /// Per direction, per distance 0..=16: kinds riding that way at least that far.
+    pub ride_mask: Vec<[u16; 17]>,
+    /// Per square: the squares a leaper could attack it from, with the kinds that can.
+    leap_attack_flat: Vec<(Square, u16)>,
+    leap_attack_span: Vec<Span>,
+    /// Per colour: (file, rank) step of a pawn push, and its two captures.
+    pub pawn_push: [i8; 2],
+    pub pawn_start_rank: [u8; 2],
+    pub last_rank: [u8; 2],
+    /// Promotion by arrival square (R-CH-4), per colour and file.
+    pub promote_on: [[Option<PieceKind>; 16]; 2],
+    pub castlings: [Vec<CompiledCastling>; 2],
+    /// Per colour: castling partners' setup squares.
+    pub partners: [Vec<Square>; 2],
+    pub has_stages: bool,
+    pub special_attacks: Vec<(i8, i8)>,
+}
+
+fn push_span(flat: &mut Vec<Square>, items: impl IntoIterator<Item = Square>) -> Span {
+    let start = flat.len() as u32;
+    flat.extend(items);
+    Span {
+        start,
+        len: flat.len() as u32 - start,
+    }
+}
+
+impl Tables {
+    pub fn build(def: VariantDef) -> Result<Tables, VariantDefError> {
+        let n = def.pieces.len();
+        if n == 0 || n > 15 {
+            return Err(VariantDefError::PieceCount(n));
+        }
+        let role = |r: Role| def.pieces.iter().filter(|p| p.role == r).count();
+        if role(Role::King) != 1 || role(Role::Pawn) != 1 {
+            return Err(VariantDefError::Roles);
+        }
+        for (i, p) in def.pieces.iter().enumerate() {
+            if def.pieces[..i].iter().any(|q| q.letter == p.letter) {
+                return Err(VariantDefError::DuplicateLetter(p.letter));
+            }
+        }
+        let king = PieceKind(def.pieces.iter().position(|p| p.role == Role::King).unwrap_or(0) as u8);
+        let pawn = PieceKind(def.pieces.iter().position(|p| p.role == Role::Pawn).unwrap_or(0) as u8);
+        let size = def.size;
+
+        let mut seen = SquareSet::EMPTY;
+        let mut king_origin = [None, None];
+        let mut setup_counts = [[0u8; 16]; 2];
+        for &(sq, p) in &def.setup {
+            if !size.contains(sq) || seen.contains(sq) || p.kind.index() >= n {
+                return Err(VariantDefError::BadSetupSquare(sq));
+            }
+            seen.insert(sq);
+            setup_counts[p.color.index()][p.kind.index()] += 1;
+            if p.kind == king {
+                if king_origin[p.color.index()].is_some() {
+                    return Err(VariantDefError::SetupKings);
+                }
+                king_origin[p.color.index()] = Some(sq);
+            }
+        }
+        let (Some(wk), Some(bk)) = (king_origin[0], king_origin[1]) else {
+            return Err(VariantDefError::SetupKings);
+        };
+        let king_origin = [wk, bk];
+
+        // Directions: every rider direction and its reverse.
+        let mut dirs: Vec<(i8, i8)> = Vec::new();
+        for p in &def.pieces {
+            for atom in &p.movement.0 {
+                match atom {
+                    Atom::Ride { directions, .. } => {
+                        for &(df, dr) in directions {
+                            if (df, dr) == (0, 0) || df.abs() > 15 || dr.abs() > 15 {
+                                return Err(VariantDefError::BadOffset(p.name));
+                            }
+                            for d in [(df, dr), (-df, -dr)] {
+                                if !dirs.contains(&d) {
+                                    dirs.push(d);
+                                }
+                            }
+                        }
+                    }
+                    Atom::Leap(offsets) => {
+                        if offsets
+                            .iter()
+                            .any(|&(f, r)| (f, r) == (0, 0) || f.abs() > 15 || r.abs() > 15)
+                        {
+                            return Err(VariantDefError::BadOffset(p.name));
+                        }
+                    }
+                }
+            }
+        }
+        let reverse = dirs
+            .iter()
+            .map(|&(f, r)| dirs.iter().position(|&d| d == (-f, -r)).unwrap_or(0) as u8)
+            .collect();
+
+        let mut ray_flat = Vec::new();
+        let mut ray_span = vec![Span::default(); dirs.len() * SQUARE_SPACE];
+        for (d, &(df, dr)) in dirs.iter().enumerate() {
+            for sq in size.squares() {
+                let mut ray = Vec::new();
+                let mut cur = sq;
+                while let Some(next) = size.offset(cur, df, dr) {
+                    ray.push(next);
+                    cur = next;
+                }
+                ray_span[d * SQUARE_SPACE + sq.index()] = push_span(&mut ray_flat, ray);
+            }
+        }
+
+        let mut leap_flat = Vec::new();
+        let mut leap_span = vec![Span::default(); n * SQUARE_SPACE];
+        let mut rides = vec![Vec::new(); n];
+        let mut ride_mask = vec![[0u16; 17]; dirs.len()];
+        let mut leap_attackers: Vec<Vec<(Square, u16)>> = vec![Vec::new(); SQUARE_SPACE];
+        for (k, p) in def.pieces.iter().enumerate() {
+            if p.role == Role::Pawn {
+                continue;
+            }
+            let mut offsets: Vec<(i8, i8)> = Vec::new();
+            for atom in &p.movement.0 {
+                match atom {
+                    Atom::Leap(o) => {
+                        for &off in o {
+                            if !offsets.contains(&off) {
+                                offsets.push(off);
+                            }
+                        }
+                    }
+                    Atom::Ride { directions, max } => {
+                        let max = max.unwrap_or(15).min(15);
+                        for d in directions {
+                            let di = dirs.iter().position(|x| x == d).unwrap_or(0) as u8;
+                            rides[k].push((di, max));
+                            for dist in 1..=max as usize {
+                                ride_mask[di as usize][dist] |= 1 << k;
+                            }
+                        }
+                    }
+                }
+            }
+            for sq in size.squares() {
+                let targets: Vec<Square> = offsets
+                    .iter()
+                    .filter_map(|&(f, r)| size.offset(sq, f, r))
+                    .collect();
+                for &t in &targets {
+                    let list = &mut leap_attackers[t.index()];
+                    match list.iter_mut().find(|(s, _)| *s == sq) {
+                        Some(entry) => entry.1 |= 1 << k,
+                        None => list.push((sq, 1 << k)),
+                    }
+                }
+                leap_span[k * SQUARE_SPACE + sq.index()] = push_span(&mut leap_flat, targets);
+            }
+        }
+        let mut leap_attack_flat = Vec::new();
+        let mut leap_attack_span = vec![Span::default(); SQUARE_SPACE];
+        for (i, list) in leap_attackers.into_iter().enumerate() {
+            let start = leap_attack_flat.len() as u32;
+            leap_attack_flat.extend(list);
+            leap_attack_span[i] = Span {
+                start,
+                len: leap_attack_flat.len() as u32 - start,
+            };
+        }
+
+        let top = size.ranks - 1;
+        let mut promote_on = [[None; 16]; 2];
+        if let PromotionRule::SetupSquare { on_king_square } = def.pawns.promotion {
+            for &(sq, p) in &def.setup {
+                // A pawn of the other colour arriving here takes this type.
+                let arriving = p.color.other();
+                if sq.rank() == [top, 0][arriving.index()] {
+                    promote_on[arriving.index()][sq.file() as usize] =
+                        Some(if p.kind == king { on_king_square } else { p.kind });
+                }
+            }
+        }
+
+        let mut partners: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
+        let mut castlings: [Vec<CompiledCastling>; 2] = [Vec::new(), Vec::new()];
+        let mut has_stages = false;
+        let occupant = |sq: Square| def.setup.iter().find(|(s, _)| *s == sq).map(|(_, p)| *p);
+        for (index, c) in def.castling.iter().enumerate() {
+            let ci = c.color.index();
+            let origin = king_origin[ci];
+            match occupant(c.partner_origin) {
+                Some(p) if p.color == c.color && p.kind != king && p.kind != pawn => {}
+                _ => return Err(VariantDefError::BadCastling(c.rule)),
+            }
+            let on_back_rank = |s: Square| size.contains(s) && s.rank() == origin.rank();
+            if ![c.king_from, c.king_to, c.partner_from, c.partner_to]
+                .into_iter()
+                .all(on_back_rank)
+            {
+                return Err(VariantDefError::BadCastling(c.rule));
+            }
+            let partner = match partners[ci].iter().position(|&s| s == c.partner_origin) {
+                Some(i) => i,
+                None => {
+                    partners[ci].push(c.partner_origin);
+                    partners[ci].len() - 1
+                }
+            };
+            let king_stage = (c.king_from != origin).then_some(c.king_from);
+            let partner_stage = (c.partner_from != c.partner_origin).then_some(c.partner_from);
+            has_stages |= king_stage.is_some() || partner_stage.is_some();
+            let (empty, safe) = castling_squares(c);
+            castlings[ci].push(CompiledCastling {
+                index: index as u8,
+                king_from: c.king_from,
+                king_to: c.king_to,
+                partner: partner as u8,
+                partner_from: c.partner_from,
+                king_stage,
+                partner_stage,
+                empty,
+                safe,
+            });
+        }
+
+        let special_attacks = def
+            .special_king_move
+            .as_ref()
+            .filter(|s| s.attacks_while_unused)
+            .map(|s| s.offsets.clone())
+            .unwrap_or_default();
+
+        Ok(Tables {
+            size,
+            king,
+            pawn,
+            kind_count: n,
+            king_origin,
+            setup_counts,
+            leap_flat,
+            leap_span,
+            rides,
+            dirs,
+            reverse,
+            ray_flat,
+            ray_span,
+            ride_mask,
+            leap_attack_flat,
+            leap_attack_span,
+            pawn_push: [1, -1],
+            pawn_start_rank: [1, top - 1],
+            last_rank: [top, 0],
+            promote_on,
+            castlings,
+            partners,
+            has_stages,
+            special_attacks,
+            def,
+        })
+    }
+
+    /// Squares kind `k` leaps to from `sq`.
+    #[inline]
+    pub fn leaps(&self, k: PieceKind, sq: Square) -> &[Square] {
+        let s = self.leap_span[k.index() * SQUARE_SPACE + sq.index()];
+        &self.leap_flat[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// Squares from `sq` to the edge in direction `d`.
+    #[inline]
+    pub fn ray(&self, d: u8, sq: Square) -> &[Square] {
+        let s = self.ray_span[d as usize * SQUARE_SPACE + sq.index()];
+        &self.ray_flat[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// Squares a leaper may attack `sq` from, with the kinds that can.
+    #[inline]
+    pub fn leap_attackers(&self, sq: Square) -> &[(Square, u16)] {
+        let s = self.leap_attack_span[sq.index()];
+        &self.leap_attack_flat[s.start as usize..(s.start + s.len) as usize]
+    }
+}
+
+/// The squares that must be empty and those that must be safe (R-0-5, R-CS-2).
+fn castling_squares(c: &CastlingDef) -> (Vec<Square>, Vec<Square>) {
+    let rank = c.king_from.rank();
+    let span = |a: Square, b: Square| {
+        let (lo, hi) = (a.file().min(b.file()), a.file().max(b.file()));
+        (lo..=hi).map(move |f| Square::new(f, rank))
+    };
+    let mut empty: Vec<Square> = span(c.king_from, c.king_to)
+        .chain(span(c.partner_from, c.partner_to))
+        .filter(|&s| s != c.king_from && s != c.partner_from)
+        .collect();
+    empty.sort();
+    empty.dedup();
+    let mut safe: Vec<Square> = match c.safety {
+        CastlingSafety::KingPath => span(c.king_from, c.king_to).collect(),
+        CastlingSafety::PartnerToKing => span(c.partner_from, c.king_from)
+            .chain(span(c.king_from, c.king_to))
+            .collect(),
+    };
+    safe.sort();
+    safe.dedup();
+    (empty, safe)
+}
