@@ -1,0 +1,4 @@
+//! The `xpgn` binary.
+fn main() -> std::process::ExitCode {
+    xpgn::cli::main()
+}

@@ -1,0 +1,118 @@
+//! Perft tables: `tests/perft/<variant>.perft`, one generic harness.
+//!
+//! Format: blocks separated by blank lines; `id NAME`, then `fen STRING`
+//! (optional: the start position), `moves COORD...` (optional), and
+//! `perft DEPTH NODES` lines. `#` starts a comment line.
+
+use std::path::Path;
+
+use xpgn::notation::coord::resolve_coord;
+use xpgn::notation::position::read_position;
+use xpgn::rules::{Position, Variant, perft};
+
+struct Case {
+    file: String,
+    id: String,
+    fen: Option<String>,
+    moves: Vec<String>,
+    counts: Vec<(u32, u64)>,
+}
+
+fn load(path: &Path) -> Vec<Case> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let file = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut cases = Vec::new();
+    let mut cur: Option<Case> = None;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "id" => {
+                cases.extend(cur.take());
+                cur = Some(Case {
+                    file: file.clone(),
+                    id: rest.to_string(),
+                    fen: None,
+                    moves: Vec::new(),
+                    counts: Vec::new(),
+                });
+            }
+            "fen" => cur.as_mut().unwrap().fen = Some(rest.to_string()),
+            "moves" => {
+                cur.as_mut().unwrap().moves = rest.split_whitespace().map(String::from).collect()
+            }
+            "perft" => {
+                let (d, nodes) = rest.split_once(' ').unwrap();
+                cur.as_mut()
+                    .unwrap()
+                    .counts
+                    .push((d.parse().unwrap(), nodes.trim().parse().unwrap()));
+            }
+            _ => panic!("{file}:{}: unknown key `{key}`", n + 1),
+        }
+    }
+    cases.extend(cur);
+    cases
+}
+
+fn position(variant: Variant, case: &Case) -> Position {
+    let mut pos = match &case.fen {
+        Some(fen) => read_position(variant, fen)
+            .unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id)),
+        None => Position::start(variant),
+    };
+    for m in &case.moves {
+        let mv = resolve_coord(&pos, m).unwrap_or_else(|e| panic!("{} {}: {m}: {e}", case.file, case.id));
+        pos.play_unchecked(&mv);
+    }
+    pos
+}
+
+/// Skips counts above this many nodes unless XPGN_PERFT_FULL is set, to keep
+/// `cargo test` quick; CI runs the full tables (`.ci/run`).
+fn node_limit() -> u64 {
+    if std::env::var_os("XPGN_PERFT_FULL").is_some() {
+        u64::MAX
+    } else {
+        6_000_000
+    }
+}
+
+#[test]
+fn perft_tables_of_every_variant() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft");
+    let mut checked = 0;
+    let mut seen_variants = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "perft") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let variant = Variant::by_name(&name).unwrap_or_else(|| panic!("no variant {name}"));
+        seen_variants.push(variant.name());
+        for case in load(&path) {
+            let pos = position(variant, &case);
+            for &(depth, nodes) in &case.counts {
+                if nodes > node_limit() {
+                    continue;
+                }
+                assert_eq!(
+                    perft(&pos, depth),
+                    nodes,
+                    "{} {} depth {depth}",
+                    case.file,
+                    case.id
+                );
+                checked += 1;
+            }
+        }
+    }
+    for v in Variant::builtin() {
+        assert!(seen_variants.contains(&v.name()), "no perft table for {}", v.name());
+    }
+    assert!(checked > 0);
+}
