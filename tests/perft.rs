@@ -71,16 +71,6 @@ fn position(variant: Variant, case: &Case) -> Position {
     pos
 }
 
-/// Skips counts above this many nodes unless XPGN_PERFT_FULL is set, to keep
-/// `cargo test` quick; CI runs the full tables (`.ci/run`).
-fn node_limit() -> u64 {
-    if std::env::var_os("XPGN_PERFT_FULL").is_some() {
-        u64::MAX
-    } else {
-        6_000_000
-    }
-}
-
 #[test]
 fn perft_tables_of_every_variant() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft");
@@ -97,9 +87,6 @@ fn perft_tables_of_every_variant() {
         for case in load(&path) {
             let pos = position(variant, &case);
             for &(depth, nodes) in &case.counts {
-                if nodes > node_limit() {
-                    continue;
-                }
                 assert_eq!(
                     perft(&pos, depth),
                     nodes,
