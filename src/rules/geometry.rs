@@ -108,6 +108,13 @@ impl BoardSize {
     }
 }
 
+/// The algebraic name: file letter then rank number (`e4`, `l8`, `j10`).
+impl std::fmt::Display for Square {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,12 +135,5 @@ mod tests {
         assert_eq!(b.offset(Square::new(11, 0), 1, 0), None);
         assert_eq!(b.squares().count(), 96);
         assert_eq!(Square::new(4, 0).flip_rank(8), Square::new(4, 7));
-    }
-}
-
-/// The algebraic name: file letter then rank number (`e4`, `l8`, `j10`).
-impl std::fmt::Display for Square {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
     }
 }

@@ -185,8 +185,8 @@ impl Tables {
                         for d in directions {
                             let di = dirs.iter().position(|x| x == d).unwrap_or(0) as u8;
                             rides[k].push((di, max));
-                            for dist in 1..=max as usize {
-                                ride_mask[di as usize][dist] |= 1 << k;
+                            for mask in &mut ride_mask[di as usize][1..=max as usize] {
+                                *mask |= 1 << k;
                             }
                         }
                     }
