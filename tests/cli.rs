@@ -48,7 +48,8 @@ fn show_prints_a_diagram_and_the_position_string() {
     let o = xpgn(&["show", "--variant", "royal", "--moves", "e2e3 e7e6"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert!(text.contains(" 8  r  n  b  e  f  k  e  b  n  r"), "{text}");
+    assert!(text.contains(" 8  r  n  b  e  f  k  e  b  n  r\n"), "{text}");
+    assert!(text.starts_with("Royal Chess (10x8), White to move\n"), "{text}");
     assert!(text.ends_with(
         "FEN: rnbefkebnr/pppp1ppppp/4p5/10/10/4P5/PPPP1PPPPP/RNBEFKEBNR w KQkq - 0 2 -\n"
     ));

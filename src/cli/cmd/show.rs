@@ -11,24 +11,6 @@ pub(super) fn run(args: &PositionArgs, out: &mut dyn Write) -> Result<(), CliErr
     let variant = pos.variant();
     let size = variant.size();
     let waiting: Vec<Square> = pos.waiting_pawns().iter().map(|w| w.square).collect();
-    for r in (0..size.ranks).rev() {
-        write!(out, "{:>2} ", r + 1)?;
-        for f in 0..size.files {
-            let sq = Square::new(f, r);
-            let cell = match pos.piece_at(sq) {
-                Some(p) => piece_letter(variant, p),
-                None => '.',
-            };
-            let mark = if waiting.contains(&sq) { '*' } else { ' ' };
-            write!(out, " {cell}{mark}")?;
-        }
-        writeln!(out)?;
-    }
-    write!(out, "   ")?;
-    for f in 0..size.files {
-        write!(out, " {} ", (b'a' + f) as char)?;
-    }
-    writeln!(out)?;
     let side = if pos.turn() == Color::White { "White" } else { "Black" };
     let mut status = format!("{} ({}x{}), {side} to move", variant.def().display_name, size.files, size.ranks);
     if !waiting.is_empty() {
@@ -43,6 +25,24 @@ pub(super) fn run(args: &PositionArgs, out: &mut dyn Write) -> Result<(), CliErr
         None => {}
     }
     writeln!(out, "{status}")?;
+    for r in (0..size.ranks).rev() {
+        let mut line = format!("{:>2} ", r + 1);
+        for f in 0..size.files {
+            let sq = Square::new(f, r);
+            let cell = match pos.piece_at(sq) {
+                Some(p) => piece_letter(variant, p),
+                None => '.',
+            };
+            let mark = if waiting.contains(&sq) { '*' } else { ' ' };
+            line.push_str(&format!(" {cell}{mark}"));
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    write!(out, "   ")?;
+    for f in 0..size.files {
+        write!(out, " {} ", (b'a' + f) as char)?;
+    }
+    writeln!(out)?;
     writeln!(out, "FEN: {}", write_position(&pos))?;
     Ok(())
 }
