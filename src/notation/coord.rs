@@ -29,7 +29,9 @@ pub struct CoordMove {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CoordError {
     /// The text is not a coordinate move.
-    #[error("`{0}` is not a coordinate move (expected from-square, to-square, optional promotion letter, e.g. `e2e4`, `a7a8q`, `g1f3&e8=Q`)")]
+    #[error(
+        "`{0}` is not a coordinate move (expected from-square, to-square, optional promotion letter, e.g. `e2e4`, `a7a8q`, `g1f3&e8=Q`)"
+    )]
     Syntax(String),
     /// No legal move matches.
     #[error("{0}")]
@@ -43,7 +45,10 @@ pub enum CoordError {
 pub fn waiting_suffix(input: &str) -> IResult<&str, (Square, char)> {
     preceded(
         char('&'),
-        (square, preceded(char('='), satisfy(|c| c.is_ascii_alphabetic()))),
+        (
+            square,
+            preceded(char('='), satisfy(|c| c.is_ascii_alphabetic())),
+        ),
     )
     .parse(input)
 }
@@ -117,7 +122,9 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         .filter(|m| m.from == cm.from && m.to == cm.to)
         .collect();
     if all.is_empty() {
-        return Err(CoordError::Illegal(pos.explain_illegal(cm.from, cm.to).to_string()));
+        return Err(CoordError::Illegal(
+            pos.explain_illegal(cm.from, cm.to).to_string(),
+        ));
     }
     let mut candidates = all.clone();
     match cm.promotion {
@@ -210,7 +217,13 @@ fn promotion_letters(pos: &Position, moves: &[Move]) -> Vec<String> {
     let mut out: Vec<String> = moves
         .iter()
         .filter_map(|m| m.promotion)
-        .map(|k| pos.variant().piece_def(k).letter.to_ascii_lowercase().to_string())
+        .map(|k| {
+            pos.variant()
+                .piece_def(k)
+                .letter
+                .to_ascii_lowercase()
+                .to_string()
+        })
         .collect();
     out.dedup();
     out
@@ -227,8 +240,15 @@ pub fn write_coord(pos: &Position, m: &Move) -> String {
     if let Some(k) = m.promotion {
         out.push(variant.piece_def(k).letter.to_ascii_lowercase());
     }
-    for w in [m.waiting_promotion, m.instant_promotion].into_iter().flatten() {
-        out.push_str(&format!("&{}={}", w.square, variant.piece_def(w.kind).letter));
+    for w in [m.waiting_promotion, m.instant_promotion]
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&format!(
+            "&{}={}",
+            w.square,
+            variant.piece_def(w.kind).letter
+        ));
     }
     out
 }
@@ -241,7 +261,10 @@ mod tests {
     #[test]
     fn syntax_of_coordinate_moves() {
         let m = parse_coord("j7j8c").unwrap();
-        assert_eq!((m.from.to_string(), m.to.to_string(), m.promotion), ("j7".into(), "j8".into(), Some('c')));
+        assert_eq!(
+            (m.from.to_string(), m.to.to_string(), m.promotion),
+            ("j7".into(), "j8".into(), Some('c'))
+        );
         let m = parse_coord("g1f3&e8=Q").unwrap();
         assert_eq!(m.waiting, vec![(Square::new(4, 7), 'Q')]);
         for bad in ["e2", "e2e", "e2e4Q", "e2-e4", "e2e4&e8", "e2e4&e8=", ""] {

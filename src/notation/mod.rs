@@ -4,4 +4,5 @@
 
 pub mod coord;
 pub mod position;
+pub mod san;
 pub mod square;

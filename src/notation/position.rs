@@ -166,7 +166,11 @@ pub fn read_setup(
         message,
     };
     if fields.is_empty() {
-        return Err(err(FenField::Board, 0, "the position string is empty".into()));
+        return Err(err(
+            FenField::Board,
+            0,
+            "the position string is empty".into(),
+        ));
     }
     if fields.len() > order.len() {
         let (col, text) = fields[order.len()];
@@ -312,8 +316,10 @@ fn read_board(variant: Variant, text: &str) -> Result<Vec<(Square, Piece)>, Stri
                 Cell::Empty(n) => file += n,
                 Cell::Piece(letter) => {
                     let kind = variant.kind_by_letter(letter).ok_or_else(|| {
-                        let letters: String =
-                            variant.kinds().map(|k| variant.piece_def(k).letter).collect();
+                        let letters: String = variant
+                            .kinds()
+                            .map(|k| variant.piece_def(k).letter)
+                            .collect();
                         format!(
                             "`{letter}` is not a piece of {} (letters: {letters})",
                             variant.def().display_name
@@ -458,7 +464,11 @@ pub fn write_position(pos: &Position) -> String {
         }
     }
     let setup = pos.to_setup();
-    out.push_str(if setup.turn == Color::White { " w " } else { " b " });
+    out.push_str(if setup.turn == Color::White {
+        " w "
+    } else {
+        " b "
+    });
     if setup.castling.is_empty() {
         out.push('-');
     }
@@ -541,14 +551,38 @@ mod tests {
     #[test]
     fn start_strings_of_every_variant() {
         let expected = [
-            ("chess", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
-            ("counsellor", "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk - 0 1 -"),
-            ("royal", "rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -"),
-            ("chaturanga", "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1 Kk"),
-            ("courier-spiel", "rnbcmkqfcbnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBCMKQFCBNR w KQkq - 0 1 -"),
-            ("chancellor", "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"),
-            ("chancellor-crosswise", "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1"),
-            ("kings-leap", "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w - - 0 1 Kk"),
+            (
+                "chess",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ),
+            (
+                "counsellor",
+                "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk - 0 1 -",
+            ),
+            (
+                "royal",
+                "rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -",
+            ),
+            (
+                "chaturanga",
+                "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1 Kk",
+            ),
+            (
+                "courier-spiel",
+                "rnbcmkqfcbnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBCMKQFCBNR w KQkq - 0 1 -",
+            ),
+            (
+                "chancellor",
+                "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            ),
+            (
+                "chancellor-crosswise",
+                "qnbkrbnc/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w KQkq - 0 1",
+            ),
+            (
+                "kings-leap",
+                "cnbrkbnq/pppppppp/8/8/8/8/PPPPPPPP/CNBRKBNQ w - - 0 1 Kk",
+            ),
         ];
         for (name, fen) in expected {
             assert_eq!(start_position(v(name)), fen, "{name}");
@@ -559,9 +593,17 @@ mod tests {
 
     #[test]
     fn missing_extra_fields_take_their_defaults() {
-        let pos = read_position(v("chaturanga"), "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1").unwrap();
+        let pos = read_position(
+            v("chaturanga"),
+            "rnekcenr/pppppppp/8/8/8/8/PPPPPPPP/RNECKENR w - - 0 1",
+        )
+        .unwrap();
         assert_eq!(pos, Position::start(v("chaturanga")));
-        let pos = read_position(v("counsellor"), "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk -").unwrap();
+        let pos = read_position(
+            v("counsellor"),
+            "rnbecqkcebnr/pppppppppppp/12/12/12/12/PPPPPPPPPPPP/RNBECQKCEBNR w Kk -",
+        )
+        .unwrap();
         assert_eq!(pos, Position::start(v("counsellor")));
     }
 
@@ -570,17 +612,50 @@ mod tests {
         let chess = v("chess");
         let cases = [
             ("", FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1", FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", FenField::Board),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", FenField::Turn),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1", FenField::Castling),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", FenField::Castling),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1", FenField::EnPassant),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", FenField::Halfmove),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", FenField::Fullmove),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Kk", FenField::Extra),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1", FenField::Board),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
+                FenField::Board,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                FenField::Turn,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KX - 0 1",
+                FenField::Castling,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1",
+                FenField::Castling,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+                FenField::EnPassant,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+                FenField::Halfmove,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+                FenField::Fullmove,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 Kk",
+                FenField::Extra,
+            ),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1",
+                FenField::Board,
+            ),
         ];
         for (text, field) in cases {
             let e = read_position(chess, text).unwrap_err();

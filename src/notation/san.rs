@@ -1,0 +1,790 @@
+//! Standard algebraic notation (NOTATION.md §4-8) and long algebraic
+//! (§9): syntax ([`San`], production `san-move`) apart from meaning
+//! ([`resolve_san`] against a [`Position`], [`write_san`] from a legal move).
+
+use nom::IResult;
+use nom::Parser;
+use nom::branch::alt;
+use nom::bytes::complete::tag;
+use nom::character::complete::{char, digit1, satisfy};
+use nom::combinator::{all_consuming, map, map_opt, opt, value};
+use nom::multi::many0;
+use nom::sequence::preceded;
+
+use super::coord::waiting_suffix;
+use super::square::square;
+use crate::rules::{
+    CastlingSide, Color, Move, MoveKind, PieceKind, Position, PromotionRule, Square, kind_names,
+};
+
+/// A move as written in SAN or long algebraic notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum San {
+    /// `O-O` / `O-O-O` (also `0-0`, `0-0-0`).
+    Castle {
+        /// Toward the higher files (`O-O`) or toward file a.
+        side: CastlingSide,
+        /// `&square=X` suffixes.
+        waiting: Vec<(Square, char)>,
+    },
+    /// Any other move.
+    Normal {
+        /// Piece letter, upper case; `None` for a pawn.
+        piece: Option<char>,
+        /// From-file (0 = a), if given.
+        file: Option<u8>,
+        /// From-rank (0 = rank 1), if given.
+        rank: Option<u8>,
+        /// Whether `x` was written.
+        capture: bool,
+        /// Destination.
+        to: Square,
+        /// `=X` promotion letter.
+        promotion: Option<char>,
+        /// `&square=X` suffixes.
+        waiting: Vec<(Square, char)>,
+    },
+}
+
+/// `+` or `#` after a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckMark {
+    /// `+`
+    Check,
+    /// `#`
+    Mate,
+}
+
+/// A SAN token with what may follow it: check mark and suffix annotation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SanToken {
+    /// The move.
+    pub san: San,
+    /// `+` / `#`, if written.
+    pub check: Option<CheckMark>,
+    /// `!`, `?`, `!!`, `??`, `!?`, `?!` as a NAG number (1..6), if written.
+    pub suffix_nag: Option<u8>,
+}
+
+fn file_letter(input: &str) -> IResult<&str, u8> {
+    map(satisfy(|c| ('a'..='p').contains(&c)), |c| c as u8 - b'a').parse(input)
+}
+
+fn rank_number(input: &str) -> IResult<&str, u8> {
+    map_opt(digit1, |d: &str| {
+        let n: u8 = d.parse().ok()?;
+        ((1..=16).contains(&n) && !d.starts_with('0')).then(|| n - 1)
+    })
+    .parse(input)
+}
+
+fn piece_letter(input: &str) -> IResult<&str, char> {
+    satisfy(|c| c.is_ascii_uppercase() && c != 'O').parse(input)
+}
+
+/// Production `castle`: `O-O`, `O-O-O`, `0-0`, `0-0-0`.
+fn castle(input: &str) -> IResult<&str, CastlingSide> {
+    alt((
+        value(CastlingSide::Long, alt((tag("O-O-O"), tag("0-0-0")))),
+        value(CastlingSide::Short, alt((tag("O-O"), tag("0-0")))),
+    ))
+    .parse(input)
+}
+
+/// Production `disambiguation-and-target`: what comes between the piece
+/// letter and the promotion: `[from-square | file | rank] ["x" | "-"] square`.
+/// From-square hints, capture mark and destination of a SAN move.
+type OriginAndTarget = (Option<u8>, Option<u8>, bool, Square);
+
+fn origin_and_target(input: &str) -> IResult<&str, OriginAndTarget> {
+    let capture = || alt((value(true, char('x')), value(false, char('-'))));
+    alt((
+        map((square, opt(capture()), square), |(from, c, to)| {
+            (Some(from.file()), Some(from.rank()), c.unwrap_or(false), to)
+        }),
+        map((file_letter, opt(capture()), square), |(f, c, to)| {
+            (Some(f), None, c.unwrap_or(false), to)
+        }),
+        map((rank_number, opt(capture()), square), |(r, c, to)| {
+            (None, Some(r), c.unwrap_or(false), to)
+        }),
+        map((opt(char('x')), square), |(c, to)| {
+            (None, None, c.is_some(), to)
+        }),
+    ))
+    .parse(input)
+}
+
+/// Production `promotion`: `=X` (also `X` directly after a pawn's target, as some writers do).
+fn promotion(input: &str) -> IResult<&str, char> {
+    preceded(opt(char('=')), piece_letter).parse(input)
+}
+
+/// Production `san-move` (without check mark and annotations).
+pub fn san_move(input: &str) -> IResult<&str, San> {
+    alt((
+        map((castle, many0(waiting_suffix)), |(side, waiting)| {
+            San::Castle { side, waiting }
+        }),
+        map(
+            (
+                opt(piece_letter),
+                origin_and_target,
+                opt(promotion),
+                many0(waiting_suffix),
+            ),
+            |(piece, (file, rank, capture, to), promotion, waiting)| San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+                waiting,
+            },
+        ),
+    ))
+    .parse(input)
+}
+
+/// Production `check-mark`.
+fn check_mark(input: &str) -> IResult<&str, CheckMark> {
+    alt((
+        value(CheckMark::Mate, char('#')),
+        value(CheckMark::Check, char('+')),
+        value(CheckMark::Mate, tag("++")),
+    ))
+    .parse(input)
+}
+
+/// Production `suffix-annotation`: `!!`, `??`, `!?`, `?!`, `!`, `?` as NAGs 3, 4, 5, 6, 1, 2.
+pub fn suffix_annotation(input: &str) -> IResult<&str, u8> {
+    alt((
+        value(3, tag("!!")),
+        value(4, tag("??")),
+        value(5, tag("!?")),
+        value(6, tag("?!")),
+        value(1, tag("!")),
+        value(2, tag("?")),
+    ))
+    .parse(input)
+}
+
+/// Production `san-token`: a move, an optional check mark, an optional
+/// suffix annotation.
+pub fn san_token(input: &str) -> IResult<&str, SanToken> {
+    map(
+        (san_move, opt(check_mark), opt(suffix_annotation)),
+        |(san, check, suffix_nag)| SanToken {
+            san,
+            check,
+            suffix_nag,
+        },
+    )
+    .parse(input)
+}
+
+/// Parses a whole string as one SAN or long algebraic move.
+///
+/// # Errors
+/// [`SanError::Syntax`] if it is not one.
+pub fn parse_san(text: &str) -> Result<SanToken, SanError> {
+    all_consuming(san_token)
+        .parse(text)
+        .map(|(_, t)| t)
+        .map_err(|_| SanError::Syntax(text.to_string()))
+}
+
+/// Why a SAN move cannot be played in a position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SanError {
+    /// Not SAN syntax.
+    #[error("`{0}` is not a move in SAN, long algebraic or coordinate notation")]
+    Syntax(String),
+    /// No legal move matches; the message says why.
+    #[error("{0}")]
+    Illegal(String),
+    /// Several legal moves match.
+    #[error("{0}")]
+    Ambiguous(String),
+}
+
+fn side_name(side: CastlingSide) -> &'static str {
+    match side {
+        CastlingSide::Short => "O-O",
+        CastlingSide::Long => "O-O-O",
+    }
+}
+
+fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// Finds the legal move of `pos` that `san` names.
+///
+/// ```
+/// use xpgn::notation::san::{parse_san, resolve_san, write_san};
+/// use xpgn::rules::{Position, Variant};
+/// let pos = Position::start(Variant::by_name("counsellor").unwrap());
+/// let m = resolve_san(&pos, &parse_san("Nl3").unwrap().san).unwrap();
+/// assert_eq!(write_san(&pos, &m), "Nl3");
+/// ```
+///
+/// # Errors
+/// Says in words why no legal move, or more than one, matches.
+pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
+    let variant = pos.variant();
+    let legal = pos.legal_moves();
+    let kind_of = |letter: char| -> Result<PieceKind, SanError> {
+        variant.kind_by_letter(letter).ok_or_else(|| {
+            let letters: String = variant
+                .kinds()
+                .filter(|&k| k != variant.pawn_kind())
+                .map(|k| variant.piece_def(k).letter)
+                .collect();
+            SanError::Illegal(format!(
+                "`{letter}` is not a piece letter of {} (letters: {letters})",
+                variant.def().display_name
+            ))
+        })
+    };
+    let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
+        San::Castle { side, waiting } => {
+            let found: Vec<Move> = legal
+                .iter()
+                .filter(|m| match m.kind {
+                    MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
+                    _ => false,
+                })
+                .copied()
+                .collect();
+            if found.is_empty() {
+                return Err(SanError::Illegal(explain_castle(pos, *side)));
+            }
+            (found, waiting)
+        }
+        San::Normal {
+            piece,
+            file,
+            rank,
+            to,
+            promotion,
+            waiting,
+            ..
+        } => {
+            let size = variant.size();
+            if !size.contains(*to) {
+                return Err(SanError::Illegal(format!(
+                    "{to} is off the {}x{} board",
+                    size.files, size.ranks
+                )));
+            }
+            let kind = match piece {
+                Some(l) => kind_of(*l)?,
+                None => variant.pawn_kind(),
+            };
+            let name = variant.piece_def(kind).name;
+            let mover = |m: &Move| pos.piece_at(m.from).map(|p| p.kind);
+            let by_piece: Vec<Move> = legal
+                .iter()
+                .filter(|m| mover(m) == Some(kind) && !m.is_castle() && m.to == *to)
+                .filter(|m| file.is_none_or(|f| m.from.file() == f))
+                .filter(|m| rank.is_none_or(|r| m.from.rank() == r))
+                .copied()
+                .collect();
+            if by_piece.is_empty() {
+                // The king's own move where it can only mean castling (§5).
+                if kind == variant.king_kind() {
+                    let castles: Vec<Move> = legal
+                        .iter()
+                        .filter(|m| m.is_castle() && m.to == *to)
+                        .copied()
+                        .collect();
+                    if !castles.is_empty() {
+                        return finish(pos, castles, waiting, san);
+                    }
+                }
+                return Err(SanError::Illegal(explain_no_piece(
+                    pos, kind, name, *file, *rank, *to,
+                )));
+            }
+            let mut found = by_piece;
+            let forced = matches!(
+                variant.def().pawns.promotion,
+                PromotionRule::SetupSquare { .. }
+            );
+            match promotion {
+                Some(letter) => {
+                    if variant.has_waiting_promotion() {
+                        return Err(SanError::Illegal(format!(
+                            "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival, to a type its owner has lost (R-CS-3, R-CS-4): write `{to}` now and the promotion later as a suffix `&{to}=X`"
+                        )));
+                    }
+                    let k = kind_of(*letter)?;
+                    let all = found.clone();
+                    found.retain(|m| m.promotion == Some(k));
+                    if found.is_empty() {
+                        let allowed: Vec<String> = all
+                            .iter()
+                            .filter_map(|m| m.promotion)
+                            .map(|k| variant.piece_def(k).letter.to_string())
+                            .collect();
+                        return Err(SanError::Illegal(if allowed.is_empty() {
+                            format!("a {name} moving to {to} does not promote")
+                        } else {
+                            format!(
+                                "the pawn may promote only to {} here ({})",
+                                allowed.join(", "),
+                                variant.def().pawns.rule
+                            )
+                        }));
+                    }
+                }
+                None => {
+                    let promos: Vec<PieceKind> = found.iter().filter_map(|m| m.promotion).collect();
+                    if promos.len() > 1 && !forced {
+                        let letters: Vec<String> = promos
+                            .iter()
+                            .map(|&k| format!("={}", variant.piece_def(k).letter))
+                            .collect();
+                        return Err(SanError::Ambiguous(format!(
+                            "the pawn promotes on {to}: add one of {} ({})",
+                            letters.join(", "),
+                            variant.def().pawns.rule
+                        )));
+                    }
+                }
+            }
+            (found, waiting)
+        }
+    };
+    candidates.dedup();
+    finish(pos, candidates, waiting, san)
+}
+
+fn finish(
+    pos: &Position,
+    mut candidates: Vec<Move>,
+    waiting: &[(Square, char)],
+    san: &San,
+) -> Result<Move, SanError> {
+    let variant = pos.variant();
+    for &(sq, letter) in waiting {
+        let Some(kind) = variant.kind_by_letter(letter) else {
+            return Err(SanError::Illegal(format!(
+                "`{letter}` is not a piece letter of {}",
+                variant.def().display_name
+            )));
+        };
+        let before = candidates.clone();
+        candidates.retain(|m| {
+            [m.waiting_promotion, m.instant_promotion]
+                .iter()
+                .flatten()
+                .any(|w| w.square == sq && w.kind == kind)
+        });
+        if candidates.is_empty() {
+            return Err(SanError::Illegal(waiting_mismatch(
+                pos, &before, sq, letter,
+            )));
+        }
+    }
+    // Pieces that differ only in the waiting pawn's choice.
+    let first = candidates[0];
+    if candidates.len() > 1
+        && candidates
+            .iter()
+            .all(|m| m.from == first.from && m.to == first.to && m.promotion == first.promotion)
+    {
+        let choices: Vec<PieceKind> = candidates
+            .iter()
+            .filter_map(|m| m.waiting_promotion.map(|w| w.kind))
+            .collect();
+        let sq = first.waiting_promotion.map(|w| w.square);
+        if let Some(sq) = sq {
+            let letters: Vec<String> = choices
+                .iter()
+                .map(|&k| format!("&{sq}={}", variant.piece_def(k).letter))
+                .collect();
+            return Err(SanError::Ambiguous(format!(
+                "the pawn on {sq} ends its wait with this move and must become one of the types its owner has lost: {} (add {}; R-CS-4, R-CS-5)",
+                kind_names(pos, &choices).join(", "),
+                letters.join(" or ")
+            )));
+        }
+    }
+    match candidates.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(SanError::Illegal("no legal move matches".into())),
+        many => {
+            let written: Vec<String> = many.iter().map(|m| write_san(pos, m)).collect();
+            let what = match san {
+                San::Normal { piece: Some(l), .. } => variant
+                    .kind_by_letter(*l)
+                    .map_or("piece", |k| variant.piece_def(k).name),
+                _ => "move",
+            };
+            Err(SanError::Ambiguous(format!(
+                "ambiguous: more than one {what} can make this move ({})",
+                written.join(", ")
+            )))
+        }
+    }
+}
+
+fn waiting_mismatch(pos: &Position, before: &[Move], sq: Square, letter: char) -> String {
+    let variant = pos.variant();
+    let options: Vec<String> = before
+        .iter()
+        .flat_map(|m| [m.waiting_promotion, m.instant_promotion])
+        .flatten()
+        .map(|w| format!("&{}={}", w.square, variant.piece_def(w.kind).letter))
+        .collect();
+    if options.is_empty() {
+        match pos.waiting_pawns().iter().find(|w| w.square == sq) {
+            Some(w) if w.color == pos.turn() && w.turns == 2 => format!(
+                "the pawn on {sq} arrived on its owner's last move and promotes with the move after this one (R-CS-4)"
+            ),
+            Some(w) if w.turns == 0 => format!(
+                "the pawn on {sq} is blocked and promotes only when its owner loses a piece, into the type captured (R-CS-6)"
+            ),
+            Some(_) => format!("the pawn on {sq} does not promote with this move (R-CS-4)"),
+            None => format!("no pawn waits on {sq} (R-CS-3)"),
+        }
+    } else {
+        format!(
+            "`&{sq}={letter}` is not possible here; possible: {} (R-CS-5, R-CS-6)",
+            options.join(", ")
+        )
+    }
+}
+
+fn explain_castle(pos: &Position, side: CastlingSide) -> String {
+    let variant = pos.variant();
+    let us = pos.turn();
+    let defs: Vec<_> = variant.castlings(us).filter(|c| c.side == side).collect();
+    if defs.is_empty() {
+        return format!(
+            "{} has no {} for {} (castling rules: {})",
+            variant.def().display_name,
+            side_name(side),
+            color_name(us),
+            if variant.castlings(us).next().is_none() {
+                "none".to_string()
+            } else {
+                variant
+                    .castlings(us)
+                    .map(|c| c.rule)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        );
+    }
+    // Prefer the castling whose king square matches where the king stands.
+    let king = pos.king_square(us);
+    let def = defs
+        .iter()
+        .find(|c| c.king_from == king)
+        .unwrap_or(&defs[0]);
+    pos.explain_illegal(def.king_from, def.king_to).to_string()
+}
+
+fn explain_no_piece(
+    pos: &Position,
+    kind: PieceKind,
+    name: &str,
+    file: Option<u8>,
+    rank: Option<u8>,
+    to: Square,
+) -> String {
+    let us = pos.turn();
+    let ours: Vec<Square> = pos
+        .occupied_by(us)
+        .iter()
+        .filter(|&s| pos.piece_at(s).is_some_and(|p| p.kind == kind))
+        .filter(|s| file.is_none_or(|f| s.file() == f))
+        .filter(|s| rank.is_none_or(|r| s.rank() == r))
+        .collect();
+    match ours.as_slice() {
+        [] => format!("{} has no {name} that could move to {to}", color_name(us)),
+        [one] => pos.explain_illegal(*one, to).to_string(),
+        _ => {
+            // Every candidate fails; if one fails only for the king's sake, say so.
+            let reasons: Vec<String> = ours
+                .iter()
+                .map(|&s| pos.explain_illegal(s, to).to_string())
+                .collect();
+            if let Some(r) = reasons
+                .iter()
+                .find(|r| r.contains("R-0-1") || r.contains("R-CS-3"))
+            {
+                r.clone()
+            } else {
+                format!(
+                    "no {name} can reach {to} ({name} on {})",
+                    join_squares(&ours)
+                )
+            }
+        }
+    }
+}
+
+fn join_squares(s: &[Square]) -> String {
+    s.iter()
+        .map(|q| q.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes `m` (legal in `pos`) in SAN with the least disambiguation, `x`
+/// for captures, `=X` promotions (always, also where forced, R-CH-4), the
+/// `&square=X` waiting-promotion suffixes, and `+` or `#`.
+pub fn write_san(pos: &Position, m: &Move) -> String {
+    let mut out = write_san_body(pos, m);
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    if next.is_check() {
+        out.push(if next.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    out
+}
+
+/// Long algebraic: `Ng1-f3`, `e2-e4`, `Bc4xf7+`, `e7-e8=Q`, castling as SAN.
+pub fn write_lan(pos: &Position, m: &Move) -> String {
+    let variant = pos.variant();
+    let mut out = String::new();
+    if let MoveKind::Castle(i) = m.kind {
+        out.push_str(side_name(variant.castling(i as usize).side));
+    } else {
+        let kind = pos.piece_at(m.from).map(|p| p.kind);
+        if let Some(k) = kind.filter(|&k| k != variant.pawn_kind()) {
+            out.push(variant.piece_def(k).letter);
+        }
+        out.push_str(&m.from.to_string());
+        out.push(if is_capture(pos, m) { 'x' } else { '-' });
+        out.push_str(&m.to.to_string());
+        if let Some(k) = m.promotion {
+            out.push('=');
+            out.push(variant.piece_def(k).letter);
+        }
+    }
+    push_suffixes(pos, m, &mut out);
+    let mut next = pos.clone();
+    next.play_unchecked(m);
+    if next.is_check() {
+        out.push(if next.legal_moves().is_empty() {
+            '#'
+        } else {
+            '+'
+        });
+    }
+    out
+}
+
+fn is_capture(pos: &Position, m: &Move) -> bool {
+    m.kind == MoveKind::EnPassant
+        || (!m.is_castle() && pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()))
+}
+
+fn push_suffixes(pos: &Position, m: &Move, out: &mut String) {
+    for w in [m.waiting_promotion, m.instant_promotion]
+        .into_iter()
+        .flatten()
+    {
+        out.push_str(&format!(
+            "&{}={}",
+            w.square,
+            pos.variant().piece_def(w.kind).letter
+        ));
+    }
+}
+
+fn write_san_body(pos: &Position, m: &Move) -> String {
+    let variant = pos.variant();
+    let mut out = String::new();
+    if let MoveKind::Castle(i) = m.kind {
+        out.push_str(side_name(variant.castling(i as usize).side));
+        push_suffixes(pos, m, &mut out);
+        return out;
+    }
+    let Some(kind) = pos.piece_at(m.from).map(|p| p.kind) else {
+        return format!("{}{}", m.from, m.to);
+    };
+    let capture = is_capture(pos, m);
+    if kind == variant.pawn_kind() {
+        if capture {
+            out.push((b'a' + m.from.file()) as char);
+            out.push('x');
+        }
+    } else {
+        out.push(variant.piece_def(kind).letter);
+        let rivals: Vec<Square> = pos
+            .legal_moves()
+            .iter()
+            .filter(|o| {
+                o.to == m.to
+                    && o.from != m.from
+                    && !o.is_castle()
+                    && pos.piece_at(o.from).is_some_and(|p| p.kind == kind)
+            })
+            .map(|o| o.from)
+            .collect();
+        if !rivals.is_empty() {
+            let file_unique = rivals.iter().all(|s| s.file() != m.from.file());
+            let rank_unique = rivals.iter().all(|s| s.rank() != m.from.rank());
+            if file_unique {
+                out.push((b'a' + m.from.file()) as char);
+            } else if rank_unique {
+                out.push_str(&(m.from.rank() + 1).to_string());
+            } else {
+                out.push_str(&m.from.to_string());
+            }
+        }
+        if capture {
+            out.push('x');
+        }
+    }
+    out.push_str(&m.to.to_string());
+    if let Some(k) = m.promotion {
+        out.push('=');
+        out.push(variant.piece_def(k).letter);
+    }
+    push_suffixes(pos, m, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::coord::resolve_coord;
+    use crate::rules::Variant;
+
+    fn play(variant: &str, moves: &str) -> Position {
+        let mut pos = Position::start(Variant::by_name(variant).unwrap());
+        for m in moves.split_whitespace() {
+            let mv = resolve_coord(&pos, m).unwrap();
+            pos.play_unchecked(&mv);
+        }
+        pos
+    }
+
+    fn san_of(pos: &Position, text: &str) -> Result<Move, SanError> {
+        resolve_san(pos, &parse_san(text)?.san)
+    }
+
+    #[test]
+    fn syntax_covers_disambiguation_two_digit_ranks_and_suffixes() {
+        let t = parse_san("Rb10xc10=Q&e8=R+!?").unwrap();
+        assert_eq!(t.check, Some(CheckMark::Check));
+        assert_eq!(t.suffix_nag, Some(5));
+        match t.san {
+            San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+                waiting,
+            } => {
+                assert_eq!(
+                    (piece, file, rank, capture),
+                    (Some('R'), Some(1), Some(9), true)
+                );
+                assert_eq!(to.to_string(), "c10");
+                assert_eq!(promotion, Some('Q'));
+                assert_eq!(waiting.len(), 1);
+            }
+            _ => panic!(),
+        }
+        assert!(matches!(
+            parse_san("O-O-O").unwrap().san,
+            San::Castle {
+                side: CastlingSide::Long,
+                ..
+            }
+        ));
+        assert!(matches!(
+            parse_san("0-0#").unwrap().san,
+            San::Castle {
+                side: CastlingSide::Short,
+                ..
+            }
+        ));
+        for ok in [
+            "e4",
+            "exd5",
+            "Nbd2",
+            "N1f3",
+            "Ng1f3",
+            "Ng1-f3",
+            "e2-e4",
+            "Bc4xf7+",
+            "e7-e8=Q",
+            "Kj1",
+            "e8",
+            "Nf3&e8=Q",
+            "Bxb2&e8=R+",
+        ] {
+            assert!(parse_san(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", "x", "Z", "e9x", "O-O-O-O", "N", "e4 "] {
+            assert!(parse_san(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn writes_and_reads_minimal_disambiguation() {
+        let pos = read("chess", "4k3/8/8/1N6/8/8/8/1N1NK3 w - - 0 1");
+        for (coord, san) in [
+            ("b5c3", "N5c3"),
+            ("d1c3", "Ndc3"),
+            ("b1c3", "Nb1c3"),
+            ("b5d4", "Nd4"),
+            ("b1a3", "N1a3"),
+            ("b1d2", "Nd2"),
+        ] {
+            let m = resolve_coord(&pos, coord).unwrap();
+            assert_eq!(write_san(&pos, &m), san);
+            assert_eq!(san_of(&pos, san), Ok(m));
+        }
+        assert!(matches!(san_of(&pos, "Nc3"), Err(SanError::Ambiguous(_))));
+        assert!(matches!(san_of(&pos, "Nbc3"), Err(SanError::Ambiguous(_))));
+        let pos = play("chess", "e2e4 d7d5");
+        let m = resolve_coord(&pos, "e4d5").unwrap();
+        assert_eq!(write_san(&pos, &m), "exd5");
+        assert_eq!(write_lan(&pos, &m), "e4xd5");
+    }
+
+    #[test]
+    fn explains_unreachable_targets_in_words() {
+        let pos = Position::start(Variant::by_name("counsellor").unwrap());
+        let e = san_of(&pos, "Ed3").unwrap_err().to_string();
+        assert!(e.contains("Elephant"), "{e}");
+        let e = san_of(&pos, "O-O").unwrap_err().to_string();
+        assert!(e.contains("R-CO-4"), "{e}");
+        let e = san_of(&pos, "Zd3").unwrap_err().to_string();
+        assert!(e.contains("not a piece letter of Counsellor Chess"), "{e}");
+    }
+
+    #[test]
+    fn waiting_promotion_on_arrival_is_explained() {
+        let pos = read(
+            "courier-spiel",
+            "rnbcmkqfcb1r/ppppppppppPp/12/12/12/12/PPPPPPPPPP1P/RNBCMKQFCBNR w KQkq - 0 10 -",
+        );
+        let e = san_of(&pos, "xl8=N").unwrap_err().to_string();
+        assert!(e.contains("R-CS-3"), "{e}");
+    }
+
+    fn read(v: &str, fen: &str) -> Position {
+        crate::notation::position::read_position(Variant::by_name(v).unwrap(), fen).unwrap()
+    }
+}
