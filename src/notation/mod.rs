@@ -3,6 +3,9 @@
 //! depends on it.
 
 pub mod coord;
+pub mod game;
+pub mod pgn;
 pub mod position;
 pub mod san;
+pub mod span;
 pub mod square;

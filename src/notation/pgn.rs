@@ -1,0 +1,437 @@
+//! One game's text -> [`Game`]: tag pairs and movetext (PGN 1994 plus
+//! NOTATION.md). Productions: `game`, `tag-pair`, `movetext`, `comment`,
+//! `nag`, `move-number`, `any-move`, `result`.
+
+use nom::IResult;
+use nom::Parser;
+use nom::branch::alt;
+use nom::bytes::complete::{tag, take_while1};
+use nom::character::complete::{char, digit1};
+use nom::combinator::{all_consuming, map, opt, value};
+
+use super::coord::{CoordMove, coord_move};
+use super::game::{Game, Node};
+use super::san::{CheckMark, San, san_move, suffix_annotation};
+use super::span::{LineIndex, Location};
+
+/// A syntax error in a game's text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected {expected}, found {found}")]
+pub struct ParseError {
+    /// Where.
+    pub at: Location,
+    /// What the grammar allows there.
+    pub expected: String,
+    /// What is there (quoted text or "end of game").
+    pub found: String,
+}
+
+/// A move as written in any of the three notations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyMove {
+    /// Coordinate notation (`g1f3`, `a7a8q`, `g1f3&e8=Q`).
+    Coord(CoordMove),
+    /// SAN or long algebraic.
+    San(San),
+}
+
+/// Production `any-move`: a coordinate, SAN or long algebraic move, then
+/// an optional check mark and suffix annotation.
+pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Option<u8>)> {
+    let check = || {
+        opt(alt((
+            value(CheckMark::Mate, char('#')),
+            value(CheckMark::Check, char('+')),
+        )))
+    };
+    alt((
+        map(
+            (coord_move, check(), opt(suffix_annotation)),
+            |(m, c, s)| (AnyMove::Coord(m), c, s),
+        ),
+        map((san_move, check(), opt(suffix_annotation)), |(m, c, s)| {
+            (AnyMove::San(m), c, s)
+        }),
+    ))
+    .parse(input)
+}
+
+/// Parses a whole token as `any-move`.
+pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
+    all_consuming(any_move).parse(text).ok().map(|(_, m)| m)
+}
+
+/// Production `result`.
+fn result_marker(input: &str) -> IResult<&str, &str> {
+    alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
+}
+
+/// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes.
+fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
+    let (rest, _) = (char('['), opt(take_while1(char::is_whitespace))).parse(input)?;
+    let (rest, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(rest)?;
+    let (rest, _) = (opt(take_while1(char::is_whitespace)), char('"')).parse(rest)?;
+    let mut value = String::new();
+    let mut chars = rest.char_indices();
+    let end = loop {
+        match chars.next() {
+            None => {
+                return Err(nom::Err::Error(nom::error::Error::new(
+                    rest,
+                    nom::error::ErrorKind::Char,
+                )));
+            }
+            Some((i, '"')) => break i + 1,
+            Some((_, '\\')) => match chars.next() {
+                Some((_, c @ ('"' | '\\'))) => value.push(c),
+                Some((_, c)) => {
+                    value.push('\\');
+                    value.push(c);
+                }
+                None => value.push('\\'),
+            },
+            Some((_, c)) => value.push(c),
+        }
+    };
+    let (rest, _) = (opt(take_while1(char::is_whitespace)), char(']')).parse(&rest[end..])?;
+    Ok((rest, (name.to_string(), value)))
+}
+
+/// Production `move-number`: digits followed by dots (`12.`, `12...`), or
+/// bare digits.
+fn move_number(input: &str) -> IResult<&str, ()> {
+    value((), (digit1, opt(take_while1(|c| c == '.')))).parse(input)
+}
+
+fn is_delimiter(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '$' | '[' | ']' | '"')
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    index: LineIndex,
+}
+
+impl<'a> Cursor<'a> {
+    fn rest(&self) -> &'a str {
+        &self.text[self.pos..]
+    }
+
+    fn at(&self, offset: usize) -> Location {
+        self.index.locate(self.text, offset)
+    }
+
+    fn error(&self, offset: usize, expected: &str) -> ParseError {
+        let rest = &self.text[offset.min(self.text.len())..];
+        let token: String = rest
+            .chars()
+            .take_while(|&c| !c.is_whitespace())
+            .take(30)
+            .collect();
+        ParseError {
+            at: self.at(offset),
+            expected: expected.to_string(),
+            found: if token.is_empty() {
+                "end of game".to_string()
+            } else {
+                format!("`{token}`")
+            },
+        }
+    }
+
+    /// Whitespace and `%` escape lines.
+    fn skip_space(&mut self) {
+        loop {
+            let rest = self.rest();
+            let trimmed = rest.trim_start();
+            self.pos += rest.len() - trimmed.len();
+            let at_line_start = self.pos == 0 || self.text.as_bytes()[self.pos - 1] == b'\n';
+            if at_line_start && self.rest().starts_with('%') {
+                let len = self.rest().find('\n').map_or(self.rest().len(), |i| i + 1);
+                self.pos += len;
+                continue;
+            }
+            break;
+        }
+    }
+
+    /// Production `comment`: `{...}` or `;` to the end of the line.
+    fn comment(&mut self) -> Result<Option<String>, ParseError> {
+        let rest = self.rest();
+        if let Some(body) = rest.strip_prefix('{') {
+            let Some(end) = body.find('}') else {
+                return Err(ParseError {
+                    at: self.at(self.pos),
+                    expected: "`}` closing this comment".into(),
+                    found: "end of game".into(),
+                });
+            };
+            let text = body[..end].to_string();
+            self.pos += end + 2;
+            return Ok(Some(text));
+        }
+        if let Some(body) = rest.strip_prefix(';') {
+            let end = body.find('\n').unwrap_or(body.len());
+            let text = body[..end].trim_end_matches('\r').to_string();
+            self.pos += end + 1;
+            return Ok(Some(text));
+        }
+        Ok(None)
+    }
+}
+
+const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(`...`)` or result (`1-0`, `0-1`, `1/2-1/2`, `*`)";
+
+/// Parses one game (production `game`): tag pairs, then movetext.
+///
+/// ```
+/// use xpgn::notation::pgn::parse_game;
+/// let g = parse_game("[White \"A\"]\n\n1. e4 {best} (1. d4 $1) e5 1-0\n", 1).unwrap();
+/// assert_eq!(g.tag("White"), Some("A"));
+/// assert_eq!(g.moves[0].comments, ["best"]);
+/// assert_eq!(g.moves[0].variations[0][0].nags, [1]);
+/// assert_eq!(g.result.as_deref(), Some("1-0"));
+/// ```
+///
+/// # Errors
+/// The first syntax error, with its location.
+pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
+    let mut c = Cursor {
+        text,
+        pos: 0,
+        index: LineIndex::new(text, first_line),
+    };
+    let mut game = Game::default();
+    let mut pending: Vec<String> = Vec::new();
+    c.skip_space();
+    game.at = c.at(c.pos);
+    loop {
+        c.skip_space();
+        if c.rest().starts_with('[') {
+            match tag_pair(c.rest()) {
+                Ok((rest, pair)) => {
+                    c.pos = text.len() - rest.len();
+                    game.tags.push(pair);
+                }
+                Err(_) => {
+                    return Err(c.error(
+                        c.pos,
+                        "a tag pair such as `[Event \"Casual game\"]` (name, quoted value with `\\\"` and `\\\\` escapes, `]`)",
+                    ));
+                }
+            }
+        } else if let Some(comment) = c.comment()? {
+            pending.push(comment);
+        } else {
+            break;
+        }
+    }
+
+    // Lines under construction: the main line, then open variations with
+    // where each opened.
+    let mut lines: Vec<(Vec<Node>, usize)> = vec![(Vec::new(), 0)];
+    loop {
+        c.skip_space();
+        let start = c.pos;
+        let rest = c.rest();
+        if rest.is_empty() {
+            break;
+        }
+        if let Some(comment) = c.comment()? {
+            let (line, _) = lines.last_mut().expect("the main line is always there");
+            match line.last_mut() {
+                Some(node) if pending.is_empty() => node.comments.push(comment),
+                _ => pending.push(comment),
+            }
+            continue;
+        }
+        if rest.starts_with('(') {
+            if lines.last().is_none_or(|(l, _)| l.is_empty()) {
+                return Err(c.error(start, "a move before a variation `(`"));
+            }
+            lines.push((Vec::new(), start));
+            c.pos += 1;
+            continue;
+        }
+        if rest.starts_with(')') {
+            if lines.len() == 1 {
+                return Err(c.error(start, "no `)` here: no variation is open"));
+            }
+            let (var, opened) = lines.pop().expect("checked above");
+            if var.is_empty() {
+                return Err(c.error(opened, "a move inside the variation"));
+            }
+            if !pending.is_empty() {
+                return Err(c.error(start, "a move after the comment"));
+            }
+            let (parent, _) = lines.last_mut().expect("checked above");
+            if let Some(node) = parent.last_mut() {
+                node.variations.push(var);
+            }
+            c.pos += 1;
+            continue;
+        }
+        if let Some(digits) = rest.strip_prefix('$') {
+            let n: String = digits.chars().take_while(char::is_ascii_digit).collect();
+            let Ok(nag) = n.parse::<u8>() else {
+                return Err(c.error(start, "a NAG `$` followed by a number 0..255"));
+            };
+            let (line, _) = lines.last_mut().expect("the main line is always there");
+            let Some(node) = line.last_mut() else {
+                return Err(c.error(start, "a move before the NAG"));
+            };
+            node.nags.push(nag);
+            c.pos += 1 + n.len();
+            continue;
+        }
+        let token_len = rest.find(is_delimiter).unwrap_or(rest.len());
+        let token = &rest[..token_len];
+        if token.is_empty() {
+            return Err(c.error(start, EXPECTED_MOVETEXT));
+        }
+        if let Ok(("", r)) = result_marker(token) {
+            if lines.len() > 1 {
+                let (_, opened) = lines.last().expect("checked");
+                return Err(c.error(
+                    start,
+                    &format!(
+                        "`)` closing the variation opened at line {}, column {}, before the result",
+                        c.at(*opened).line,
+                        c.at(*opened).column
+                    ),
+                ));
+            }
+            game.result = Some(r.to_string());
+            c.pos += token_len;
+            loop {
+                c.skip_space();
+                match c.comment()? {
+                    Some(comment) => game.final_comments.push(comment),
+                    None => break,
+                }
+            }
+            if !c.rest().is_empty() {
+                return Err(c.error(c.pos, "the end of the game after its result"));
+            }
+            break;
+        }
+        if let Some((_, _, nag)) = parse_any_move(token) {
+            let mut node = Node {
+                text: token
+                    .trim_end_matches(['!', '?'])
+                    .trim_end_matches(['+', '#'])
+                    .to_string(),
+                at: c.at(start),
+                ..Node::default()
+            };
+            node.nags.extend(nag);
+            node.comments_before = std::mem::take(&mut pending);
+            lines
+                .last_mut()
+                .expect("the main line is always there")
+                .0
+                .push(node);
+            c.pos += token_len;
+            continue;
+        }
+        if let Ok((after, ())) = move_number(token) {
+            if after.is_empty() {
+                c.pos += token_len;
+                continue;
+            }
+            // `12.e4`: a number glued to its move.
+            if token.contains('.') {
+                c.pos += token_len - after.len();
+                continue;
+            }
+        }
+        if let Ok(("", nag)) = all_consuming(suffix_annotation).parse(token) {
+            let (line, _) = lines.last_mut().expect("the main line is always there");
+            if let Some(node) = line.last_mut() {
+                node.nags.push(nag);
+                c.pos += token_len;
+                continue;
+            }
+        }
+        if token.starts_with('.') && token.chars().all(|ch| ch == '.') {
+            c.pos += token_len;
+            continue;
+        }
+        return Err(c.error(start, EXPECTED_MOVETEXT));
+    }
+    if lines.len() > 1 {
+        let (_, opened) = lines.last().expect("checked");
+        return Err(c.error(*opened, "`)` closing this variation"));
+    }
+    let (main, _) = lines.pop().expect("the main line is always there");
+    game.moves = main;
+    if !pending.is_empty() {
+        if game.moves.is_empty() {
+            // A game of comments only: keep them.
+            game.final_comments = pending;
+        } else {
+            game.final_comments.splice(0..0, pending);
+        }
+    }
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_with_escapes() {
+        let g = parse_game(r#"[Event "A \"quoted\" \\ name"] [Site "x"] *"#, 1).unwrap();
+        assert_eq!(g.tags[0], ("Event".into(), r#"A "quoted" \ name"#.into()));
+        assert_eq!(g.tag("Site"), Some("x"));
+    }
+
+    #[test]
+    fn movetext_constructs() {
+        let text = "% escape line\n{start} 1. e4! {a} $14 (1. d4 {b} (1. c4) 1... d5) 1... e5?! ; rest\n2.Nf3 Nc6 3. Bb5 a6 {end} 1/2-1/2 {after}";
+        let g = parse_game(text, 7).unwrap();
+        assert_eq!(g.moves.len(), 6);
+        let e4 = &g.moves[0];
+        assert_eq!(e4.text, "e4");
+        assert_eq!(e4.comments_before, ["start"]);
+        assert_eq!(e4.nags, [1, 14]);
+        assert_eq!(e4.comments, ["a"]);
+        assert_eq!(
+            e4.at,
+            Location {
+                line: 8,
+                column: 12
+            }
+        );
+        let var = &e4.variations[0];
+        assert_eq!(var.len(), 2);
+        assert_eq!(var[0].comments, ["b"]);
+        assert_eq!(var[0].variations[0][0].text, "c4");
+        assert_eq!(g.moves[1].nags, [6]);
+        assert_eq!(g.moves[1].comments, [" rest"]);
+        assert_eq!(g.moves[2].text, "Nf3");
+        assert_eq!(g.moves[5].comments, ["end"]);
+        assert_eq!(g.final_comments, ["after"]);
+        assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
+    }
+
+    #[test]
+    fn syntax_errors_say_where_and_what() {
+        let cases = [
+            ("[Event \"x\"\n1. e4 *", 1, 1, "tag pair"),
+            ("1. e4 {open *", 1, 7, "`}`"),
+            ("1. e4 ) *", 1, 7, "no variation is open"),
+            ("1. e4 (d4 *", 1, 11, "`)` closing"),
+            ("1. e4\n  e5 Zz9! *", 2, 6, "a move"),
+            ("( e4 ) *", 1, 1, "a move before a variation"),
+            ("1. e4 1-0 e5", 1, 11, "end of the game"),
+        ];
+        for (text, line, column, expected) in cases {
+            let e = parse_game(text, 1).unwrap_err();
+            assert_eq!((e.at.line, e.at.column), (line, column), "{text}: {e}");
+            assert!(e.expected.contains(expected), "{text}: {e}");
+        }
+    }
+}
