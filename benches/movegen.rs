@@ -15,7 +15,11 @@ fn cases() -> Vec<(&'static str, Position, u32)> {
     vec![
         ("chess/start", Position::start(Variant::chess()), 4),
         ("chess/kiwipete", kiwipete, 3),
-        ("courier-spiel/start", Position::start(v("courier-spiel")), 3),
+        (
+            "courier-spiel/start",
+            Position::start(v("courier-spiel")),
+            3,
+        ),
         ("counsellor/start", Position::start(v("counsellor")), 3),
         ("royal/start", Position::start(v("royal")), 3),
         ("chaturanga/start", Position::start(v("chaturanga")), 4),
@@ -29,7 +33,9 @@ fn perft_speed(c: &mut Criterion) {
     for (name, pos, depth) in cases() {
         let nodes = perft(&pos, depth);
         group.throughput(Throughput::Elements(nodes));
-        group.bench_function(format!("{name}/d{depth}"), |b| b.iter(|| perft(&pos, depth)));
+        group.bench_function(format!("{name}/d{depth}"), |b| {
+            b.iter(|| perft(&pos, depth))
+        });
     }
     group.finish();
 }

@@ -13,7 +13,10 @@ fn sources(dir: &str) -> Vec<(String, String)> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push((p.display().to_string(), std::fs::read_to_string(&p).unwrap()));
+                out.push((
+                    p.display().to_string(),
+                    std::fs::read_to_string(&p).unwrap(),
+                ));
             }
         }
     }
@@ -31,10 +34,23 @@ fn forbid(dir: &str, needles: &[&str]) {
 
 #[test]
 fn rules_depend_on_nothing_above_them() {
-    forbid("src/rules", &["crate::notation", "crate::cli", "crate::db", "nom::", "clap::", "rusqlite"]);
+    forbid(
+        "src/rules",
+        &[
+            "crate::notation",
+            "crate::cli",
+            "crate::db",
+            "nom::",
+            "clap::",
+            "rusqlite",
+        ],
+    );
 }
 
 #[test]
 fn notation_depends_only_on_rules() {
-    forbid("src/notation", &["crate::cli", "crate::db", "clap::", "rusqlite"]);
+    forbid(
+        "src/notation",
+        &["crate::cli", "crate::db", "clap::", "rusqlite"],
+    );
 }

@@ -60,12 +60,14 @@ fn load(path: &Path) -> Vec<Case> {
 
 fn position(variant: Variant, case: &Case) -> Position {
     let mut pos = match &case.fen {
-        Some(fen) => read_position(variant, fen)
-            .unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id)),
+        Some(fen) => {
+            read_position(variant, fen).unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id))
+        }
         None => Position::start(variant),
     };
     for m in &case.moves {
-        let mv = resolve_coord(&pos, m).unwrap_or_else(|e| panic!("{} {}: {m}: {e}", case.file, case.id));
+        let mv = resolve_coord(&pos, m)
+            .unwrap_or_else(|e| panic!("{} {}: {m}: {e}", case.file, case.id));
         pos.play_unchecked(&mv);
     }
     pos
@@ -99,7 +101,11 @@ fn perft_tables_of_every_variant() {
         }
     }
     for v in Variant::builtin() {
-        assert!(seen_variants.contains(&v.name()), "no perft table for {}", v.name());
+        assert!(
+            seen_variants.contains(&v.name()),
+            "no perft table for {}",
+            v.name()
+        );
     }
     assert!(checked > 0);
 }

@@ -63,7 +63,10 @@ fn transpositions_share_a_key_and_other_states_do_not() {
     // Same pieces, but the castling rights differ.
     let c = play("chess", "g1f3 g8f6 h1g1 h8g8 g1h1 g8h8");
     let d = play("chess", "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6");
-    assert_eq!(write_position(&c).split(' ').next(), write_position(&d).split(' ').next());
+    assert_eq!(
+        write_position(&c).split(' ').next(),
+        write_position(&d).split(' ').next()
+    );
     assert_ne!(c.key(), d.key());
     // En passant counts only when a capture is possible.
     let e = play("chess", "e2e4 g8f6 e4e5 d7d5");

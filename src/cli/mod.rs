@@ -18,7 +18,11 @@ pub fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let code = if e.use_stderr() { Exit::Fatal } else { Exit::Ok };
+            let code = if e.use_stderr() {
+                Exit::Fatal
+            } else {
+                Exit::Ok
+            };
             let _ = e.print();
             return code.into();
         }

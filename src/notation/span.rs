@@ -64,14 +64,14 @@ mod tests {
             }
         );
         assert_eq!(
-            idx.locate(text, 8),
+            idx.locate(text, 7),
             Location {
                 line: 11,
                 column: 4
             }
         );
         assert_eq!(
-            idx.locate(text, 9),
+            idx.locate(text, 8),
             Location {
                 line: 12,
                 column: 1

@@ -142,9 +142,7 @@ impl CastlingState {
         let ci = color.index();
         if is_king {
             self.king[ci] = match self.king[ci] {
-                Stage::Unmoved
-                    if t.castlings[ci].iter().any(|c| c.king_stage == Some(to)) =>
-                {
+                Stage::Unmoved if t.castlings[ci].iter().any(|c| c.king_stage == Some(to)) => {
                     Stage::Staged(to)
                 }
                 _ => Stage::Moved,

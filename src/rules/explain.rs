@@ -52,11 +52,18 @@ impl std::fmt::Display for Illegality {
         match self {
             Illegality::NoPiece(sq) => write!(f, "there is no piece on {sq}"),
             Illegality::NotYourPiece { square, turn } => {
-                let t = if *turn == Color::White { "White" } else { "Black" };
+                let t = if *turn == Color::White {
+                    "White"
+                } else {
+                    "Black"
+                };
                 write!(f, "the piece on {square} is not {t}'s, and {t} is to move")
             }
             Illegality::WaitingPawnMoves(sq) => {
-                write!(f, "the pawn on {sq} is still waiting and cannot move (R-CS-3)")
+                write!(
+                    f,
+                    "the pawn on {sq} is still waiting and cannot move (R-CS-3)"
+                )
             }
             Illegality::WaitingPawnCaptured(sq) => write!(
                 f,
@@ -70,7 +77,11 @@ impl std::fmt::Display for Illegality {
                 write!(f, "it would leave the king attacked (R-0-1)")
             }
             Illegality::Castling { side, reason, rule } => {
-                let s = if *side == CastlingSide::Short { "O-O" } else { "O-O-O" };
+                let s = if *side == CastlingSide::Short {
+                    "O-O"
+                } else {
+                    "O-O-O"
+                };
                 write!(f, "castling {s} is not possible: {reason} ({rule})")
             }
         }
@@ -161,11 +172,20 @@ impl Position {
             let reason = if king == Stage::Moved {
                 "the king has moved".to_string()
             } else if partner == Stage::Moved {
-                format!("the {} from {partner_origin} has moved or was captured", partner_name())
+                format!(
+                    "the {} from {partner_origin} has moved or was captured",
+                    partner_name()
+                )
             } else if let Some(stage) = c.king_stage.filter(|&s| king != Stage::Staged(s)) {
-                format!("the king must first move {} -> {stage} as its only move", t.king_origin[us.index()])
+                format!(
+                    "the king must first move {} -> {stage} as its only move",
+                    t.king_origin[us.index()]
+                )
             } else if let Some(stage) = c.partner_stage.filter(|&s| partner != Stage::Staged(s)) {
-                format!("the {} must first move {partner_origin} -> {stage} as its only move", partner_name())
+                format!(
+                    "the {} must first move {partner_origin} -> {stage} as its only move",
+                    partner_name()
+                )
             } else {
                 "its first stage was not made".to_string()
             };

@@ -51,9 +51,10 @@ impl Position {
             h = mix(h ^ VARIANT ^ b as u64);
         }
         for (sq, p) in self.pieces() {
-            h ^= mix(
-                PIECE | (p.color.index() as u64) << 16 | (p.kind.index() as u64) << 8 | sq.index() as u64,
-            );
+            h ^= mix(PIECE
+                | (p.color.index() as u64) << 16
+                | (p.kind.index() as u64) << 8
+                | sq.index() as u64);
         }
         if self.turn == Color::Black {
             h ^= mix(TURN);
@@ -72,7 +73,11 @@ impl Position {
             }
         }
         if let Some(ep) = self.ep_square {
-            if self.legal_moves().iter().any(|m| m.kind == MoveKind::EnPassant) {
+            if self
+                .legal_moves()
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant)
+            {
                 h ^= mix(EP | ep.index() as u64);
             }
         }

@@ -30,7 +30,11 @@ struct Context {
 
 #[inline]
 fn color_of(code: u8) -> Color {
-    if code > 16 { Color::Black } else { Color::White }
+    if code > 16 {
+        Color::Black
+    } else {
+        Color::White
+    }
 }
 
 #[inline]
@@ -338,8 +342,7 @@ impl Position {
                 || ctx.king != c.king_from
                 || self.piece_at(c.partner_from).is_none_or(|p| p.color != us)
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
-                || c
-                    .safe
+                || c.safe
                     .iter()
                     .any(|&s| self.attacked(&self.board, s, us.other()))
             {

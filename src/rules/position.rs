@@ -224,7 +224,8 @@ impl Position {
             .filter(|&k| {
                 k != t.king
                     && k != t.pawn
-                    && t.setup_counts[color.index()][k.index()] > self.counts[color.index()][k.index()]
+                    && t.setup_counts[color.index()][k.index()]
+                        > self.counts[color.index()][k.index()]
             })
             .collect()
     }
@@ -330,8 +331,10 @@ impl Position {
         }
         for (i, w) in setup.waiting.iter().enumerate() {
             let p = pos.piece_at(w.square);
-            if p != Some(Piece { color: w.color, kind: t.pawn })
-                || w.square.rank() != t.last_rank[w.color.index()]
+            if p != Some(Piece {
+                color: w.color,
+                kind: t.pawn,
+            }) || w.square.rank() != t.last_rank[w.color.index()]
             {
                 return Err(PositionError::Waiting(
                     "a waiting pawn must be a pawn on its owner's last rank (R-CS-3)".into(),
@@ -359,7 +362,10 @@ impl Position {
         }
         pos.waiting_len = setup.waiting.len() as u8;
         for c in Color::BOTH {
-            let blocked = pos.waiting_pawns().iter().any(|w| w.color == c && w.turns == 0);
+            let blocked = pos
+                .waiting_pawns()
+                .iter()
+                .any(|w| w.color == c && w.turns == 0);
             if blocked && !pos.available_kinds(c).is_empty() {
                 return Err(PositionError::Waiting(
                     "a pawn is blocked although its owner has lost a piece it could become (R-CS-6)"
@@ -420,7 +426,11 @@ impl Position {
                     .offset(ep, 0, -push)
                     .is_some_and(|s| pos.board[s.index()] == 0)
                 && size.offset(ep, 0, push).is_some_and(|s| {
-                    pos.piece_at(s) == Some(Piece { color: mover, kind: t.pawn })
+                    pos.piece_at(s)
+                        == Some(Piece {
+                            color: mover,
+                            kind: t.pawn,
+                        })
                 });
             if !ok {
                 return Err(PositionError::EnPassant);
@@ -569,7 +579,13 @@ impl Position {
             if w.color == us && w.turns == 1 {
                 if let Some(wp) = m.waiting_promotion {
                     self.take(wp.square);
-                    self.put(wp.square, Piece { color: us, kind: wp.kind });
+                    self.put(
+                        wp.square,
+                        Piece {
+                            color: us,
+                            kind: wp.kind,
+                        },
+                    );
                     self.remove_waiting(i);
                     continue;
                 }
@@ -594,10 +610,20 @@ impl Position {
             self.immune.insert(m.to);
         }
         if let (Some(ip), Some(_)) = (m.instant_promotion, captured) {
-            if let Some(i) = self.waiting_pawns().iter().position(|w| w.square == ip.square) {
+            if let Some(i) = self
+                .waiting_pawns()
+                .iter()
+                .position(|w| w.square == ip.square)
+            {
                 let color = self.waiting[i].color;
                 self.take(ip.square);
-                self.put(ip.square, Piece { color, kind: ip.kind });
+                self.put(
+                    ip.square,
+                    Piece {
+                        color,
+                        kind: ip.kind,
+                    },
+                );
                 self.remove_waiting(i);
             }
         }
@@ -685,7 +711,11 @@ fn castling_from_setup(
                 t.def.castling[c.index as usize].side == side && canonical.achievable(t, color, i)
             });
             if listed && !achievable {
-                let which = if side == CastlingSide::Short { "O-O" } else { "O-O-O" };
+                let which = if side == CastlingSide::Short {
+                    "O-O"
+                } else {
+                    "O-O-O"
+                };
                 let needs: Vec<String> = t
                     .def
                     .castling
@@ -694,8 +724,7 @@ fn castling_from_setup(
                     .map(|c| {
                         format!(
                             "king on {} and partner from {} on {} ({})",
-                            c.king_from, c.partner_origin, c.partner_from,
-                            c.rule
+                            c.king_from, c.partner_origin, c.partner_from, c.rule
                         )
                     })
                     .collect();
@@ -732,4 +761,3 @@ fn castling_from_setup(
     }
     Ok(state)
 }
-

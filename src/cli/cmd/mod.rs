@@ -35,7 +35,9 @@ fn position_from(args: &PositionArgs) -> Result<Position, CliError> {
         ))
     })?;
     let mut pos = match &args.fen {
-        Some(fen) => read_position(variant, fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))?,
+        Some(fen) => {
+            read_position(variant, fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))?
+        }
         None => Position::start(variant),
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {

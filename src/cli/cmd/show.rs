@@ -11,8 +11,17 @@ pub(super) fn run(args: &PositionArgs, out: &mut dyn Write) -> Result<(), CliErr
     let variant = pos.variant();
     let size = variant.size();
     let waiting: Vec<Square> = pos.waiting_pawns().iter().map(|w| w.square).collect();
-    let side = if pos.turn() == Color::White { "White" } else { "Black" };
-    let mut status = format!("{} ({}x{}), {side} to move", variant.def().display_name, size.files, size.ranks);
+    let side = if pos.turn() == Color::White {
+        "White"
+    } else {
+        "Black"
+    };
+    let mut status = format!(
+        "{} ({}x{}), {side} to move",
+        variant.def().display_name,
+        size.files,
+        size.ranks
+    );
     if !waiting.is_empty() {
         status.push_str(", * = waiting pawn");
     }

@@ -103,13 +103,7 @@ fn setup(pieces: &[PieceDef], size: BoardSize, white: &str, black: &str) -> Vec<
             out.push((Square::new(f as u8, rank), Piece { color, kind }));
         }
         for f in 0..size.files {
-            out.push((
-                Square::new(f, pawn_rank),
-                Piece {
-                    color,
-                    kind: pawn,
-                },
-            ));
+            out.push((Square::new(f, pawn_rank), Piece { color, kind: pawn }));
         }
     }
     out
@@ -330,11 +324,7 @@ fn courier_spiel() -> VariantDef {
         queen(),
         rook(),
         knight(),
-        piece(
-            "Bishop",
-            'B',
-            Movement::ferz().and(Movement::alfil()),
-        ),
+        piece("Bishop", 'B', Movement::ferz().and(Movement::alfil())),
         piece("Courier", 'C', Movement::bishop()),
         piece("Councillor", 'M', Movement::knight().and(Movement::king())),
         piece("Fool", 'F', Movement::king()),

@@ -390,9 +390,18 @@ mod tests {
             assert_eq!(Variant::by_name(v.def().display_name), Some(*v));
             assert_eq!(Variant::by_name(v.name()), Some(*v));
         }
-        assert_eq!(Variant::by_name("King's Leap Chess").unwrap().name(), "kings-leap");
-        assert_eq!(Variant::by_name("COUNSELLOR_chess").unwrap().name(), "counsellor");
-        assert_eq!(Variant::by_name("Courier Spiel").unwrap().name(), "courier-spiel");
+        assert_eq!(
+            Variant::by_name("King's Leap Chess").unwrap().name(),
+            "kings-leap"
+        );
+        assert_eq!(
+            Variant::by_name("COUNSELLOR_chess").unwrap().name(),
+            "counsellor"
+        );
+        assert_eq!(
+            Variant::by_name("Courier Spiel").unwrap().name(),
+            "courier-spiel"
+        );
         assert!(Variant::by_name("xiangqi").is_none());
     }
 

@@ -89,8 +89,18 @@ impl Tables {
                 return Err(VariantDefError::DuplicateLetter(p.letter));
             }
         }
-        let king = PieceKind(def.pieces.iter().position(|p| p.role == Role::King).unwrap_or(0) as u8);
-        let pawn = PieceKind(def.pieces.iter().position(|p| p.role == Role::Pawn).unwrap_or(0) as u8);
+        let king = PieceKind(
+            def.pieces
+                .iter()
+                .position(|p| p.role == Role::King)
+                .unwrap_or(0) as u8,
+        );
+        let pawn = PieceKind(
+            def.pieces
+                .iter()
+                .position(|p| p.role == Role::Pawn)
+                .unwrap_or(0) as u8,
+        );
         let size = def.size;
 
         let mut seen = SquareSet::EMPTY;
@@ -225,8 +235,11 @@ impl Tables {
                 // A pawn of the other colour arriving here takes this type.
                 let arriving = p.color.other();
                 if sq.rank() == [top, 0][arriving.index()] {
-                    promote_on[arriving.index()][sq.file() as usize] =
-                        Some(if p.kind == king { on_king_square } else { p.kind });
+                    promote_on[arriving.index()][sq.file() as usize] = Some(if p.kind == king {
+                        on_king_square
+                    } else {
+                        p.kind
+                    });
                 }
             }
         }
