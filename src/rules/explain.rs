@@ -36,6 +36,13 @@ pub enum Illegality {
     },
     /// The move would leave the mover's king attacked (R-0-1).
     KingLeftAttacked,
+    /// The king's once-per-game move that cannot be made now (R-KL-1, R-CH-5).
+    SpecialKingMove {
+        /// Why not.
+        reason: String,
+        /// The ruling.
+        rule: &'static str,
+    },
     /// A castling that cannot be made now.
     Castling {
         /// `O-O` or `O-O-O`.
@@ -76,6 +83,7 @@ impl std::fmt::Display for Illegality {
             Illegality::KingLeftAttacked => {
                 write!(f, "it would leave the king attacked (R-0-1)")
             }
+            Illegality::SpecialKingMove { reason, rule } => write!(f, "{reason} ({rule})"),
             Illegality::Castling { side, reason, rule } => {
                 let s = if *side == CastlingSide::Short {
                     "O-O"
@@ -111,6 +119,9 @@ impl Position {
             if let Some(reason) = self.explain_castling(from, to) {
                 return reason;
             }
+            if let Some(reason) = self.explain_special_king_move(from, to) {
+                return reason;
+            }
         }
         if self.piece_at(to).is_some_and(|q| q.color == p.color) {
             return Illegality::OwnPiece(to);
@@ -127,6 +138,63 @@ impl Position {
             from,
             to,
         }
+    }
+
+    fn explain_special_king_move(&self, from: Square, to: Square) -> Option<Illegality> {
+        let sp = self.variant.special_king_move()?;
+        let delta = (
+            to.file() as i8 - from.file() as i8,
+            to.rank() as i8 - from.rank() as i8,
+        );
+        if !sp.offsets.contains(&delta) {
+            return None;
+        }
+        let us = self.turn;
+        let them = us.other();
+        let what = if sp.lost_on_any_king_move {
+            "the king's leap"
+        } else {
+            "the king's knight move"
+        };
+        let fail = |reason: String| {
+            Some(Illegality::SpecialKingMove {
+                reason,
+                rule: sp.rule,
+            })
+        };
+        if !self.king_rights[us.index()] {
+            return fail(if sp.lost_on_any_king_move {
+                format!("{what} is only possible while the king has never moved")
+            } else {
+                format!("{what} was already used; it is allowed once per game")
+            });
+        }
+        if sp.forbidden_in_check && self.is_check() {
+            return fail(format!("{what} is not allowed while the king is in check"));
+        }
+        match self.piece_at(to) {
+            Some(q) if q.color == us => return None,
+            Some(_) if !sp.may_capture => {
+                return fail(format!(
+                    "{what} must land on an empty square, and {to} is occupied"
+                ));
+            }
+            _ => {}
+        }
+        if sp.leapt_square_guarded {
+            let mid = Square::new(
+                ((from.file() as i8 + delta.0 / 2) as u8).min(15),
+                ((from.rank() as i8 + delta.1 / 2) as u8).min(15),
+            );
+            if self.piece_at(mid).is_some_and(|q| q.color == them) {
+                return fail(format!("{what} cannot pass over the enemy piece on {mid}"));
+            }
+            if self.is_attacked(mid, them) {
+                return fail(format!("{what} cannot pass over {mid}, which is attacked"));
+            }
+        }
+        // What remains is the king ending attacked: R-0-1 says it.
+        None
     }
 
     fn explain_castling(&self, from: Square, to: Square) -> Option<Illegality> {
