@@ -6,6 +6,7 @@ pub mod coord;
 pub mod game;
 pub mod pgn;
 pub mod position;
+pub mod reader;
 pub mod san;
 pub mod span;
 pub mod square;

@@ -235,12 +235,34 @@ pub fn read_setup(
                 }
             }
             FenField::Stages => {
-                setup.castling_stages = parse_whole(field_text, |i| stages_field(variant, i))
+                let tokens = parse_whole(field_text, |i| stages_field(variant, i))
                     .ok_or_else(|| {
                         fail(format!(
                             "expected `-` or castling pieces after their first stage such as `Kh1rk8`, found `{field_text}`"
                         ))
-                    })?
+                    })?;
+                for (i, &(letter, sq)) in tokens.iter().enumerate() {
+                    if tokens[..i].iter().any(|&(_, s)| s == sq) {
+                        return Err(fail(format!("{sq} is named twice")));
+                    }
+                    let stands = setup
+                        .board
+                        .iter()
+                        .find(|(s, _)| *s == sq)
+                        .map(|(_, p)| piece_letter(variant, *p));
+                    if stands != Some(letter) {
+                        return Err(fail(format!(
+                            "`{letter}{sq}`: the board has {} on {sq}",
+                            stands.map_or("nothing".to_string(), |l| format!("`{l}`"))
+                        )));
+                    }
+                    let color = if letter.is_ascii_uppercase() {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    setup.castling_stages.push((color, sq));
+                }
             }
             FenField::KingRights => {
                 setup.king_rights =
@@ -389,22 +411,12 @@ fn ep_field(input: &str) -> IResult<&str, Option<Square>> {
 }
 
 /// Production `stages`: `-` or piece letter + square, repeated (`Kh1rk8`).
-fn stages_field(variant: Variant, input: &str) -> IResult<&str, Vec<(Color, Square)>> {
+fn stages_field(variant: Variant, input: &str) -> IResult<&str, Vec<(char, Square)>> {
     alt((
         value(Vec::new(), char('-')),
-        many1(map(
-            (
-                satisfy(|c: char| c.is_ascii_alphabetic() && variant.kind_by_letter(c).is_some()),
-                square,
-            ),
-            |(letter, sq)| {
-                let color = if letter.is_ascii_uppercase() {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                (color, sq)
-            },
+        many1((
+            satisfy(|c: char| c.is_ascii_alphabetic() && variant.kind_by_letter(c).is_some()),
+            square,
         )),
     ))
     .parse(input)

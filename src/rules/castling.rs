@@ -132,6 +132,19 @@ impl CastlingState {
     /// Updates after `color` moved a piece `from` -> `to` (not castling),
     /// and after a capture on `to`.
     pub(crate) fn after_move(
+        self,
+        t: &Tables,
+        color: Color,
+        from: Square,
+        to: Square,
+        is_king: bool,
+    ) -> CastlingState {
+        self.advance(t, color, from, to, is_king).canonical(t)
+    }
+
+    /// [`CastlingState::after_move`] without forgetting what no castling
+    /// needs any more: the history that explains why a castling is gone.
+    pub(crate) fn advance(
         mut self,
         t: &Tables,
         color: Color,
@@ -169,7 +182,7 @@ impl CastlingState {
                 self.partners[oi][p] = Stage::Moved;
             }
         }
-        self.canonical(t)
+        self
     }
 
     /// Updates after `color` castled: nothing of that side can castle again.

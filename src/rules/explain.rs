@@ -235,15 +235,43 @@ impl Position {
                 .map_or("partner", |(_, p)| t.def.pieces[p.kind.index()].name)
         };
         if !self.castling.ready_for(t, us, i) {
-            let king = self.castling.king[us.index()];
-            let partner = self.castling.partners[us.index()][c.partner as usize];
-            let reason = if king == Stage::Moved {
-                "the king has moved".to_string()
-            } else if partner == Stage::Moved {
+            let history = &self.castling_history;
+            let king = history.king[us.index()];
+            let partner = history.partners[us.index()][c.partner as usize];
+            let king_spoilt = match (king, c.king_stage) {
+                (Stage::Moved, _) => true,
+                (Stage::Staged(s), need) => need != Some(s),
+                (Stage::Unmoved, _) => false,
+            };
+            let partner_spoilt = match (partner, c.partner_stage) {
+                (Stage::Moved, _) => true,
+                (Stage::Staged(s), need) => need != Some(s),
+                (Stage::Unmoved, _) => false,
+            };
+            let reason = if king_spoilt && partner_spoilt {
                 format!(
-                    "the {} from {partner_origin} has moved or was captured",
+                    "the king and the {} from {partner_origin} have moved",
                     partner_name()
                 )
+            } else if king_spoilt {
+                match c.king_stage {
+                    Some(s) => format!(
+                        "the king has made a move other than {} -> {s}",
+                        t.king_origin[us.index()]
+                    ),
+                    None => "the king has moved".to_string(),
+                }
+            } else if partner_spoilt {
+                match c.partner_stage {
+                    Some(s) => format!(
+                        "the {} from {partner_origin} has made a move other than {partner_origin} -> {s}, or was captured",
+                        partner_name()
+                    ),
+                    None => format!(
+                        "the {} from {partner_origin} has moved or was captured",
+                        partner_name()
+                    ),
+                }
             } else if let Some(stage) = c.king_stage.filter(|&s| king != Stage::Staged(s)) {
                 format!(
                     "the king must first move {} -> {stage} as its only move",

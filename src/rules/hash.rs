@@ -86,12 +86,13 @@ impl Position {
                 h ^= mix(KING_RIGHT | c.index() as u64);
             }
         }
-        let mut blocked = 0u64;
+        let mut blocked = [0u64; 2];
         for w in self.waiting_pawns() {
             h ^= mix(WAITING | (w.turns as u64) << 8 | w.square.index() as u64);
             if w.turns == 0 {
-                h ^= mix(BLOCKED_ORDER | blocked << 8 | w.square.index() as u64);
-                blocked += 1;
+                let order = &mut blocked[w.color.index()];
+                h ^= mix(BLOCKED_ORDER | *order << 8 | w.square.index() as u64);
+                *order += 1;
             }
         }
         h

@@ -70,6 +70,9 @@ pub struct Position {
     pub(crate) counts: [[u8; 16]; 2],
     pub(crate) turn: Color,
     pub(crate) castling: CastlingState,
+    /// Castling progress without forgetting: which piece moved, for
+    /// messages only (not part of the key or of equality).
+    pub(crate) castling_history: CastlingState,
     pub(crate) ep_square: Option<Square>,
     pub(crate) halfmove_clock: u32,
     pub(crate) fullmove_number: u32,
@@ -104,6 +107,7 @@ impl Position {
             pos.put(sq, p);
         }
         pos.castling = CastlingState::start(t);
+        pos.castling_history = pos.castling;
         pos.king_rights = [t.def.special_king_move.is_some(); 2];
         pos
     }
@@ -118,6 +122,7 @@ impl Position {
             counts: [[0; 16]; 2],
             turn: Color::White,
             castling: CastlingState::NONE,
+            castling_history: CastlingState::NONE,
             ep_square: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -329,7 +334,9 @@ impl Position {
         if setup.waiting.len() > MAX_WAITING {
             return Err(PositionError::Waiting("too many waiting pawns".into()));
         }
-        for (i, w) in setup.waiting.iter().enumerate() {
+        let mut waiting = setup.waiting.clone();
+        waiting.sort_by_key(|w| w.color);
+        for (i, w) in waiting.iter().enumerate() {
             let p = pos.piece_at(w.square);
             if p != Some(Piece {
                 color: w.color,
@@ -345,11 +352,11 @@ impl Position {
                     "a waiting pawn has 2, 1 or 0 turns left (R-CS-4)".into(),
                 ));
             }
-            if setup.waiting[..i].iter().any(|o| o.square == w.square) {
+            if waiting[..i].iter().any(|o| o.square == w.square) {
                 return Err(PositionError::Waiting("a square is listed twice".into()));
             }
             if w.turns > 0
-                && setup.waiting[..i]
+                && waiting[..i]
                     .iter()
                     .any(|o| o.color == w.color && o.turns == w.turns)
             {
@@ -386,6 +393,7 @@ impl Position {
 
         // Castling.
         pos.castling = castling_from_setup(&pos, t, setup)?;
+        pos.castling_history = pos.castling;
 
         // King rights (R-KL-1, R-CH-5).
         if let Some(special) = &t.def.special_king_move {
@@ -517,6 +525,7 @@ impl Position {
                     self.put(c.partner_to, p);
                 }
                 self.castling = self.castling.after_castling(us);
+                self.castling_history = self.castling_history.after_castling(us);
             }
             MoveKind::EnPassant => {
                 let victim = Square::new(m.to.file(), m.from.rank());
@@ -534,8 +543,11 @@ impl Position {
                 self.put(m.to, placed);
             }
         }
-        if !self.castling.is_none() && !m.is_castle() {
+        if !self.castling_history.is_none() && !m.is_castle() {
             self.castling = self.castling.after_move(t, us, m.from, m.to, is_king);
+            self.castling_history = self
+                .castling_history
+                .advance(t, us, m.from, m.to, is_king);
         }
         if is_king {
             if let Some(sp) = &t.def.special_king_move {
@@ -600,8 +612,18 @@ impl Position {
             && m.to.rank() == t.last_rank[us.index()]
             && (self.waiting_len as usize) < MAX_WAITING
         {
+            // Kept White's first, each side's in order of arrival: only the
+            // order within a side matters (R-CS-6).
             let n = self.waiting_len as usize;
-            self.waiting[n] = WaitingPawn {
+            let at = match us {
+                Color::White => self.waiting[..n]
+                    .iter()
+                    .position(|w| w.color == Color::Black)
+                    .unwrap_or(n),
+                Color::Black => n,
+            };
+            self.waiting.copy_within(at..n, at + 1);
+            self.waiting[at] = WaitingPawn {
                 square: m.to,
                 color: us,
                 turns,
