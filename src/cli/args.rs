@@ -1,6 +1,6 @@
 //! Command-line arguments (clap derive types only).
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// xpgn: chess-variant game records.
 #[derive(Parser, Debug)]
@@ -27,6 +27,15 @@ pub enum Command {
         /// Plies to look ahead.
         depth: u32,
     },
+    /// Read game files, replay every game and variation, report faulty games.
+    Validate {
+        /// Files to read (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Diagnostics as text lines, or one JSON object per game.
+        #[arg(long, value_enum, default_value = "text")]
+        format: OutputFormat,
+    },
     /// Play coordinate moves and print the position reached.
     Show {
         /// Where to start.
@@ -47,4 +56,13 @@ pub struct PositionArgs {
     /// Coordinate moves to play first, separated by spaces (`e2e4 e7e5`).
     #[arg(long, default_value = "")]
     pub moves: String,
+}
+
+/// How `validate` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// `path:line:col: game N, ply M: message` lines and a summary.
+    Text,
+    /// JSON Lines, one object per game.
+    Json,
 }

@@ -28,6 +28,9 @@ pub enum CliError {
     /// A move that breaks the rules.
     #[error("{0}")]
     Rejected(String),
+    /// Already reported on the way: only the exit code is left to give.
+    #[error("")]
+    Quiet(Exit),
     /// Output closed by the reader (`xpgn perft 5 | head`): not an error.
     #[error("broken pipe")]
     BrokenPipe,
@@ -52,6 +55,7 @@ impl CliError {
         match self {
             CliError::Rejected(_) => Exit::Rejected,
             CliError::BrokenPipe => Exit::Ok,
+            CliError::Quiet(e) => *e,
             CliError::Usage(_) | CliError::Io(_) => Exit::Fatal,
         }
     }

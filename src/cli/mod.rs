@@ -33,6 +33,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(()) => Exit::Ok.into(),
         Err(CliError::BrokenPipe) => Exit::Ok.into(),
+        Err(CliError::Quiet(code)) => code.into(),
         Err(e) => {
             eprintln!("xpgn: {e}");
             e.exit().into()

@@ -7,6 +7,7 @@ pub mod game;
 pub mod pgn;
 pub mod position;
 pub mod reader;
+pub mod replay;
 pub mod san;
 pub mod span;
 pub mod square;

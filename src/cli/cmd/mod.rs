@@ -2,6 +2,7 @@
 
 mod perft;
 mod show;
+mod validate;
 mod variants;
 
 use std::io::Write;
@@ -21,6 +22,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             depth,
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
+        Command::Validate { files, format } => validate::run(files, *format, out),
     }
 }
 
