@@ -36,6 +36,19 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
     },
+    /// Rewrite games in another notation; faulty games are reported and
+    /// written unchanged.
+    Convert {
+        /// Files to read (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Output form.
+        #[arg(long, value_enum)]
+        to: ConvertTo,
+        /// Output file (default: standard output).
+        #[arg(long, short = 'o')]
+        output: Option<String>,
+    },
     /// Play coordinate moves and print the position reached.
     Show {
         /// Where to start.
@@ -65,4 +78,19 @@ pub enum OutputFormat {
     Text,
     /// JSON Lines, one object per game.
     Json,
+}
+
+/// What `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    /// Canonical XPGN with SAN.
+    Xpgn,
+    /// XPGN with long algebraic movetext.
+    Lan,
+    /// XPGN with coordinate movetext.
+    Uci,
+    /// One JSON document per game (one per line).
+    Json,
+    /// The position string after every ply.
+    Fen,
 }

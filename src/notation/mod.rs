@@ -11,3 +11,4 @@ pub mod replay;
 pub mod san;
 pub mod span;
 pub mod square;
+pub mod writer;

@@ -267,7 +267,9 @@ pub fn read_setup(
             FenField::KingRights => {
                 setup.king_rights =
                     Some(parse_whole(field_text, king_rights_field).ok_or_else(|| {
-                        fail(format!("expected `-`, `K`, `k` or `Kk`, found `{field_text}`"))
+                        fail(format!(
+                            "expected `-`, `K`, `k` or `Kk`, found `{field_text}`"
+                        ))
                     })?)
             }
             FenField::Waiting => waiting_text = Some((col, field_text)),

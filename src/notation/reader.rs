@@ -120,10 +120,7 @@ impl Scan {
         flush(&mut token, &mut last_token);
         !self.in_comment
             && self.depth <= 0
-            && matches!(
-                last_token.as_slice(),
-                b"1-0" | b"0-1" | b"1/2-1/2" | b"*"
-            )
+            && matches!(last_token.as_slice(), b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
     }
 }
 
@@ -228,15 +225,25 @@ mod tests {
         let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 {a [bracket]\n[not a tag]} e5 1-0\r\n\r\n[Event \"b\"]\n1. d4 *\n1. c4 c5\n\n[Event \"c\"]\n\n1. Nf3";
         let games = split(input);
         assert_eq!(games.len(), 4);
-        assert_eq!((games[0].number, games[0].first_line, games[0].offset), (1, 1, 3));
+        assert_eq!(
+            (games[0].number, games[0].first_line, games[0].offset),
+            (1, 1, 3)
+        );
         assert!(games[0].text.contains("[not a tag]"));
         assert!(!games[0].text.contains('\r'));
         assert!(games[0].raw.ends_with(b"1-0\r\n"));
         assert_eq!(games[1].first_line, 6);
         assert_eq!(games[2].text, "1. c4 c5\n\n");
-        assert_eq!((games[3].first_line, games[3].text.as_str()), (10, "[Event \"c\"]\n\n1. Nf3"));
+        assert_eq!(
+            (games[3].first_line, games[3].text.as_str()),
+            (10, "[Event \"c\"]\n\n1. Nf3")
+        );
         let total: usize = games.iter().map(|g| g.raw.len()).sum();
-        assert_eq!(total, input.len() - 5, "all but the BOM and a blank line between games");
+        assert_eq!(
+            total,
+            input.len() - 5,
+            "all but the BOM and a blank line between games"
+        );
     }
 
     #[test]

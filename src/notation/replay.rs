@@ -300,8 +300,15 @@ mod tests {
     #[test]
     fn errors_name_ply_place_and_reason() {
         let e = run("1. e4 e5\n2. Ke3 *").unwrap_err();
-        assert_eq!((e.kind, e.ply, e.at.line, e.at.column), (ReplayErrorKind::IllegalMove, Some(3), 2, 4));
-        assert!(e.message.contains("King on e1 cannot reach e3"), "{}", e.message);
+        assert_eq!(
+            (e.kind, e.ply, e.at.line, e.at.column),
+            (ReplayErrorKind::IllegalMove, Some(3), 2, 4)
+        );
+        assert!(
+            e.message.contains("King on e1 cannot reach e3"),
+            "{}",
+            e.message
+        );
         let e = run("1. e4 (1. e5) e5 *").unwrap_err();
         assert_eq!((e.ply, e.in_variation), (Some(1), true));
         let e = run("[Variant \"Xiangqi\"] 1. e4 *").unwrap_err();

@@ -1,5 +1,6 @@
 //! One function per subcommand.
 
+mod convert;
 mod perft;
 mod show;
 mod validate;
@@ -23,6 +24,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
         Command::Validate { files, format } => validate::run(files, *format, out),
+        Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
     }
 }
 

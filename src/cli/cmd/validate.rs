@@ -4,9 +4,9 @@ use serde::Serialize;
 
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
-use crate::notation::position::write_position;
 use crate::notation::game::Game;
 use crate::notation::pgn::ParseError;
+use crate::notation::position::write_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::replay;
 use crate::notation::span::Location;
