@@ -117,7 +117,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         })
     };
     let all: Vec<Move> = pos
-        .legal_moves()
+        .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))
         .into_iter()
         .filter(|m| m.from == cm.from && m.to == cm.to)
         .collect();

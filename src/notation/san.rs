@@ -237,7 +237,6 @@ fn color_name(c: Color) -> &'static str {
 /// Says in words why no legal move, or more than one, matches.
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
-    let legal = pos.legal_moves();
     let kind_of = |letter: char| -> Result<PieceKind, SanError> {
         variant.kind_by_letter(letter).ok_or_else(|| {
             let letters: String = variant
@@ -253,7 +252,8 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     };
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {
-            let found: Vec<Move> = legal
+            let found: Vec<Move> = pos
+                .legal_moves_filtered(Some(variant.king_kind()), None)
                 .iter()
                 .filter(|m| match m.kind {
                     MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
@@ -287,6 +287,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                 None => variant.pawn_kind(),
             };
             let name = variant.piece_def(kind).name;
+            let legal = pos.legal_moves_filtered(Some(kind), Some(*to));
             let mover = |m: &Move| pos.piece_at(m.from).map(|p| p.kind);
             let by_piece: Vec<Move> = legal
                 .iter()
@@ -626,7 +627,7 @@ fn write_san_body(pos: &Position, m: &Move) -> String {
     } else {
         out.push(variant.piece_def(kind).letter);
         let rivals: Vec<Square> = pos
-            .legal_moves()
+            .legal_moves_filtered(Some(kind), Some(m.to))
             .iter()
             .filter(|o| {
                 o.to == m.to

@@ -26,6 +26,8 @@ struct Context {
     our_promoting: Option<(Square, Vec<PieceKind>)>,
     /// False to keep pseudo-legal moves (for explaining why a move is illegal).
     test_legality: bool,
+    /// Only moves to this square, if set.
+    only_to: Option<Square>,
 }
 
 #[inline]
@@ -138,17 +140,32 @@ impl Position {
 
     /// Every legal move, into `out` (cleared first), to reuse one buffer.
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
-        self.generate(out, true);
+        self.generate(out, true, None, None);
+    }
+
+    /// The legal moves of pieces of `kind` that land on `to` (castling:
+    /// where the king lands), each filter only if given: what a written
+    /// move can name, found without generating the others.
+    pub fn legal_moves_filtered(&self, kind: Option<PieceKind>, to: Option<Square>) -> Vec<Move> {
+        let mut out = Vec::new();
+        self.generate(&mut out, true, kind, to);
+        out
     }
 
     /// Moves that obey piece movement but may leave the king attacked.
     pub(crate) fn pseudo_legal_moves(&self) -> Vec<Move> {
         let mut out = Vec::new();
-        self.generate(&mut out, false);
+        self.generate(&mut out, false, None, None);
         out
     }
 
-    fn generate(&self, out: &mut Vec<Move>, test_legality: bool) {
+    fn generate(
+        &self,
+        out: &mut Vec<Move>,
+        test_legality: bool,
+        only_kind: Option<PieceKind>,
+        only_to: Option<Square>,
+    ) {
         out.clear();
         let t = self.tables();
         let us = self.turn;
@@ -162,6 +179,7 @@ impl Position {
             their_blocked: None,
             our_promoting: None,
             test_legality,
+            only_to,
         };
         if self.waiting_len > 0 {
             ctx.their_blocked = self
@@ -182,6 +200,9 @@ impl Position {
             }
             let code = self.board[from.index()];
             let kind = PieceKind(kind_of(code));
+            if only_kind.is_some_and(|k| k != kind) {
+                continue;
+            }
             if kind == pawn_kind {
                 self.pawn_moves(&ctx, from, out);
                 continue;
@@ -206,8 +227,10 @@ impl Position {
                 }
             }
         }
-        self.special_king_moves(&ctx, out);
-        self.castling_moves(&ctx, out);
+        if only_kind.is_none_or(|k| k == t.king) {
+            self.special_king_moves(&ctx, out);
+            self.castling_moves(&ctx, out);
+        }
     }
 
     fn pawn_moves(&self, ctx: &Context, from: Square, out: &mut Vec<Move>) {
@@ -363,6 +386,9 @@ impl Position {
     /// legal, and multiplies it by the waiting pawn's choices (R-CS-4).
     #[inline]
     fn push(&self, ctx: &Context, mut m: Move, out: &mut Vec<Move>) {
+        if ctx.only_to.is_some_and(|to| to != m.to) {
+            return;
+        }
         let mut must_test = ctx.in_check
             || m.from == ctx.king
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep

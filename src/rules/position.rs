@@ -200,7 +200,7 @@ impl Position {
         self.king_rights[color.index()]
     }
 
-    /// Waiting pawns in order of arrival.
+    /// Waiting pawns, White's first, each side's in order of arrival.
     pub fn waiting_pawns(&self) -> &[WaitingPawn] {
         &self.waiting[..self.waiting_len as usize]
     }

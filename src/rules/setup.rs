@@ -41,6 +41,7 @@ pub struct Setup {
     /// Whether each side's once-per-game king move is unused (R-KL-1,
     /// R-CH-5); `None`: unused where the king stands on its setup square.
     pub king_rights: Option<[bool; 2]>,
-    /// Waiting pawns in order of arrival (R-CS-3..6).
+    /// Waiting pawns, White's first, each side's in order of arrival
+    /// (R-CS-6 needs only the order within a side).
     pub waiting: Vec<WaitingPawn>,
 }
