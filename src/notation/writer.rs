@@ -222,7 +222,7 @@ fn write_line(lines: &mut Lines, plies: &[Ply<'_>], notation: MoveNotation) {
 /// use xpgn::notation::{pgn::parse_game, writer::{write_game, MoveNotation}};
 /// let g = parse_game("[White \"A\"] 1. e2e4 e7e5 {ok} 2. g1f3 *", 1).unwrap();
 /// let text = write_game(&g, MoveNotation::San).unwrap();
-/// assert!(text.ends_with("1. e4 e5 {ok} 2. Nf3 *\n"));
+/// assert!(text.ends_with("1. e4 e5 {ok} 2. Nf3 *\n\n"));
 /// ```
 ///
 /// # Errors
