@@ -1,6 +1,7 @@
 //! [`Game`]: a game record as read: tags, a tree of moves with their
 //! comments, NAGs and variations, each move with where it was written.
 
+use super::pgn::AnyMove;
 use super::span::Location;
 
 /// One move as written, with what is attached to it.
@@ -9,6 +10,8 @@ pub struct Node {
     /// The move text (SAN, long algebraic or coordinate), without check
     /// mark or suffix annotation.
     pub text: String,
+    /// The move's syntax, as the reader parsed it (`None`: parse `text`).
+    pub parsed: Option<AnyMove>,
     /// Where the move starts.
     pub at: Location,
     /// NAGs, suffix annotations (`!` = 1, `?` = 2, ...) included.

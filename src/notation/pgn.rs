@@ -316,8 +316,9 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
             }
             break;
         }
-        if let Some((_, _, nag)) = parse_any_move(token) {
+        if let Some((parsed, _, nag)) = parse_any_move(token) {
             let mut node = Node {
+                parsed: Some(parsed),
                 text: token
                     .trim_end_matches(['!', '?'])
                     .trim_end_matches(['+', '#'])

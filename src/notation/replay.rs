@@ -103,13 +103,32 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
 /// # Errors
 /// The move is not a move in any notation, illegal, or ambiguous.
 pub fn resolve_text(pos: &Position, text: &str) -> Result<Move, (ReplayErrorKind, String)> {
-    match parse_any_move(text) {
-        Some((AnyMove::Coord(_), _, _)) => resolve_coord(pos, text).map_err(|e| match e {
+    resolve_parsed(pos, text, parse_any_move(text).map(|(m, _, _)| m).as_ref())
+}
+
+/// Plays a move the reader already parsed (`None`: not a move).
+///
+/// # Errors
+/// As [`resolve_text`].
+pub fn resolve_node(pos: &Position, node: &Node) -> Result<Move, (ReplayErrorKind, String)> {
+    match &node.parsed {
+        Some(parsed) => resolve_parsed(pos, &node.text, Some(parsed)),
+        None => resolve_text(pos, &node.text),
+    }
+}
+
+fn resolve_parsed(
+    pos: &Position,
+    text: &str,
+    parsed: Option<&AnyMove>,
+) -> Result<Move, (ReplayErrorKind, String)> {
+    match parsed {
+        Some(AnyMove::Coord(_)) => resolve_coord(pos, text).map_err(|e| match e {
             CoordError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
             CoordError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
             CoordError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
         }),
-        Some((AnyMove::San(san), _, _)) => resolve_san(pos, &san).map_err(|e| match e {
+        Some(AnyMove::San(san)) => resolve_san(pos, san).map_err(|e| match e {
             SanError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
             SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
             SanError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
@@ -134,7 +153,7 @@ fn play_line(
             let mut scratch = Vec::new();
             play_line(pos.clone(), variation, ply, true, &mut scratch)?;
         }
-        match resolve_text(&pos, &node.text) {
+        match resolve_node(&pos, node) {
             Ok(m) => {
                 pos.play_unchecked(&m);
                 moves.push(m);

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::coord::write_coord;
 use super::game::{Game, Node};
 use super::position::write_position;
-use super::replay::{ReplayError, ReplayErrorKind, game_variant, resolve_text};
+use super::replay::{ReplayError, ReplayErrorKind, game_variant, resolve_node};
 use super::san::{write_lan, write_san};
 use crate::rules::{Color, Move, Position};
 
@@ -54,7 +54,7 @@ fn replay_line<'g>(
             .iter()
             .map(|v| replay_line(&pos, v, first_ply + i))
             .collect::<Result<Vec<_>, _>>()?;
-        let mv = resolve_text(&pos, &node.text).map_err(|(kind, message)| ReplayError {
+        let mv = resolve_node(&pos, node).map_err(|(kind, message)| ReplayError {
             kind,
             ply: Some(first_ply + i),
             in_variation: false,
