@@ -155,11 +155,18 @@ impl Lines {
         self.line_len += t.len();
     }
 
-    /// A comment, split into words so lines stay short; braces in the
-    /// text cannot be written inside `{}`, so they become parentheses.
+    /// A comment, split into words so lines stay short (runs of white
+    /// space become one space). A text with `}` cannot stand inside `{}`: it
+    /// is written as a `;` comment, which ends the line.
     fn comment(&mut self, text: &str) {
-        let clean = text.replace('}', ")");
-        let words: Vec<&str> = clean.split_whitespace().collect();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        if text.contains('}') {
+            self.token(&format!(";{}", words.join(" ")));
+            self.out.push('\n');
+            self.line_len = 0;
+            self.glue = false;
+            return;
+        }
         match words.as_slice() {
             [] => self.token("{}"),
             [one] => self.token(&format!("{{{one}}}")),
