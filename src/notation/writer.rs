@@ -250,12 +250,15 @@ pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayE
     for c in &game.final_comments {
         lines.comment(c);
     }
+    // Only a termination marker may end the movetext: a Result tag such
+    // as `0-0` would read back as castling.
     let result = game
         .result
-        .clone()
-        .or_else(|| game.tag("Result").map(String::from))
-        .unwrap_or_else(|| "*".into());
-    lines.token(&result);
+        .as_deref()
+        .or_else(|| game.tag("Result"))
+        .filter(|r| ["1-0", "0-1", "1/2-1/2", "*"].contains(r))
+        .unwrap_or("*");
+    lines.token(result);
     out.push_str(&lines.out);
     out.push_str("\n\n");
     Ok(out)
@@ -389,5 +392,15 @@ mod tests {
             "{json}"
         );
         assert_eq!(write_fens(&g).unwrap().lines().count(), 17);
+    }
+
+    #[test]
+    fn a_result_tag_that_is_no_result_is_not_written_into_the_movetext() {
+        // Found by fuzzing: `0-0` would read back as castling.
+        let g = parse_game("[Result \"0-0\"] 1. e4", 1).unwrap();
+        let text = write_game(&g, MoveNotation::San).unwrap();
+        assert!(text.ends_with("1. e4 *\n\n"), "{text}");
+        let back = parse_game(&text, 1).unwrap();
+        assert_eq!(write_game(&back, MoveNotation::San).unwrap(), text);
     }
 }
