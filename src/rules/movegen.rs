@@ -174,8 +174,18 @@ impl Position {
         let mut ctx = Context {
             us,
             king,
-            in_check: self.attacked(&self.board, king, them),
-            pinned: self.pinned(us),
+            // A filtered generation finds one or two moves: testing each is
+            // cheaper than finding pins, and check matters only to the king.
+            in_check: if only_to.is_none() || only_kind.is_none_or(|k| k == t.king) {
+                self.attacked(&self.board, king, them)
+            } else {
+                false
+            },
+            pinned: if only_to.is_none() {
+                self.pinned(us)
+            } else {
+                SquareSet::EMPTY
+            },
             their_blocked: None,
             our_promoting: None,
             test_legality,
@@ -389,7 +399,8 @@ impl Position {
         if ctx.only_to.is_some_and(|to| to != m.to) {
             return;
         }
-        let mut must_test = ctx.in_check
+        let mut must_test = ctx.only_to.is_some()
+            || ctx.in_check
             || m.from == ctx.king
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
             || ctx.pinned.contains(m.from);
