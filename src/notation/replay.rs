@@ -98,6 +98,25 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
     }
 }
 
+/// Where `game` starts: its variant's start position, or its `FEN` tag.
+///
+/// # Errors
+/// Unknown variant, or a `FEN` tag that is not a legal position of it.
+pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
+    let variant = game_variant(game)?;
+    match game.tag("FEN") {
+        Some(fen) => read_position(variant, fen).map_err(|e| ReplayError {
+            kind: ReplayErrorKind::BadPosition,
+            ply: None,
+            in_variation: false,
+            at: game.at,
+            text: None,
+            message: format!("FEN tag: {e}"),
+        }),
+        None => Ok(Position::start(variant)),
+    }
+}
+
 /// Plays one move as written against `pos`.
 ///
 /// # Errors
@@ -229,23 +248,8 @@ pub struct Failed {
 /// The first fault, with the replay up to it when the start was known.
 pub fn replay(game: &Game) -> Result<Replay, Box<Failed>> {
     let fail = |error: ReplayError, partial: Option<Replay>| Box::new(Failed { error, partial });
-    let variant = game_variant(game).map_err(|e| fail(e, None))?;
-    let start = match game.tag("FEN") {
-        Some(fen) => read_position(variant, fen).map_err(|e| {
-            fail(
-                ReplayError {
-                    kind: ReplayErrorKind::BadPosition,
-                    ply: None,
-                    in_variation: false,
-                    at: game.at,
-                    text: None,
-                    message: format!("FEN tag: {e}"),
-                },
-                None,
-            )
-        })?,
-        None => Position::start(variant),
-    };
+    let start = start_position(game).map_err(|e| fail(e, None))?;
+    let variant = start.variant();
     let mut moves = Vec::new();
     let end = match play_line(start.clone(), &game.moves, 1, false, &mut moves) {
         Ok(end) => end,

@@ -545,6 +545,12 @@ fn join_squares(s: &[Square]) -> String {
 /// `&square=X` waiting-promotion suffixes, and `+` or `#`.
 pub fn write_san(pos: &Position, m: &Move) -> String {
     let mut out = write_san_body(pos, m);
+    push_check_mark(pos, m, &mut out);
+    out
+}
+
+/// `+` if `m` gives check, `#` if it mates.
+fn push_check_mark(pos: &Position, m: &Move, out: &mut String) {
     let mut next = pos.clone();
     next.play_unchecked(m);
     if next.is_check() {
@@ -554,7 +560,6 @@ pub fn write_san(pos: &Position, m: &Move) -> String {
             '+'
         });
     }
-    out
 }
 
 /// Long algebraic: `Ng1-f3`, `e2-e4`, `Bc4xf7+`, `e7-e8=Q`, castling as SAN.
@@ -577,15 +582,7 @@ pub fn write_lan(pos: &Position, m: &Move) -> String {
         }
     }
     push_suffixes(pos, m, &mut out);
-    let mut next = pos.clone();
-    next.play_unchecked(m);
-    if next.is_check() {
-        out.push(if next.legal_moves().is_empty() {
-            '#'
-        } else {
-            '+'
-        });
-    }
+    push_check_mark(pos, m, &mut out);
     out
 }
 

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::coord::write_coord;
 use super::game::{Game, Node};
 use super::position::write_position;
-use super::replay::{ReplayError, ReplayErrorKind, game_variant, resolve_node};
+use super::replay::{ReplayError, resolve_node, start_position};
 use super::san::{write_lan, write_san};
 use crate::rules::{Color, Move, Position};
 
@@ -79,18 +79,7 @@ fn replay_line<'g>(
 /// # Errors
 /// The first fault (unknown variant, bad FEN tag, illegal move).
 pub fn replay_tree(game: &Game) -> Result<(Position, Vec<Ply<'_>>), ReplayError> {
-    let variant = game_variant(game)?;
-    let start = match game.tag("FEN") {
-        Some(fen) => super::position::read_position(variant, fen).map_err(|e| ReplayError {
-            kind: ReplayErrorKind::BadPosition,
-            ply: None,
-            in_variation: false,
-            at: game.at,
-            text: None,
-            message: format!("FEN tag: {e}"),
-        })?,
-        None => Position::start(variant),
-    };
+    let start = start_position(game)?;
     let tree = replay_line(&start, &game.moves, 1)?;
     Ok((start, tree))
 }
