@@ -406,6 +406,43 @@ mod tests {
     }
 
     #[test]
+    fn a_16x16_variant_is_a_definition_only() {
+        use crate::rules::{Color, Piece, Position, perft};
+        let mut def = builtin_def("chess").unwrap();
+        def.name = "big";
+        def.size = BoardSize::new(16, 16);
+        let kind =
+            |l: char| PieceKind(def.pieces.iter().position(|p| p.letter == l).unwrap() as u8);
+        let back = "RNBQKBNRRNBQQBNR";
+        def.setup.clear();
+        for (color, rank, pawns) in [(Color::White, 0, 1), (Color::Black, 15, 14)] {
+            for (f, l) in back.chars().enumerate() {
+                def.setup.push((
+                    Square::new(f as u8, rank),
+                    Piece {
+                        color,
+                        kind: kind(l),
+                    },
+                ));
+                def.setup.push((
+                    Square::new(f as u8, pawns),
+                    Piece {
+                        color,
+                        kind: kind('P'),
+                    },
+                ));
+            }
+        }
+        def.castling.clear();
+        let v = Variant::compile(def).unwrap();
+        let pos = Position::start(v);
+        // 16 pawns with one or two steps, 4 knights with two moves each; the
+        // armies are 12 ranks apart, so the replies do not interact.
+        assert_eq!(perft(&pos, 1), 40);
+        assert_eq!(perft(&pos, 2), 1600);
+    }
+
+    #[test]
     fn duplicate_letters_are_rejected() {
         let mut def = builtin_def("chess").unwrap();
         def.pieces[1].letter = 'K';
