@@ -1,101 +1,20 @@
 //! Paulowich's Chancellor Chess (R-PC-1, R-PC-2) and its crosswise form
 //! (R-PX-1), with the castling conditions of R-0-5 as they apply there.
 
+mod common;
+
+use common::{
+    assert_round_trip, castling_field, error, fen, is_legal, legal, legal_from, piece, play, sq,
+    start, strs, variant,
+};
 use xpgn::notation::coord::{resolve_coord, write_coord};
 use xpgn::notation::position::{read_position, write_position};
-use xpgn::notation::square::parse_square;
-use xpgn::rules::{CastlingSide, Color, Illegality, MoveKind, Piece, Position, Square, Variant};
+use xpgn::rules::{CastlingSide, Color, Illegality, MoveKind, Square};
 
 // ---- helpers -------------------------------------------------------------
 
 const PC: &str = "chancellor";
 const PX: &str = "chancellor-crosswise";
-
-fn variant(name: &str) -> Variant {
-    Variant::by_name(name).unwrap_or_else(|| panic!("no variant {name}"))
-}
-
-fn sq(name: &str) -> Square {
-    parse_square(name).unwrap_or_else(|| panic!("bad square {name}"))
-}
-
-fn fen(v: &str, text: &str) -> Position {
-    read_position(variant(v), text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn start(v: &str) -> Position {
-    Position::start(variant(v))
-}
-
-/// Plays coordinate moves; an illegal one fails the test with its reason.
-fn play(pos: &Position, moves: &str) -> Position {
-    let mut p = pos.clone();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = resolve_coord(&p, text)
-            .unwrap_or_else(|e| panic!("ply {} `{text}` in {}: {e}", i + 1, write_position(&p)));
-        p = p.play(&m).expect("resolve_coord returns legal moves");
-    }
-    p
-}
-
-fn legal(pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn legal_from(pos: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn is_legal(pos: &Position, text: &str) -> bool {
-    resolve_coord(pos, text).is_ok()
-}
-
-fn error(pos: &Position, text: &str) -> String {
-    match resolve_coord(pos, text) {
-        Ok(_) => panic!("`{text}` is legal in {}", write_position(pos)),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn strs(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
-fn piece(v: &str, color: Color, letter: char) -> Option<Piece> {
-    let kind = variant(v)
-        .kind_by_letter(letter)
-        .expect("letter of the variant");
-    Some(Piece { color, kind })
-}
-
-fn castling_field(pos: &Position) -> String {
-    write_position(pos).split(' ').nth(2).unwrap().to_string()
-}
-
-fn assert_round_trip(pos: &Position) {
-    let text = write_position(pos);
-    let back = read_position(pos.variant(), &text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(&back, pos, "{text}");
-    assert_eq!(write_position(&back), text);
-    assert_eq!(legal(&back), legal(pos), "{text}");
-    assert_eq!(back.key(), pos.key(), "{text}");
-}
 
 // ---- R-PC-1 setup, Chancellor, promotion ---------------------------------------
 

@@ -2,111 +2,19 @@
 //! where Chaturanga departs from them (R-0-2 stalemate, R-0-4 pawns, R-0-5
 //! castling).
 
+mod common;
+
+use common::{
+    assert_round_trip_with_king_rights as assert_round_trip, error, is_legal, king_rights_field,
+    legal, legal_from, play, sq, strs,
+};
 use xpgn::notation::coord::{resolve_coord, write_coord};
 use xpgn::notation::position::{read_position, write_position};
-use xpgn::notation::square::parse_square;
-use xpgn::rules::{Color, Ending, MoveKind, Outcome, Piece, PieceKind, Position, Square, Variant};
+use xpgn::rules::{Color, Ending, MoveKind, Outcome, Square};
 
 // ---- helpers -------------------------------------------------------------
 
-fn chaturanga() -> Variant {
-    Variant::by_name("chaturanga").expect("chaturanga is built in")
-}
-
-fn sq(name: &str) -> Square {
-    parse_square(name).unwrap_or_else(|| panic!("bad square {name}"))
-}
-
-fn fen(text: &str) -> Position {
-    read_position(chaturanga(), text).unwrap_or_else(|e| panic!("{text}: {e}"))
-}
-
-fn start() -> Position {
-    Position::start(chaturanga())
-}
-
-/// Plays coordinate moves; an illegal one fails the test with its reason.
-fn play(pos: &Position, moves: &str) -> Position {
-    let mut p = pos.clone();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = resolve_coord(&p, text)
-            .unwrap_or_else(|e| panic!("ply {} `{text}` in {}: {e}", i + 1, write_position(&p)));
-        p = p.play(&m).expect("resolve_coord returns legal moves");
-    }
-    p
-}
-
-/// All legal moves in coordinate notation, sorted.
-fn legal(pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-/// Legal moves from one square, sorted.
-fn legal_from(pos: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn is_legal(pos: &Position, text: &str) -> bool {
-    resolve_coord(pos, text).is_ok()
-}
-
-fn error(pos: &Position, text: &str) -> String {
-    match resolve_coord(pos, text) {
-        Ok(_) => panic!("`{text}` is legal in {}", write_position(pos)),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn strs(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
-fn kind(letter: char) -> PieceKind {
-    chaturanga()
-        .kind_by_letter(letter)
-        .expect("chaturanga letter")
-}
-
-fn piece(color: Color, letter: char) -> Option<Piece> {
-    Some(Piece {
-        color,
-        kind: kind(letter),
-    })
-}
-
-/// The king-rights field (the last one) of the written position string.
-fn king_rights_field(pos: &Position) -> String {
-    write_position(pos).rsplit(' ').next().unwrap().to_string()
-}
-
-/// Writing and reading back gives an equal position with the same moves.
-fn assert_round_trip(pos: &Position) {
-    let text = write_position(pos);
-    let back = read_position(pos.variant(), &text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(&back, pos, "{text}");
-    assert_eq!(write_position(&back), text);
-    assert_eq!(legal(&back), legal(pos), "{text}");
-    assert_eq!(back.key(), pos.key(), "{text}");
-    for c in [Color::White, Color::Black] {
-        assert_eq!(back.king_right(c), pos.king_right(c), "{text}");
-    }
-}
+common::bind_variant!("chaturanga": chaturanga = variant, fen, start, kind, piece);
 
 // ---- R-CH-1 setup ----------------------------------------------------------
 

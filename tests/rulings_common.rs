@@ -1,10 +1,15 @@
 //! The common rulings R-0-1..R-0-5 (RULES.md), across the variants, and
 //! orthodox special cases (en passant, promotion, castling conditions).
 
-use xpgn::notation::coord::{CoordError, resolve_coord, write_coord};
+mod common;
+
+use common::{
+    assert_round_trip, error, fen, is_legal, legal, legal_from, piece, play, sq, start, strs,
+    variant,
+};
+use xpgn::notation::coord::{CoordError, resolve_coord};
 use xpgn::notation::position::{read_position, write_position};
-use xpgn::notation::square::parse_square;
-use xpgn::rules::{Color, Ending, MoveKind, Outcome, Piece, Position, Square, Variant};
+use xpgn::rules::{Color, Ending, MoveKind, Outcome, Position, Square};
 
 // ---- helpers -------------------------------------------------------------
 
@@ -19,81 +24,8 @@ const ALL: [&str; 8] = [
     "kings-leap",
 ];
 
-fn variant(name: &str) -> Variant {
-    Variant::by_name(name).unwrap_or_else(|| panic!("no variant {name}"))
-}
-
-fn sq(name: &str) -> Square {
-    parse_square(name).unwrap_or_else(|| panic!("bad square {name}"))
-}
-
-fn fen(v: &str, text: &str) -> Position {
-    read_position(variant(v), text).unwrap_or_else(|e| panic!("{v}: {text}: {e}"))
-}
-
 fn chess(text: &str) -> Position {
     fen("chess", text)
-}
-
-fn start(v: &str) -> Position {
-    Position::start(variant(v))
-}
-
-/// Plays coordinate moves; an illegal one fails the test with its reason.
-fn play(pos: &Position, moves: &str) -> Position {
-    let mut p = pos.clone();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = resolve_coord(&p, text)
-            .unwrap_or_else(|e| panic!("ply {} `{text}` in {}: {e}", i + 1, write_position(&p)));
-        p = p.play(&m).expect("resolve_coord returns legal moves");
-    }
-    p
-}
-
-fn legal(pos: &Position) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn legal_from(pos: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| write_coord(pos, m))
-        .collect();
-    v.sort();
-    v
-}
-
-fn is_legal(pos: &Position, text: &str) -> bool {
-    resolve_coord(pos, text).is_ok()
-}
-
-fn error(pos: &Position, text: &str) -> String {
-    match resolve_coord(pos, text) {
-        Ok(_) => panic!("`{text}` is legal in {}", write_position(pos)),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn strs(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
-    v.sort();
-    v
-}
-
-fn piece(v: &str, color: Color, letter: char) -> Option<Piece> {
-    let kind = variant(v)
-        .kind_by_letter(letter)
-        .expect("letter of the variant");
-    Some(Piece { color, kind })
 }
 
 /// A board field for `v` with the given pieces (`("a8", 'k')`).
@@ -143,15 +75,6 @@ fn plain(v: &str, turn: char, pieces: &[(&str, char)]) -> Position {
 /// The last file letter of `v`'s board.
 fn last_file(v: &str) -> char {
     (b'a' + variant(v).size().files - 1) as char
-}
-
-fn assert_round_trip(pos: &Position) {
-    let text = write_position(pos);
-    let back = read_position(pos.variant(), &text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(&back, pos, "{text}");
-    assert_eq!(write_position(&back), text);
-    assert_eq!(legal(&back), legal(pos), "{text}");
-    assert_eq!(back.key(), pos.key(), "{text}");
 }
 
 // ---- R-0-1 the king is royal, nothing else is ------------------------------------

@@ -5,127 +5,22 @@
 //! Games are played from the start position in coordinate notation
 //! (`resolve_coord`), so an illegal move fails loudly with its reason.
 
-use xpgn::notation::coord::{resolve_coord, write_coord};
-use xpgn::notation::position::{read_position, write_position};
-use xpgn::notation::square::parse_square;
-use xpgn::rules::{
-    CastlingSide, Color, Ending, MoveKind, Outcome, PieceKind, Position, Square, Variant,
+mod common;
+
+use common::{
+    assert_round_trip, board_field as board, castling_field as castling, castlings, error, field,
+    legal, legal_from as moves_from, play, sq, strs,
 };
+use xpgn::notation::position::write_position;
+use xpgn::rules::{CastlingSide, Color, Ending, Outcome, Position};
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-fn variant() -> Variant {
-    Variant::by_name("royal").expect("royal is built in")
-}
-
-fn sq(name: &str) -> Square {
-    parse_square(name).unwrap_or_else(|| panic!("bad square `{name}`"))
-}
-
-fn read(text: &str) -> Position {
-    read_position(variant(), text).unwrap_or_else(|e| panic!("`{text}`: {e}"))
-}
-
-/// Plays coordinate moves, failing loudly on the first illegal one.
-fn play(from: &Position, moves: &str) -> Position {
-    let mut pos = from.clone();
-    for (i, text) in moves.split_whitespace().enumerate() {
-        let m = resolve_coord(&pos, text).unwrap_or_else(|e| {
-            panic!("ply {} `{text}` in `{}`: {e}", i + 1, write_position(&pos))
-        });
-        pos = pos.play(&m).expect("a resolved move is legal");
-    }
-    pos
-}
-
-fn game(moves: &str) -> Position {
-    play(&Position::start(variant()), moves)
-}
-
-fn field(pos: &Position, i: usize) -> String {
-    write_position(pos)
-        .split_whitespace()
-        .nth(i)
-        .unwrap_or_else(|| panic!("no field {i}"))
-        .to_string()
-}
-
-fn board(pos: &Position) -> String {
-    field(pos, 0)
-}
-
-fn castling(pos: &Position) -> String {
-    field(pos, 2)
-}
+common::bind_variant!("royal": variant, read = fen, game, kind);
 
 fn stages(pos: &Position) -> String {
     field(pos, 6)
-}
-
-fn sorted(mut v: Vec<String>) -> Vec<String> {
-    v.sort();
-    v
-}
-
-fn legal(pos: &Position) -> Vec<String> {
-    sorted(
-        pos.legal_moves()
-            .iter()
-            .map(|m| write_coord(pos, m))
-            .collect(),
-    )
-}
-
-fn moves_from(pos: &Position, from: &str) -> Vec<String> {
-    let from = sq(from);
-    sorted(
-        pos.legal_moves()
-            .iter()
-            .filter(|m| m.from == from)
-            .map(|m| write_coord(pos, m))
-            .collect(),
-    )
-}
-
-/// The legal castlings, as king from-to.
-fn castlings(pos: &Position) -> Vec<String> {
-    sorted(
-        pos.legal_moves()
-            .iter()
-            .filter(|m| matches!(m.kind, MoveKind::Castle(_)))
-            .map(|m| write_coord(pos, m))
-            .collect(),
-    )
-}
-
-fn error(pos: &Position, text: &str) -> String {
-    match resolve_coord(pos, text) {
-        Ok(m) => panic!(
-            "`{text}` is legal ({m:?}) in `{}`, expected an error",
-            write_position(pos)
-        ),
-        Err(e) => e.to_string(),
-    }
-}
-
-fn strs(v: &[&str]) -> Vec<String> {
-    sorted(v.iter().map(|s| s.to_string()).collect())
-}
-
-fn kind(letter: char) -> PieceKind {
-    variant().kind_by_letter(letter).expect("piece letter")
-}
-
-/// Reading the written string gives back an equal position with the same
-/// legal moves and key.
-fn assert_round_trip(pos: &Position) {
-    let text = write_position(pos);
-    let back = read(&text);
-    assert_eq!(back, *pos, "{text}");
-    assert_eq!(write_position(&back), text);
-    assert_eq!(legal(&back), legal(pos), "{text}");
-    assert_eq!(back.key(), pos.key(), "{text}");
 }
 
 // ---------------------------------------------------------------------------
