@@ -6,7 +6,6 @@ use nom::IResult;
 use nom::Parser;
 use nom::character::complete::{char, satisfy};
 use nom::combinator::{all_consuming, opt};
-use nom::multi::many0;
 use nom::sequence::preceded;
 
 use super::square::square;
@@ -53,6 +52,18 @@ pub fn waiting_suffix(input: &str) -> IResult<&str, (Square, char)> {
     .parse(input)
 }
 
+/// Zero or more `waiting-suffix`es. Unlike `many0`, allocates nothing
+/// when there are none, as on almost every move.
+pub fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
+    let mut out = Vec::new();
+    while input.starts_with('&') {
+        let (rest, suffix) = waiting_suffix(input)?;
+        out.push(suffix);
+        input = rest;
+    }
+    Ok((input, out))
+}
+
 /// Production `coord-move`.
 ///
 /// # Errors
@@ -62,7 +73,7 @@ pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
         square,
         square,
         opt(satisfy(|c| c.is_ascii_lowercase())),
-        many0(waiting_suffix),
+        waiting_suffixes,
     )
         .map(|(from, to, promotion, waiting)| CoordMove {
             from,

@@ -8,11 +8,9 @@ use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, digit1, satisfy};
 use nom::combinator::{all_consuming, map, map_opt, opt, value};
-use nom::multi::many0;
 use nom::sequence::preceded;
 
-use super::coord::waiting_suffix;
-use super::square::square;
+use super::coord::waiting_suffixes;
 use crate::rules::{
     CastlingSide, Color, Move, MoveKind, PieceKind, Position, PromotionRule, Square, kind_names,
 };
@@ -97,21 +95,24 @@ fn castle(input: &str) -> IResult<&str, CastlingSide> {
 type OriginAndTarget = (Option<u8>, Option<u8>, bool, Square);
 
 fn origin_and_target(input: &str) -> IResult<&str, OriginAndTarget> {
-    let capture = || alt((value(true, char('x')), value(false, char('-'))));
-    alt((
-        map((square, opt(capture()), square), |(from, c, to)| {
-            (Some(from.file()), Some(from.rank()), c.unwrap_or(false), to)
-        }),
-        map((file_letter, opt(capture()), square), |(f, c, to)| {
-            (Some(f), None, c.unwrap_or(false), to)
-        }),
-        map((rank_number, opt(capture()), square), |(r, c, to)| {
-            (None, Some(r), c.unwrap_or(false), to)
-        }),
-        map((opt(char('x')), square), |(c, to)| {
-            (None, None, c.is_some(), to)
-        }),
-    ))
+    // One pass, no backtracking: [file] [rank] ["x" | "-"] [file rank].
+    let capture = alt((value(true, char('x')), value(false, char('-'))));
+    map_opt(
+        (
+            opt(file_letter),
+            opt(rank_number),
+            opt(capture),
+            opt(file_letter),
+            opt(rank_number),
+        ),
+        |parts| match parts {
+            (file, rank, sep, Some(f), Some(r)) => {
+                Some((file, rank, sep.unwrap_or(false), Square::new(f, r)))
+            }
+            (Some(f), Some(r), None, None, None) => Some((None, None, false, Square::new(f, r))),
+            _ => None,
+        },
+    )
     .parse(input)
 }
 
@@ -123,7 +124,7 @@ fn promotion(input: &str) -> IResult<&str, char> {
 /// Production `san-move` (without check mark and annotations).
 pub fn san_move(input: &str) -> IResult<&str, San> {
     alt((
-        map((castle, many0(waiting_suffix)), |(side, waiting)| {
+        map((castle, waiting_suffixes), |(side, waiting)| {
             San::Castle { side, waiting }
         }),
         map(
@@ -131,7 +132,7 @@ pub fn san_move(input: &str) -> IResult<&str, San> {
                 opt(piece_letter),
                 origin_and_target,
                 opt(promotion),
-                many0(waiting_suffix),
+                waiting_suffixes,
             ),
             |(piece, (file, rank, capture, to), promotion, waiting)| San::Normal {
                 piece,

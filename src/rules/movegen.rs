@@ -147,7 +147,7 @@ impl Position {
     /// where the king lands), each filter only if given: what a written
     /// move can name, found without generating the others.
     pub fn legal_moves_filtered(&self, kind: Option<PieceKind>, to: Option<Square>) -> Vec<Move> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(if to.is_some() { 4 } else { 64 });
         self.generate(&mut out, true, kind, to);
         out
     }
