@@ -5,6 +5,7 @@
 //!   generation. No text.
 //! - [`notation`]: position strings and move notations (nom readers and
 //!   writers) over `rules`.
+//! - [`db`]: the SQLite game database: schema, import, position index.
 //! - [`cli`]: the `xpgn` command, a thin clap shell over the library.
 //!
 //! ```
@@ -15,6 +16,7 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod db;
 pub mod notation;
 pub mod rules;
 

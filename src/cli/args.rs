@@ -49,6 +49,22 @@ pub enum Command {
         #[arg(long, short = 'o')]
         output: Option<String>,
     },
+    /// Import game files into the database: every game replayed and stored
+    /// (invalid ones with their diagnostic), every position indexed.
+    Import {
+        /// Files or folders (`.pgn`, `.xpgn` below them); `-` for standard input.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+    },
+    /// Games per variant, valid and invalid, plies, positions, size.
+    Stats {
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+    },
     /// Play coordinate moves and print the position reached.
     Show {
         /// Where to start.

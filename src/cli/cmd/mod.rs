@@ -1,6 +1,7 @@
 //! One function per subcommand.
 
 mod convert;
+mod import;
 mod perft;
 mod show;
 mod validate;
@@ -25,6 +26,8 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Show { position } => show::run(position, out),
         Command::Validate { files, format } => validate::run(files, *format, out),
         Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
+        Command::Import { files, db } => import::run(files, db, out),
+        Command::Stats { db } => import::stats(db, out),
     }
 }
 

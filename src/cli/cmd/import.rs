@@ -1,0 +1,112 @@
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use super::validate::open;
+use crate::cli::exit::CliError;
+use crate::db::Database;
+use crate::db::import::ImportSummary;
+
+/// The files an argument names: the file itself, or every `.pgn` and
+/// `.xpgn` file below a folder, in name order.
+fn expand(arg: &str) -> Result<Vec<String>, CliError> {
+    if arg == "-" {
+        return Ok(vec![arg.to_string()]);
+    }
+    let path = Path::new(arg);
+    if !path.is_dir() {
+        // Checked before anything is written: no partial import for a typo.
+        std::fs::metadata(path).map_err(|e| CliError::Usage(format!("{arg}: cannot read: {e}")))?;
+        return Ok(vec![arg.to_string()]);
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<PathBuf> = vec![path.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir)
+            .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", dir.display())))?;
+        for entry in entries {
+            let p = entry
+                .map_err(|e| CliError::Usage(format!("{}: {e}", dir.display())))?
+                .path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {
+                out.push(p.display().to_string());
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Opens the database, with a message that says which file and why.
+pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
+    Database::open(Path::new(path)).map_err(|e| CliError::Usage(format!("--db {path}: {e}")))
+}
+
+pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut paths = Vec::new();
+    for f in files {
+        paths.extend(expand(f)?);
+    }
+    let mut database = open_db(db)?;
+    let start = Instant::now();
+    let mut summary = ImportSummary::default();
+    let terminal = std::io::stderr().is_terminal();
+    let mut last = Instant::now();
+    for path in &paths {
+        let input = open(path)?;
+        let mut progress = |s: &ImportSummary| {
+            if terminal && last.elapsed().as_millis() >= 200 {
+                last = Instant::now();
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                eprint!(
+                    "\r{path}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
+                    s.read,
+                    s.bytes as f64 / 1e6,
+                    s.read as f64 / secs,
+                    s.bytes as f64 / 1e6 / secs
+                );
+            }
+        };
+        database
+            .import(path, input, &mut summary, &mut progress)
+            .map_err(|e| CliError::Usage(e.to_string()))?;
+    }
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+    writeln!(
+        out,
+        "read {}, imported {}, duplicates {}, invalid {}, {:.2} seconds",
+        summary.read,
+        summary.imported,
+        summary.duplicates,
+        summary.invalid,
+        start.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
+
+pub(super) fn stats(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+    let database = open_db(db)?;
+    let s = database
+        .stats()
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    writeln!(
+        out,
+        "{:<22} {:>8} {:>8} {:>10}",
+        "variant", "valid", "invalid", "plies"
+    )?;
+    let (mut v, mut i, mut p) = (0, 0, 0);
+    for (name, valid, invalid, plies) in &s.per_variant {
+        writeln!(out, "{name:<22} {valid:>8} {invalid:>8} {plies:>10}")?;
+        v += valid;
+        i += invalid;
+        p += plies;
+    }
+    writeln!(out, "{:<22} {v:>8} {i:>8} {p:>10}", "total")?;
+    writeln!(out, "positions indexed: {}", s.positions)?;
+    writeln!(out, "database size: {} bytes", s.bytes)?;
+    Ok(())
+}

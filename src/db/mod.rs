@@ -1,0 +1,126 @@
+//! The game database: SQLite schema (migrated by `PRAGMA user_version`),
+//! import of game files with every game replayed and every main-line
+//! position indexed, and summaries. rusqlite lives here and nowhere else.
+
+mod error;
+pub mod import;
+mod migrate;
+
+pub use error::DbError;
+pub use migrate::SCHEMA_VERSION;
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+
+/// An open database, migrated to the current schema.
+pub struct Database {
+    pub(crate) conn: Connection,
+}
+
+/// Counts for `xpgn stats`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Stats {
+    /// Per variant: (variant, valid games, invalid games, plies).
+    pub per_variant: Vec<(String, u64, u64, u64)>,
+    /// Rows in the position index.
+    pub positions: u64,
+    /// Database size in bytes.
+    pub bytes: u64,
+}
+
+impl Database {
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    ///
+    /// # Errors
+    /// Not an SQLite file, unreadable, read-only when a migration is due, or
+    /// a schema newer than this build.
+    pub fn open(path: &Path) -> Result<Database, DbError> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE
+                | OpenFlags::SQLITE_OPEN_CREATE
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        Database::from_connection(conn)
+    }
+
+    /// An in-memory database, for tests.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn in_memory() -> Result<Database, DbError> {
+        Database::from_connection(Connection::open_in_memory()?)
+    }
+
+    fn from_connection(mut conn: Connection) -> Result<Database, DbError> {
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // WAL keeps committed batches intact when an import is killed.
+        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        migrate::migrate(&mut conn)?;
+        Ok(Database { conn })
+    }
+
+    /// The schema version of the open database.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn schema_version(&self) -> Result<i64, DbError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+    }
+
+    /// Games per variant, valid and invalid, plies, positions indexed, size.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn stats(&self) -> Result<Stats, DbError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT variant,
+                    SUM(status = 'valid'), SUM(status = 'invalid'), SUM(plies)
+             FROM games GROUP BY variant ORDER BY variant",
+        )?;
+        let per_variant = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, i64>(2)? as u64,
+                    r.get::<_, i64>(3)? as u64,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let positions: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM positions", [], |r| r.get(0))?;
+        let pages: i64 = self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+        let page_size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
+        Ok(Stats {
+            per_variant,
+            positions: positions as u64,
+            bytes: (pages * page_size) as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_run_twice_without_harm() {
+        let dir = std::env::temp_dir().join(format!("xpgn-migrate-{}", std::process::id()));
+        let _ = std::fs::remove_file(&dir);
+        let db = Database::open(&dir).unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        drop(db);
+        let db = Database::open(&dir).unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(db.stats().unwrap().positions, 0);
+        drop(db);
+        let _ = std::fs::remove_file(&dir);
+    }
+}
