@@ -169,6 +169,7 @@ fn a_killed_import_leaves_a_consistent_database_and_a_rerun_completes_it() {
     let s = summary(&o);
     assert!(s.contains(&format!("duplicates {partial},")), "{s}");
     conn_check(true);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -189,4 +190,5 @@ fn bad_databases_and_files_exit_2_without_writing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-file.pgn"));
     assert!(!fresh.exists(), "nothing is written for a missing input");
+    let _ = std::fs::remove_dir_all(&dir);
 }
