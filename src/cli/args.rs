@@ -59,6 +59,9 @@ pub enum Command {
         #[arg(long, default_value = "xpgn.db")]
         db: String,
     },
+    /// Find games: filters combine; `--fen` finds every game that reaches a
+    /// position, with the first ply where it does.
+    Query(QueryArgs),
     /// Games per variant, valid and invalid, plies, positions, size.
     Stats {
         /// Database file.
@@ -109,4 +112,60 @@ pub enum ConvertTo {
     Json,
     /// The position string after every ply.
     Fen,
+}
+
+/// `xpgn query` arguments.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// Database file.
+    #[arg(long, default_value = "xpgn.db")]
+    pub db: String,
+    /// Only this variant (also the variant of `--fen` and `--moves`; default chess).
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// A tag containing a value, case-blind: `NAME=VALUE` (repeatable).
+    #[arg(long)]
+    pub tag: Vec<String>,
+    /// Shorthand for `--tag White=...`.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Shorthand for `--tag Black=...`.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// Shorthand for `--tag Event=...`.
+    #[arg(long)]
+    pub event: Option<String>,
+    /// Exact result: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    #[arg(long)]
+    pub result: Option<String>,
+    /// Earliest date, `YYYY.MM.DD`.
+    #[arg(long)]
+    pub date_from: Option<String>,
+    /// Latest date, `YYYY.MM.DD`.
+    #[arg(long)]
+    pub date_to: Option<String>,
+    /// `valid` or `invalid`.
+    #[arg(long, value_parser = ["valid", "invalid"])]
+    pub status: Option<String>,
+    /// A position the game reaches on its main line (clocks ignored).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Moves the game starts with, any notation (`e2e4 e7e5` or `e4 e5`).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// Most games to show.
+    #[arg(long)]
+    pub limit: Option<u64>,
+    /// Output form.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: QueryFormat,
+}
+
+/// How `query` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueryFormat {
+    /// Id, variant, players, result, date, plies, matching ply.
+    Table,
+    /// JSON Lines, one object per game.
+    Json,
 }

@@ -3,6 +3,7 @@
 mod convert;
 mod import;
 mod perft;
+mod query;
 mod show;
 mod validate;
 mod variants;
@@ -28,6 +29,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
         Command::Import { files, db } => import::run(files, db, out),
         Command::Stats { db } => import::stats(db, out),
+        Command::Query(args) => query::run(args, out),
     }
 }
 

@@ -1,0 +1,336 @@
+//! Game search: filters that combine (variant, tags, result, dates, status,
+//! a position reached, opening moves) into one SQL query with parameters.
+
+use rusqlite::types::Value;
+
+use super::{Database, DbError};
+
+/// What to look for; every filter given must hold.
+#[derive(Clone, Debug, Default)]
+pub struct GameFilter {
+    /// Variant short name.
+    pub variant: Option<String>,
+    /// Tag name and a value it must contain (case-blind).
+    pub tags: Vec<(String, String)>,
+    /// Exact result (`1-0`, ...).
+    pub result: Option<String>,
+    /// Earliest `Date` (as written, `YYYY.MM.DD`).
+    pub date_from: Option<String>,
+    /// Latest `Date`.
+    pub date_to: Option<String>,
+    /// `valid` or `invalid`.
+    pub status: Option<String>,
+    /// A position key the game must reach on its main line.
+    pub position: Option<u64>,
+    /// Coordinate moves the main line must start with, space-separated.
+    pub moves_prefix: Option<String>,
+    /// Most games to return.
+    pub limit: Option<u64>,
+}
+
+/// One game found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FoundGame {
+    /// Row id.
+    pub id: i64,
+    /// Variant.
+    pub variant: String,
+    /// Tag pairs in order.
+    pub tags: Vec<(String, String)>,
+    /// Result column.
+    pub result: Option<String>,
+    /// Main-line plies.
+    pub plies: i64,
+    /// `valid` or `invalid`.
+    pub status: String,
+    /// First ply at which the position filter matched (0 = start).
+    pub ply: Option<i64>,
+}
+
+/// Adds condition `cond` whose one `?` is `value`, numbered after the others.
+fn bind(params: &mut Vec<Value>, conds: &mut Vec<String>, cond: &str, value: Value) {
+    params.push(value);
+    conds.push(cond.replace('?', &format!("?{}", params.len())));
+}
+
+impl Database {
+    /// The games matching `filter`, by id.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn find_games(&self, filter: &GameFilter) -> Result<Vec<FoundGame>, DbError> {
+        let mut sql = String::from("SELECT g.id, g.variant, g.result, g.plies, g.status, ");
+        let mut params: Vec<Value> = Vec::new();
+        if let Some(key) = filter.position {
+            params.push(Value::Integer(key as i64));
+            sql.push_str(
+                "p.ply FROM games g JOIN (SELECT game, MIN(ply) AS ply FROM positions \
+                 WHERE key = ?1 GROUP BY game) p ON p.game = g.id",
+            );
+        } else {
+            sql.push_str("NULL FROM games g");
+        }
+        let mut conds: Vec<String> = Vec::new();
+        if let Some(v) = &filter.variant {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.variant = ?",
+                Value::Text(v.clone()),
+            );
+        }
+        for (name, value) in &filter.tags {
+            params.push(Value::Text(name.clone()));
+            let n = params.len();
+            params.push(Value::Text(value.to_lowercase()));
+            let v = params.len();
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM tags t WHERE t.game = g.id AND t.name = ?{n} \
+                 AND instr(lower(t.value), ?{v}) > 0)"
+            ));
+        }
+        if let Some(r) = &filter.result {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.result = ?",
+                Value::Text(r.clone()),
+            );
+        }
+        if let Some(d) = &filter.date_from {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.date >= ?",
+                Value::Text(d.clone()),
+            );
+        }
+        if let Some(d) = &filter.date_to {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.date <= ?",
+                Value::Text(d.clone()),
+            );
+        }
+        if let Some(s) = &filter.status {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.status = ?",
+                Value::Text(s.clone()),
+            );
+        }
+        if let Some(prefix) = &filter.moves_prefix {
+            params.push(Value::Text(prefix.clone()));
+            let n = params.len();
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM moves m WHERE m.game = g.id AND \
+                 (m.coord = ?{n} OR substr(m.coord, 1, length(?{n}) + 1) = ?{n} || ' '))"
+            ));
+        }
+        if !conds.is_empty() {
+            sql.push_str(" WHERE ");
+            sql.push_str(&conds.join(" AND "));
+        }
+        sql.push_str(" ORDER BY g.id");
+        if let Some(limit) = filter.limit {
+            sql.push_str(&format!(" LIMIT {limit}"));
+        }
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut found = stmt
+            .query_map(rusqlite::params_from_iter(params), |r| {
+                Ok(FoundGame {
+                    id: r.get(0)?,
+                    variant: r.get(1)?,
+                    tags: Vec::new(),
+                    result: r.get(2)?,
+                    plies: r.get(3)?,
+                    status: r.get(4)?,
+                    ply: r.get(5)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut tags = self
+            .conn
+            .prepare_cached("SELECT name, value FROM tags WHERE game = ?1 ORDER BY idx")?;
+        for g in &mut found {
+            g.tags = tags
+                .query_map([g.id], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<Vec<_>, _>>()?;
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::import::ImportSummary;
+    use crate::notation::position::read_position;
+    use crate::rules::Variant;
+
+    const GAMES: &str = "[White \"Anna Alpha\"][Black \"Bo\"][Date \"2001.05.01\"][Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+        [White \"Bo\"][Black \"anna alpha\"][Date \"2003.01.01\"][Result \"0-1\"]\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n\
+        [White \"Cy\"][Black \"Bo\"][Date \"2002.01.01\"][Result \"1/2-1/2\"]\n1. d4 d5 1/2-1/2\n\n\
+        [White \"Cy\"][Result \"*\"]\n1. e4 Ke7 *\n\n\
+        [Variant \"Royal Chess\"][White \"Anna\"]\n1. e3 e6 *\n";
+
+    fn db() -> Database {
+        let mut db = Database::in_memory().unwrap();
+        db.import(
+            "t",
+            GAMES.as_bytes(),
+            &mut ImportSummary::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        db
+    }
+
+    fn ids(db: &Database, f: GameFilter) -> Vec<(i64, Option<i64>)> {
+        db.find_games(&f)
+            .unwrap()
+            .iter()
+            .map(|g| (g.id, g.ply))
+            .collect()
+    }
+
+    #[test]
+    fn filters_combine() {
+        let db = db();
+        let tag = |n: &str, v: &str| vec![(n.to_string(), v.to_string())];
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    tags: tag("White", "ANNA"),
+                    ..Default::default()
+                }
+            ),
+            [(1, None), (5, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    tags: tag("White", "anna"),
+                    variant: Some("chess".into()),
+                    ..Default::default()
+                }
+            ),
+            [(1, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    result: Some("0-1".into()),
+                    ..Default::default()
+                }
+            ),
+            [(2, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    date_from: Some("2002".into()),
+                    date_to: Some("2002.12.31".into()),
+                    ..Default::default()
+                }
+            ),
+            [(3, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    status: Some("invalid".into()),
+                    ..Default::default()
+                }
+            ),
+            [(4, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    moves_prefix: Some("e2e4 e7e5".into()),
+                    ..Default::default()
+                }
+            ),
+            [(1, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    moves_prefix: Some("d2d4 d7d5".into()),
+                    ..Default::default()
+                }
+            ),
+            [(3, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    moves_prefix: Some("d2d4 d7d".into()),
+                    ..Default::default()
+                }
+            ),
+            []
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    limit: Some(2),
+                    ..Default::default()
+                }
+            ),
+            [(1, None), (2, None)]
+        );
+    }
+
+    #[test]
+    fn a_position_is_found_through_transpositions_and_only_where_reached() {
+        let db = db();
+        let after = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let key = read_position(Variant::chess(), after).unwrap().key();
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    position: Some(key),
+                    ..Default::default()
+                }
+            ),
+            [(1, Some(4)), (2, Some(4))]
+        );
+        let start = crate::rules::Position::start(Variant::chess()).key();
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    position: Some(start),
+                    tags: vec![("White".into(), "cy".into())],
+                    ..Default::default()
+                }
+            ),
+            [(3, Some(0))]
+        );
+        let royal = crate::rules::Position::start(Variant::by_name("royal").unwrap()).key();
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    position: Some(royal),
+                    ..Default::default()
+                }
+            ),
+            [(5, Some(0))]
+        );
+    }
+}
