@@ -61,7 +61,7 @@ pub enum Command {
     },
     /// Find games: filters combine; `--fen` finds every game that reaches a
     /// position, with the first ply where it does.
-    Query(QueryArgs),
+    Query(Box<QueryArgs>),
     /// Games per variant, valid and invalid, plies, positions, size.
     Stats {
         /// Database file.
