@@ -1,0 +1,126 @@
+//! The faulty sample files: for every `samples/invalid/<name>.xpgn`, the
+//! diagnostic lines that `xpgn validate samples/invalid/<name>.xpgn` prints
+//! (run from the crate root, so paths start `samples/invalid/`; the summary
+//! line `N games read, ...` left out) must equal `samples/invalid/<name>.stderr`
+//! line for line, and the command must exit with code 1 (input rejected).
+//!
+//! Each file holds exactly one fault (possibly after valid games, to show
+//! that reading goes on), so each expected file has exactly one line.
+//!
+//! After an intended change of a message, rewrite the expected files with
+//!
+//! ```text
+//! XPGN_BLESS=1 cargo test --test invalid
+//! ```
+//!
+//! and review the diff before committing it.
+//!
+//! (The files are named `.stderr` after the usual convention for expected
+//! diagnostics; `xpgn validate` writes its report to standard output.)
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `samples/invalid/*.xpgn`, relative to the crate root, sorted.
+fn invalid_files() -> Vec<PathBuf> {
+    let dir = root().join("samples/invalid");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("samples/invalid exists")
+        .map(|e| e.expect("readable directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "xpgn"))
+        .map(|p| p.strip_prefix(root()).unwrap().to_path_buf())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs `xpgn validate <rel>` from the crate root; returns the exit code
+/// and the diagnostic lines (stdout without the summary line).
+fn validate(rel: &Path) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .arg("validate")
+        .arg(rel)
+        .current_dir(root())
+        .output()
+        .expect("the xpgn binary runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines: Vec<&str> = stdout.lines().collect();
+    let summary = lines.pop().unwrap_or_default();
+    assert!(
+        summary.contains(" games read, "),
+        "{}: the last line is not the summary: {stdout}",
+        rel.display()
+    );
+    let mut diagnostics = lines.join("\n");
+    if !diagnostics.is_empty() {
+        diagnostics.push('\n');
+    }
+    (
+        out.status.code(),
+        diagnostics,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn invalid_samples_give_the_expected_diagnostics() {
+    let bless = std::env::var_os("XPGN_BLESS").is_some_and(|v| v == "1");
+    let files = invalid_files();
+    assert!(files.len() >= 10, "only {} invalid samples", files.len());
+    let mut failures = Vec::new();
+    for rel in &files {
+        let expected_path = root().join(rel.with_extension("stderr"));
+        let (code, diagnostics, stderr) = validate(rel);
+        if code != Some(1) {
+            failures.push(format!(
+                "{}: exit code {code:?}, want 1 (stderr: {stderr})",
+                rel.display()
+            ));
+        }
+        let lines = diagnostics.lines().count();
+        if lines != 1 {
+            failures.push(format!(
+                "{}: {lines} diagnostic lines, want exactly one fault per file:\n{diagnostics}",
+                rel.display()
+            ));
+        }
+        if !diagnostics
+            .lines()
+            .all(|l| l.starts_with(&format!("{}:", rel.display())))
+        {
+            failures.push(format!(
+                "{}: diagnostics do not start with the path as given:\n{diagnostics}",
+                rel.display()
+            ));
+        }
+        if bless {
+            std::fs::write(&expected_path, &diagnostics).expect("expected file is writable");
+            continue;
+        }
+        match std::fs::read_to_string(&expected_path) {
+            Ok(expected) if expected == diagnostics => {}
+            Ok(expected) => failures.push(format!(
+                "{}: diagnostics differ\n--- expected ({})\n{expected}--- actual\n{diagnostics}(XPGN_BLESS=1 rewrites the expected files)",
+                rel.display(),
+                expected_path.display()
+            )),
+            Err(e) => failures.push(format!(
+                "{}: {e} (XPGN_BLESS=1 writes it)",
+                expected_path.display()
+            )),
+        }
+    }
+    // An expected file whose sample was removed or renamed.
+    for entry in std::fs::read_dir(root().join("samples/invalid")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|x| x == "stderr") && !path.with_extension("xpgn").exists()
+        {
+            failures.push(format!("{}: no matching .xpgn", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
