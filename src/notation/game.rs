@@ -30,6 +30,9 @@ pub struct Node {
 pub struct Game {
     /// Tag pairs in the order written.
     pub tags: Vec<(String, String)>,
+    /// Where each tag pair starts (same order as `tags`; empty for games
+    /// not read from text).
+    pub tag_locations: Vec<Location>,
     /// The main line.
     pub moves: Vec<Node>,
     /// Comments after the last move of the main line, before the result.
@@ -41,6 +44,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// Where tag `name` was written, else where the game starts.
+    pub fn tag_location(&self, name: &str) -> Location {
+        self.tags
+            .iter()
+            .position(|(n, _)| n == name)
+            .and_then(|i| self.tag_locations.get(i).copied())
+            .unwrap_or(self.at)
+    }
+
     /// The value of tag `name` (case-sensitive, as PGN), if present.
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags

@@ -211,6 +211,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
         if c.rest().starts_with('[') {
             match tag_pair(c.rest()) {
                 Ok((rest, pair)) => {
+                    game.tag_locations.push(c.at(c.pos));
                     c.pos = text.len() - rest.len();
                     game.tags.push(pair);
                 }
@@ -258,7 +259,10 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
         }
         if rest.starts_with(')') {
             if lines.len() == 1 {
-                return Err(c.error(start, "no `)` here: no variation is open"));
+                return Err(c.error(
+                    start,
+                    "a move, comment or result (a `)` closes a variation, and none is open)",
+                ));
             }
             let (var, opened) = lines.pop().expect("checked above");
             if var.is_empty() {
@@ -425,7 +429,7 @@ mod tests {
         let cases = [
             ("[Event \"x\"\n1. e4 *", 1, 1, "tag pair"),
             ("1. e4 {open *", 1, 7, "`}`"),
-            ("1. e4 ) *", 1, 7, "no variation is open"),
+            ("1. e4 ) *", 1, 7, "none is open"),
             ("1. e4 (d4 *", 1, 11, "`)` closing"),
             ("1. e4\n  e5 Zz9! *", 2, 6, "a move"),
             ("( e4 ) *", 1, 1, "a move before a variation"),

@@ -87,7 +87,7 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
                 kind: ReplayErrorKind::UnknownVariant,
                 ply: None,
                 in_variation: false,
-                at: game.at,
+                at: game.tag_location("Variant"),
                 text: None,
                 message: format!(
                     "the Variant tag names `{name}`, which xpgn does not know (known: {})",
@@ -109,7 +109,7 @@ pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
             kind: ReplayErrorKind::BadPosition,
             ply: None,
             in_variation: false,
-            at: game.at,
+            at: game.tag_location("FEN"),
             text: None,
             message: format!("FEN tag: {e}"),
         }),

@@ -124,8 +124,9 @@ fn promotion(input: &str) -> IResult<&str, char> {
 /// Production `san-move` (without check mark and annotations).
 pub fn san_move(input: &str) -> IResult<&str, San> {
     alt((
-        map((castle, waiting_suffixes), |(side, waiting)| {
-            San::Castle { side, waiting }
+        map((castle, waiting_suffixes), |(side, waiting)| San::Castle {
+            side,
+            waiting,
         }),
         map(
             (
@@ -332,7 +333,10 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                         let allowed: Vec<String> = all
                             .iter()
                             .filter_map(|m| m.promotion)
-                            .map(|k| variant.piece_def(k).letter.to_string())
+                            .map(|k| {
+                                let d = variant.piece_def(k);
+                                format!("{} ({})", d.name, d.letter)
+                            })
                             .collect();
                         return Err(SanError::Illegal(if allowed.is_empty() {
                             format!("a {name} moving to {to} does not promote")
