@@ -63,8 +63,14 @@ fn reading(c: &mut Criterion) {
         inputs.push(("chess/twic0920", data));
     }
     let courier = Variant::by_name("courier-spiel").expect("builtin");
-    inputs.push(("courier-spiel/generated-200x80", generated(courier, 200, 80)));
-    inputs.push(("chess/generated-200x80", generated(Variant::chess(), 200, 80)));
+    inputs.push((
+        "courier-spiel/generated-200x80",
+        generated(courier, 200, 80),
+    ));
+    inputs.push((
+        "chess/generated-200x80",
+        generated(Variant::chess(), 200, 80),
+    ));
     let mut group = c.benchmark_group("read+replay");
     group.sample_size(10);
     for (name, data) in &inputs {

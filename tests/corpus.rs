@@ -25,7 +25,12 @@ fn every_corpus_game_reads_and_replays() {
         for item in read_games(file) {
             let (text, parsed) = item.unwrap();
             let game = parsed.unwrap_or_else(|e| {
-                panic!("{}: game {}: {e} at {:?}", path.display(), text.number, e.at)
+                panic!(
+                    "{}: game {}: {e} at {:?}",
+                    path.display(),
+                    text.number,
+                    e.at
+                )
             });
             if let Err(f) = replay(&game) {
                 panic!("{}: game {}: {}", path.display(), text.number, f.error);

@@ -545,9 +545,7 @@ impl Position {
         }
         if !self.castling_history.is_none() && !m.is_castle() {
             self.castling = self.castling.after_move(t, us, m.from, m.to, is_king);
-            self.castling_history = self
-                .castling_history
-                .advance(t, us, m.from, m.to, is_king);
+            self.castling_history = self.castling_history.advance(t, us, m.from, m.to, is_king);
         }
         if is_king {
             if let Some(sp) = &t.def.special_king_move {
