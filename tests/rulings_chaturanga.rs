@@ -111,8 +111,14 @@ fn r_ch_2_chariot_moves_as_a_rook() {
             "d4d1", "d4d2", "d4d3", "d4d5", "d4a4", "d4b4", "d4c4", "d4e4", "d4f4", "d4g4"
         ])
     );
-    assert_eq!(error(&pos, "d4h4"), "the Chariot on d4 cannot reach h4");
-    assert_eq!(error(&pos, "d4d7"), "the Chariot on d4 cannot reach d7");
+    assert_eq!(
+        error(&pos, "d4h4"),
+        "the Chariot on d4 cannot reach h4: g4 is in the way"
+    );
+    assert_eq!(
+        error(&pos, "d4d7"),
+        "the Chariot on d4 cannot reach d7: d6 is in the way"
+    );
     assert_eq!(error(&pos, "d4e5"), "the Chariot on d4 cannot reach e5");
 }
 

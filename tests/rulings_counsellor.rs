@@ -45,7 +45,10 @@ fn r_co_1_elephant_one_or_two_squares_diagonally_from_start() {
 fn r_co_1_elephant_cannot_jump() {
     // c2 is occupied, so b3 is out of reach although it is two squares away.
     let pos = game("e2e4 a7a6");
-    assert_eq!(error(&pos, "d1b3"), "the Elephant on d1 cannot reach b3");
+    assert_eq!(
+        error(&pos, "d1b3"),
+        "the Elephant on d1 cannot reach b3: c2 is in the way"
+    );
 
     // Elephant e4; own pawn f5, enemy pawn d5, enemy knight g2.
     let pos = read("6k5/12/12/3p1P6/4E7/12/6n5/6K5 w - - 0 1 -");
@@ -54,8 +57,14 @@ fn r_co_1_elephant_cannot_jump() {
         strs(&["e4c2", "e4d3", "e4d5", "e4f3", "e4g2"])
     );
     // Captures on the first or the second square, never beyond a piece.
-    assert_eq!(error(&pos, "e4c6"), "the Elephant on e4 cannot reach c6");
-    assert_eq!(error(&pos, "e4g6"), "the Elephant on e4 cannot reach g6");
+    assert_eq!(
+        error(&pos, "e4c6"),
+        "the Elephant on e4 cannot reach c6: d5 is in the way"
+    );
+    assert_eq!(
+        error(&pos, "e4g6"),
+        "the Elephant on e4 cannot reach g6: f5 is in the way"
+    );
     assert_eq!(error(&pos, "e4h1"), "the Elephant on e4 cannot reach h1");
     assert_eq!(error(&pos, "e4e5"), "the Elephant on e4 cannot reach e5");
     let after = play(&pos, "e4g2");

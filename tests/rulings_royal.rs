@@ -50,7 +50,10 @@ fn r_ro_1_elephant_one_or_two_squares_without_jumping() {
     let pos = game("e2e4 a7a6");
     assert_eq!(moves_from(&pos, "d1"), strs(&["d1e2", "d1f3"]));
     // c2 blocks the way to b3: no jumping.
-    assert_eq!(error(&pos, "d1b3"), "the Elephant on d1 cannot reach b3");
+    assert_eq!(
+        error(&pos, "d1b3"),
+        "the Elephant on d1 cannot reach b3: c2 is in the way"
+    );
     assert_eq!(error(&pos, "d1g4"), "the Elephant on d1 cannot reach g4");
 
     // Elephant e4; own pawn f5, enemy pawn d5, enemy knight g2.
@@ -59,8 +62,14 @@ fn r_ro_1_elephant_one_or_two_squares_without_jumping() {
         moves_from(&pos, "e4"),
         strs(&["e4c2", "e4d3", "e4d5", "e4f3", "e4g2"])
     );
-    assert_eq!(error(&pos, "e4c6"), "the Elephant on e4 cannot reach c6");
-    assert_eq!(error(&pos, "e4g6"), "the Elephant on e4 cannot reach g6");
+    assert_eq!(
+        error(&pos, "e4c6"),
+        "the Elephant on e4 cannot reach c6: d5 is in the way"
+    );
+    assert_eq!(
+        error(&pos, "e4g6"),
+        "the Elephant on e4 cannot reach g6: f5 is in the way"
+    );
 }
 
 // ---------------------------------------------------------------------------

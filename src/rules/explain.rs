@@ -3,6 +3,7 @@
 
 use super::castling::Stage;
 use super::geometry::Square;
+use super::movement::Atom;
 use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::variant::CastlingSide;
@@ -33,6 +34,8 @@ pub enum Illegality {
         from: Square,
         /// To.
         to: Square,
+        /// The square in the way, when the piece rides that way but is stopped.
+        blocked_by: Option<Square>,
     },
     /// The move would leave the mover's king attacked (R-0-1).
     KingLeftAttacked,
@@ -77,8 +80,17 @@ impl std::fmt::Display for Illegality {
                 "the pawn on {sq} is still waiting and cannot be captured (R-CS-3)"
             ),
             Illegality::OwnPiece(sq) => write!(f, "{sq} holds a piece of the side to move"),
-            Illegality::CannotReach { piece, from, to } => {
-                write!(f, "the {piece} on {from} cannot reach {to}")
+            Illegality::CannotReach {
+                piece,
+                from,
+                to,
+                blocked_by,
+            } => {
+                write!(f, "the {piece} on {from} cannot reach {to}")?;
+                match blocked_by {
+                    Some(sq) => write!(f, ": {sq} is in the way"),
+                    None => Ok(()),
+                }
             }
             Illegality::KingLeftAttacked => {
                 write!(f, "it would leave the king attacked (R-0-1)")
@@ -137,7 +149,37 @@ impl Position {
             piece: self.variant.piece_def(p.kind).name,
             from,
             to,
+            blocked_by: self.ride_blocker(p.kind, from, to),
         }
+    }
+
+    /// The first occupied square between `from` and `to`, when a ride of
+    /// `kind` goes from one to the other within its range.
+    fn ride_blocker(&self, kind: PieceKind, from: Square, to: Square) -> Option<Square> {
+        let df = to.file() as i8 - from.file() as i8;
+        let dr = to.rank() as i8 - from.rank() as i8;
+        for atom in &self.variant.piece_def(kind).movement.0 {
+            let Atom::Ride { directions, max } = atom else {
+                continue;
+            };
+            for &(sf, sr) in directions {
+                let steps = if sf != 0 { df / sf } else { dr / sr };
+                if steps <= 1
+                    || (sf * steps, sr * steps) != (df, dr)
+                    || max.is_some_and(|m| steps > m as i8)
+                {
+                    continue;
+                }
+                let mut sq = from;
+                for _ in 1..steps {
+                    sq = sq.offset(sf, sr)?;
+                    if self.piece_at(sq).is_some() {
+                        return Some(sq);
+                    }
+                }
+            }
+        }
+        None
     }
 
     fn explain_special_king_move(&self, from: Square, to: Square) -> Option<Illegality> {
