@@ -12,7 +12,8 @@ use nom::sequence::preceded;
 
 use super::coord::waiting_suffixes;
 use crate::rules::{
-    CastlingSide, Color, Move, MoveKind, PieceKind, Position, PromotionRule, Square, kind_names,
+    CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
+    kind_names,
 };
 
 /// A move as written in SAN or long algebraic notation.
@@ -518,31 +519,34 @@ fn explain_no_piece(
         [] => format!("{} has no {name} that could move to {to}", color_name(us)),
         [one] => pos.explain_illegal(*one, to).to_string(),
         _ => {
-            // Every candidate fails; if one fails only for the king's sake, say so.
-            let reasons: Vec<String> = ours
-                .iter()
-                .map(|&s| pos.explain_illegal(s, to).to_string())
-                .collect();
-            if let Some(r) = reasons
-                .iter()
-                .find(|r| r.contains("R-0-1") || r.contains("R-CS-3"))
-            {
-                r.clone()
-            } else {
-                format!(
-                    "no {name} can reach {to} ({name} on {})",
-                    join_squares(&ours)
+            // Every candidate fails: one that fails only for the king's
+            // sake (or a waiting pawn's) says it all; else say why each fails.
+            let reasons: Vec<Illegality> =
+                ours.iter().map(|&s| pos.explain_illegal(s, to)).collect();
+            if let Some(r) = reasons.iter().find(|r| {
+                matches!(
+                    r,
+                    Illegality::KingLeftAttacked | Illegality::WaitingPawnCaptured(_)
                 )
+            }) {
+                r.to_string()
+            } else {
+                let each: Vec<String> = ours
+                    .iter()
+                    .zip(&reasons)
+                    .map(|(sq, r)| match r {
+                        Illegality::CannotReach {
+                            blocked_by: Some(b),
+                            ..
+                        } => format!("from {sq}, {b} is in the way"),
+                        Illegality::CannotReach { .. } => format!("{sq} is out of its reach"),
+                        other => format!("from {sq}: {other}"),
+                    })
+                    .collect();
+                format!("no {name} can reach {to} ({})", each.join("; "))
             }
         }
     }
-}
-
-fn join_squares(s: &[Square]) -> String {
-    s.iter()
-        .map(|q| q.to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Writes `m` (legal in `pos`) in SAN with the least disambiguation, `x`
