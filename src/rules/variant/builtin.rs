@@ -28,10 +28,16 @@ pub fn builtin_def(name: &str) -> Option<VariantDef> {
         "royal" => royal(),
         "chaturanga" => chaturanga(),
         "courier-spiel" => courier_spiel(),
-        "chancellor" => chancellor("chancellor", "Paulowich's Chancellor Chess", "cnbrkbnq"),
+        "chancellor" => chancellor(
+            "chancellor",
+            "Paulowich's Chancellor Chess",
+            &["chancellor chess"],
+            "cnbrkbnq",
+        ),
         "chancellor-crosswise" => chancellor(
             "chancellor-crosswise",
             "Chancellor Chess (crosswise)",
+            &["chancellor chess crosswise", "crosswise chancellor chess"],
             "qnbkrbnc",
         ),
         "kings-leap" => kings_leap(),
@@ -163,6 +169,7 @@ fn chess() -> VariantDef {
     VariantDef {
         name: "chess",
         display_name: "Chess",
+        aliases: &["standard", "orthodox", "orthodox chess"],
         size,
         setup: setup(&pieces, size, "RNBQKBNR", "rnbqkbnr"),
         pieces,
@@ -205,6 +212,7 @@ fn counsellor() -> VariantDef {
     VariantDef {
         name: "counsellor",
         display_name: "Counsellor Chess",
+        aliases: &["councellor chess"],
         size,
         setup: setup(&pieces, size, "RNBECQKCEBNR", "rnbecqkcebnr"),
         pieces,
@@ -246,6 +254,7 @@ fn royal() -> VariantDef {
     VariantDef {
         name: "royal",
         display_name: "Royal Chess",
+        aliases: &[],
         size,
         setup: setup(&pieces, size, "RNBEFKEBNR", "rnbefkebnr"),
         pieces,
@@ -293,6 +302,7 @@ fn chaturanga() -> VariantDef {
     VariantDef {
         name: "chaturanga",
         display_name: "Chaturanga",
+        aliases: &[],
         size,
         setup: setup(&pieces, size, "RNECKENR", "rnekcenr"),
         pieces,
@@ -334,6 +344,7 @@ fn courier_spiel() -> VariantDef {
     VariantDef {
         name: "courier-spiel",
         display_name: "Courier-Spiel",
+        aliases: &["courier spiel"],
         size,
         setup: setup(&pieces, size, "RNBCMKQFCBNR", "rnbcmkqfcbnr"),
         pieces,
@@ -372,7 +383,12 @@ fn chancellor_pieces() -> Vec<PieceDef> {
     ]
 }
 
-fn chancellor(name: &'static str, display_name: &'static str, black: &str) -> VariantDef {
+fn chancellor(
+    name: &'static str,
+    display_name: &'static str,
+    aliases: &'static [&'static str],
+    black: &str,
+) -> VariantDef {
     let pieces = chancellor_pieces();
     let size = BoardSize::new(8, 8);
     let promo = ['Q', 'C', 'R', 'B', 'N'].map(|l| kind(&pieces, l)).to_vec();
@@ -432,6 +448,7 @@ fn chancellor(name: &'static str, display_name: &'static str, black: &str) -> Va
     VariantDef {
         name,
         display_name,
+        aliases,
         size,
         setup: setup(&pieces, size, "CNBRKBNQ", black),
         pieces,
@@ -450,6 +467,7 @@ fn kings_leap() -> VariantDef {
     VariantDef {
         name: "kings-leap",
         display_name: "King's Leap Chess",
+        aliases: &["king's leap"],
         size,
         setup: setup(&pieces, size, "CNBRKBNQ", "cnbrkbnq"),
         pieces,

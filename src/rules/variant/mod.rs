@@ -162,6 +162,8 @@ pub struct VariantDef {
     pub name: &'static str,
     /// Display name ("Courier-Spiel").
     pub display_name: &'static str,
+    /// Other names the `Variant` tag may use ("Orthodox", "Royal").
+    pub aliases: &'static [&'static str],
     /// Board size.
     pub size: BoardSize,
     /// Piece table; `PieceKind(i)` is entry `i`. At most 15 entries.
@@ -266,21 +268,8 @@ impl Variant {
         Variant::builtin().iter().copied().find(|v| {
             normalize_name(v.name()) == key
                 || normalize_name(v.def().display_name) == key
-                || v.aliases().iter().any(|a| normalize_name(a) == key)
+                || v.def().aliases.iter().any(|a| normalize_name(a) == key)
         })
-    }
-
-    fn aliases(&self) -> &'static [&'static str] {
-        match self.name() {
-            "chess" => &["standard", "orthodox", "orthodox chess"],
-            "counsellor" => &["counsellor chess", "councellor chess"],
-            "royal" => &["royal chess"],
-            "chancellor" => &["chancellor chess", "paulowich's chancellor chess"],
-            "chancellor-crosswise" => &["chancellor chess crosswise", "crosswise chancellor chess"],
-            "kings-leap" => &["king's leap", "kings leap chess"],
-            "courier-spiel" => &["courierspiel"],
-            _ => &[],
-        }
     }
 
     pub(crate) fn tables(&self) -> &'static Tables {
