@@ -193,11 +193,7 @@ impl Position {
         }
         let us = self.turn;
         let them = us.other();
-        let what = if sp.lost_on_any_king_move {
-            "the king's leap"
-        } else {
-            "the king's knight move"
-        };
+        let what = sp.name;
         let fail = |reason: String| {
             Some(Illegality::SpecialKingMove {
                 reason,

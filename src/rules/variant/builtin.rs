@@ -316,6 +316,7 @@ fn chaturanga() -> VariantDef {
         },
         castling: Vec::new(),
         special_king_move: Some(SpecialKingMove {
+            name: "the king's knight move",
             offsets: symmetric(1, 2),
             lost_on_any_king_move: false,
             may_capture: true,
@@ -474,6 +475,7 @@ fn kings_leap() -> VariantDef {
         pawns: orthodox_pawns(PromotionRule::Choice(promo), "R-PC-1"),
         castling: Vec::new(),
         special_king_move: Some(SpecialKingMove {
+            name: "the king's leap",
             offsets: leaps,
             lost_on_any_king_move: true,
             may_capture: false,

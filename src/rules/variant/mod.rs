@@ -125,6 +125,8 @@ pub struct CastlingDef {
 /// A once-per-game king move beyond the ordinary step (R-KL-1, R-CH-5).
 #[derive(Clone, Debug)]
 pub struct SpecialKingMove {
+    /// What it is called in messages ("the king's leap").
+    pub name: &'static str,
     /// Offsets the king may leap by.
     pub offsets: Vec<(i8, i8)>,
     /// The right ends with any king move (R-KL-1: "if the king has never
