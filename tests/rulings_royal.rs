@@ -100,7 +100,7 @@ fn r_ro_2_other_promotions_are_errors() {
     }
     assert_eq!(
         error(&pos, "c7c8q"),
-        "`q` is not a piece letter of Royal Chess"
+        "`q` is not a piece letter of Royal Chess (letters: KRBNEF)"
     );
 }
 

@@ -120,12 +120,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         }
     }
     let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
-        variant.kind_by_letter(letter).ok_or_else(|| {
-            CoordError::Illegal(format!(
-                "`{letter}` is not a piece letter of {}",
-                variant.def().display_name
-            ))
-        })
+        super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
     };
     let all: Vec<Move> = pos
         .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))

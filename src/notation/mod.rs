@@ -12,3 +12,21 @@ pub mod san;
 pub mod span;
 pub mod square;
 pub mod writer;
+
+use crate::rules::{PieceKind, Variant};
+
+/// The kind a piece letter names in `variant`, or why it names none (the
+/// letters it has), for every move reader's messages.
+pub(crate) fn kind_for_letter(variant: Variant, letter: char) -> Result<PieceKind, String> {
+    variant.kind_by_letter(letter).ok_or_else(|| {
+        let letters: String = variant
+            .kinds()
+            .filter(|&k| k != variant.pawn_kind())
+            .map(|k| variant.piece_def(k).letter)
+            .collect();
+        format!(
+            "`{letter}` is not a piece letter of {} (letters: {letters})",
+            variant.def().display_name
+        )
+    })
+}

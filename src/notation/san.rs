@@ -241,17 +241,7 @@ fn color_name(c: Color) -> &'static str {
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
     let kind_of = |letter: char| -> Result<PieceKind, SanError> {
-        variant.kind_by_letter(letter).ok_or_else(|| {
-            let letters: String = variant
-                .kinds()
-                .filter(|&k| k != variant.pawn_kind())
-                .map(|k| variant.piece_def(k).letter)
-                .collect();
-            SanError::Illegal(format!(
-                "`{letter}` is not a piece letter of {} (letters: {letters})",
-                variant.def().display_name
-            ))
-        })
+        super::kind_for_letter(variant, letter).map_err(SanError::Illegal)
     };
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {
@@ -380,12 +370,7 @@ fn finish(
 ) -> Result<Move, SanError> {
     let variant = pos.variant();
     for &(sq, letter) in waiting {
-        let Some(kind) = variant.kind_by_letter(letter) else {
-            return Err(SanError::Illegal(format!(
-                "`{letter}` is not a piece letter of {}",
-                variant.def().display_name
-            )));
-        };
+        let kind = super::kind_for_letter(variant, letter).map_err(SanError::Illegal)?;
         let before = candidates.clone();
         candidates.retain(|m| {
             [m.waiting_promotion, m.instant_promotion]
