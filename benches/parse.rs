@@ -39,7 +39,7 @@ fn generated(variant: Variant, games: usize, plies: usize) -> Vec<u8> {
             seed ^= seed << 17;
             let m = moves[(seed % moves.len() as u64) as usize];
             nodes.push(Node {
-                text: xpgn::notation::coord::write_coord(&pos, &m),
+                text: xpgn::notation::coord::write_coord(&pos, &m).into(),
                 ..Node::default()
             });
             pos.play_unchecked(&m);

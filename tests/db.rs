@@ -41,7 +41,7 @@ fn games(variant: Variant, n: usize, plies: usize, seed: u64) -> String {
             s ^= s << 17;
             let m = moves[(s % moves.len() as u64) as usize];
             nodes.push(Node {
-                text: write_coord(&pos, &m),
+                text: write_coord(&pos, &m).into(),
                 ..Node::default()
             });
             pos.play_unchecked(&m);

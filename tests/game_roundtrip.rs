@@ -21,7 +21,7 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
         }
         let m = moves[c % moves.len()];
         let mut node = Node {
-            text: write_coord(&pos, &m),
+            text: write_coord(&pos, &m).into(),
             ..Node::default()
         };
         if extra % 5 == 0 {
@@ -37,7 +37,7 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
         if extra % 11 == 0 && moves.len() > 1 {
             let alt = moves[(c + 1) % moves.len()];
             node.variations.push(vec![Node {
-                text: write_coord(&pos, &alt),
+                text: write_coord(&pos, &alt).into(),
                 comments: vec!["alternative".into()],
                 ..Node::default()
             }]);

@@ -9,7 +9,7 @@ use super::span::Location;
 pub struct Node {
     /// The move text (SAN, long algebraic or coordinate), without check
     /// mark or suffix annotation.
-    pub text: String,
+    pub text: MoveText,
     /// The move's syntax, as the reader parsed it (`None`: parse `text`).
     pub parsed: Option<AnyMove>,
     /// Where the move starts.
@@ -23,6 +23,93 @@ pub struct Node {
     pub comments: Vec<String>,
     /// Alternatives to this move, each a line of its own.
     pub variations: Vec<Vec<Node>>,
+}
+
+/// A move as written. Almost every one is a few bytes long, so it is kept
+/// inline up to [`MoveText::INLINE`] bytes: reading a game then allocates
+/// nothing per move for its text.
+#[derive(Clone, PartialEq, Eq)]
+pub struct MoveText(Repr);
+
+#[derive(Clone, PartialEq, Eq)]
+enum Repr {
+    Inline {
+        len: u8,
+        bytes: [u8; MoveText::INLINE],
+    },
+    Heap(Box<str>),
+}
+
+impl MoveText {
+    /// The longest text kept inline.
+    pub const INLINE: usize = 22;
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize])
+                .expect("inline text is copied whole from a str"),
+            Repr::Heap(s) => s,
+        }
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> MoveText {
+        MoveText::from("")
+    }
+}
+
+impl From<&str> for MoveText {
+    fn from(text: &str) -> MoveText {
+        if text.len() <= MoveText::INLINE {
+            let mut bytes = [0; MoveText::INLINE];
+            bytes[..text.len()].copy_from_slice(text.as_bytes());
+            MoveText(Repr::Inline {
+                len: text.len() as u8,
+                bytes,
+            })
+        } else {
+            MoveText(Repr::Heap(text.into()))
+        }
+    }
+}
+
+impl From<String> for MoveText {
+    fn from(text: String) -> MoveText {
+        MoveText::from(text.as_str())
+    }
+}
+
+impl std::ops::Deref for MoveText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for MoveText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for MoveText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
 }
 
 /// A game as read from text.
@@ -59,5 +146,23 @@ impl Game {
             .iter()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_text_keeps_short_and_long_text() {
+        let long = "e7e8&e8=Q&d1=R&c1=B&b1=N";
+        for t in ["", "e4", "Nxe4+", "abcdefghijklmnopqrstuv", long] {
+            let m = MoveText::from(t);
+            assert_eq!(m, t);
+            assert_eq!(m.to_string(), t);
+            assert_eq!(format!("{m:?}"), format!("{t:?}"));
+        }
+        assert!(matches!(MoveText::from(long).0, Repr::Heap(_)));
+        assert!(matches!(MoveText::from("Nf3").0, Repr::Inline { .. }));
     }
 }

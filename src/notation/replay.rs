@@ -184,7 +184,7 @@ fn play_line(
                         ply: Some(ply),
                         in_variation,
                         at: node.at,
-                        text: Some(node.text.clone()),
+                        text: Some(node.text.to_string()),
                         message: format!("`{}`: {message}", node.text),
                     },
                     pos,

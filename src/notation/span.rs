@@ -1,5 +1,6 @@
-//! Where text is: byte offsets turned into 1-based lines and columns once,
-//! when a message is written.
+//! Where text is: byte offsets turned into 1-based lines and columns.
+
+use std::cell::Cell;
 
 /// A 1-based line and column (columns count characters).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
@@ -10,34 +11,55 @@ pub struct Location {
     pub column: usize,
 }
 
-/// Line starts of a text, to turn byte offsets into [`Location`]s.
+/// Turns byte offsets of one text into [`Location`]s. A reader asks for
+/// offsets in increasing order, so each answer walks on from the last one:
+/// locating every move of a game costs one pass over its text, not one
+/// per move.
 #[derive(Clone, Debug)]
-pub struct LineIndex {
-    starts: Vec<usize>,
+pub struct Locator<'a> {
+    text: &'a str,
     first_line: usize,
+    offset: Cell<usize>,
+    here: Cell<Location>,
 }
 
-impl LineIndex {
-    /// Indexes `text`, whose first line is line `first_line` of its file.
-    pub fn new(text: &str, first_line: usize) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts, first_line }
+impl<'a> Locator<'a> {
+    /// Locates in `text`, whose first line is line `first_line` of its file.
+    pub fn new(text: &'a str, first_line: usize) -> Locator<'a> {
+        Locator {
+            text,
+            first_line,
+            offset: Cell::new(0),
+            here: Cell::new(Location {
+                line: first_line,
+                column: 1,
+            }),
+        }
     }
 
-    /// The location of byte `offset` of `text` (the text indexed).
-    pub fn locate(&self, text: &str, offset: usize) -> Location {
-        let offset = offset.min(text.len());
-        let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let column = text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count())
-            + 1;
-        Location {
-            line: line + self.first_line,
-            column,
+    /// The location of byte `offset` (a character boundary) of the text.
+    pub fn locate(&self, offset: usize) -> Location {
+        let offset = offset.min(self.text.len());
+        if offset < self.offset.get() {
+            self.offset.set(0);
+            self.here.set(Location {
+                line: self.first_line,
+                column: 1,
+            });
         }
+        let mut here = self.here.get();
+        for &b in &self.text.as_bytes()[self.offset.get()..offset] {
+            if b == b'\n' {
+                here.line += 1;
+                here.column = 1;
+            } else if b & 0xC0 != 0x80 {
+                // Not a UTF-8 continuation byte: a character starts here.
+                here.column += 1;
+            }
+        }
+        self.offset.set(offset);
+        self.here.set(here);
+        here
     }
 }
 
@@ -46,36 +68,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_and_columns_from_offsets() {
+    fn lines_and_columns_from_offsets_in_any_order() {
         let text = "ab\ncdé\nf";
-        let idx = LineIndex::new(text, 10);
-        assert_eq!(
-            idx.locate(text, 0),
-            Location {
-                line: 10,
-                column: 1
-            }
-        );
-        assert_eq!(
-            idx.locate(text, 4),
-            Location {
-                line: 11,
-                column: 2
-            }
-        );
-        assert_eq!(
-            idx.locate(text, 7),
-            Location {
-                line: 11,
-                column: 4
-            }
-        );
-        assert_eq!(
-            idx.locate(text, 8),
-            Location {
-                line: 12,
-                column: 1
-            }
-        );
+        let at = Locator::new(text, 10);
+        let loc = |line, column| Location { line, column };
+        assert_eq!(at.locate(4), loc(11, 2));
+        assert_eq!(at.locate(7), loc(11, 4));
+        assert_eq!(at.locate(8), loc(12, 1));
+        assert_eq!(at.locate(0), loc(10, 1));
+        assert_eq!(at.locate(99), loc(12, 2));
     }
 }

@@ -59,7 +59,7 @@ fn replay_line<'g>(
             ply: Some(first_ply + i),
             in_variation: false,
             at: node.at,
-            text: Some(node.text.clone()),
+            text: Some(node.text.to_string()),
             message: format!("`{}`: {message}", node.text),
         })?;
         let before = pos.clone();
