@@ -49,19 +49,21 @@ impl<R: BufRead> GameSplitter<R> {
         }
     }
 
-    fn read_line(&mut self, buf: &mut Vec<u8>) -> std::io::Result<Option<(usize, u64)>> {
-        buf.clear();
-        let n = self.input.read_until(b'\n', buf)?;
+    /// Appends the next line to `raw`; returns its line number and byte
+    /// offset, `None` at the end of the input.
+    fn read_line(&mut self, raw: &mut Vec<u8>) -> std::io::Result<Option<(usize, u64)>> {
+        let start = raw.len();
+        let n = self.input.read_until(b'\n', raw)?;
         if n == 0 {
             return Ok(None);
         }
-        if self.line_no == 0 && buf.starts_with(b"\xEF\xBB\xBF") {
-            buf.drain(..3);
+        if self.line_no == 0 && raw[start..].starts_with(b"\xEF\xBB\xBF") {
+            raw.drain(start..start + 3);
             self.offset += 3;
         }
         let at = (self.line_no + 1, self.offset);
         self.line_no += 1;
-        self.offset += buf.len() as u64;
+        self.offset += (raw.len() - start) as u64;
         Ok(Some(at))
     }
 }
@@ -82,51 +84,47 @@ impl Scan {
         if !self.in_comment && (trimmed.starts_with(b"[") || line.starts_with(b"%")) {
             return false;
         }
-        let mut last_token = Vec::new();
-        let mut token = Vec::new();
+        let mut last: &[u8] = &[];
+        let mut token_start: Option<usize> = None;
         let mut i = 0;
         while i < line.len() {
-            let b = line[i];
             if self.in_comment {
-                if b == b'}' {
-                    self.in_comment = false;
+                match line[i..].iter().position(|&b| b == b'}') {
+                    Some(j) => {
+                        self.in_comment = false;
+                        i += j + 1;
+                        continue;
+                    }
+                    None => break,
                 }
-                i += 1;
-                continue;
             }
-            match b {
-                b'{' => {
-                    self.in_comment = true;
-                    flush(&mut token, &mut last_token);
+            let b = line[i];
+            if matches!(b, b'{' | b'(' | b')' | b';') || b.is_ascii_whitespace() {
+                if let Some(s) = token_start.take() {
+                    last = &line[s..i];
                 }
-                b';' => break,
-                b'(' => {
-                    self.depth += 1;
-                    flush(&mut token, &mut last_token);
-                    self.movetext = true;
+                match b {
+                    b'{' => self.in_comment = true,
+                    b'(' => {
+                        self.depth += 1;
+                        self.movetext = true;
+                    }
+                    b')' => self.depth -= 1,
+                    b';' => break,
+                    _ => {}
                 }
-                b')' => {
-                    self.depth -= 1;
-                    flush(&mut token, &mut last_token);
-                }
-                b if b.is_ascii_whitespace() => flush(&mut token, &mut last_token),
-                _ => {
-                    token.push(b);
-                    self.movetext = true;
-                }
+            } else if token_start.is_none() {
+                token_start = Some(i);
+                self.movetext = true;
             }
             i += 1;
         }
-        flush(&mut token, &mut last_token);
-        !self.in_comment
-            && self.depth <= 0
-            && matches!(last_token.as_slice(), b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
-    }
-}
-
-fn flush(token: &mut Vec<u8>, last: &mut Vec<u8>) {
-    if !token.is_empty() {
-        *last = std::mem::take(token);
+        if let Some(s) = token_start {
+            if !self.in_comment {
+                last = &line[s..i];
+            }
+        }
+        !self.in_comment && self.depth <= 0 && matches!(last, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
     }
 }
 
@@ -137,7 +135,11 @@ pub fn decode(raw: &[u8]) -> (String, bool) {
         Ok(s) => (s.to_string(), false),
         Err(_) => (raw.iter().map(|&b| b as char).collect(), true),
     };
-    (text.replace("\r\n", "\n"), latin1)
+    if raw.contains(&b'\r') {
+        (text.replace("\r\n", "\n"), latin1)
+    } else {
+        (text, latin1)
+    }
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
@@ -155,9 +157,9 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
             raw = line;
             start = Some((first_line, offset));
         }
-        let mut buf = Vec::new();
         loop {
-            let at = match self.read_line(&mut buf) {
+            let line_start = raw.len();
+            let at = match self.read_line(&mut raw) {
                 Ok(Some(at)) => at,
                 Ok(None) => {
                     self.done = true;
@@ -168,20 +170,20 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
                     return Some(Err(e));
                 }
             };
-            let is_tag = buf.trim_ascii_start().starts_with(b"[");
+            let line = &raw[line_start..];
+            let is_tag = line.trim_ascii_start().starts_with(b"[");
             if is_tag && !scan.in_comment && scan.movetext {
-                self.carry = Some((std::mem::take(&mut buf), at.0, at.1));
+                self.carry = Some((raw.split_off(line_start), at.0, at.1));
                 break;
             }
             if start.is_none() {
-                if buf.trim_ascii().is_empty() {
+                if line.trim_ascii().is_empty() {
+                    raw.truncate(line_start);
                     continue;
                 }
                 start = Some(at);
             }
-            let ends = scan.line(&buf);
-            raw.extend_from_slice(&buf);
-            if ends {
+            if scan.line(&raw[line_start..]) {
                 break;
             }
         }

@@ -280,16 +280,15 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                 None => variant.pawn_kind(),
             };
             let name = variant.piece_def(kind).name;
-            let legal = pos.legal_moves_filtered(Some(kind), Some(*to));
-            let mover = |m: &Move| pos.piece_at(m.from).map(|p| p.kind);
-            let by_piece: Vec<Move> = legal
-                .iter()
-                .filter(|m| mover(m) == Some(kind) && !m.is_castle() && m.to == *to)
-                .filter(|m| file.is_none_or(|f| m.from.file() == f))
-                .filter(|m| rank.is_none_or(|r| m.from.rank() == r))
-                .copied()
-                .collect();
-            if by_piece.is_empty() {
+            let mut legal = pos.legal_moves_filtered(Some(kind), Some(*to));
+            let named = |m: &Move| {
+                pos.piece_at(m.from).map(|p| p.kind) == Some(kind)
+                    && !m.is_castle()
+                    && m.to == *to
+                    && file.is_none_or(|f| m.from.file() == f)
+                    && rank.is_none_or(|r| m.from.rank() == r)
+            };
+            if !legal.iter().any(named) {
                 // The king's own move where it can only mean castling (§5).
                 if kind == variant.king_kind() {
                     let castles: Vec<Move> = legal
@@ -305,7 +304,8 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                     pos, kind, name, *file, *rank, *to,
                 )));
             }
-            let mut found = by_piece;
+            legal.retain(named);
+            let mut found = legal;
             let forced = matches!(
                 variant.def().pawns.promotion,
                 PromotionRule::SetupSquare { .. }

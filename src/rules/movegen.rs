@@ -149,17 +149,15 @@ impl Position {
     pub fn legal_moves_filtered(&self, kind: Option<PieceKind>, to: Option<Square>) -> Vec<Move> {
         let mut out = Vec::with_capacity(if to.is_some() { 4 } else { 64 });
         match (kind, to) {
-            (Some(kind), Some(to)) if kind != self.tables().king => {
-                self.generate_to(&mut out, kind, to);
-            }
+            (Some(kind), Some(to)) => self.generate_to(&mut out, kind, to),
             _ => self.generate(&mut out, true, kind, to),
         }
         out
     }
 
-    /// The legal moves of our pieces of `kind` (not the king) to `to`,
-    /// found backwards from `to`: only the squares such a piece could come
-    /// from are looked at, which is what reading a written move needs.
+    /// The legal moves of our pieces of `kind` to `to`, found backwards
+    /// from `to`: only the squares such a piece could come from are looked
+    /// at, which is what reading a written move needs.
     fn generate_to(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square) {
         out.clear();
         let t = self.tables();
@@ -238,12 +236,28 @@ impl Position {
         }
         let target = self.board[to.index()];
         if target != 0 && (color_of(target) == us || self.immune.contains(to)) {
-            return;
+            // No capture of one's own piece or a waiting pawn (R-CS-3); a
+            // king's castling may still land here only on an empty square.
+            n = 0;
         }
         let found = &mut from_squares[..n];
         found.sort_unstable();
         for &from in found.iter() {
             self.push(&ctx, Move::normal(from, to), out);
+        }
+        if kind == t.king {
+            let king = ctx.king;
+            let castles_to = t.castlings[us.index()].iter().any(|c| c.king_to == to);
+            let leaps_to = t.def.special_king_move.as_ref().is_some_and(|sp| {
+                sp.offsets
+                    .iter()
+                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
+            });
+            if castles_to || leaps_to {
+                ctx.in_check = self.attacked(&self.board, king, them);
+                self.special_king_moves(&ctx, out);
+                self.castling_moves(&ctx, out);
+            }
         }
     }
 
@@ -435,6 +449,9 @@ impl Position {
             let Some(to) = t.size.offset(ctx.king, df, dr) else {
                 continue;
             };
+            if ctx.only_to.is_some_and(|only| only != to) {
+                continue;
+            }
             let c = self.board[to.index()];
             if c != 0 && (color_of(c) == ctx.us || !sp.may_capture || self.immune.contains(to)) {
                 continue;
@@ -466,7 +483,8 @@ impl Position {
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
-            if !self.castling.ready_for(t, us, i)
+            if ctx.only_to.is_some_and(|to| to != c.king_to)
+                || !self.castling.ready_for(t, us, i)
                 || ctx.king != c.king_from
                 || self.piece_at(c.partner_from).is_none_or(|p| p.color != us)
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
@@ -596,9 +614,6 @@ mod tests {
                     for to in size.squares() {
                         for k in 0..variant.def().pieces.len() as u8 {
                             let kind = PieceKind(k);
-                            if kind == variant.king_kind() {
-                                continue;
-                            }
                             let mut expected: Vec<Move> = all
                                 .iter()
                                 .filter(|m| {
