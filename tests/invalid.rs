@@ -1,7 +1,7 @@
 //! The faulty sample files: for every `samples/invalid/<name>.xpgn`, the
 //! diagnostic lines that `xpgn validate samples/invalid/<name>.xpgn` prints
 //! (run from the crate root, so paths start `samples/invalid/`; the summary
-//! line `N games read, ...` left out) must equal `samples/invalid/<name>.stderr`
+//! line `N games read, ...` left out) must equal `samples/invalid/<name>.expected`
 //! line for line, and the command must exit with code 1 (input rejected).
 //!
 //! Each file holds exactly one fault (possibly after valid games, to show
@@ -14,9 +14,6 @@
 //! ```
 //!
 //! and review the diff before committing it.
-//!
-//! (The files are named `.stderr` after the usual convention for expected
-//! diagnostics; `xpgn validate` writes its report to standard output.)
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -73,7 +70,7 @@ fn invalid_samples_give_the_expected_diagnostics() {
     assert!(files.len() >= 10, "only {} invalid samples", files.len());
     let mut failures = Vec::new();
     for rel in &files {
-        let expected_path = root().join(rel.with_extension("stderr"));
+        let expected_path = root().join(rel.with_extension("expected"));
         let (code, diagnostics, stderr) = validate(rel);
         if code != Some(1) {
             failures.push(format!(
@@ -117,7 +114,7 @@ fn invalid_samples_give_the_expected_diagnostics() {
     // An expected file whose sample was removed or renamed.
     for entry in std::fs::read_dir(root().join("samples/invalid")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|x| x == "stderr") && !path.with_extension("xpgn").exists()
+        if path.extension().is_some_and(|x| x == "expected") && !path.with_extension("xpgn").exists()
         {
             failures.push(format!("{}: no matching .xpgn", path.display()));
         }

@@ -1,9 +1,11 @@
 //! SAN against positions reached by fuzzer-chosen legal games: parsing and
-//! resolving never panic; a resolved move writes back to SAN that resolves
-//! to the same move.
+//! resolving never panic; the reader's byte-level path for common moves
+//! reads every token as the nom grammar does; a resolved move writes back
+//! to SAN that resolves to the same move.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use xpgn::notation::pgn::{parse_any_move, parse_any_move_by_grammar};
 use xpgn::notation::san::{parse_san, resolve_san, write_san};
 use xpgn::rules::{Position, Variant};
 
@@ -24,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(rest.get(split + 1..).unwrap_or_default()) else {
         return;
     };
+    assert_eq!(parse_any_move(text), parse_any_move_by_grammar(text), "{text}");
     let Ok(token) = parse_san(text) else {
         return;
     };
