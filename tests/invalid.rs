@@ -114,7 +114,8 @@ fn invalid_samples_give_the_expected_diagnostics() {
     // An expected file whose sample was removed or renamed.
     for entry in std::fs::read_dir(root().join("samples/invalid")).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|x| x == "expected") && !path.with_extension("xpgn").exists()
+        if path.extension().is_some_and(|x| x == "expected")
+            && !path.with_extension("xpgn").exists()
         {
             failures.push(format!("{}: no matching .xpgn", path.display()));
         }

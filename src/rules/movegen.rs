@@ -12,14 +12,22 @@ use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::square_set::SquareSet;
-use super::variant::PromotionRule;
+use super::variant::{Line, PromotionRule};
+
+/// Which of our pieces shield the king from an enemy rider.
+enum Pins {
+    /// Found for the whole board (a full generation).
+    Known(SquareSet),
+    /// Looked for per moving piece (a generation of one or two moves).
+    PerMove,
+}
 
 /// What every move of one generation shares.
 struct Context {
     us: Color,
     king: Square,
     in_check: bool,
-    pinned: SquareSet,
+    pins: Pins,
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
@@ -96,6 +104,92 @@ impl Position {
         false
     }
 
+    /// Whether the piece on `from` may stand between our `king` and an
+    /// enemy rider (false only when it surely does not).
+    fn may_shield_king(&self, king: Square, from: Square) -> bool {
+        let t = self.tables();
+        let Line::Along { dir, steps } = t.line(king, from) else {
+            return t.line(king, from) == Line::Several;
+        };
+        let us = color_of(self.board[king.index()]);
+        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        let ray = t.ray(dir, king);
+        if ray[..steps as usize - 1]
+            .iter()
+            .any(|s| self.board[s.index()] != 0)
+        {
+            return false;
+        }
+        for (i, &s) in ray.iter().enumerate().skip(steps as usize) {
+            if back[i + 1] == 0 {
+                return false;
+            }
+            let c = self.board[s.index()];
+            if c != 0 {
+                return color_of(c) != us && back[i + 1] & (1 << kind_of(c)) != 0;
+            }
+        }
+        false
+    }
+
+    /// Whether the move just made from `from` to `to` by `by` attacks the
+    /// enemy `king`: the piece where it landed, or a rider line it opened.
+    /// Only for moves that change nothing else on the board, played when
+    /// `by`'s own king was safe.
+    pub(crate) fn gives_check(&self, from: Square, to: Square, king: Square, by: Color) -> bool {
+        let t = self.tables();
+        let code = self.board[to.index()];
+        let kind = kind_of(code);
+        // The piece that moved.
+        if kind == t.pawn.0 {
+            let dr = t.pawn_push[by.index()];
+            if [-1, 1]
+                .iter()
+                .any(|&df| t.size.offset(to, df, dr) == Some(king))
+            {
+                return true;
+            }
+        } else {
+            if t.leaps(PieceKind(kind), to).contains(&king) {
+                return true;
+            }
+            if let Some(seen) = self.rider_on_line(king, to, by) {
+                if seen == to {
+                    return true;
+                }
+            }
+            if t.line(king, to) == Line::Several {
+                return self.attacked(&self.board, king, by);
+            }
+        }
+        // A line the move opened.
+        match t.line(king, from) {
+            Line::None => false,
+            Line::Several => self.attacked(&self.board, king, by),
+            Line::Along { .. } => self.rider_on_line(king, from, by).is_some(),
+        }
+    }
+
+    /// The square of a rider of `by` attacking `king` along the line from
+    /// `king` through `through`, if there is one.
+    fn rider_on_line(&self, king: Square, through: Square, by: Color) -> Option<Square> {
+        let t = self.tables();
+        let Line::Along { dir, .. } = t.line(king, through) else {
+            return None;
+        };
+        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        for (i, &s) in t.ray(dir, king).iter().enumerate() {
+            if back[i + 1] == 0 {
+                return None;
+            }
+            let c = self.board[s.index()];
+            if c != 0 {
+                return (color_of(c) == by && back[i + 1] & (1 << kind_of(c)) != 0).then_some(s);
+            }
+        }
+        None
+    }
+
     /// Our pieces standing between our king and an enemy rider that would
     /// attack the king if they left.
     fn pinned(&self, us: Color) -> SquareSet {
@@ -166,8 +260,8 @@ impl Position {
         let mut ctx = Context {
             us,
             king: self.kings[us.index()],
-            in_check: false,
-            pinned: SquareSet::EMPTY,
+            in_check: self.check,
+            pins: Pins::PerMove,
             their_blocked: None,
             our_promoting: None,
             test_legality: true,
@@ -212,18 +306,16 @@ impl Position {
             return;
         }
         let bit = 1u16 << kind.0;
-        for &(s, mask) in t.leap_attackers(to) {
-            if mask & bit != 0 && self.board[s.index()] == ours {
-                note(s);
+        if t.leapers & bit != 0 {
+            for &(s, mask) in t.leap_attackers(to) {
+                if mask & bit != 0 && self.board[s.index()] == ours {
+                    note(s);
+                }
             }
         }
-        for d in 0..t.dirs.len() {
-            let back = &t.ride_mask[t.reverse[d] as usize];
-            for (i, &s) in t.ray(d as u8, to).iter().enumerate() {
-                // A ride that does not reach this far reaches no further.
-                if back[i + 1] & bit == 0 {
-                    break;
-                }
+        // Each ride of the kind, walked backwards from `to`.
+        for &(d, max) in &t.rides[kind.index()] {
+            for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
                 let c = self.board[s.index()];
                 if c == 0 {
                     continue;
@@ -254,7 +346,6 @@ impl Position {
                     .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
             });
             if castles_to || leaps_to {
-                ctx.in_check = self.attacked(&self.board, king, them);
                 self.special_king_moves(&ctx, out);
                 self.castling_moves(&ctx, out);
             }
@@ -283,17 +374,13 @@ impl Position {
         let mut ctx = Context {
             us,
             king,
-            // A filtered generation finds one or two moves: testing each is
-            // cheaper than finding pins, and check matters only to the king.
-            in_check: if only_to.is_none() || only_kind.is_none_or(|k| k == t.king) {
-                self.attacked(&self.board, king, them)
+            in_check: self.check,
+            // A filtered generation finds one or two moves: testing their
+            // pieces is cheaper than finding every pin.
+            pins: if only_to.is_none() {
+                Pins::Known(self.pinned(us))
             } else {
-                false
-            },
-            pinned: if only_to.is_none() {
-                self.pinned(us)
-            } else {
-                SquareSet::EMPTY
+                Pins::PerMove
             },
             their_blocked: None,
             our_promoting: None,
@@ -512,11 +599,13 @@ impl Position {
         if ctx.only_to.is_some_and(|to| to != m.to) {
             return;
         }
-        let mut must_test = ctx.only_to.is_some()
-            || ctx.in_check
+        let mut must_test = ctx.in_check
             || m.from == ctx.king
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
-            || ctx.pinned.contains(m.from);
+            || match &ctx.pins {
+                Pins::Known(pinned) => pinned.contains(m.from),
+                Pins::PerMove => self.may_shield_king(ctx.king, m.from),
+            };
         if let Some(blocked) = ctx.their_blocked {
             let c = self.board[m.to.index()];
             if c != 0 && kind_of(c) != self.tables().pawn.0 && m.kind != MoveKind::EnPassant {

@@ -81,6 +81,10 @@ pub struct Position {
     pub(crate) waiting_len: u8,
     /// Squares of waiting pawns: immobile, uncapturable (R-CS-3).
     pub(crate) immune: SquareSet,
+    /// Whether the side to move is in check: kept up to date by each move,
+    /// mostly from the move itself, so that legality rarely needs a full
+    /// attack test.
+    pub(crate) check: bool,
 }
 
 impl std::fmt::Debug for Position {
@@ -109,6 +113,7 @@ impl Position {
         pos.castling = CastlingState::start(t);
         pos.castling_history = pos.castling;
         pos.king_rights = [t.def.special_king_move.is_some(); 2];
+        pos.check = pos.attacked(&pos.board, pos.kings[0], Color::Black);
         pos
     }
 
@@ -134,6 +139,7 @@ impl Position {
             }; MAX_WAITING],
             waiting_len: 0,
             immune: SquareSet::EMPTY,
+            check: false,
         }
     }
 
@@ -449,13 +455,13 @@ impl Position {
         if pos.attacked(&pos.board, pos.kings[pos.turn.other().index()], pos.turn) {
             return Err(PositionError::OppositeCheck);
         }
+        pos.check = pos.attacked(&pos.board, pos.kings[pos.turn.index()], pos.turn.other());
         Ok(pos)
     }
 
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
-        let us = self.turn;
-        self.attacked(&self.board, self.kings[us.index()], us.other())
+        self.check
     }
 
     /// Whether `by` attacks `sq` in this position.
@@ -572,6 +578,26 @@ impl Position {
         }
 
         self.turn = them;
+        // Our king was safe before the move, so only the move can give
+        // check: the piece where it lands, or a line it opened. Moves that
+        // change more of the board, and kings that attack from afar
+        // (R-CH-5), take the full test.
+        let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && m.promotion.is_none()
+            && m.waiting_promotion.is_none()
+            && m.instant_promotion.is_none()
+            && t.special_attacks.is_empty();
+        let king = self.kings[them.index()];
+        self.check = if plain {
+            self.gives_check(m.from, m.to, king, us)
+        } else {
+            self.attacked(&self.board, king, us)
+        };
+        debug_assert_eq!(
+            self.check,
+            self.attacked(&self.board, king, us),
+            "check after {m:?}"
+        );
         if us == Color::Black {
             self.fullmove_number += 1;
         }

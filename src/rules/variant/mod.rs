@@ -10,7 +10,7 @@ mod builtin;
 mod tables;
 
 pub use builtin::{BUILTIN_NAMES, builtin_def};
-pub(crate) use tables::Tables;
+pub(crate) use tables::{Line, Tables};
 
 use std::sync::OnceLock;
 

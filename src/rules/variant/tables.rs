@@ -63,6 +63,27 @@ pub(crate) struct Tables {
     pub partners: [Vec<Square>; 2],
     pub has_stages: bool,
     pub special_attacks: Vec<(i8, i8)>,
+    /// Kinds that have leaps (bit per kind).
+    pub leapers: u16,
+    /// Per offset (file, rank) in -15..=15: the rider direction it lies
+    /// along, as [`Line`].
+    lines: Vec<Line>,
+}
+
+/// How two squares lie for riders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// No rider direction joins them.
+    None,
+    /// Direction `dir` joins them, `steps` steps apart.
+    Along { dir: u8, steps: u8 },
+    /// Several directions join them (say, one step of two squares and one
+    /// of one): callers fall back to a full test.
+    Several,
+}
+
+fn line_index(df: i8, dr: i8) -> usize {
+    (df + 15) as usize * 31 + (dr + 15) as usize
 }
 
 fn push_span(flat: &mut Vec<Square>, items: impl IntoIterator<Item = Square>) -> Span {
@@ -157,6 +178,28 @@ impl Tables {
             .map(|&(f, r)| dirs.iter().position(|&d| d == (-f, -r)).unwrap_or(0) as u8)
             .collect();
 
+        let mut lines = vec![Line::None; 31 * 31];
+        for df in -15i8..=15 {
+            for dr in -15i8..=15 {
+                let mut found = Line::None;
+                for (d, &(f, r)) in dirs.iter().enumerate() {
+                    let steps = (1..=15i16).find(|&k| {
+                        (i16::from(f) * k, i16::from(r) * k) == (i16::from(df), i16::from(dr))
+                    });
+                    if let Some(k) = steps {
+                        found = match found {
+                            Line::None => Line::Along {
+                                dir: d as u8,
+                                steps: k as u8,
+                            },
+                            _ => Line::Several,
+                        };
+                    }
+                }
+                lines[line_index(df, dr)] = found;
+            }
+        }
+
         let mut ray_flat = Vec::new();
         let mut ray_span = vec![Span::default(); dirs.len() * SQUARE_SPACE];
         for (d, &(df, dr)) in dirs.iter().enumerate() {
@@ -176,11 +219,19 @@ impl Tables {
         let mut rides = vec![Vec::new(); n];
         let mut ride_mask = vec![[0u16; 17]; dirs.len()];
         let mut leap_attackers: Vec<Vec<(Square, u16)>> = vec![Vec::new(); SQUARE_SPACE];
+        let mut leapers = 0u16;
         for (k, p) in def.pieces.iter().enumerate() {
             if p.role == Role::Pawn {
                 continue;
             }
             let mut offsets: Vec<(i8, i8)> = Vec::new();
+            if p.movement
+                .0
+                .iter()
+                .any(|a| matches!(a, Atom::Leap(o) if !o.is_empty()))
+            {
+                leapers |= 1 << k;
+            }
             for atom in &p.movement.0 {
                 match atom {
                     Atom::Leap(o) => {
@@ -318,8 +369,18 @@ impl Tables {
             partners,
             has_stages,
             special_attacks,
+            leapers,
+            lines,
             def,
         })
+    }
+
+    /// How `to` lies from `from` for riders.
+    #[inline]
+    pub fn line(&self, from: Square, to: Square) -> Line {
+        let df = to.file() as i8 - from.file() as i8;
+        let dr = to.rank() as i8 - from.rank() as i8;
+        self.lines[line_index(df, dr)]
     }
 
     /// Squares kind `k` leaps to from `sq`.
