@@ -8,7 +8,7 @@ use nom::character::complete::{char, satisfy};
 use nom::combinator::{all_consuming, opt};
 use nom::sequence::preceded;
 
-use super::square::square;
+use super::square::{push_square, square};
 use crate::rules::{Move, PieceKind, Position, Square, kind_names};
 
 /// A coordinate move as written, before it is matched to a position.
@@ -242,7 +242,9 @@ fn promotion_rule(pos: &Position) -> String {
 /// Writes `m` (legal in `pos`) in coordinate notation.
 pub fn write_coord(pos: &Position, m: &Move) -> String {
     let variant = pos.variant();
-    let mut out = format!("{}{}", m.from, m.to);
+    let mut out = String::with_capacity(5);
+    push_square(&mut out, m.from);
+    push_square(&mut out, m.to);
     if let Some(k) = m.promotion {
         out.push(variant.piece_def(k).letter.to_ascii_lowercase());
     }

@@ -11,6 +11,7 @@ use nom::combinator::{all_consuming, map, map_opt, opt, value};
 use nom::sequence::preceded;
 
 use super::coord::waiting_suffixes;
+use super::square::push_square;
 use crate::rules::{
     CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
     kind_names,
@@ -636,14 +637,14 @@ fn write_san_body(pos: &Position, m: &Move) -> String {
             } else if rank_unique {
                 out.push_str(&(m.from.rank() + 1).to_string());
             } else {
-                out.push_str(&m.from.to_string());
+                push_square(&mut out, m.from);
             }
         }
         if capture {
             out.push('x');
         }
     }
-    out.push_str(&m.to.to_string());
+    push_square(&mut out, m.to);
     if let Some(k) = m.promotion {
         out.push('=');
         out.push(variant.piece_def(k).letter);

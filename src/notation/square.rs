@@ -8,6 +8,17 @@ use nom::combinator::map_opt;
 
 use crate::rules::Square;
 
+/// Appends `sq` as written (`e4`, `l10`): what `Display` gives, without
+/// the formatting machinery, for writers that write a square per move.
+pub fn push_square(out: &mut String, sq: Square) {
+    out.push((b'a' + sq.file()) as char);
+    let rank = sq.rank() + 1;
+    if rank >= 10 {
+        out.push('1');
+    }
+    out.push((b'0' + rank % 10) as char);
+}
+
 /// Parses production `square` (`e4`, `l8`, `j10`, `p16`).
 ///
 /// ```
@@ -43,6 +54,18 @@ pub fn parse_square(text: &str) -> Option<Square> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pushed_squares_are_displayed_squares() {
+        for file in 0..16 {
+            for rank in 0..16 {
+                let sq = Square::new(file, rank);
+                let mut out = String::new();
+                push_square(&mut out, sq);
+                assert_eq!(out, sq.to_string());
+            }
+        }
+    }
 
     #[test]
     fn squares_up_to_16x16() {

@@ -2,9 +2,11 @@
 //! futures, whatever the move order; the clocks do not count.
 
 use super::castling::Stage;
+use super::geometry::Square;
 use super::moves::MoveKind;
-use super::piece::Color;
+use super::piece::{Color, Piece};
 use super::position::Position;
+use super::variant::Variant;
 
 /// A well-mixed 64-bit value for feature `n` (splitmix64 finaliser), so no
 /// table has to be stored for 16x16 boards and 15 piece kinds.
@@ -26,6 +28,21 @@ const WAITING: u64 = 7 << 32;
 const BLOCKED_ORDER: u64 = 8 << 32;
 const VARIANT: u64 = 9 << 32;
 
+/// The part of the key one piece on one square gives.
+#[inline]
+pub(crate) fn piece_key(sq: Square, p: Piece) -> u64 {
+    mix(PIECE | (p.color.index() as u64) << 16 | (p.kind.index() as u64) << 8 | sq.index() as u64)
+}
+
+/// The part of the key the variant gives.
+pub(crate) fn variant_key(variant: Variant) -> u64 {
+    let mut h = 0u64;
+    for b in variant.name().bytes() {
+        h = mix(h ^ VARIANT ^ b as u64);
+    }
+    h
+}
+
 fn stage_code(stage: Stage) -> Option<u64> {
     match stage {
         Stage::Unmoved => Some(0x100),
@@ -46,16 +63,13 @@ impl Position {
     /// assert_ne!(start.key(), Position::start(Variant::by_name("chancellor").unwrap()).key());
     /// ```
     pub fn key(&self) -> u64 {
-        let mut h = 0u64;
-        for b in self.variant.name().bytes() {
-            h = mix(h ^ VARIANT ^ b as u64);
-        }
-        for (sq, p) in self.pieces() {
-            h ^= mix(PIECE
-                | (p.color.index() as u64) << 16
-                | (p.kind.index() as u64) << 8
-                | sq.index() as u64);
-        }
+        // Variant and pieces: kept up to date as pieces come and go.
+        let mut h = self.board_key;
+        debug_assert_eq!(
+            h,
+            self.pieces()
+                .fold(variant_key(self.variant), |h, (sq, p)| h ^ piece_key(sq, p))
+        );
         if self.turn == Color::Black {
             h ^= mix(TURN);
         }
@@ -74,7 +88,7 @@ impl Position {
         }
         if let Some(ep) = self.ep_square {
             if self
-                .legal_moves()
+                .legal_moves_filtered(Some(self.tables().pawn), Some(ep))
                 .iter()
                 .any(|m| m.kind == MoveKind::EnPassant)
             {

@@ -3,6 +3,7 @@
 
 use super::castling::{CastlingState, Stage};
 use super::geometry::{SQUARE_SPACE, Square};
+use super::hash::{piece_key, variant_key};
 use super::moves::{Move, MoveKind};
 use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
@@ -85,6 +86,8 @@ pub struct Position {
     /// mostly from the move itself, so that legality rarely needs a full
     /// attack test.
     pub(crate) check: bool,
+    /// The key's part for the variant and the pieces (see [`Position::key`]).
+    pub(crate) board_key: u64,
 }
 
 impl std::fmt::Debug for Position {
@@ -140,6 +143,7 @@ impl Position {
             waiting_len: 0,
             immune: SquareSet::EMPTY,
             check: false,
+            board_key: variant_key(variant),
         }
     }
 
@@ -244,6 +248,7 @@ impl Position {
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
         self.board[sq.index()] = p.code();
+        self.board_key ^= piece_key(sq, p);
         self.by_color[p.color.index()].insert(sq);
         self.counts[p.color.index()][p.kind.index()] += 1;
         if p.kind == self.tables().king {
@@ -255,6 +260,7 @@ impl Position {
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let p = Piece::from_code(self.board[sq.index()])?;
         self.board[sq.index()] = 0;
+        self.board_key ^= piece_key(sq, p);
         self.by_color[p.color.index()].remove(sq);
         self.counts[p.color.index()][p.kind.index()] -= 1;
         Some(p)
