@@ -5,6 +5,7 @@
 mod error;
 pub mod import;
 mod migrate;
+pub mod postings;
 pub mod query;
 
 pub use error::DbError;

@@ -1,0 +1,153 @@
+//! The position index as posting lists: for each import batch, every
+//! (position key, game, ply) of its games, grouped by the key's top bits
+//! (its bucket), sorted, one blob per bucket. A batch writes a few rows per
+//! game instead of one per position, and "which games reach this position"
+//! reads one primary-key range (the bucket's rows, one per batch) and
+//! binary-searches each blob: an index, not a scan.
+
+/// Bits of the key that choose its bucket.
+pub const BUCKET_BITS: u32 = 12;
+
+/// Bytes per entry: key (8), game id (4), ply (2), little-endian.
+const ENTRY: usize = 14;
+
+/// The bucket of `key`.
+pub fn bucket(key: u64) -> i64 {
+    (key >> (64 - BUCKET_BITS)) as i64
+}
+
+/// One position of one game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Posting {
+    /// The position key ([`crate::rules::Position::key`]).
+    pub key: u64,
+    /// The game's row id.
+    pub game: u32,
+    /// The ply after which the position stands (0 = the start).
+    pub ply: u16,
+}
+
+/// Sorts `entries` and splits them into one blob per bucket, in bucket
+/// order.
+pub fn group(mut entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
+    entries.sort_unstable();
+    let mut out: Vec<(i64, Vec<u8>)> = Vec::new();
+    for p in entries {
+        let b = bucket(p.key);
+        if out.last().is_none_or(|(last, _)| *last != b) {
+            out.push((b, Vec::new()));
+        }
+        let blob = &mut out.last_mut().expect("pushed above").1;
+        blob.extend_from_slice(&p.key.to_le_bytes());
+        blob.extend_from_slice(&p.game.to_le_bytes());
+        blob.extend_from_slice(&p.ply.to_le_bytes());
+    }
+    out
+}
+
+fn entry(blob: &[u8], i: usize) -> Posting {
+    let e = &blob[i * ENTRY..(i + 1) * ENTRY];
+    let mut key = [0; 8];
+    key.copy_from_slice(&e[..8]);
+    let mut game = [0; 4];
+    game.copy_from_slice(&e[8..12]);
+    Posting {
+        key: u64::from_le_bytes(key),
+        game: u32::from_le_bytes(game),
+        ply: u16::from_le_bytes([e[12], e[13]]),
+    }
+}
+
+/// Every entry of a blob, in order (a blob that is not whole entries is
+/// read up to its last whole one).
+pub fn entries(blob: &[u8]) -> impl Iterator<Item = Posting> + '_ {
+    (0..blob.len() / ENTRY).map(move |i| entry(blob, i))
+}
+
+/// The entries of `blob` (as written by [`group`]) with key `key`, by game
+/// and ply.
+pub fn find(blob: &[u8], key: u64) -> impl Iterator<Item = Posting> + '_ {
+    let n = blob.len() / ENTRY;
+    // First entry whose key is not below `key`.
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if entry(blob, mid).key < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo..n)
+        .map(move |i| entry(blob, i))
+        .take_while(move |p| p.key == key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the entries, each key finds exactly its own entries in
+        /// its own bucket's blob, and no blob holds a key of another bucket.
+        #[test]
+        fn every_key_is_found_in_its_bucket_and_only_there(
+            raw in proptest::collection::vec((0u64..64, any::<u64>(), 1u32..1000, 0u16..300), 0..400)
+        ) {
+            // Few distinct keys, spread over buckets: collisions and runs.
+            let all: Vec<Posting> = raw
+                .iter()
+                .map(|&(k, spread, game, ply)| Posting {
+                    key: (spread & !((1 << 58) - 1)) | k,
+                    game,
+                    ply,
+                })
+                .collect();
+            let groups = group(all.clone());
+            for (b, blob) in &groups {
+                prop_assert!(entries(blob).all(|p| bucket(p.key) == *b));
+            }
+            prop_assert!(groups.windows(2).all(|w| w[0].0 < w[1].0));
+            for p in &all {
+                let (_, blob) = groups.iter().find(|(b, _)| *b == bucket(p.key)).unwrap();
+                let mut found: Vec<Posting> = find(blob, p.key).collect();
+                let mut expected: Vec<Posting> =
+                    all.iter().filter(|q| q.key == p.key).copied().collect();
+                found.sort_unstable();
+                expected.sort_unstable();
+                prop_assert_eq!(found, expected);
+            }
+            let total: usize = groups.iter().map(|(_, blob)| blob.len() / ENTRY).sum();
+            prop_assert_eq!(total, all.len());
+        }
+    }
+
+    #[test]
+    fn an_absent_key_finds_nothing() {
+        let groups = group(vec![
+            Posting {
+                key: 5,
+                game: 1,
+                ply: 0,
+            },
+            Posting {
+                key: 9,
+                game: 2,
+                ply: 3,
+            },
+        ]);
+        assert_eq!(groups.len(), 1);
+        let blob = &groups[0].1;
+        assert_eq!(find(blob, 7).count(), 0);
+        assert_eq!(find(blob, 10).count(), 0);
+        assert_eq!(
+            find(blob, 9).collect::<Vec<_>>(),
+            [Posting {
+                key: 9,
+                game: 2,
+                ply: 3
+            }]
+        );
+    }
+}
