@@ -31,12 +31,13 @@ pub struct Exported {
     pub unchanged: Option<String>,
 }
 
-/// The original bytes followed by a blank line, as games are separated.
+/// The original bytes ending in a blank line, as games are separated; a
+/// game whose bytes hold one already (an unclosed comment runs to the end
+/// of its file) gets none more, so a file exports to itself.
 fn original(mut raw: Vec<u8>) -> Vec<u8> {
-    if !raw.ends_with(b"\n") {
+    while !raw.ends_with(b"\n\n") {
         raw.push(b'\n');
     }
-    raw.push(b'\n');
     raw
 }
 

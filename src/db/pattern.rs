@@ -145,12 +145,12 @@ pub fn parse_piece(variant: Variant, spec: &str) -> Result<PieceSpec, PatternErr
     let (what, place) = rest.split_once('@').ok_or_else(shape)?;
     let color = side(spec, who.trim())?;
     let kind = letter(spec, variant, what.trim())?;
-    let place = place.trim();
+    let place = place.trim().to_ascii_lowercase();
     let square = if place == "*" {
         None
     } else {
         let size = variant.size();
-        let sq = parse_square(place)
+        let sq = parse_square(&place)
             .filter(|&sq| size.contains(sq))
             .ok_or_else(|| {
                 error(
