@@ -1,14 +1,18 @@
 //! The database through the command: import, re-import, a killed import,
-//! bad databases.
+//! bad and read-only databases, pattern queries, the tree, export; and the
+//! packed main lines the pattern queries replay.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use proptest::prelude::*;
+use xpgn::db::packed::{Decoder, encode_all};
 use xpgn::notation::coord::write_coord;
 use xpgn::notation::game::{Game, Node};
-use xpgn::notation::writer::{MoveNotation, write_game};
-use xpgn::rules::{Position, Variant};
+use xpgn::notation::replay::replay;
+use xpgn::notation::writer::{MoveNotation, replay_tree, write_game};
+use xpgn::rules::{Move, MoveKind, Position, Variant};
 
 fn xpgn(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xpgn"))
@@ -190,5 +194,656 @@ fn bad_databases_and_files_exit_2_without_writing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-file.pgn"));
     assert!(!fresh.exists(), "nothing is written for a missing input");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Imports `text` into a new database `name` in `dir`; its path.
+fn imported(dir: &Path, name: &str, text: &str) -> String {
+    let file = dir.join(format!("{name}.xpgn"));
+    std::fs::write(&file, text).unwrap();
+    let db = dir.join(format!("{name}.db"));
+    let o = xpgn(&[
+        "import",
+        file.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    db.to_str().unwrap().to_string()
+}
+
+/// `query --format json` with `args`: (White tag, matching ply) per game.
+fn found(db: &str, args: &[&str]) -> Vec<(String, Option<i64>)> {
+    let mut all = vec!["query", "--db", db, "--format", "json"];
+    all.extend_from_slice(args);
+    let o = xpgn(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (
+                v["tags"]["White"].as_str().unwrap_or("").to_string(),
+                v["ply"].as_i64(),
+            )
+        })
+        .collect()
+}
+
+fn named(list: &[(&str, i64)]) -> Vec<(String, Option<i64>)> {
+    list.iter()
+        .map(|(n, p)| (n.to_string(), Some(*p)))
+        .collect()
+}
+
+/// Games whose positions are known ply by ply.
+const PATTERN_GAMES: &str = "[White \"A\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O *\n\n\
+    [White \"B\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6 4. O-O *\n\n\
+    [White \"E\"]\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qxd2+ 4. Bxd2 *\n\n\
+    [White \"C\"][Variant \"Counsellor Chess\"]\n1. f4 f5 2. Nl3 Nj6 3. j4 e6 4. Ej2 k6 5. k3 Bk7 \
+    6. Bk2 g6 7. h3 Cg7 8. Ch2 h6 9. Kh1 Eh7 10. Nc3 Rk8 11. O-O O-O *\n\n\
+    [White \"D\"][Variant \"Counsellor Chess\"]\n1. f4 f5 2. Nl3 Nj6 *\n\n\
+    [White \"F\"][FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n1. O-O Kd7 *\n\n\
+    [White \"X\"]\n1. e4 Ke7 2. Kd3 *\n\n";
+
+#[test]
+fn piece_patterns_must_hold_in_one_position_and_report_the_first_ply() {
+    let dir = temp("pieces");
+    let db = imported(&dir, "p", PATTERN_GAMES);
+    // The bishop stands on b5 at plies 5 and 6 of A, the king reaches g1
+    // at ply 9 of A, ply 7 of B; only in B do both hold at once.
+    assert_eq!(
+        found(&db, &["--piece", "white:B@b5"]),
+        named(&[("A", 5), ("B", 5)])
+    );
+    assert_eq!(
+        found(&db, &["--piece", "white:K@g1"]),
+        named(&[("A", 9), ("B", 7), ("F", 1)])
+    );
+    assert_eq!(
+        found(&db, &["--piece", "white:B@b5", "--piece", "WHITE:k@G1"]),
+        named(&[("B", 7)])
+    );
+    // Ply 0 is the start position, also a FEN tag's.
+    assert_eq!(
+        found(&db, &["--piece", "white:K@e1", "--piece", "white:R@h1"]),
+        named(&[("A", 0), ("B", 0), ("E", 0), ("F", 0)])
+    );
+    // The letters and the board are the variant's.
+    assert_eq!(
+        found(&db, &["--variant", "counsellor", "--piece", "white:K@j1"]),
+        named(&[("C", 21)])
+    );
+    assert_eq!(
+        found(
+            &db,
+            &[
+                "--variant",
+                "counsellor",
+                "--piece",
+                "white:K@j1",
+                "--piece",
+                "black:k@i8"
+            ]
+        ),
+        named(&[("C", 22)])
+    );
+    assert_eq!(
+        found(&db, &["--variant", "counsellor", "--piece", "black:E@h7"]),
+        named(&[("C", 18)])
+    );
+    // Anywhere on the board, with the SQL filters, with --limit.
+    assert_eq!(
+        found(&db, &["--piece", "black:Q@*", "--piece", "white:N@c3"]),
+        named(&[("E", 5)])
+    );
+    assert_eq!(
+        found(&db, &["--piece", "white:B@b5", "--white", "a"]),
+        named(&[("A", 5)])
+    );
+    assert_eq!(
+        found(&db, &["--piece", "white:P@e4", "--limit", "2"]),
+        named(&[("A", 1), ("B", 1)])
+    );
+    assert_eq!(
+        found(&db, &["--piece", "white:K@e1", "--moves", "e4 d5"]),
+        named(&[("E", 0)])
+    );
+    // The index finds the games, the pattern gives the ply.
+    let after_o_o = "r1bqkb1r/pppp1ppp/2n2n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4";
+    assert_eq!(
+        found(&db, &["--fen", after_o_o, "--piece", "white:P@e4"]),
+        named(&[("B", 1)])
+    );
+    // Invalid games have no main line to look at.
+    assert_eq!(found(&db, &["--piece", "black:K@e7"]), vec![]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn material_signatures_bound_counts_per_side() {
+    let dir = temp("material");
+    let db = imported(&dir, "m", PATTERN_GAMES);
+    // E: 2. exd5 Qxd5 leaves White seven pawns (ply 4), 3... Qxd2+ six
+    // (ply 6), 4. Bxd2 takes Black's queen (ply 7).
+    assert_eq!(found(&db, &["--material", "white:P7"]), named(&[("E", 4)]));
+    assert_eq!(
+        found(&db, &["--material", "black:Q0;white:P6"]),
+        named(&[("E", 7)])
+    );
+    assert_eq!(found(&db, &["--material", "black:Q0;white:P>=7"]), vec![]);
+    assert_eq!(
+        found(
+            &db,
+            &["--material", "white:P<=6,P>=6", "--piece", "black:Q@*"]
+        ),
+        named(&[("E", 6)])
+    );
+    // A: 4. Bxc6 dxc6 trades a bishop for a knight.
+    assert_eq!(
+        found(&db, &["--material", "white:B1,N2;black:B2,N1,P8"]),
+        named(&[("A", 8)])
+    );
+    // `*`: the types not named, the king excepted. F is king and rook
+    // against a king from the start.
+    assert_eq!(
+        found(&db, &["--material", "white:R1,*0;black:*0"]),
+        named(&[("F", 0)])
+    );
+    assert_eq!(found(&db, &["--material", "white:*0"]), vec![]);
+    assert_eq!(
+        found(
+            &db,
+            &["--variant", "counsellor", "--material", "white:E2,C2,P12"]
+        ),
+        named(&[("C", 0), ("D", 0)])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_patterns_and_positions_are_usage_errors_naming_them() {
+    let dir = temp("badspec");
+    let db = imported(&dir, "b", PATTERN_GAMES);
+    let missing = dir.join("missing.db");
+    for (args, says) in [
+        (
+            &["--piece", "white:K@i1"][..],
+            "`white:K@i1`: `i1` is no square of the 8x8 board of Chess (a1 to h8), nor `*`",
+        ),
+        (
+            &["--piece", "red:K@e1"][..],
+            "`red` is no side: expected `white:` or `black:`",
+        ),
+        (
+            &["--piece", "white:E@e1"][..],
+            "`E` is no piece letter of Chess (letters: KQRBNP)",
+        ),
+        (&["--piece", "white:K"][..], "expected SIDE:LETTER@SQUARE"),
+        (
+            &["--variant", "counsellor", "--piece", "white:K@m1"][..],
+            "12x8 board of Counsellor Chess",
+        ),
+        (
+            &["--material", "white:Q"][..],
+            "`white:Q`: `Q`: expected a letter and a count",
+        ),
+        (
+            &["--material", "white:Q1;white:R1"][..],
+            "white is given twice",
+        ),
+        (&["--material", "white:Q>=x"][..], "`>=x` is no count"),
+        (&["--fen", "8/8/8 w - - 0 1"][..], "--fen:"),
+        (&["--moves", "e4 e4"][..], "--moves: ply 2 `e4`"),
+    ] {
+        for base in [
+            &["query", "--db", db.as_str()][..],
+            &["export", "--db", db.as_str()][..],
+        ] {
+            let mut all = base.to_vec();
+            all.extend_from_slice(args);
+            let o = xpgn(&all);
+            assert_eq!(o.status.code(), Some(2), "{all:?}");
+            assert!(stderr(&o).contains(says), "{all:?}: {}", stderr(&o));
+            assert!(o.stdout.is_empty(), "{all:?}");
+        }
+        // Found before any database is opened (or created).
+        let mut all = vec!["query", "--db", missing.to_str().unwrap()];
+        all.extend_from_slice(args);
+        assert!(stderr(&xpgn(&all)).contains(says));
+        assert!(!missing.exists());
+    }
+    for args in [
+        &["tree", "--db", db.as_str(), "--fen", "8/8/8 w - - 0 1"][..],
+        &["tree", "--db", db.as_str(), "--moves", "e5"][..],
+        &["tree", "--db", db.as_str(), "--variant", "xiangqi"][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).is_empty());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_tree_counts_games_by_move_with_results() {
+    let dir = temp("tree");
+    let text = "[Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+        [Result \"0-1\"]\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n\
+        [Result \"1/2-1/2\"]\n1. e4 e5 2. Nf3 Nc6 3. Bc4 1/2-1/2\n\n\
+        [Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 1-0\n\n\
+        [Result \"*\"]\n1. e4 c5 *\n\n\
+        [Result \"1-0\"]\n1. e4 Ke7 1-0\n\n\
+        [Variant \"Royal Chess\"][Result \"0-1\"]\n1. e3 e6 0-1\n\n";
+    let db = imported(&dir, "t", text);
+    let tree = |args: &[&str]| {
+        let mut all = vec!["tree", "--db", db.as_str()];
+        all.extend_from_slice(args);
+        let o = xpgn(&all);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let start = tree(&[]);
+    let lines: Vec<Vec<&str>> = start
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        lines[0],
+        [
+            "FEN:",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+            "w",
+            "KQkq",
+            "-",
+            "0",
+            "1"
+        ]
+    );
+    assert_eq!(
+        lines[1],
+        ["move", "games", "white", "draws", "black", "score"]
+    );
+    // e4: two wins, a draw, one unfinished game: 2.5 of 3 for White.
+    assert_eq!(lines[2], ["e4", "4", "2", "1", "0", "83.3%"]);
+    assert_eq!(lines[3], ["Nf3", "1", "0", "0", "1", "0.0%"]);
+    assert!(start.ends_with("5 games reach this position, 0 end in it; score: White's (to move), over games with a result\n"), "{start}");
+    // Reached by transposition in game 2; game 1 ends there. Scores for Black.
+    let after = tree(&["--moves", "e4 e5 Nf3 Nc6"]);
+    let lines: Vec<Vec<&str>> = after
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[2], ["Bb5", "2", "1", "0", "1", "50.0%"]);
+    assert_eq!(lines[3], ["Bc4", "1", "0", "1", "0", "50.0%"]);
+    assert!(after.ends_with("4 games reach this position, 1 end in it; score: White's (to move), over games with a result\n"), "{after}");
+    let black = tree(&["--moves", "e2e4"]);
+    let lines: Vec<Vec<&str>> = black
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(lines[2], ["e5", "3", "2", "1", "0", "16.7%"]);
+    assert_eq!(lines[3], ["c5", "1", "0", "0", "0", "-"]);
+    assert!(black.contains("score: Black's (to move)"), "{black}");
+    let fen = tree(&[
+        "--fen",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 9",
+    ]);
+    assert!(fen.contains("\nNf3 "), "{fen}");
+    let royal = tree(&["--variant", "royal"]);
+    assert!(
+        royal.contains("\ne3 ") && royal.contains("1 games reach"),
+        "{royal}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The SAN main lines stored, in id order.
+fn san_lines(db: &str) -> Vec<String> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.prepare("SELECT san FROM moves ORDER BY game")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
+}
+
+#[test]
+fn export_writes_the_original_bytes_or_games_that_read_back_equal() {
+    let dir = temp("export");
+    let bad = "[Event \"bad\"]\n1. e4 Ke7 *\n\n";
+    let unreadable = "[Event \"worse\"]\n1. e4 {never closed\n\n";
+    let text = games(Variant::by_name("courier-spiel").unwrap(), 6, 90, 3)
+        + bad
+        + &games(Variant::chess(), 5, 60, 5)
+        + "[Event \"commented\"]\n1. e2e4 {a comment} e7e5 (1... c5 $1) 2. Ng1-f3 *\n\n"
+        + unreadable;
+    let db = imported(&dir, "src", &text);
+    let out = dir.join("out.pgn");
+    let o = xpgn(&[
+        "export",
+        "--db",
+        &db,
+        "--original",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let o = xpgn(&["export", "--db", &db, "--original", "--status", "invalid"]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{bad}{unreadable}")
+    );
+
+    let o = xpgn(&["export", "--db", &db]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("2 invalid games written as imported"),
+        "{}",
+        stderr(&o)
+    );
+    let canonical = String::from_utf8(o.stdout).unwrap();
+    assert!(canonical.contains(bad) && canonical.contains(unreadable));
+    assert!(canonical.contains("1. e4 {a comment} 1... e5 (1... c5 $1) 2. Nf3 *\n"));
+    // Read back: the same games, none a duplicate, the same moves.
+    let again = imported(&dir, "again", &canonical);
+    let s = summary(&xpgn(&["stats", "--db", &again]));
+    assert!(
+        s.contains("total                        12        2"),
+        "{s}"
+    );
+    assert_eq!(san_lines(&again), san_lines(&db));
+    // query --format xpgn writes what export does.
+    let o = xpgn(&[
+        "query",
+        "--db",
+        &db,
+        "--format",
+        "xpgn",
+        "--variant",
+        "courier-spiel",
+    ]);
+    let e = xpgn(&["export", "--db", &db, "--variant", "courier-spiel"]);
+    assert_eq!(o.stdout, e.stdout);
+    assert_eq!(
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .matches("[Variant \"Courier-Spiel\"]")
+            .count(),
+        6
+    );
+
+    let o = xpgn(&["export", "--db", &db, "--to", "json", "--status", "valid"]);
+    let lines: Vec<serde_json::Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 12);
+    assert_eq!(lines[11]["moves"][1]["variations"][0][0]["san"], "c5");
+    // Export takes the pattern filters too.
+    let o = xpgn(&[
+        "export",
+        "--db",
+        &db,
+        "--original",
+        "--piece",
+        "white:N@f3",
+        "--event",
+        "commented",
+    ]);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "[Event \"commented\"]\n1. e2e4 {a comment} e7e5 (1... c5 $1) 2. Ng1-f3 *\n\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reading_commands_need_an_existing_database_and_create_none() {
+    let dir = temp("missing");
+    let missing = dir.join("none.db");
+    let m = missing.to_str().unwrap();
+    let not_db = dir.join("not.db");
+    std::fs::write(&not_db, "x".repeat(4096)).unwrap();
+    let n = not_db.to_str().unwrap();
+    for args in [
+        &["query", "--db", m][..],
+        &["tree", "--db", m][..],
+        &["export", "--db", m][..],
+        &["stats", "--db", m][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("none.db: no such database"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!missing.exists());
+    }
+    for args in [
+        &["query", "--db", n][..],
+        &["tree", "--db", n][..],
+        &["export", "--db", n, "--original"][..],
+        &["import", "no-such.pgn", "--db", n][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(!stderr(&o).is_empty());
+    }
+    assert_eq!(std::fs::read(&not_db).unwrap(), "x".repeat(4096).as_bytes());
+    // An export that fails leaves no output file.
+    let out = dir.join("out.pgn");
+    let o = xpgn(&["export", "--db", n, "-o", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        std::fs::read_dir(&dir).unwrap().all(|e| !e
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .contains("out.pgn"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_database_answers_queries_and_refuses_imports() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp("readonly");
+    let db = imported(&dir, "r", PATTERN_GAMES);
+    let more = dir.join("more.pgn");
+    std::fs::write(&more, games(Variant::chess(), 3, 20, 9)).unwrap();
+    let before = std::fs::read(&db).unwrap();
+    let set = |file: u32, folder: u32| {
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(file)).unwrap();
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(folder)).unwrap();
+    };
+    set(0o444, 0o555);
+    let o = xpgn(&["import", more.to_str().unwrap(), "--db", &db]);
+    let refused = (o.status.code(), stderr(&o));
+    let queried = found(&db, &["--piece", "white:K@g1"]);
+    let stats = xpgn(&["stats", "--db", &db]);
+    let tree = xpgn(&["tree", "--db", &db]);
+    set(0o644, 0o755);
+    assert_eq!(refused.0, Some(2), "{}", refused.1);
+    assert!(
+        refused
+            .1
+            .contains("the database is read-only: nothing was written"),
+        "{}",
+        refused.1
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before);
+    assert_eq!(queried, named(&[("A", 9), ("B", 7), ("F", 1)]));
+    assert!(
+        summary(&stats).contains("total                         6        1"),
+        "{}",
+        summary(&stats)
+    );
+    assert!(String::from_utf8_lossy(&tree.stdout).contains("\ne4 "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Decodes every stored packed line and replays it: the positions are
+/// the ones the index holds for the game, ply by ply.
+fn check_packed_against_index(db: &str) -> usize {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let rows: Vec<(i64, String, Vec<u8>, Option<String>)> = conn
+        .prepare("SELECT m.game, g.variant, m.packed, m.start FROM moves m JOIN games g ON g.id = m.game")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (game, variant, packed, start) in &rows {
+        let variant = Variant::by_name(variant).unwrap();
+        let mut pos = match start {
+            Some(s) => xpgn::notation::position::read_position(variant, s).unwrap(),
+            None => Position::start(variant),
+        };
+        let mut keys = vec![pos.key() as i64];
+        for m in Decoder::new(variant, packed) {
+            let m = m.unwrap();
+            assert!(pos.legal_moves().contains(&m), "game {game}");
+            pos.play_unchecked(&m);
+            keys.push(pos.key() as i64);
+        }
+        let indexed: Vec<i64> = conn
+            .prepare("SELECT key FROM positions WHERE game = ?1 ORDER BY ply")
+            .unwrap()
+            .query_map([game], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(indexed, keys, "game {game}");
+    }
+    rows.len()
+}
+
+#[test]
+fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+    let dir = temp("packed");
+    let db = dir.join("s.db");
+    let o = xpgn(&[
+        "import",
+        samples.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(check_packed_against_index(db.to_str().unwrap()) >= 20);
+    // Every legal move of every sample position round-trips, and among
+    // them is every kind of move there is.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut files = vec![samples];
+    while let Some(p) = files.pop() {
+        if p.is_dir() {
+            files.extend(std::fs::read_dir(&p).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
+        if !p.extension().is_some_and(|e| e == "pgn" || e == "xpgn")
+            || p.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/invalid"))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(&p).unwrap();
+        for item in xpgn::notation::reader::read_games(text.as_bytes()) {
+            let game = item.unwrap().1.unwrap();
+            let (_, tree) = replay_tree(&game).unwrap();
+            let r = replay(&game).unwrap();
+            for ply in &tree {
+                let legal = ply.before.legal_moves();
+                let back: Vec<Move> = Decoder::new(r.variant, &encode_all(&legal))
+                    .collect::<Result<_, _>>()
+                    .unwrap();
+                assert_eq!(back, legal);
+                for m in &legal {
+                    seen.insert(match m.kind {
+                        MoveKind::Normal => "normal",
+                        MoveKind::DoubleStep => "double step",
+                        MoveKind::EnPassant => "en passant",
+                        MoveKind::Castle(_) => "castling",
+                        MoveKind::SpecialKing => "king's special move",
+                    });
+                    if m.promotion.is_some() {
+                        seen.insert("promotion");
+                    }
+                    if m.waiting_promotion.is_some() {
+                        seen.insert("waiting promotion");
+                    }
+                    if m.instant_promotion.is_some() {
+                        seen.insert("instant promotion");
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        [
+            "castling",
+            "double step",
+            "en passant",
+            "instant promotion",
+            "king's special move",
+            "normal",
+            "promotion",
+            "waiting promotion"
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn every_legal_move_of_random_games_round_trips_packed(
+        v in 0..Variant::builtin().len(),
+        choices in prop::collection::vec(any::<usize>(), 0..160),
+    ) {
+        let variant = Variant::builtin()[v];
+        let mut pos = Position::start(variant);
+        let mut line = Vec::new();
+        for c in choices {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let back: Vec<Move> = Decoder::new(variant, &encode_all(&legal)).collect::<Result<_, _>>().unwrap();
+            prop_assert_eq!(&back, &legal);
+            line.push(legal[c % legal.len()]);
+            pos.play_unchecked(&legal[c % legal.len()]);
+        }
+        let mut replayed = Position::start(variant);
+        for m in Decoder::new(variant, &encode_all(&line)) {
+            replayed.play_unchecked(&m.unwrap());
+        }
+        prop_assert_eq!(replayed.key(), pos.key());
+    }
+}
+
+#[test]
+fn imported_random_games_of_every_variant_replay_from_their_packed_lines() {
+    let dir = temp("random");
+    let mut text = String::new();
+    for (i, &v) in Variant::builtin().iter().enumerate() {
+        text.push_str(&games(v, 4, 120, 100 + i as u64));
+    }
+    let db = imported(&dir, "r", &text);
+    assert_eq!(
+        check_packed_against_index(&db),
+        4 * Variant::builtin().len()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -60,8 +60,28 @@ pub enum Command {
         db: String,
     },
     /// Find games: filters combine; `--fen` finds every game that reaches a
-    /// position, with the first ply where it does.
+    /// position, `--piece` and `--material` every game with a position
+    /// showing them, with the first ply where it does.
     Query(Box<QueryArgs>),
+    /// The moves played in a position by the stored games (any ply, any
+    /// move order), most played first, with their results.
+    Tree {
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+        /// Variant (default chess).
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// The position (default: the variant's start).
+        #[arg(long, conflicts_with = "moves")]
+        fen: Option<String>,
+        /// Moves from the start that lead to the position, any notation.
+        #[arg(long)]
+        moves: Option<String>,
+    },
+    /// Write the games the filters select (as for `query`): canonical XPGN,
+    /// JSON, or the original bytes; invalid games always as imported.
+    Export(Box<ExportArgs>),
     /// Games per variant, valid and invalid, plies, positions, size.
     Stats {
         /// Database file.
@@ -114,13 +134,14 @@ pub enum ConvertTo {
     Fen,
 }
 
-/// `xpgn query` arguments.
+/// The filters of `query` and `export`.
 #[derive(Args, Debug)]
-pub struct QueryArgs {
+pub struct FilterArgs {
     /// Database file.
     #[arg(long, default_value = "xpgn.db")]
     pub db: String,
-    /// Only this variant (also the variant of `--fen` and `--moves`; default chess).
+    /// Only this variant (also the variant of `--fen`, `--moves`, `--piece`
+    /// and `--material`; default chess).
     #[arg(long)]
     pub variant: Option<String>,
     /// A tag containing a value, case-blind: `NAME=VALUE` (repeatable).
@@ -153,12 +174,55 @@ pub struct QueryArgs {
     /// Moves the game starts with, any notation (`e2e4 e7e5` or `e4 e5`).
     #[arg(long)]
     pub moves: Option<String>,
-    /// Most games to show.
+    /// A piece on a square in some main-line position: `white:K@j1`,
+    /// `black:p@e4`, `white:R@*` (anywhere). Repeatable: one position must
+    /// show all of them, and all `--material` bounds.
+    #[arg(long, value_name = "SIDE:LETTER@SQUARE")]
+    pub piece: Vec<String>,
+    /// Material in some main-line position: `white:Q1,R2,P>=5;black:Q0`
+    /// (`R2` exactly, `>=N` at least, `<=N` at most, `*` the other types).
+    #[arg(long, value_name = "SIGNATURE")]
+    pub material: Option<String>,
+    /// Most games to select.
     #[arg(long)]
     pub limit: Option<u64>,
+}
+
+/// `xpgn query` arguments.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// Which games.
+    #[command(flatten)]
+    pub filter: FilterArgs,
     /// Output form.
     #[arg(long, value_enum, default_value = "table")]
     pub format: QueryFormat,
+}
+
+/// `xpgn export` arguments.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Which games.
+    #[command(flatten)]
+    pub filter: FilterArgs,
+    /// Output form of valid games.
+    #[arg(long, value_enum, default_value = "xpgn", conflicts_with = "original")]
+    pub to: ExportTo,
+    /// Every game exactly as imported.
+    #[arg(long)]
+    pub original: bool,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    pub output: Option<String>,
+}
+
+/// What `export` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportTo {
+    /// Canonical XPGN with SAN.
+    Xpgn,
+    /// One JSON document per game (one per line).
+    Json,
 }
 
 /// How `query` prints.
@@ -168,4 +232,6 @@ pub enum QueryFormat {
     Table,
     /// JSON Lines, one object per game.
     Json,
+    /// The games themselves, canonical XPGN (invalid ones as imported).
+    Xpgn,
 }

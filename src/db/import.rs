@@ -8,7 +8,8 @@ use std::io::BufRead;
 use rusqlite::{Transaction, params};
 use sha2::{Digest, Sha256};
 
-use super::{Database, DbError};
+use super::migrate::start_text;
+use super::{Database, DbError, packed};
 use crate::notation::coord::write_coord;
 use crate::notation::game::Game;
 use crate::notation::reader::{GameText, read_games};
@@ -40,7 +41,8 @@ struct Prepared {
     plies: usize,
     diagnostic: Option<String>,
     san: String,
-    coord: String,
+    packed: Vec<u8>,
+    start: Option<String>,
     keys: Vec<u64>,
     hash: [u8; 32],
 }
@@ -58,7 +60,8 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
                 plies: 0,
                 diagnostic: Some(format!("{source}:{diagnostic}")),
                 san: String::new(),
-                coord: String::new(),
+                packed: Vec::new(),
+                start: None,
                 keys: Vec::new(),
                 hash: hasher.finalize().into(),
             };
@@ -81,6 +84,7 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         }
     };
     let (mut san, mut coord, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut packed, mut start) = (Vec::new(), None);
     if let (Some(r), None) = (&replayed, &diagnostic) {
         let mut pos = r.start.clone();
         keys.push(pos.key());
@@ -90,6 +94,8 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
             pos.play_unchecked(m);
             keys.push(pos.key());
         }
+        packed = packed::encode_all(&r.moves);
+        start = start_text(&r.start);
     }
     hasher.update(variant.as_bytes());
     hasher.update(b"\0");
@@ -116,7 +122,8 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         plies: replayed.as_ref().map_or(0, |r| r.moves.len()),
         diagnostic,
         san: san.join(" "),
-        coord: coord.join(" "),
+        packed,
+        start,
         keys,
         hash: hasher.finalize().into(),
     }
@@ -172,8 +179,8 @@ fn store(
         tag_stmt.execute(params![id, i as i64, n, v])?;
     }
     if p.diagnostic.is_none() {
-        tx.prepare_cached("INSERT INTO moves (game, san, coord) VALUES (?1, ?2, ?3)")?
-            .execute(params![id, p.san, p.coord])?;
+        tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
+            .execute(params![id, p.san, p.packed, p.start])?;
         let mut pos_stmt = tx.prepare_cached(
             "INSERT OR IGNORE INTO positions (key, game, ply) VALUES (?1, ?2, ?3)",
         )?;

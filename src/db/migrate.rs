@@ -1,13 +1,32 @@
 //! Schema migrations: an append-only list, tracked by `PRAGMA user_version`.
-//! Each runs in one exclusive transaction; running them again does nothing.
+//! All that are due run in one exclusive transaction; running them again
+//! does nothing. A migration is SQL, and may have a code step where SQL
+//! alone cannot compute a new column (version 2 replays every game).
 
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use super::error::DbError;
+use super::packed;
+use crate::notation::coord::resolve_coord;
+use crate::notation::position::read_position;
+use crate::rules::{Position, Variant};
+
+/// One step of a migration.
+enum Step {
+    Sql(&'static str),
+    Code(fn(&Transaction<'_>) -> Result<(), DbError>),
+}
 
 /// The migrations, in order; entry `i` brings the schema to version `i + 1`.
 /// Never edit one that has shipped: add a new one.
-const MIGRATIONS: &[&str] = &[include_str!("sql/001_initial.sql")];
+const MIGRATIONS: &[&[Step]] = &[
+    &[Step::Sql(include_str!("sql/001_initial.sql"))],
+    &[
+        Step::Sql(include_str!("sql/002_packed_moves.sql")),
+        Step::Code(fill_packed),
+        Step::Sql(include_str!("sql/002_drop_coord.sql")),
+    ],
+];
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -15,7 +34,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// Brings the schema of `conn` up to [`SCHEMA_VERSION`].
 ///
 /// # Errors
-/// SQLite errors, or a database newer than this build.
+/// SQLite errors, a database newer than this build, or a stored game that
+/// no longer replays.
 pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -25,10 +45,263 @@ pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
             known: SCHEMA_VERSION,
         });
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(version as usize) {
-        tx.execute_batch(sql)?;
+    for (i, steps) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+        for step in *steps {
+            match step {
+                Step::Sql(sql) => tx.execute_batch(sql)?,
+                Step::Code(f) => f(&tx)?,
+            }
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
     tx.commit()?;
     Ok(())
+}
+
+/// The `start` column: the position string of a start that is not the
+/// variant's own start position.
+pub(crate) fn start_text(start: &Position) -> Option<String> {
+    (*start != Position::start(start.variant()))
+        .then(|| crate::notation::position::write_position(start))
+}
+
+/// Version 2: packs every stored main line by replaying its version-1
+/// coordinate text from the game's start (its `FEN` tag, if any).
+fn fill_packed(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare(
+        "SELECT m.game, g.variant, m.coord,
+                (SELECT value FROM tags t WHERE t.game = m.game AND t.name = 'FEN')
+         FROM moves m JOIN games g ON g.id = m.game",
+    )?;
+    let mut update = tx.prepare("UPDATE moves SET packed = ?2, start = ?3 WHERE game = ?1")?;
+    let mut query = rows.query([])?;
+    while let Some(row) = query.next()? {
+        let game: i64 = row.get(0)?;
+        let variant: String = row.get(1)?;
+        let coord: String = row.get(2)?;
+        let fen: Option<String> = row.get(3)?;
+        let fail = |message: String| DbError::Migration {
+            version: 2,
+            game,
+            message,
+        };
+        let variant = Variant::by_name(&variant)
+            .ok_or_else(|| fail(format!("unknown variant `{variant}`")))?;
+        let start = match &fen {
+            Some(f) => read_position(variant, f).map_err(|e| fail(format!("FEN tag: {e}")))?,
+            None => Position::start(variant),
+        };
+        let mut pos = start.clone();
+        let mut bytes = Vec::with_capacity(coord.len());
+        for (i, text) in coord.split_whitespace().enumerate() {
+            let m = resolve_coord(&pos, text)
+                .map_err(|e| fail(format!("ply {} `{text}`: {e}", i + 1)))?;
+            packed::encode(&m, &mut bytes);
+            pos.play_unchecked(&m);
+        }
+        update.execute(params![game, bytes, start_text(&start)])?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::Database;
+    use crate::db::import::ImportSummary;
+    use crate::db::packed::Decoder;
+    use crate::notation::coord::write_coord;
+
+    /// Every sample game (all variants, every special move) and a game
+    /// from a FEN tag.
+    fn sample_text() -> String {
+        let mut text =
+            String::from("[FEN \"4k3/P7/8/8/8/8/8/4K3 w - - 3 40\"]\n40. a8=Q+ Kd7 41. Qb7+ *\n\n");
+        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples")];
+        while let Some(d) = dirs.pop() {
+            let mut entries: Vec<_> = std::fs::read_dir(&d)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            entries.sort();
+            for p in entries {
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {
+                    text.push_str(&std::fs::read_to_string(&p).unwrap());
+                    text.push_str("\n\n");
+                }
+            }
+        }
+        text
+    }
+
+    type MoveRow = (i64, String, Vec<u8>, Option<String>);
+
+    fn moves_rows(conn: &Connection) -> Vec<MoveRow> {
+        conn.prepare("SELECT game, san, packed, start FROM moves ORDER BY game")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    /// A version-1 database holding what `current` holds, its main lines
+    /// as coordinate text, as version 1 stored them.
+    fn as_version_1(current: &Connection, path: &std::path::Path) {
+        let mut v1 = Connection::open(path).unwrap();
+        let tx = v1.transaction().unwrap();
+        tx.execute_batch(include_str!("sql/001_initial.sql"))
+            .unwrap();
+        tx.pragma_update(None, "user_version", 1).unwrap();
+        let games: Vec<Vec<rusqlite::types::Value>> = current
+            .prepare("SELECT * FROM games ORDER BY id")
+            .unwrap()
+            .query_map([], |r| (0..16).map(|i| r.get(i)).collect())
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        for g in games {
+            tx.execute(
+                "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                rusqlite::params_from_iter(g),
+            )
+            .unwrap();
+        }
+        for table in ["tags", "positions"] {
+            let cols = if table == "tags" { 4 } else { 3 };
+            let rows: Vec<Vec<rusqlite::types::Value>> = current
+                .prepare(&format!("SELECT * FROM {table}"))
+                .unwrap()
+                .query_map([], |r| (0..cols).map(|i| r.get(i)).collect())
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            let marks: Vec<String> = (1..=cols).map(|i| format!("?{i}")).collect();
+            for row in rows {
+                tx.execute(
+                    &format!("INSERT INTO {table} VALUES ({})", marks.join(", ")),
+                    rusqlite::params_from_iter(row),
+                )
+                .unwrap();
+            }
+        }
+        for (game, san, packed, start) in moves_rows(current) {
+            let variant: String = current
+                .query_row("SELECT variant FROM games WHERE id = ?1", [game], |r| {
+                    r.get(0)
+                })
+                .unwrap();
+            let variant = Variant::by_name(&variant).unwrap();
+            let mut pos = match &start {
+                Some(s) => read_position(variant, s).unwrap(),
+                None => Position::start(variant),
+            };
+            let mut coord = Vec::new();
+            for m in Decoder::new(variant, &packed) {
+                let m = m.unwrap();
+                coord.push(write_coord(&pos, &m));
+                pos.play_unchecked(&m);
+            }
+            tx.execute(
+                "INSERT INTO moves (game, san, coord) VALUES (?1, ?2, ?3)",
+                params![game, san, coord.join(" ")],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+
+    #[test]
+    fn version_1_databases_are_upgraded_in_place_to_what_an_import_stores() {
+        let mut fresh = Database::in_memory().unwrap();
+        fresh
+            .import(
+                "samples",
+                sample_text().as_bytes(),
+                &mut ImportSummary::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+        let expected = moves_rows(&fresh.conn);
+        assert!(
+            expected.len() >= 20,
+            "{} valid sample games",
+            expected.len()
+        );
+        assert!(
+            expected[0].3.as_deref() == Some("4k3/P7/8/8/8/8/8/4K3 w - - 3 40"),
+            "{:?}",
+            expected[0]
+        );
+        assert!(expected[1..].iter().all(|m| m.3.is_none()));
+
+        let dir = std::env::temp_dir().join(format!("xpgn-migrate-v1-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v1.db");
+        as_version_1(&fresh.conn, &path);
+        for _ in 0..2 {
+            let db = Database::open(&path).unwrap();
+            assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+            assert_eq!(moves_rows(&db.conn), expected);
+            let has_coord: i64 = db
+                .conn
+                .query_row(
+                    "SELECT COUNT(*) FROM pragma_table_info('moves') WHERE name = 'coord'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(has_coord, 0);
+        }
+        // A re-import of the same games finds every one already stored:
+        // the content hash did not change with the schema.
+        let mut db = Database::open(&path).unwrap();
+        let mut again = ImportSummary::default();
+        db.import("samples", sample_text().as_bytes(), &mut again, &mut |_| {})
+            .unwrap();
+        assert_eq!(again.imported, 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_version_1_game_that_no_longer_replays_stops_the_upgrade_and_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("xpgn-migrate-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v1.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(include_str!("sql/001_initial.sql"))
+                .unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute(
+                "INSERT INTO games (id, variant, plies, status, source_file, source_line, original, hash)
+                 VALUES (7, 'chess', 2, 'valid', 't', 1, x'', x'01')",
+                [],
+            )
+            .unwrap();
+            conn.execute(
+                "INSERT INTO moves (game, san, coord) VALUES (7, 'e4 Ke7', 'e2e4 e8e7')",
+                [],
+            )
+            .unwrap();
+        }
+        let e = Database::open(&path).err().unwrap().to_string();
+        assert!(
+            e.starts_with("upgrading to schema version 2: game 7: ply 2 `e8e7`"),
+            "{e}"
+        );
+        let conn = Connection::open(&path).unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        let coord: String = conn
+            .query_row("SELECT coord FROM moves", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!((v, coord.as_str()), (1, "e2e4 e8e7"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

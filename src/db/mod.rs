@@ -3,17 +3,21 @@
 //! position indexed, and summaries. rusqlite lives here and nowhere else.
 
 mod error;
+pub mod export;
 pub mod import;
 mod migrate;
+pub mod packed;
+pub mod pattern;
 pub mod postings;
 pub mod query;
+pub mod tree;
 
 pub use error::DbError;
 pub use migrate::SCHEMA_VERSION;
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::{Connection, MAIN_DB, OpenFlags};
 
 /// An open database, migrated to the current schema.
 pub struct Database {
@@ -32,19 +36,83 @@ pub struct Stats {
 }
 
 impl Database {
-    /// Opens (creating if needed) the database at `path` and migrates it.
+    /// Opens (creating if needed) the database at `path` for writing and
+    /// migrates it.
+    ///
+    /// A file without write permission is refused even where the process
+    /// could write it anyway (as root): its owner said it is not to change.
     ///
     /// # Errors
-    /// Not an SQLite file, unreadable, read-only when a migration is due, or
-    /// a schema newer than this build.
+    /// Not an SQLite file, unreadable, read-only, or a schema newer than
+    /// this build.
     pub fn open(path: &Path) -> Result<Database, DbError> {
+        if write_protected(path) {
+            return Err(DbError::ReadOnly);
+        }
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_CREATE
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
+        // SQLite falls back to reading when it cannot write, silently.
+        if conn.is_readonly(MAIN_DB)? {
+            return Err(DbError::ReadOnly);
+        }
         Database::from_connection(conn)
+    }
+
+    /// Opens an existing database for reading: a writable one is migrated
+    /// like [`Database::open`] does; a write-protected one is opened
+    /// read-only and must already have the current schema.
+    ///
+    /// # Errors
+    /// No such file, not an SQLite file, an old schema that cannot be
+    /// upgraded because the file is read-only, or a schema newer than this
+    /// build.
+    pub fn open_existing(path: &Path) -> Result<Database, DbError> {
+        if !path.exists() {
+            return Err(DbError::NotFound);
+        }
+        if !write_protected(path) {
+            let conn = Connection::open_with_flags(
+                path,
+                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )?;
+            if !conn.is_readonly(MAIN_DB)? {
+                return Database::from_connection(conn);
+            }
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)?;
+        let (conn, version) = match user_version(&conn) {
+            Ok(v) => (conn, v),
+            // A WAL database needs its `-shm` file, which a reader cannot
+            // create in a write-protected folder; with no writer possible
+            // there, the file can be read as immutable.
+            Err(_) => {
+                let conn = Connection::open_with_flags(
+                    immutable_uri(path),
+                    flags | OpenFlags::SQLITE_OPEN_URI,
+                )?;
+                let v = user_version(&conn)?;
+                (conn, v)
+            }
+        };
+        if version > SCHEMA_VERSION {
+            return Err(DbError::TooNew {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        if version < SCHEMA_VERSION {
+            return Err(DbError::OldAndReadOnly {
+                found: version,
+                known: SCHEMA_VERSION,
+            });
+        }
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Database { conn })
     }
 
     /// An in-memory database, for tests.
@@ -70,9 +138,7 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn schema_version(&self) -> Result<i64, DbError> {
-        Ok(self
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))?)
+        Ok(user_version(&self.conn)?)
     }
 
     /// Games per variant, valid and invalid, plies, positions indexed, size.
@@ -106,6 +172,31 @@ impl Database {
             bytes: (pages * page_size) as u64,
         })
     }
+}
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Whether `path` exists without write permission for anyone.
+fn write_protected(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().readonly())
+}
+
+/// `file:` URI for `path` with `immutable=1`; `%`, `?` and `#` would end or
+/// change the path part, so they are escaped.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' => uri.push_str("%25"),
+            '?' => uri.push_str("%3f"),
+            '#' => uri.push_str("%23"),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
 }
 
 #[cfg(test)]

@@ -1,9 +1,14 @@
 //! Game search: filters that combine (variant, tags, result, dates, status,
-//! a position reached, opening moves) into one SQL query with parameters.
+//! a position reached, opening moves) into one SQL query with parameters;
+//! position patterns (pieces on squares, material) then replay the packed
+//! main line of each game that query leaves.
 
 use rusqlite::types::Value;
 
-use super::{Database, DbError};
+use super::pattern::PositionPattern;
+use super::{Database, DbError, packed};
+use crate::notation::position::read_position;
+use crate::rules::{Move, Position};
 
 /// What to look for; every filter given must hold.
 #[derive(Clone, Debug, Default)]
@@ -22,8 +27,12 @@ pub struct GameFilter {
     pub status: Option<String>,
     /// A position key the game must reach on its main line.
     pub position: Option<u64>,
-    /// Coordinate moves the main line must start with, space-separated.
-    pub moves_prefix: Option<String>,
+    /// Moves the main line must start with, from the variant's start
+    /// position (games with a `FEN` tag never match).
+    pub moves_prefix: Option<Vec<Move>>,
+    /// Pieces and material one main-line position must show; only games
+    /// of the pattern's variant can match.
+    pub pattern: Option<PositionPattern>,
     /// Most games to return.
     pub limit: Option<u64>,
 }
@@ -43,8 +52,18 @@ pub struct FoundGame {
     pub plies: i64,
     /// `valid` or `invalid`.
     pub status: String,
-    /// First ply at which the position filter matched (0 = start).
+    /// First ply at which the pattern matched, else where the position
+    /// filter did (0 = start).
     pub ply: Option<i64>,
+}
+
+/// What a search did besides finding games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Games whose main line was replayed for a pattern.
+    pub games_scanned: u64,
+    /// Positions tested against the pattern.
+    pub positions_scanned: u64,
 }
 
 /// Adds condition `cond` whose one `?` is `value`, numbered after the others.
@@ -59,6 +78,14 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn find_games(&self, filter: &GameFilter) -> Result<Vec<FoundGame>, DbError> {
+        Ok(self.search(filter)?.0)
+    }
+
+    /// The games matching `filter`, by id, and what the pattern scan did.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not replay.
+    pub fn search(&self, filter: &GameFilter) -> Result<(Vec<FoundGame>, SearchStats), DbError> {
         let mut sql = String::from("SELECT g.id, g.variant, g.result, g.plies, g.status, ");
         let mut params: Vec<Value> = Vec::new();
         if let Some(key) = filter.position {
@@ -70,7 +97,23 @@ impl Database {
         } else {
             sql.push_str("NULL FROM games g");
         }
+        if filter.pattern.is_some() {
+            sql = sql.replacen(
+                "SELECT g.id, g.variant, g.result, g.plies, g.status, ",
+                "SELECT g.id, g.variant, g.result, g.plies, g.status, m.packed, m.start, ",
+                1,
+            );
+            sql.push_str(" JOIN moves m ON m.game = g.id");
+        }
         let mut conds: Vec<String> = Vec::new();
+        if let Some(p) = &filter.pattern {
+            bind(
+                &mut params,
+                &mut conds,
+                "g.variant = ?",
+                Value::Text(p.variant().name().to_string()),
+            );
+        }
         if let Some(v) = &filter.variant {
             bind(
                 &mut params,
@@ -122,11 +165,13 @@ impl Database {
             );
         }
         if let Some(prefix) = &filter.moves_prefix {
-            params.push(Value::Text(prefix.clone()));
+            params.push(Value::Blob(packed::encode_all(prefix)));
             let n = params.len();
+            // A move's packed bytes depend on nothing but the move, and the
+            // move on the position: equal prefixes are equal openings.
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM moves m WHERE m.game = g.id AND \
-                 (m.coord = ?{n} OR substr(m.coord, 1, length(?{n}) + 1) = ?{n} || ' '))"
+                "EXISTS (SELECT 1 FROM moves m2 WHERE m2.game = g.id AND m2.start IS NULL \
+                 AND substr(m2.packed, 1, length(?{n})) = ?{n})"
             ));
         }
         if !conds.is_empty() {
@@ -134,23 +179,47 @@ impl Database {
             sql.push_str(&conds.join(" AND "));
         }
         sql.push_str(" ORDER BY g.id");
-        if let Some(limit) = filter.limit {
+        if let (Some(limit), None) = (filter.limit, &filter.pattern) {
             sql.push_str(&format!(" LIMIT {limit}"));
         }
+        let mut stats = SearchStats::default();
+        let mut found = Vec::new();
         let mut stmt = self.conn.prepare(&sql)?;
-        let mut found = stmt
-            .query_map(rusqlite::params_from_iter(params), |r| {
-                Ok(FoundGame {
-                    id: r.get(0)?,
-                    variant: r.get(1)?,
-                    tags: Vec::new(),
-                    result: r.get(2)?,
-                    plies: r.get(3)?,
-                    status: r.get(4)?,
-                    ply: r.get(5)?,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
+        match &filter.pattern {
+            None => {
+                found = stmt
+                    .query_map(rusqlite::params_from_iter(params), |r| {
+                        found_game(r, r.get(5)?)
+                    })?
+                    .collect::<Result<Vec<_>, _>>()?;
+            }
+            Some(pattern) => {
+                let variant_start = Position::start(pattern.variant());
+                let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
+                while let Some(r) = rows.next()? {
+                    if filter.limit.is_some_and(|l| found.len() as u64 >= l) {
+                        break;
+                    }
+                    let id: i64 = r.get(0)?;
+                    let corrupt = |source| DbError::Corrupt { game: id, source };
+                    let start = match r.get::<_, Option<String>>(6)?.as_deref() {
+                        None => variant_start.clone(),
+                        Some(text) => read_position(pattern.variant(), text).map_err(|e| {
+                            corrupt(packed::PackedError::Invalid {
+                                ply: 0,
+                                what: format!("start position: {e}"),
+                            })
+                        })?,
+                    };
+                    let (ply, seen) = pattern.first_match(&start, blob(r, 5)?).map_err(corrupt)?;
+                    stats.games_scanned += 1;
+                    stats.positions_scanned += seen as u64;
+                    if let Some(ply) = ply {
+                        found.push(found_game(r, Some(ply as i64))?);
+                    }
+                }
+            }
+        }
         let mut tags = self
             .conn
             .prepare_cached("SELECT name, value FROM tags WHERE game = ?1 ORDER BY idx")?;
@@ -159,8 +228,27 @@ impl Database {
                 .query_map([g.id], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<Result<Vec<_>, _>>()?;
         }
-        Ok(found)
+        Ok((found, stats))
     }
+}
+
+/// A blob column without copying it.
+pub(crate) fn blob<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
+    r.get_ref(i)?.as_blob().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
+    })
+}
+
+fn found_game(r: &rusqlite::Row<'_>, ply: Option<i64>) -> rusqlite::Result<FoundGame> {
+    Ok(FoundGame {
+        id: r.get(0)?,
+        variant: r.get(1)?,
+        tags: Vec::new(),
+        result: r.get(2)?,
+        plies: r.get(3)?,
+        status: r.get(4)?,
+        ply,
+    })
 }
 
 #[cfg(test)]
@@ -186,6 +274,18 @@ mod tests {
         )
         .unwrap();
         db
+    }
+
+    fn moves(coords: &str) -> Vec<Move> {
+        let mut pos = Position::start(Variant::chess());
+        coords
+            .split_whitespace()
+            .map(|c| {
+                let m = crate::notation::coord::resolve_coord(&pos, c).unwrap();
+                pos.play_unchecked(&m);
+                m
+            })
+            .collect()
     }
 
     fn ids(db: &Database, f: GameFilter) -> Vec<(i64, Option<i64>)> {
@@ -256,7 +356,7 @@ mod tests {
             ids(
                 &db,
                 GameFilter {
-                    moves_prefix: Some("e2e4 e7e5".into()),
+                    moves_prefix: Some(moves("e2e4 e7e5")),
                     ..Default::default()
                 }
             ),
@@ -266,7 +366,7 @@ mod tests {
             ids(
                 &db,
                 GameFilter {
-                    moves_prefix: Some("d2d4 d7d5".into()),
+                    moves_prefix: Some(moves("d2d4 d7d5")),
                     ..Default::default()
                 }
             ),
@@ -276,7 +376,7 @@ mod tests {
             ids(
                 &db,
                 GameFilter {
-                    moves_prefix: Some("d2d4 d7d".into()),
+                    moves_prefix: Some(moves("d2d4 d7d5 c2c4")),
                     ..Default::default()
                 }
             ),

@@ -89,7 +89,7 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
 }
 
 pub(super) fn stats(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
-    let database = open_db(db)?;
+    let database = super::query::open_to_read(db)?;
     let s = database
         .stats()
         .map_err(|e| CliError::Usage(e.to_string()))?;

@@ -1,10 +1,12 @@
 //! One function per subcommand.
 
 mod convert;
+mod export;
 mod import;
 mod perft;
 mod query;
 mod show;
+mod tree;
 mod validate;
 mod variants;
 
@@ -30,6 +32,13 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Import { files, db } => import::run(files, db, out),
         Command::Stats { db } => import::stats(db, out),
         Command::Query(args) => query::run(args, out),
+        Command::Export(args) => export::run(args, out),
+        Command::Tree {
+            db,
+            variant,
+            fen,
+            moves,
+        } => tree::run(db, variant, fen.as_deref(), moves.as_deref(), out),
     }
 }
 

@@ -2,25 +2,54 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
-use super::import::open_db;
-use crate::cli::args::{QueryArgs, QueryFormat};
+use crate::cli::args::{FilterArgs, QueryArgs, QueryFormat};
 use crate::cli::exit::CliError;
-use crate::db::query::GameFilter;
-use crate::notation::coord::write_coord;
+use crate::db::Database;
+use crate::db::export::ExportForm;
+use crate::db::pattern::{PositionPattern, parse_material, parse_piece};
+use crate::db::query::{FoundGame, GameFilter};
 use crate::notation::position::read_position;
 use crate::notation::replay::resolve_text;
 use crate::rules::{Position, Variant};
 
-/// Turns the arguments into a filter; a bad `--fen`, `--moves` or `--tag`
-/// is a usage error, found before the database is touched.
-fn filter(args: &QueryArgs) -> Result<GameFilter, CliError> {
-    let variant = match &args.variant {
-        Some(name) => Some(
-            Variant::by_name(name)
-                .ok_or_else(|| CliError::Usage(format!("--variant: unknown variant `{name}`")))?,
-        ),
-        None => None,
-    };
+/// Opens an existing database to read, with a message that says which
+/// file and why it cannot be.
+pub(super) fn open_to_read(path: &str) -> Result<Database, CliError> {
+    Database::open_existing(std::path::Path::new(path))
+        .map_err(|e| CliError::Usage(format!("--db {path}: {e}")))
+}
+
+/// The variant `--variant` names.
+pub(super) fn variant_arg(name: &str) -> Result<Variant, CliError> {
+    Variant::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
+        CliError::Usage(format!(
+            "--variant: unknown variant `{name}`; known: {}",
+            names.join(", ")
+        ))
+    })
+}
+
+/// Plays `text`, moves in any notation, from `pos`.
+pub(super) fn play_moves(
+    pos: &mut Position,
+    text: &str,
+) -> Result<Vec<crate::rules::Move>, CliError> {
+    let mut played = Vec::new();
+    for (i, m) in text.split_whitespace().enumerate() {
+        let mv = resolve_text(pos, m)
+            .map_err(|(_, e)| CliError::Usage(format!("--moves: ply {} `{m}`: {e}", i + 1)))?;
+        pos.play_unchecked(&mv);
+        played.push(mv);
+    }
+    Ok(played)
+}
+
+/// Turns the arguments into a filter; a bad `--fen`, `--moves`, `--tag`,
+/// `--piece` or `--material` is a usage error, found before the database
+/// is touched.
+pub(super) fn filter(args: &FilterArgs) -> Result<GameFilter, CliError> {
+    let variant = args.variant.as_deref().map(variant_arg).transpose()?;
     let board = variant.unwrap_or_else(Variant::chess);
     let mut tags = Vec::new();
     for t in &args.tag {
@@ -49,20 +78,21 @@ fn filter(args: &QueryArgs) -> Result<GameFilter, CliError> {
         None => None,
     };
     let moves_prefix = match &args.moves {
-        Some(text) => {
-            let mut pos = Position::start(board);
-            let mut coords = Vec::new();
-            for (i, m) in text.split_whitespace().enumerate() {
-                let mv = resolve_text(&pos, m).map_err(|(_, e)| {
-                    CliError::Usage(format!("--moves: ply {} `{m}`: {e}", i + 1))
-                })?;
-                coords.push(write_coord(&pos, &mv));
-                pos.play_unchecked(&mv);
-            }
-            Some(coords.join(" "))
-        }
+        Some(text) => Some(play_moves(&mut Position::start(board), text)?),
         None => None,
     };
+    let pieces = args
+        .piece
+        .iter()
+        .map(|p| parse_piece(board, p).map_err(|e| CliError::Usage(format!("--piece {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let material = args
+        .material
+        .as_deref()
+        .map(|m| parse_material(board, m).map_err(|e| CliError::Usage(format!("--material {e}"))))
+        .transpose()?;
+    let pattern = (!pieces.is_empty() || material.is_some())
+        .then(|| PositionPattern::new(board, pieces, material));
     Ok(GameFilter {
         variant: variant.map(|v| v.name().to_string()),
         tags,
@@ -72,22 +102,23 @@ fn filter(args: &QueryArgs) -> Result<GameFilter, CliError> {
         status: args.status.clone(),
         position,
         moves_prefix,
+        pattern,
         limit: args.limit,
     })
 }
 
-pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError> {
+/// The games the filter arguments select, from the database they name.
+pub(super) fn select(args: &FilterArgs) -> Result<(Database, Vec<FoundGame>), CliError> {
     let filter = filter(args)?;
-    if !std::path::Path::new(&args.db).exists() {
-        return Err(CliError::Usage(format!(
-            "--db {}: no such database",
-            args.db
-        )));
-    }
-    let db = open_db(&args.db)?;
+    let db = open_to_read(&args.db)?;
     let games = db
         .find_games(&filter)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.db)))?;
+    Ok((db, games))
+}
+
+pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let (db, games) = select(&args.filter)?;
     match args.format {
         QueryFormat::Table => {
             writeln!(
@@ -137,6 +168,16 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
                     "ply": g.ply,
                 });
                 writeln!(out, "{line}")?;
+            }
+        }
+        QueryFormat::Xpgn => {
+            for g in &games {
+                if let Some(e) = db
+                    .export_game(g.id, ExportForm::Xpgn)
+                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?
+                {
+                    out.write_all(&e.bytes)?;
+                }
             }
         }
     }

@@ -1,0 +1,2 @@
+-- Version 2, after `packed` is filled: the coordinate text is redundant.
+ALTER TABLE moves DROP COLUMN coord;
