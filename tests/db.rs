@@ -704,6 +704,17 @@ fn check_packed_against_index(db: &str) -> usize {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
+    let blobs: Vec<Vec<u8>> = conn
+        .prepare("SELECT entries FROM position_postings")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let index: Vec<xpgn::db::postings::Posting> = blobs
+        .iter()
+        .flat_map(|b| xpgn::db::postings::entries(b))
+        .collect();
     for (game, variant, packed, start) in &rows {
         let variant = Variant::by_name(variant).unwrap();
         let mut pos = match start {
@@ -717,13 +728,13 @@ fn check_packed_against_index(db: &str) -> usize {
             pos.play_unchecked(&m);
             keys.push(pos.key() as i64);
         }
-        let indexed: Vec<i64> = conn
-            .prepare("SELECT key FROM positions WHERE game = ?1 ORDER BY ply")
-            .unwrap()
-            .query_map([game], |r| r.get(0))
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let mut indexed: Vec<(u16, i64)> = index
+            .iter()
+            .filter(|p| i64::from(p.game) == *game)
+            .map(|p| (p.ply, p.key as i64))
+            .collect();
+        indexed.sort_unstable();
+        let indexed: Vec<i64> = indexed.into_iter().map(|(_, k)| k).collect();
         assert_eq!(indexed, keys, "game {game}");
     }
     rows.len()

@@ -50,6 +50,12 @@ pub enum DbError {
         /// What is wrong.
         source: PackedError,
     },
+    /// A game id beyond what the position index can name.
+    #[error("game {game}: the position index names games up to 4,294,967,295")]
+    Full {
+        /// The game's id.
+        game: i64,
+    },
     /// Reading an input file failed.
     #[error("{path}: {source}")]
     Io {

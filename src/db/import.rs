@@ -9,6 +9,7 @@ use rusqlite::{Transaction, params};
 use sha2::{Digest, Sha256};
 
 use super::migrate::start_text;
+use super::postings::{self, Posting};
 use super::{Database, DbError, packed};
 use crate::notation::coord::write_coord;
 use crate::notation::game::Game;
@@ -129,13 +130,15 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
     }
 }
 
-/// Stores one game; returns false when its content was already stored.
+/// Stores one game, its positions into `postings`; returns its id, `None`
+/// when its content was already stored.
 fn store(
     tx: &Transaction<'_>,
     p: &Prepared,
     source: &str,
     text: &GameText,
-) -> Result<bool, DbError> {
+    postings: &mut Vec<Posting>,
+) -> Result<Option<i64>, DbError> {
     let tag = |name: &str| {
         p.tags
             .iter()
@@ -170,7 +173,7 @@ fn store(
             &p.hash[..],
         ])?;
     if inserted == 0 {
-        return Ok(false);
+        return Ok(None);
     }
     let id = tx.last_insert_rowid();
     let mut tag_stmt =
@@ -181,14 +184,17 @@ fn store(
     if p.diagnostic.is_none() {
         tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
             .execute(params![id, p.san, p.packed, p.start])?;
-        let mut pos_stmt = tx.prepare_cached(
-            "INSERT OR IGNORE INTO positions (key, game, ply) VALUES (?1, ?2, ?3)",
-        )?;
-        for (ply, key) in p.keys.iter().enumerate() {
-            pos_stmt.execute(params![*key as i64, id, ply as i64])?;
+        let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
+        // Positions past ply 65,535 (no real game) are left out of the index.
+        for (ply, &key) in p.keys.iter().enumerate().take(usize::from(u16::MAX) + 1) {
+            postings.push(Posting {
+                key,
+                game,
+                ply: ply as u16,
+            });
         }
     }
-    Ok(true)
+    Ok(Some(id))
 }
 
 impl Database {
@@ -208,6 +214,10 @@ impl Database {
     ) -> Result<(), DbError> {
         let mut tx = self.conn.transaction()?;
         let mut in_batch = 0;
+        // The batch's positions, indexed when it commits: its first game's
+        // id names it.
+        let mut batch: Option<i64> = None;
+        let mut batch_postings: Vec<Posting> = Vec::new();
         for item in read_games(input) {
             let (text, parsed) = item.map_err(|e| DbError::Io {
                 path: source.to_string(),
@@ -218,19 +228,27 @@ impl Database {
             let parsed = parsed
                 .map_err(|e| format!("{}:{}: game {}: {e}", e.at.line, e.at.column, text.number));
             let p = prepare(source, &text, parsed);
-            if store(&tx, &p, source, &text)? {
-                summary.imported += 1;
-                summary.invalid += u64::from(p.diagnostic.is_some());
-            } else {
-                summary.duplicates += 1;
+            match store(&tx, &p, source, &text, &mut batch_postings)? {
+                Some(id) => {
+                    batch.get_or_insert(id);
+                    summary.imported += 1;
+                    summary.invalid += u64::from(p.diagnostic.is_some());
+                }
+                None => summary.duplicates += 1,
             }
             in_batch += 1;
             if in_batch >= BATCH {
+                if let Some(first) = batch.take() {
+                    postings::store_batch(&tx, first, std::mem::take(&mut batch_postings))?;
+                }
                 tx.commit()?;
                 tx = self.conn.transaction()?;
                 in_batch = 0;
             }
             progress(summary);
+        }
+        if let Some(first) = batch {
+            postings::store_batch(&tx, first, batch_postings)?;
         }
         tx.commit()?;
         Ok(())
@@ -273,14 +291,13 @@ mod tests {
         // Two games of 4 plies: 5 positions each.
         assert_eq!(stats.positions, 10);
         // The two games transpose into the same position after 4 plies.
-        let shared: i64 = db
-            .conn
-            .query_row(
-                "SELECT COUNT(DISTINCT game) FROM positions WHERE key = (SELECT key FROM positions WHERE ply = 4 LIMIT 1)",
-                [],
-                |r| r.get(0),
-            )
-            .unwrap();
+        let mut pos = crate::rules::Position::start(crate::rules::Variant::chess());
+        for m in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+            let m = crate::notation::coord::resolve_coord(&pos, m).unwrap();
+            pos.play_unchecked(&m);
+        }
+        let reached = postings::reached(&db.conn, pos.key()).unwrap();
+        let shared = reached.iter().filter(|p| p.ply == 4).count();
         assert_eq!(shared, 2);
         let (diag, original): (String, Vec<u8>) = db
             .conn

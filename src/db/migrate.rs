@@ -6,7 +6,9 @@
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use super::error::DbError;
+use super::import::BATCH;
 use super::packed;
+use super::postings::{self, Posting};
 use crate::notation::coord::resolve_coord;
 use crate::notation::position::read_position;
 use crate::rules::{Position, Variant};
@@ -25,6 +27,11 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Sql(include_str!("sql/002_packed_moves.sql")),
         Step::Code(fill_packed),
         Step::Sql(include_str!("sql/002_drop_coord.sql")),
+    ],
+    &[
+        Step::Sql(include_str!("sql/003_position_postings.sql")),
+        Step::Code(fill_postings),
+        Step::Sql(include_str!("sql/003_drop_positions.sql")),
     ],
 ];
 
@@ -104,6 +111,43 @@ fn fill_packed(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Version 3: the rows of `positions` become posting lists, one batch
+/// per [`BATCH`] games as an import would have written them.
+fn fill_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare("SELECT key, game, ply FROM positions ORDER BY game, ply")?;
+    let mut query = rows.query([])?;
+    let mut batch: Vec<Posting> = Vec::new();
+    let mut first_game: Option<i64> = None;
+    let mut games_in_batch = 0;
+    let mut last_game = None;
+    while let Some(row) = query.next()? {
+        let (key, game, ply): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        if last_game != Some(game) {
+            last_game = Some(game);
+            if games_in_batch == BATCH {
+                if let Some(first) = first_game.take() {
+                    postings::store_batch(tx, first, std::mem::take(&mut batch))?;
+                }
+                games_in_batch = 0;
+            }
+            first_game.get_or_insert(game);
+            games_in_batch += 1;
+        }
+        let Ok(ply) = u16::try_from(ply) else {
+            continue;
+        };
+        batch.push(Posting {
+            key: key as u64,
+            game: u32::try_from(game).map_err(|_| DbError::Full { game })?,
+            ply,
+        });
+    }
+    if let Some(first) = first_game {
+        postings::store_batch(tx, first, batch)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +191,20 @@ mod tests {
             .unwrap()
     }
 
+    /// Every entry of the position index, sorted.
+    fn all_postings(conn: &Connection) -> Vec<Posting> {
+        let blobs: Vec<Vec<u8>> = conn
+            .prepare("SELECT entries FROM position_postings")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let mut all: Vec<Posting> = blobs.iter().flat_map(|b| postings::entries(b)).collect();
+        all.sort_unstable();
+        all
+    }
+
     /// A version-1 database holding what `current` holds, its main lines
     /// as coordinate text, as version 1 stored them.
     fn as_version_1(current: &Connection, path: &std::path::Path) {
@@ -169,8 +227,15 @@ mod tests {
             )
             .unwrap();
         }
-        for table in ["tags", "positions"] {
-            let cols = if table == "tags" { 4 } else { 3 };
+        for p in all_postings(current) {
+            tx.execute(
+                "INSERT INTO positions (key, game, ply) VALUES (?1, ?2, ?3)",
+                params![p.key as i64, p.game, p.ply],
+            )
+            .unwrap();
+        }
+        for table in ["tags"] {
+            let cols = 4;
             let rows: Vec<Vec<rusqlite::types::Value>> = current
                 .prepare(&format!("SELECT * FROM {table}"))
                 .unwrap()
@@ -225,6 +290,8 @@ mod tests {
             )
             .unwrap();
         let expected = moves_rows(&fresh.conn);
+        let expected_index = all_postings(&fresh.conn);
+        assert!(expected_index.len() > 1000, "{}", expected_index.len());
         assert!(
             expected.len() >= 20,
             "{} valid sample games",
@@ -246,6 +313,16 @@ mod tests {
             let db = Database::open(&path).unwrap();
             assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
             assert_eq!(moves_rows(&db.conn), expected);
+            assert_eq!(all_postings(&db.conn), expected_index);
+            let old_table: i64 = db
+                .conn
+                .query_row(
+                    "SELECT COUNT(*) FROM sqlite_master WHERE name = 'positions'",
+                    [],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(old_table, 0);
             let has_coord: i64 = db
                 .conn
                 .query_row(

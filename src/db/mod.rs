@@ -161,14 +161,12 @@ impl Database {
                 ))
             })?
             .collect::<Result<Vec<_>, _>>()?;
-        let positions: i64 = self
-            .conn
-            .query_row("SELECT COUNT(*) FROM positions", [], |r| r.get(0))?;
+        let positions = postings::count(&self.conn)?;
         let pages: i64 = self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))?;
         let page_size: i64 = self.conn.query_row("PRAGMA page_size", [], |r| r.get(0))?;
         Ok(Stats {
             per_variant,
-            positions: positions as u64,
+            positions,
             bytes: (pages * page_size) as u64,
         })
     }

@@ -5,6 +5,10 @@
 //! reads one primary-key range (the bucket's rows, one per batch) and
 //! binary-searches each blob: an index, not a scan.
 
+use rusqlite::{Connection, params};
+
+use super::DbError;
+
 /// Bits of the key that choose its bucket.
 pub const BUCKET_BITS: u32 = 12;
 
@@ -81,6 +85,77 @@ pub fn find(blob: &[u8], key: u64) -> impl Iterator<Item = Posting> + '_ {
     (lo..n)
         .map(move |i| entry(blob, i))
         .take_while(move |p| p.key == key)
+}
+
+/// Stores the entries of one import batch, whose first game has id
+/// `batch`, inside the caller's transaction.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn store_batch(
+    conn: &Connection,
+    batch: i64,
+    entries: Vec<Posting>,
+) -> Result<(), DbError> {
+    let mut insert = conn.prepare_cached(
+        "INSERT INTO position_postings (bucket, batch, entries) VALUES (?1, ?2, ?3)",
+    )?;
+    for (bucket, blob) in group(entries) {
+        insert.execute(params![bucket, batch, blob])?;
+    }
+    Ok(())
+}
+
+/// Every entry with `key`, by game and ply.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn reached(conn: &Connection, key: u64) -> Result<Vec<Posting>, DbError> {
+    let mut stmt =
+        conn.prepare_cached("SELECT entries FROM position_postings WHERE bucket = ?1")?;
+    let mut rows = stmt.query([bucket(key)])?;
+    let mut found = Vec::new();
+    while let Some(row) = rows.next()? {
+        let blob = super::query::blob(row, 0)?;
+        found.extend(find(blob, key));
+    }
+    found.sort_unstable_by_key(|p| (p.game, p.ply));
+    Ok(found)
+}
+
+/// Puts every (game, ply) reaching `key` into the temporary table
+/// `temp.reached (game, ply)`, for queries to join with; returns how many.
+/// The temporary database is the connection's own, so this works on a
+/// read-only database too.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn stage_reached(conn: &Connection, key: u64) -> Result<usize, DbError> {
+    conn.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS reached (
+             game INTEGER NOT NULL, ply INTEGER NOT NULL, PRIMARY KEY (game, ply)
+         ) WITHOUT ROWID;
+         DELETE FROM temp.reached;",
+    )?;
+    let found = reached(conn, key)?;
+    let mut insert = conn.prepare_cached("INSERT OR IGNORE INTO temp.reached VALUES (?1, ?2)")?;
+    for p in &found {
+        insert.execute(params![p.game, p.ply])?;
+    }
+    Ok(found.len())
+}
+
+/// How many entries the index holds.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn count(conn: &Connection) -> Result<u64, DbError> {
+    let bytes: i64 = conn.query_row(
+        "SELECT COALESCE(SUM(length(entries)), 0) FROM position_postings",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(bytes as u64 / ENTRY as u64)
 }
 
 #[cfg(test)]

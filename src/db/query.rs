@@ -6,7 +6,7 @@
 use rusqlite::types::Value;
 
 use super::pattern::PositionPattern;
-use super::{Database, DbError, packed};
+use super::{Database, DbError, packed, postings};
 use crate::notation::position::read_position;
 use crate::rules::{Move, Position};
 
@@ -89,10 +89,10 @@ impl Database {
         let mut sql = String::from("SELECT g.id, g.variant, g.result, g.plies, g.status, ");
         let mut params: Vec<Value> = Vec::new();
         if let Some(key) = filter.position {
-            params.push(Value::Integer(key as i64));
+            postings::stage_reached(&self.conn, key)?;
             sql.push_str(
-                "p.ply FROM games g JOIN (SELECT game, MIN(ply) AS ply FROM positions \
-                 WHERE key = ?1 GROUP BY game) p ON p.game = g.id",
+                "p.ply FROM games g JOIN (SELECT game, MIN(ply) AS ply FROM temp.reached \
+                 GROUP BY game) p ON p.game = g.id",
             );
         } else {
             sql.push_str("NULL FROM games g");

@@ -8,7 +8,7 @@ use rusqlite::params;
 
 use super::packed::{Decoder, PackedError};
 use super::query::blob;
-use super::{Database, DbError};
+use super::{Database, DbError, postings};
 use crate::notation::san::write_san;
 use crate::rules::{Color, Move, Position};
 
@@ -62,12 +62,13 @@ impl Database {
     /// SQLite errors, or a stored main line that does not decode.
     pub fn tree(&self, pos: &Position) -> Result<Tree, DbError> {
         let variant = pos.variant();
+        postings::stage_reached(&self.conn, pos.key())?;
         let mut stmt = self.conn.prepare_cached(
-            "SELECT p.game, p.ply, g.result, m.packed FROM positions p
+            "SELECT p.game, p.ply, g.result, m.packed FROM temp.reached p
              JOIN games g ON g.id = p.game JOIN moves m ON m.game = p.game
-             WHERE p.key = ?1 AND g.variant = ?2 ORDER BY p.game, p.ply",
+             WHERE g.variant = ?1 ORDER BY p.game, p.ply",
         )?;
-        let mut rows = stmt.query(params![pos.key() as i64, variant.name()])?;
+        let mut rows = stmt.query(params![variant.name()])?;
         let mut tree = Tree::default();
         let mut by_move: BTreeMap<Vec<u8>, (Move, Vec<i64>, [u64; 3])> = BTreeMap::new();
         let mut last_game = None;

@@ -1,0 +1,13 @@
+-- xpgn database, version 3: the position index as posting lists
+-- (src/db/postings.rs). Per import batch and per key bucket (the key's top
+-- 12 bits), one blob of sorted 14-byte entries: key (8 bytes), game id (4),
+-- ply (2), little-endian. "Which games reach this position" reads the
+-- bucket's rows (a primary-key range) and binary-searches each blob. A
+-- batch of games writes about 4 rows per game instead of one per position.
+-- The migration's code step fills it from `positions`.
+CREATE TABLE position_postings (
+    bucket  INTEGER NOT NULL,
+    batch   INTEGER NOT NULL,
+    entries BLOB    NOT NULL,
+    PRIMARY KEY (bucket, batch)
+) WITHOUT ROWID;
