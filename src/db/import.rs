@@ -15,7 +15,7 @@ use crate::notation::coord::write_coord;
 use crate::notation::game::Game;
 use crate::notation::reader::{GameText, read_games};
 use crate::notation::replay::{Replay, game_variant, replay};
-use crate::notation::san::write_san;
+use crate::notation::san::write_san_after;
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -90,10 +90,12 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         let mut pos = r.start.clone();
         keys.push(pos.key());
         for m in &r.moves {
-            san.push(write_san(&pos, m));
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            san.push(write_san_after(&pos, m, &next));
             coord.push(write_coord(&pos, m));
-            pos.play_unchecked(m);
-            keys.push(pos.key());
+            keys.push(next.key());
+            pos = next;
         }
         packed = packed::encode_all(&r.moves);
         start = start_text(&r.start);

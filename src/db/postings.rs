@@ -31,10 +31,12 @@ pub struct Posting {
     pub ply: u16,
 }
 
-/// Sorts `entries` and splits them into one blob per bucket, in bucket
+/// Sorts `entries` by key and splits them into one blob per bucket, in bucket
 /// order.
 pub fn group(mut entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
-    entries.sort_unstable();
+    // By key alone, and stable: entries come by game and ply, and stay so
+    // within a key (one comparison of integers, not of whole entries).
+    entries.sort_by_key(|p| p.key);
     let mut out: Vec<(i64, Vec<u8>)> = Vec::new();
     for p in entries {
         let b = bucket(p.key);

@@ -544,16 +544,25 @@ pub fn write_san(pos: &Position, m: &Move) -> String {
     out
 }
 
+/// SAN of `m`, played in `pos`, where `next` is the position after it:
+/// for writers that replay a game anyway.
+pub fn write_san_after(pos: &Position, m: &Move, next: &Position) -> String {
+    let mut out = write_san_body(pos, m);
+    push_check_mark_of(next, &mut out);
+    out
+}
+
 /// `+` if `m` gives check, `#` if it mates.
 fn push_check_mark(pos: &Position, m: &Move, out: &mut String) {
     let mut next = pos.clone();
     next.play_unchecked(m);
+    push_check_mark_of(&next, out);
+}
+
+/// `+` if the side to move in `next` is in check, `#` if it is mated.
+fn push_check_mark_of(next: &Position, out: &mut String) {
     if next.is_check() {
-        out.push(if next.legal_moves().is_empty() {
-            '#'
-        } else {
-            '+'
-        });
+        out.push(if next.has_legal_move() { '+' } else { '#' });
     }
 }
 

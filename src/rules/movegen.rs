@@ -359,12 +359,38 @@ impl Position {
         out
     }
 
+    /// Whether there is any legal move: stops at the first, trying the
+    /// king's own moves first (the likeliest way out of a check). Mate and
+    /// stalemate tests need no more.
+    pub fn has_legal_move(&self) -> bool {
+        let mut out = Vec::with_capacity(8);
+        self.generate_until(&mut out, true, Some(self.tables().king), None, true);
+        if !out.is_empty() {
+            return true;
+        }
+        self.generate_until(&mut out, true, None, None, true);
+        !out.is_empty()
+    }
+
     fn generate(
         &self,
         out: &mut Vec<Move>,
         test_legality: bool,
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
+    ) {
+        self.generate_until(out, test_legality, only_kind, only_to, false);
+    }
+
+    /// The generation; with `first_only`, it may stop once `out` holds a
+    /// move.
+    fn generate_until(
+        &self,
+        out: &mut Vec<Move>,
+        test_legality: bool,
+        only_kind: Option<PieceKind>,
+        only_to: Option<Square>,
+        first_only: bool,
     ) {
         out.clear();
         let t = self.tables();
@@ -401,6 +427,9 @@ impl Position {
         }
         let pawn_kind = t.pawn;
         for from in self.by_color[us.index()].iter() {
+            if first_only && !out.is_empty() {
+                return;
+            }
             if self.immune.contains(from) {
                 continue;
             }
@@ -678,8 +707,9 @@ mod tests {
     use crate::rules::Variant;
 
     /// The backward search finds exactly the moves the full generation
-    /// finds for each kind and destination, all along random games of
-    /// every variant (waiting pawns, pins and checks included).
+    /// finds for each kind and destination, and the search for any legal
+    /// move agrees with it, all along random games of every variant
+    /// (waiting pawns, pins, checks, mates and stalemates included).
     #[test]
     fn moves_to_a_square_are_those_of_the_full_generation() {
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
@@ -695,6 +725,7 @@ mod tests {
                 let mut pos = Position::start(variant);
                 for _ in 0..120 {
                     let all = pos.legal_moves();
+                    assert_eq!(pos.has_legal_move(), !all.is_empty(), "{pos:?}");
                     if all.is_empty() {
                         break;
                     }

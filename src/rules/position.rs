@@ -477,7 +477,7 @@ impl Position {
 
     /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
     pub fn outcome(&self) -> Option<Outcome> {
-        if !self.legal_moves().is_empty() {
+        if self.has_legal_move() {
             return None;
         }
         let loser = self.turn;
