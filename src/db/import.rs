@@ -8,7 +8,7 @@ use std::io::BufRead;
 use rusqlite::{Transaction, params};
 use sha2::{Digest, Sha256};
 
-use super::migrate::start_text;
+use super::migrate::{start_text, tags_json};
 use super::postings::{self, Posting};
 use super::{Database, DbError, packed};
 use crate::notation::coord::write_coord;
@@ -150,8 +150,9 @@ fn store(
     let inserted = tx
         .prepare_cached(
             "INSERT OR IGNORE INTO games (variant, event, site, date, round, white, black,
-                 result, plies, status, diagnostic, source_file, source_line, original, hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                 result, plies, status, diagnostic, source_file, source_line, original, hash,
+                 tags)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         )?
         .execute(params![
             p.variant,
@@ -173,16 +174,12 @@ fn store(
             text.first_line as i64,
             text.raw,
             &p.hash[..],
+            tags_json(&p.tags),
         ])?;
     if inserted == 0 {
         return Ok(None);
     }
     let id = tx.last_insert_rowid();
-    let mut tag_stmt =
-        tx.prepare_cached("INSERT INTO tags (game, idx, name, value) VALUES (?1, ?2, ?3, ?4)")?;
-    for (i, (n, v)) in p.tags.iter().enumerate() {
-        tag_stmt.execute(params![id, i as i64, n, v])?;
-    }
     if p.diagnostic.is_none() {
         tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
             .execute(params![id, p.san, p.packed, p.start])?;

@@ -31,6 +31,7 @@ const MIGRATIONS: &[&[Step]] = &[
     &[
         Step::Sql(include_str!("sql/003_position_postings.sql")),
         Step::Code(fill_postings),
+        Step::Code(fill_tags),
         Step::Sql(include_str!("sql/003_drop_positions.sql")),
     ],
 ];
@@ -148,6 +149,41 @@ fn fill_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Version 3: each game's rows of `tags` become its `tags` column.
+fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare("SELECT game, name, value FROM tags ORDER BY game, idx")?;
+    let mut update = tx.prepare("UPDATE games SET tags = ?2 WHERE id = ?1")?;
+    let mut query = rows.query([])?;
+    let mut current: Option<(i64, Vec<(String, String)>)> = None;
+    while let Some(row) = query.next()? {
+        let game: i64 = row.get(0)?;
+        if current.as_ref().is_some_and(|(g, _)| *g != game) {
+            if let Some((g, tags)) = current.take() {
+                update.execute(params![g, tags_json(&tags)])?;
+            }
+        }
+        current
+            .get_or_insert_with(|| (game, Vec::new()))
+            .1
+            .push((row.get(1)?, row.get(2)?));
+    }
+    if let Some((g, tags)) = current {
+        update.execute(params![g, tags_json(&tags)])?;
+    }
+    Ok(())
+}
+
+/// The `tags` column of a game: its tag pairs as a JSON array of pairs.
+pub(crate) fn tags_json(tags: &[(String, String)]) -> String {
+    serde_json::to_string(tags).expect("strings always serialize")
+}
+
+/// A `tags` column read back.
+pub(crate) fn tags_from_json(text: &str) -> Vec<(String, String)> {
+    // Written by `tags_json` only; anything else reads as no tags.
+    serde_json::from_str(text).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +222,18 @@ mod tests {
         conn.prepare("SELECT game, san, packed, start FROM moves ORDER BY game")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    /// Every game's tags.
+    fn tag_rows(conn: &Connection) -> Vec<(i64, Vec<(String, String)>)> {
+        conn.prepare("SELECT id, tags FROM games ORDER BY id")
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, tags_from_json(&r.get::<_, String>(1)?)))
+            })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap()
@@ -234,20 +282,11 @@ mod tests {
             )
             .unwrap();
         }
-        for table in ["tags"] {
-            let cols = 4;
-            let rows: Vec<Vec<rusqlite::types::Value>> = current
-                .prepare(&format!("SELECT * FROM {table}"))
-                .unwrap()
-                .query_map([], |r| (0..cols).map(|i| r.get(i)).collect())
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
-            let marks: Vec<String> = (1..=cols).map(|i| format!("?{i}")).collect();
-            for row in rows {
+        for (game, tags) in tag_rows(current) {
+            for (i, (name, value)) in tags.iter().enumerate() {
                 tx.execute(
-                    &format!("INSERT INTO {table} VALUES ({})", marks.join(", ")),
-                    rusqlite::params_from_iter(row),
+                    "INSERT INTO tags (game, idx, name, value) VALUES (?1, ?2, ?3, ?4)",
+                    params![game, i as i64, name, value],
                 )
                 .unwrap();
             }
@@ -291,6 +330,8 @@ mod tests {
             .unwrap();
         let expected = moves_rows(&fresh.conn);
         let expected_index = all_postings(&fresh.conn);
+        let expected_tags = tag_rows(&fresh.conn);
+        assert!(expected_tags.iter().any(|(_, t)| t.len() >= 7));
         assert!(expected_index.len() > 1000, "{}", expected_index.len());
         assert!(
             expected.len() >= 20,
@@ -314,6 +355,7 @@ mod tests {
             assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
             assert_eq!(moves_rows(&db.conn), expected);
             assert_eq!(all_postings(&db.conn), expected_index);
+            assert_eq!(tag_rows(&db.conn), expected_tags);
             let old_table: i64 = db
                 .conn
                 .query_row(

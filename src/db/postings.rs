@@ -31,22 +31,44 @@ pub struct Posting {
     pub ply: u16,
 }
 
-/// Sorts `entries` by key and splits them into one blob per bucket, in bucket
-/// order.
-pub fn group(mut entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
-    // By key alone, and stable: entries come by game and ply, and stay so
-    // within a key (one comparison of integers, not of whole entries).
-    entries.sort_by_key(|p| p.key);
-    let mut out: Vec<(i64, Vec<u8>)> = Vec::new();
+/// Sorts `entries` by key and splits them into one blob per bucket, in
+/// bucket order. Entries of one key keep the order they came in (an
+/// import gives them by game and ply).
+pub fn group(entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
+    let Some(&first) = entries.first() else {
+        return Vec::new();
+    };
+    // A counting sort by bucket, then each bucket's few entries by key:
+    // linear, where a comparison sort of a whole batch is not.
+    let buckets = 1usize << BUCKET_BITS;
+    let mut starts = vec![0usize; buckets + 1];
+    for p in &entries {
+        starts[bucket(p.key) as usize + 1] += 1;
+    }
+    for b in 0..buckets {
+        starts[b + 1] += starts[b];
+    }
+    let mut next = starts.clone();
+    let mut sorted = vec![first; entries.len()];
     for p in entries {
-        let b = bucket(p.key);
-        if out.last().is_none_or(|(last, _)| *last != b) {
-            out.push((b, Vec::new()));
+        let b = bucket(p.key) as usize;
+        sorted[next[b]] = p;
+        next[b] += 1;
+    }
+    let mut out = Vec::new();
+    for b in 0..buckets {
+        let run = &mut sorted[starts[b]..starts[b + 1]];
+        if run.is_empty() {
+            continue;
         }
-        let blob = &mut out.last_mut().expect("pushed above").1;
-        blob.extend_from_slice(&p.key.to_le_bytes());
-        blob.extend_from_slice(&p.game.to_le_bytes());
-        blob.extend_from_slice(&p.ply.to_le_bytes());
+        run.sort_by_key(|p| p.key);
+        let mut blob = Vec::with_capacity(run.len() * ENTRY);
+        for p in run.iter() {
+            blob.extend_from_slice(&p.key.to_le_bytes());
+            blob.extend_from_slice(&p.game.to_le_bytes());
+            blob.extend_from_slice(&p.ply.to_le_bytes());
+        }
+        out.push((b as i64, blob));
     }
     out
 }

@@ -5,6 +5,7 @@
 
 use rusqlite::types::Value;
 
+use super::migrate::tags_from_json;
 use super::pattern::PositionPattern;
 use super::{Database, DbError, packed, postings};
 use crate::notation::position::read_position;
@@ -128,8 +129,8 @@ impl Database {
             params.push(Value::Text(value.to_lowercase()));
             let v = params.len();
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM tags t WHERE t.game = g.id AND t.name = ?{n} \
-                 AND instr(lower(t.value), ?{v}) > 0)"
+                "EXISTS (SELECT 1 FROM json_each(g.tags) t WHERE t.value ->> 0 = ?{n} \
+                 AND instr(lower(t.value ->> 1), ?{v}) > 0)"
             ));
         }
         if let Some(r) = &filter.result {
@@ -222,11 +223,10 @@ impl Database {
         }
         let mut tags = self
             .conn
-            .prepare_cached("SELECT name, value FROM tags WHERE game = ?1 ORDER BY idx")?;
+            .prepare_cached("SELECT tags FROM games WHERE id = ?1")?;
         for g in &mut found {
-            g.tags = tags
-                .query_map([g.id], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<Result<Vec<_>, _>>()?;
+            let text: String = tags.query_row([g.id], |r| r.get(0))?;
+            g.tags = tags_from_json(&text);
         }
         Ok((found, stats))
     }

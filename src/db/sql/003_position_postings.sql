@@ -5,9 +5,15 @@
 -- bucket's rows (a primary-key range) and binary-searches each blob. A
 -- batch of games writes about 4 rows per game instead of one per position.
 -- The migration's code step fills it from `positions`.
+--
+-- Tags move into `games.tags`: a JSON array of [name, value] pairs in the
+-- order written (`[["Event","Casual"],["White","Anna"]]`), one column per
+-- game instead of one row per tag; queries read it with `json_each`.
 CREATE TABLE position_postings (
     bucket  INTEGER NOT NULL,
     batch   INTEGER NOT NULL,
     entries BLOB    NOT NULL,
     PRIMARY KEY (bucket, batch)
 ) WITHOUT ROWID;
+
+ALTER TABLE games ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
