@@ -84,16 +84,23 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
             (failed.partial, Some(d))
         }
     };
-    let (mut san, mut coord, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+    // SAN separated by spaces; coordinates each followed by one (as the
+    // content hash has always read them).
+    let (mut san, mut coord, mut keys) = (String::new(), String::new(), Vec::new());
     let (mut packed, mut start) = (Vec::new(), None);
     if let (Some(r), None) = (&replayed, &diagnostic) {
         let mut pos = r.start.clone();
+        keys.reserve(r.moves.len() + 1);
         keys.push(pos.key());
         for m in &r.moves {
             let mut next = pos.clone();
             next.play_unchecked(m);
-            san.push(write_san_after(&pos, m, &next));
-            coord.push(write_coord(&pos, m));
+            if !san.is_empty() {
+                san.push(' ');
+            }
+            san.push_str(&write_san_after(&pos, m, &next));
+            coord.push_str(&write_coord(&pos, m));
+            coord.push(' ');
             keys.push(next.key());
             pos = next;
         }
@@ -114,17 +121,14 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         hasher.update(&text.raw);
     } else {
         hasher.update(b"moves\0");
-        for c in &coord {
-            hasher.update(c.as_bytes());
-            hasher.update(b" ");
-        }
+        hasher.update(coord.as_bytes());
     }
     Prepared {
         variant,
         tags: game.tags.clone(),
         plies: replayed.as_ref().map_or(0, |r| r.moves.len()),
         diagnostic,
-        san: san.join(" "),
+        san,
         packed,
         start,
         keys,
