@@ -640,6 +640,25 @@ fn reading_commands_need_an_existing_database_and_create_none() {
         assert!(!stderr(&o).is_empty());
     }
     assert_eq!(std::fs::read(&not_db).unwrap(), "x".repeat(4096).as_bytes());
+    // A folder is no database, for reading or writing.
+    let folder = dir.to_str().unwrap();
+    for args in [
+        &["query", "--db", folder][..],
+        &["tree", "--db", folder][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(folder), "{}", stderr(&o));
+    }
+    let games = dir.join("g.pgn");
+    std::fs::write(&games, "1. e4 *\n").unwrap();
+    let o = xpgn(&["import", games.to_str().unwrap(), "--db", folder]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with(&format!("xpgn: --db {folder}: ")),
+        "{}",
+        stderr(&o)
+    );
     // An export that fails leaves no output file.
     let out = dir.join("out.pgn");
     let o = xpgn(&["export", "--db", n, "-o", out.to_str().unwrap()]);

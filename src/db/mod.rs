@@ -1,6 +1,8 @@
 //! The game database: SQLite schema (migrated by `PRAGMA user_version`),
 //! import of game files with every game replayed and every main-line
-//! position indexed, and summaries. rusqlite lives here and nowhere else.
+//! position indexed, searches (SQL filters, then pattern scans over the
+//! packed main lines), the opening tree, export and summaries. rusqlite
+//! lives here and nowhere else.
 
 mod error;
 pub mod export;

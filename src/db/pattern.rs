@@ -128,7 +128,7 @@ fn letter(spec: &str, variant: Variant, text: &str) -> Result<PieceKind, Pattern
 /// let v = Variant::by_name("counsellor").unwrap();
 /// let p = parse_piece(v, "white:K@j1").unwrap();
 /// assert_eq!((p.color, p.square.map(|s| s.to_string())), (Color::White, Some("j1".into())));
-/// assert!(parse_piece(v, "white:K@k1").is_err());
+/// assert!(parse_piece(v, "white:K@m1").is_err());
 /// ```
 ///
 /// # Errors

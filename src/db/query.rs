@@ -3,6 +3,7 @@
 //! position patterns (pieces on squares, material) then replay the packed
 //! main line of each game that query leaves.
 
+use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 
 use super::migrate::tags_from_json;
@@ -45,8 +46,14 @@ pub struct FoundGame {
     pub id: i64,
     /// Variant.
     pub variant: String,
-    /// Tag pairs in order.
-    pub tags: Vec<(String, String)>,
+    /// `White` tag.
+    pub white: Option<String>,
+    /// `Black` tag.
+    pub black: Option<String>,
+    /// `Date` tag.
+    pub date: Option<String>,
+    /// `Event` tag.
+    pub event: Option<String>,
     /// Result column.
     pub result: Option<String>,
     /// Main-line plies.
@@ -87,7 +94,9 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored main line that does not replay.
     pub fn search(&self, filter: &GameFilter) -> Result<(Vec<FoundGame>, SearchStats), DbError> {
-        let mut sql = String::from("SELECT g.id, g.variant, g.result, g.plies, g.status, ");
+        let mut sql = String::from(
+            "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, ",
+        );
         let mut params: Vec<Value> = Vec::new();
         if let Some(key) = filter.position {
             postings::stage_reached(&self.conn, key)?;
@@ -100,8 +109,8 @@ impl Database {
         }
         if filter.pattern.is_some() {
             sql = sql.replacen(
-                "SELECT g.id, g.variant, g.result, g.plies, g.status, ",
-                "SELECT g.id, g.variant, g.result, g.plies, g.status, m.packed, m.start, ",
+                "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, ",
+                "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, m.packed, m.start, ",
                 1,
             );
             sql.push_str(" JOIN moves m ON m.game = g.id");
@@ -190,7 +199,7 @@ impl Database {
             None => {
                 found = stmt
                     .query_map(rusqlite::params_from_iter(params), |r| {
-                        found_game(r, r.get(5)?)
+                        found_game(r, r.get(9)?)
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
             }
@@ -203,7 +212,7 @@ impl Database {
                     }
                     let id: i64 = r.get(0)?;
                     let corrupt = |source| DbError::Corrupt { game: id, source };
-                    let start = match r.get::<_, Option<String>>(6)?.as_deref() {
+                    let start = match r.get::<_, Option<String>>(10)?.as_deref() {
                         None => variant_start.clone(),
                         Some(text) => read_position(pattern.variant(), text).map_err(|e| {
                             corrupt(packed::PackedError::Invalid {
@@ -212,7 +221,7 @@ impl Database {
                             })
                         })?,
                     };
-                    let (ply, seen) = pattern.first_match(&start, blob(r, 5)?).map_err(corrupt)?;
+                    let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
                     stats.games_scanned += 1;
                     stats.positions_scanned += seen as u64;
                     if let Some(ply) = ply {
@@ -221,14 +230,21 @@ impl Database {
                 }
             }
         }
-        let mut tags = self
-            .conn
-            .prepare_cached("SELECT tags FROM games WHERE id = ?1")?;
-        for g in &mut found {
-            let text: String = tags.query_row([g.id], |r| r.get(0))?;
-            g.tags = tags_from_json(&text);
-        }
         Ok((found, stats))
+    }
+
+    /// Every tag pair of game `id`, in the order written (none for no
+    /// such game).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn game_tags(&self, id: i64) -> Result<Vec<(String, String)>, DbError> {
+        let text: Option<String> = self
+            .conn
+            .prepare_cached("SELECT tags FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        Ok(text.map_or_else(Vec::new, |t| tags_from_json(&t)))
     }
 }
 
@@ -243,7 +259,10 @@ fn found_game(r: &rusqlite::Row<'_>, ply: Option<i64>) -> rusqlite::Result<Found
     Ok(FoundGame {
         id: r.get(0)?,
         variant: r.get(1)?,
-        tags: Vec::new(),
+        white: r.get(5)?,
+        black: r.get(6)?,
+        date: r.get(7)?,
+        event: r.get(8)?,
         result: r.get(2)?,
         plies: r.get(3)?,
         status: r.get(4)?,

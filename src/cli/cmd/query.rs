@@ -127,11 +127,9 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
                 "id", "variant", "white", "black", "result", "date", "plies", "ply"
             )?;
             for g in &games {
-                let tag = |n: &str| {
-                    g.tags
-                        .iter()
-                        .find(|(t, _)| t == n)
-                        .map_or("", |(_, v)| v.as_str())
+                let cut = |v: &Option<String>| {
+                    v.as_deref()
+                        .unwrap_or("")
                         .chars()
                         .take(20)
                         .collect::<String>()
@@ -141,10 +139,10 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
                     "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}",
                     g.id,
                     g.variant,
-                    tag("White"),
-                    tag("Black"),
+                    cut(&g.white),
+                    cut(&g.black),
                     g.result.as_deref().unwrap_or(""),
-                    tag("Date"),
+                    cut(&g.date),
                     g.plies,
                     g.ply.map_or("-".to_string(), |p| p.to_string())
                 )?;
@@ -153,10 +151,11 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
         }
         QueryFormat::Json => {
             for g in &games {
-                let tags: Map<String, Value> = g
-                    .tags
-                    .iter()
-                    .map(|(n, v)| (n.clone(), Value::String(v.clone())))
+                let tags: Map<String, Value> = db
+                    .game_tags(g.id)
+                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?
+                    .into_iter()
+                    .map(|(n, v)| (n, Value::String(v)))
                     .collect();
                 let line = json!({
                     "id": g.id,

@@ -1,0 +1,378 @@
+//! The database: import throughput (games/s), bytes per game by table,
+//! `--fen` query latency and `--piece`/`--material` scan rate (positions/s)
+//! on a generated corpus of orthodox games. Run with `cargo bench --bench db`.
+//!
+//! The corpus: the real games of `../shared/corpus/*.pgn` (when present),
+//! each taken for its first 6-30 plies and continued by legal moves a
+//! fixed-seed generator picks, up to the real game's length, with tags of
+//! their own, so every game is distinct but opens like a real one. Without
+//! the corpus, games are generated from the start position.
+//!
+//! The large database (100,000 games under `cargo bench`; a few hundred
+//! under `cargo test --benches`, or `XPGN_BENCH_GAMES`) is built once and
+//! kept under `target/xpgn-bench/`, since an import of that size takes a
+//! minute or more.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use xpgn::db::import::ImportSummary;
+use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
+use xpgn::db::query::GameFilter;
+use xpgn::db::{Database, SCHEMA_VERSION};
+use xpgn::notation::coord::{resolve_coord, write_coord};
+use xpgn::notation::game::{Game, Node};
+use xpgn::notation::reader::read_games;
+use xpgn::notation::replay::replay;
+use xpgn::notation::writer::{MoveNotation, write_game};
+use xpgn::rules::{Move, Position, Variant};
+
+/// Changes whenever the generator does, so a cached database is rebuilt.
+const GENERATOR: u32 = 1;
+
+/// Whether criterion measures (`cargo bench`) or smoke-runs each
+/// function once (`cargo test --benches`).
+fn measuring() -> bool {
+    std::env::args().any(|a| a == "--bench")
+}
+
+fn corpus_games() -> usize {
+    std::env::var("XPGN_BENCH_GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if measuring() { 100_000 } else { 300 })
+}
+
+/// xorshift64*: the same games on every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+}
+
+/// The main lines of the real games, from the standard start.
+fn real_lines() -> Vec<Vec<Move>> {
+    let Ok(dir) = std::fs::read_dir(corpus_dir()) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = dir
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    let start = Position::start(Variant::chess());
+    let mut lines = Vec::new();
+    for f in files {
+        let Ok(data) = std::fs::read(&f) else {
+            continue;
+        };
+        for (_, parsed) in read_games(&data[..]).flatten() {
+            if let Some(r) = parsed.ok().and_then(|g| replay(&g).ok()) {
+                if r.start == start && !r.moves.is_empty() {
+                    lines.push(r.moves);
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// `n` distinct games as XPGN text.
+fn generate(n: usize, real: &[Vec<Move>], seed: u64) -> String {
+    let mut rng = Rng(seed | 1);
+    let names = [
+        "Adler", "Brandt", "Cramer", "Dietz", "Ebert", "Fuchs", "Graf",
+    ];
+    let mut out = String::new();
+    for i in 0..n {
+        let (opening, length): (&[Move], usize) = if real.is_empty() {
+            (&[], 40 + rng.below(80))
+        } else {
+            let base = &real[rng.below(real.len())];
+            let k = (6 + rng.below(25)).min(base.len());
+            (&base[..k], base.len().max(k))
+        };
+        let mut pos = Position::start(Variant::chess());
+        let mut nodes = Vec::with_capacity(length);
+        for ply in 0..length {
+            let m = match opening.get(ply) {
+                Some(m) => *m,
+                None => {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    legal[rng.below(legal.len())]
+                }
+            };
+            nodes.push(Node {
+                text: write_coord(&pos, &m).into(),
+                ..Node::default()
+            });
+            pos.play_unchecked(&m);
+        }
+        let result = pos.outcome().map_or("*", |o| o.result());
+        let game = Game {
+            tags: vec![
+                ("Event".into(), format!("Bench {}", i / 100)),
+                ("Site".into(), "Generated".into()),
+                ("Date".into(), format!("{}.01.01", 1990 + i % 30)),
+                ("Round".into(), format!("{}", i % 100 + 1)),
+                (
+                    "White".into(),
+                    format!("{} {}", names[i % names.len()], i % 997),
+                ),
+                (
+                    "Black".into(),
+                    format!("{} {}", names[(i / 7) % names.len()], i % 991),
+                ),
+                ("Result".into(), result.into()),
+            ],
+            moves: nodes,
+            result: Some(result.into()),
+            ..Game::default()
+        };
+        out.push_str(&write_game(&game, MoveNotation::San).expect("generated games replay"));
+    }
+    out
+}
+
+fn bench_dir() -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    let dir = target.join("xpgn-bench");
+    std::fs::create_dir_all(&dir).expect("target/xpgn-bench can be created");
+    dir
+}
+
+fn import_text(db: &mut Database, text: &str) -> ImportSummary {
+    let mut summary = ImportSummary::default();
+    db.import("bench", text.as_bytes(), &mut summary, &mut |_| {})
+        .expect("generated games import");
+    summary
+}
+
+/// The database of `n` corpus games, built once and kept.
+fn large_db(n: usize, real: &[Vec<Move>]) -> PathBuf {
+    let kind = if real.is_empty() {
+        "generated"
+    } else {
+        "corpus"
+    };
+    let path = bench_dir().join(format!("db-g{GENERATOR}-s{SCHEMA_VERSION}-{kind}-{n}.db"));
+    if let Ok(db) = Database::open_existing(&path) {
+        let games = db
+            .stats()
+            .map(|s| s.per_variant.iter().map(|v| v.1).sum::<u64>());
+        if games.ok() == Some(n as u64) {
+            return path;
+        }
+    }
+    let building = path.with_extension("building");
+    let _ = std::fs::remove_file(&building);
+    let started = Instant::now();
+    let text = generate(n, real, 0x5eed);
+    let generated = started.elapsed();
+    let mut db = Database::open(&building).expect("a new database");
+    let started = Instant::now();
+    let s = import_text(&mut db, &text);
+    drop(db);
+    eprintln!(
+        "built {}: {} games ({} bytes of text) generated in {:.1} s, imported in {:.1} s ({:.0} games/s)",
+        path.display(),
+        s.imported,
+        text.len(),
+        generated.as_secs_f64(),
+        started.elapsed().as_secs_f64(),
+        s.imported as f64 / started.elapsed().as_secs_f64()
+    );
+    std::fs::rename(&building, &path).expect("rename into place");
+    path
+}
+
+/// Bytes per game by table and index (SQLite's `dbstat`), with the
+/// payloads of the big columns.
+fn report_size(path: &Path) {
+    let conn = rusqlite::Connection::open(path).expect("bench database opens");
+    let games: f64 = conn
+        .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+        .expect("count") as f64;
+    let file = std::fs::metadata(path).map_or(0, |m| m.len());
+    eprintln!(
+        "database {}: {} bytes, {:.0} bytes/game",
+        path.display(),
+        file,
+        file as f64 / games
+    );
+    let by_table: Result<Vec<(String, i64)>, _> = conn
+        .prepare("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC")
+        .and_then(|mut s| {
+            s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<Vec<_>, _>>()
+        });
+    match by_table {
+        Ok(rows) => {
+            for (name, bytes) in rows {
+                eprintln!("  {name:<28} {:>8.0} bytes/game", bytes as f64 / games);
+            }
+        }
+        Err(e) => eprintln!("  (no dbstat in this SQLite build: {e})"),
+    }
+    for (what, sql) in [
+        (
+            "games.original payload",
+            "SELECT SUM(length(original)) FROM games",
+        ),
+        ("moves.san payload", "SELECT SUM(length(san)) FROM moves"),
+        (
+            "moves.packed payload",
+            "SELECT SUM(length(packed)) FROM moves",
+        ),
+        ("games.tags payload", "SELECT SUM(length(tags)) FROM games"),
+        (
+            "index entries (14 bytes)",
+            "SELECT SUM(length(entries)) / 14 FROM position_postings",
+        ),
+    ] {
+        let v: i64 = conn.query_row(sql, [], |r| r.get(0)).unwrap_or(0);
+        eprintln!("  {what:<28} {:>8.0} per game", v as f64 / games);
+    }
+}
+
+fn import(c: &mut Criterion) {
+    let real = real_lines();
+    let n = if measuring() { 2_000 } else { 50 };
+    let text = generate(n, &real, 0xfeed);
+    let dir = bench_dir();
+    let mut group = c.benchmark_group("import");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function(BenchmarkId::new("games", n), |b| {
+        b.iter(|| {
+            let path = dir.join(format!("import-{}.db", std::process::id()));
+            for ext in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+            }
+            let mut db = Database::open(&path).expect("a new database");
+            let s = import_text(&mut db, &text);
+            assert_eq!(s.imported, n as u64);
+            drop(db);
+            let _ = std::fs::remove_file(&path);
+        })
+    });
+    group.finish();
+}
+
+fn queries(c: &mut Criterion) {
+    let real = real_lines();
+    let n = corpus_games();
+    let path = large_db(n, &real);
+    report_size(&path);
+    let db = Database::open_existing(&path).expect("bench database opens");
+    let chess = Variant::chess();
+
+    // A position of the Sicilian when the corpus is there (some thousands
+    // of games), else of the first generated game.
+    let mut pos = Position::start(chess);
+    let line = if real.is_empty() {
+        "g1f3"
+    } else {
+        "e2e4 c7c5 g1f3 d7d6"
+    };
+    for m in line.split_whitespace() {
+        let mv = resolve_coord(&pos, m).expect("a legal opening");
+        pos.play_unchecked(&mv);
+    }
+    let rare = generate(1, &real, 0x5eed);
+    let rare_pos = {
+        let game = read_games(rare.as_bytes())
+            .next()
+            .and_then(|g| g.ok())
+            .and_then(|(_, g)| g.ok())
+            .expect("the first bench game reads");
+        let r = replay(&game).expect("and replays");
+        let mut p = r.start.clone();
+        for m in r.moves.iter().take(16) {
+            p.play_unchecked(m);
+        }
+        p
+    };
+    let mut group = c.benchmark_group(format!("query ({n} games)"));
+    group.sample_size(20);
+    for (name, p) in [("--fen popular", &pos), ("--fen ply 16", &rare_pos)] {
+        let filter = GameFilter {
+            position: Some(p.key()),
+            ..GameFilter::default()
+        };
+        let found = db.find_games(&filter).expect("query").len();
+        group.bench_function(format!("{name} ({found} games found)"), |b| {
+            b.iter(|| db.find_games(&filter).expect("query").len())
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group(format!("scan ({n} games)"));
+    group.sample_size(10);
+    let pieces = |specs: &[&str]| {
+        specs
+            .iter()
+            .map(|s| parse_piece(chess, s).expect("pattern"))
+            .collect()
+    };
+    let patterns = [
+        // A white pawn on its first rank never stands: every position of
+        // every game is tested.
+        (
+            "--piece white:P@a1",
+            PositionPattern::new(chess, pieces(&["white:P@a1"]), None),
+        ),
+        (
+            "--piece white:K@h8 --piece black:Q@*",
+            PositionPattern::new(chess, pieces(&["white:K@h8", "black:Q@*"]), None),
+        ),
+        (
+            "--material white:Q>=3",
+            PositionPattern::new(
+                chess,
+                Vec::new(),
+                Some(parse_material(chess, "white:Q>=3").expect("signature")),
+            ),
+        ),
+    ];
+    for (name, pattern) in patterns {
+        let filter = GameFilter {
+            pattern: Some(pattern),
+            ..GameFilter::default()
+        };
+        let (found, stats) = db.search(&filter).expect("scan");
+        group.throughput(Throughput::Elements(stats.positions_scanned));
+        group.bench_function(
+            format!(
+                "{name} ({} positions, {} games found)",
+                stats.positions_scanned,
+                found.len()
+            ),
+            |b| b.iter(|| db.search(&filter).expect("scan").1.positions_scanned),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, import, queries);
+criterion_main!(benches);
