@@ -14,8 +14,9 @@ use super::{Database, DbError, packed};
 use crate::notation::coord::write_coord;
 use crate::notation::game::Game;
 use crate::notation::reader::{GameText, read_games};
-use crate::notation::replay::{Replay, game_variant, replay};
+use crate::notation::replay::{Replay, game_variant, replay_visiting};
 use crate::notation::san::write_san_after;
+use crate::rules::{Move, Position};
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -72,37 +73,41 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         |_| game.tag("Variant").unwrap_or("unknown").to_string(),
         |v| v.name().to_string(),
     );
-    let (replayed, diagnostic): (Option<Replay>, Option<String>) = match replay(&game) {
-        Ok(r) => (Some(r), None),
-        Err(failed) => {
-            let e = &failed.error;
-            let ply = e.ply.map_or(String::new(), |p| format!(", ply {p}"));
-            let d = format!(
-                "{source}:{}:{}: game {}{ply}: {}",
-                e.at.line, e.at.column, text.number, e.message
-            );
-            (failed.partial, Some(d))
-        }
-    };
     // SAN separated by spaces; coordinates each followed by one (as the
-    // content hash has always read them).
+    // content hash has always read them); the key of every position. All
+    // made as the replay plays each main-line move, so the game is played
+    // once.
     let (mut san, mut coord, mut keys) = (String::new(), String::new(), Vec::new());
+    let mut visit = |before: &Position, m: &Move, after: &Position| {
+        if keys.is_empty() {
+            keys.push(before.key());
+        }
+        if !san.is_empty() {
+            san.push(' ');
+        }
+        san.push_str(&write_san_after(before, m, after));
+        coord.push_str(&write_coord(before, m));
+        coord.push(' ');
+        keys.push(after.key());
+    };
+    let (replayed, diagnostic): (Option<Replay>, Option<String>) =
+        match replay_visiting(&game, Some(&mut visit)) {
+            Ok(r) => (Some(r), None),
+            Err(failed) => {
+                let e = &failed.error;
+                let ply = e.ply.map_or(String::new(), |p| format!(", ply {p}"));
+                let d = format!(
+                    "{source}:{}:{}: game {}{ply}: {}",
+                    e.at.line, e.at.column, text.number, e.message
+                );
+                (failed.partial, Some(d))
+            }
+        };
     let (mut packed, mut start) = (Vec::new(), None);
     if let (Some(r), None) = (&replayed, &diagnostic) {
-        let mut pos = r.start.clone();
-        keys.reserve(r.moves.len() + 1);
-        keys.push(pos.key());
-        for m in &r.moves {
-            let mut next = pos.clone();
-            next.play_unchecked(m);
-            if !san.is_empty() {
-                san.push(' ');
-            }
-            san.push_str(&write_san_after(&pos, m, &next));
-            coord.push_str(&write_coord(&pos, m));
-            coord.push(' ');
-            keys.push(next.key());
-            pos = next;
+        if keys.is_empty() {
+            // A game without moves: its start is its one position.
+            keys.push(r.start.key());
         }
         packed = packed::encode_all(&r.moves);
         start = start_text(&r.start);

@@ -159,22 +159,34 @@ fn resolve_parsed(
     }
 }
 
+/// What a replay tells its caller about each main-line move: the position
+/// before it, the move, the position after it.
+pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
+
 fn play_line(
     mut pos: Position,
     nodes: &[Node],
     first_ply: usize,
     in_variation: bool,
     moves: &mut Vec<Move>,
+    mut visit: Option<&mut MoveVisitor<'_>>,
 ) -> Result<Position, Box<(ReplayError, Position)>> {
     for (i, node) in nodes.iter().enumerate() {
         let ply = first_ply + i;
         for variation in &node.variations {
             let mut scratch = Vec::new();
-            play_line(pos.clone(), variation, ply, true, &mut scratch)?;
+            play_line(pos.clone(), variation, ply, true, &mut scratch, None)?;
         }
         match resolve_node(&pos, node) {
             Ok(m) => {
-                pos.play_unchecked(&m);
+                match visit.as_mut() {
+                    Some(visit) => {
+                        let before = pos.clone();
+                        pos.play_unchecked(&m);
+                        visit(&before, &m, &pos);
+                    }
+                    None => pos.play_unchecked(&m),
+                }
                 moves.push(m);
             }
             Err((kind, message)) => {
@@ -247,11 +259,24 @@ pub struct Failed {
 /// # Errors
 /// The first fault, with the replay up to it when the start was known.
 pub fn replay(game: &Game) -> Result<Replay, Box<Failed>> {
+    replay_visiting(game, None)
+}
+
+/// [`replay`], telling `visit` about each main-line move as it is played
+/// (for callers that need every position, such as an index, without
+/// playing the game a second time).
+///
+/// # Errors
+/// As [`replay`]; `visit` has then seen the moves before the fault.
+pub fn replay_visiting(
+    game: &Game,
+    visit: Option<&mut MoveVisitor<'_>>,
+) -> Result<Replay, Box<Failed>> {
     let fail = |error: ReplayError, partial: Option<Replay>| Box::new(Failed { error, partial });
     let start = start_position(game).map_err(|e| fail(e, None))?;
     let variant = start.variant();
-    let mut moves = Vec::new();
-    let end = match play_line(start.clone(), &game.moves, 1, false, &mut moves) {
+    let mut moves = Vec::with_capacity(game.moves.len());
+    let end = match play_line(start.clone(), &game.moves, 1, false, &mut moves, visit) {
         Ok(end) => end,
         Err(failed) => {
             let (e, at) = *failed;
