@@ -131,6 +131,11 @@ impl Database {
         // WAL keeps committed batches intact when an import is killed.
         let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // The content-hash index takes inserts at random places: with the
+        // default 2 MB page cache, import slowed to a third of its speed
+        // by 100,000 games. 64 MB keeps that index in memory up to a few
+        // million games.
+        conn.pragma_update(None, "cache_size", -65536)?;
         migrate::migrate(&mut conn)?;
         Ok(Database { conn })
     }
