@@ -131,10 +131,10 @@ impl Database {
         // WAL keeps committed batches intact when an import is killed.
         let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // The content-hash index takes inserts at random places: with the
-        // default 2 MB page cache, import slowed to a third of its speed
-        // by 100,000 games. 64 MB keeps that index in memory up to a few
-        // million games.
+        // Import inserts at random places of the content-hash index and
+        // of the position index: a 64 MB page cache instead of SQLite's
+        // 2 MB made building a 100,000-game database 23% faster (2,815 to
+        // 3,460 games/s, measured before the index had 256 buckets).
         conn.pragma_update(None, "cache_size", -65536)?;
         migrate::migrate(&mut conn)?;
         Ok(Database { conn })
