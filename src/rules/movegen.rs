@@ -104,6 +104,26 @@ impl Position {
         false
     }
 
+    /// The waiting pawns that change this generation's moves: the
+    /// opponent's blocked pawn a capture promotes (R-CS-6), and ours whose
+    /// wait this move ends (R-CS-4, R-CS-5).
+    fn note_waiting_pawns(&self, ctx: &mut Context) {
+        if self.waiting_len == 0 {
+            return;
+        }
+        let us = ctx.us;
+        ctx.their_blocked = self
+            .waiting_pawns()
+            .iter()
+            .find(|w| w.color != us && w.turns == 0)
+            .map(|w| w.square);
+        ctx.our_promoting = self
+            .waiting_pawns()
+            .iter()
+            .find(|w| w.color == us && w.turns == 1)
+            .map(|w| (w.square, self.available_kinds(us)));
+    }
+
     /// Whether the piece on `from` may stand between our `king` and an
     /// enemy rider (false only when it surely does not).
     fn may_shield_king(&self, king: Square, from: Square) -> bool {
@@ -256,7 +276,6 @@ impl Position {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let them = us.other();
         let mut ctx = Context {
             us,
             king: self.kings[us.index()],
@@ -267,18 +286,7 @@ impl Position {
             test_legality: true,
             only_to: Some(to),
         };
-        if self.waiting_len > 0 {
-            ctx.their_blocked = self
-                .waiting_pawns()
-                .iter()
-                .find(|w| w.color == them && w.turns == 0)
-                .map(|w| w.square);
-            ctx.our_promoting = self
-                .waiting_pawns()
-                .iter()
-                .find(|w| w.color == us && w.turns == 1)
-                .map(|w| (w.square, self.available_kinds(us)));
-        }
+        self.note_waiting_pawns(&mut ctx);
         let ours = Piece { color: us, kind }.code();
         // At most 8 rides and a few leaps reach one square with one kind.
         let mut from_squares: [Square; 32] = [to; 32];
@@ -395,7 +403,6 @@ impl Position {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let them = us.other();
         let king = self.kings[us.index()];
         let mut ctx = Context {
             us,
@@ -413,18 +420,7 @@ impl Position {
             test_legality,
             only_to,
         };
-        if self.waiting_len > 0 {
-            ctx.their_blocked = self
-                .waiting_pawns()
-                .iter()
-                .find(|w| w.color == them && w.turns == 0)
-                .map(|w| w.square);
-            ctx.our_promoting = self
-                .waiting_pawns()
-                .iter()
-                .find(|w| w.color == us && w.turns == 1)
-                .map(|w| (w.square, self.available_kinds(us)));
-        }
+        self.note_waiting_pawns(&mut ctx);
         let pawn_kind = t.pawn;
         for from in self.by_color[us.index()].iter() {
             if first_only && !out.is_empty() {
