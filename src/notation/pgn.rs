@@ -191,6 +191,18 @@ fn result_marker(input: &str) -> IResult<&str, &str> {
     alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
 }
 
+/// The token as a whole `result`, if it is one; tokens that cannot start
+/// one are not put to the grammar.
+fn whole_result(token: &str) -> Option<&str> {
+    if !token.starts_with(['0', '1', '*']) {
+        return None;
+    }
+    match result_marker(token) {
+        Ok(("", r)) => Some(r),
+        _ => None,
+    }
+}
+
 /// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes.
 fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
     let (rest, _) = (char('['), opt(take_while1(char::is_whitespace))).parse(input)?;
@@ -232,6 +244,35 @@ fn is_delimiter(c: char) -> bool {
     c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '$' | '[' | ']' | '"')
 }
 
+/// An ASCII byte that is white space as `char::is_whitespace` says (tab,
+/// line feed, vertical tab, form feed, carriage return, space).
+fn is_space_byte(b: u8) -> bool {
+    b == b' ' || (b'\t'..=b'\r').contains(&b)
+}
+
+/// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
+/// first non-ASCII byte as characters (a no-break space ends a token too).
+fn token_length(rest: &str) -> usize {
+    let bytes = rest.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b >= 0x80 {
+            return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i);
+        }
+        if is_space_byte(b)
+            || matches!(
+                b,
+                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
+            )
+        {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
 struct Cursor<'a> {
     text: &'a str,
     pos: usize,
@@ -268,9 +309,17 @@ impl<'a> Cursor<'a> {
     /// Whitespace and `%` escape lines.
     fn skip_space(&mut self) {
         loop {
+            let bytes = self.text.as_bytes();
+            // ASCII white space byte by byte; anything else (such as a
+            // no-break space) as characters.
+            while self.pos < bytes.len() && is_space_byte(bytes[self.pos]) {
+                self.pos += 1;
+            }
             let rest = self.rest();
-            let trimmed = rest.trim_start();
-            self.pos += rest.len() - trimmed.len();
+            if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
+                let trimmed = rest.trim_start();
+                self.pos += rest.len() - trimmed.len();
+            }
             let at_line_start = self.pos == 0 || self.text.as_bytes()[self.pos - 1] == b'\n';
             if at_line_start && self.rest().starts_with('%') {
                 let len = self.rest().find('\n').map_or(self.rest().len(), |i| i + 1);
@@ -416,7 +465,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
             c.pos += 1 + n.len();
             continue;
         }
-        let token_len = rest.find(is_delimiter).unwrap_or(rest.len());
+        let token_len = token_length(rest);
         let token = &rest[..token_len];
         if token.is_empty() {
             return Err(c.error(start, EXPECTED_MOVETEXT));
@@ -428,7 +477,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
             c.pos += token_len;
             continue;
         }
-        if let Ok(("", r)) = result_marker(token) {
+        if let Some(r) = whole_result(token) {
             if lines.len() > 1 {
                 let (_, opened) = lines.last().expect("checked");
                 return Err(c.error(
@@ -536,6 +585,18 @@ mod tests {
                     prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// Tokens end where the character-wise definition says, whatever
+        /// the mix of ASCII and other characters.
+        #[test]
+        fn token_ends_are_found_byte_by_byte_as_by_characters(
+            text in "[a-e1-3x+ {}()$\"\u{a0}\u{e9}\u{2003}\u{b}\u{c};\t\n]{0,24}"
+        ) {
+            let expected = text.find(is_delimiter).unwrap_or(text.len());
+            prop_assert_eq!(token_length(&text), expected);
         }
     }
 
