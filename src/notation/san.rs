@@ -627,17 +627,20 @@ fn write_san_body(pos: &Position, m: &Move) -> String {
         }
     } else {
         out.push(variant.piece_def(kind).letter);
-        let rivals: Vec<Square> = pos
-            .legal_moves_filtered(Some(kind), Some(m.to))
-            .iter()
-            .filter(|o| {
-                o.to == m.to
-                    && o.from != m.from
-                    && !o.is_castle()
-                    && pos.piece_at(o.from).is_some_and(|p| p.kind == kind)
-            })
-            .map(|o| o.from)
-            .collect();
+        let rivals: Vec<Square> = if !pos.may_have_rival(kind, m.from, m.to) {
+            Vec::new()
+        } else {
+            pos.legal_moves_filtered(Some(kind), Some(m.to))
+                .iter()
+                .filter(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && !o.is_castle()
+                        && pos.piece_at(o.from).is_some_and(|p| p.kind == kind)
+                })
+                .map(|o| o.from)
+                .collect()
+        };
         if !rivals.is_empty() {
             let file_unique = rivals.iter().all(|s| s.file() != m.from.file());
             let rank_unique = rivals.iter().all(|s| s.rank() != m.from.rank());

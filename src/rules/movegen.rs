@@ -104,6 +104,50 @@ impl Position {
         false
     }
 
+    /// Calls `note` with each square holding a piece of the side to move
+    /// of `kind` (not a pawn) that its movement would bring to `to` on
+    /// this board, legal or not, maybe more than once: the squares
+    /// a written move of that piece may come from.
+    fn origins(&self, kind: PieceKind, to: Square, note: &mut impl FnMut(Square)) {
+        let t = self.tables();
+        let ours = Piece {
+            color: self.turn,
+            kind,
+        }
+        .code();
+        let bit = 1u16 << kind.0;
+        if t.leapers & bit != 0 {
+            for &(s, mask) in t.leap_attackers(to) {
+                if mask & bit != 0 && self.board[s.index()] == ours {
+                    note(s);
+                }
+            }
+        }
+        // Each ride of the kind, walked backwards from `to`.
+        for &(d, max) in &t.rides[kind.index()] {
+            for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
+                let c = self.board[s.index()];
+                if c == 0 {
+                    continue;
+                }
+                if c == ours {
+                    note(s);
+                }
+                break;
+            }
+        }
+    }
+
+    /// Whether a piece of `kind` (not a pawn) of the side to move other
+    /// than the one on `from` could move to `to` by its movement alone:
+    /// when none can, a move from `from` needs no disambiguation, and no
+    /// legality test has to say so.
+    pub fn may_have_rival(&self, kind: PieceKind, from: Square, to: Square) -> bool {
+        let mut rival = false;
+        self.origins(kind, to, &mut |s| rival |= s != from);
+        rival
+    }
+
     /// The waiting pawns that change this generation's moves: the
     /// opponent's blocked pawn a capture promotes (R-CS-6), and ours whose
     /// wait this move ends (R-CS-4, R-CS-5).
@@ -313,27 +357,7 @@ impl Position {
             }
             return;
         }
-        let bit = 1u16 << kind.0;
-        if t.leapers & bit != 0 {
-            for &(s, mask) in t.leap_attackers(to) {
-                if mask & bit != 0 && self.board[s.index()] == ours {
-                    note(s);
-                }
-            }
-        }
-        // Each ride of the kind, walked backwards from `to`.
-        for &(d, max) in &t.rides[kind.index()] {
-            for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
-                let c = self.board[s.index()];
-                if c == 0 {
-                    continue;
-                }
-                if c == ours {
-                    note(s);
-                }
-                break;
-            }
-        }
+        self.origins(kind, to, &mut note);
         let target = self.board[to.index()];
         if target != 0 && (color_of(target) == us || self.immune.contains(to)) {
             // No capture of one's own piece or a waiting pawn (R-CS-3); a
@@ -703,8 +727,8 @@ mod tests {
     use crate::rules::Variant;
 
     /// The backward search finds exactly the moves the full generation
-    /// finds for each kind and destination, and the search for any legal
-    /// move agrees with it, all along random games of every variant
+    /// finds for each kind and destination, the search for any legal move
+    /// agrees with it, and no legal rival escapes the quick rival test, all along random games of every variant
     /// (waiting pawns, pins and checks included; mates and stalemates are
     /// covered by the result checks of the sample games).
     #[test]
@@ -743,6 +767,21 @@ mod tests {
                             found.sort_by_key(|m| format!("{m:?}"));
                             assert_eq!(found, expected, "{pos:?} {kind:?} to {to}");
                         }
+                    }
+                    for m in &all {
+                        let Some(p) = pos.piece_at(m.from) else {
+                            continue;
+                        };
+                        if p.kind == variant.pawn_kind() || m.is_castle() {
+                            continue;
+                        }
+                        let rival = all.iter().any(|o| {
+                            o.to == m.to
+                                && o.from != m.from
+                                && !o.is_castle()
+                                && pos.piece_at(o.from).map(|q| q.kind) == Some(p.kind)
+                        });
+                        assert!(!rival || pos.may_have_rival(p.kind, m.from, m.to));
                     }
                     let m = all[(next() % all.len() as u64) as usize];
                     pos.play_unchecked(&m);
