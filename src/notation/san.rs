@@ -10,6 +10,8 @@ use nom::character::complete::{char, digit1, satisfy};
 use nom::combinator::{all_consuming, map, map_opt, opt, value};
 use nom::sequence::preceded;
 
+use std::cell::Cell;
+
 use super::coord::waiting_suffixes;
 use super::square::push_square;
 use crate::rules::{
@@ -281,7 +283,8 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                 None => variant.pawn_kind(),
             };
             let name = variant.piece_def(kind).name;
-            let mut legal = pos.legal_moves_filtered(Some(kind), Some(*to));
+            let mut legal = SCRATCH.take();
+            pos.legal_moves_filtered_into(Some(kind), Some(*to), &mut legal);
             let named = |m: &Move| {
                 pos.piece_at(m.from).map(|p| p.kind) == Some(kind)
                     && !m.is_castle()
@@ -363,6 +366,12 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     finish(pos, candidates, waiting, san)
 }
 
+thread_local! {
+    /// One move list for the resolutions of this thread: reading a game
+    /// resolves a move per ply, and this spares an allocation for each.
+    static SCRATCH: Cell<Vec<Move>> = const { Cell::new(Vec::new()) };
+}
+
 fn finish(
     pos: &Position,
     mut candidates: Vec<Move>,
@@ -409,7 +418,7 @@ fn finish(
             )));
         }
     }
-    match candidates.as_slice() {
+    let resolved = match candidates.as_slice() {
         [m] => Ok(*m),
         [] => Err(SanError::Illegal("no legal move matches".into())),
         many => {
@@ -425,7 +434,10 @@ fn finish(
                 written.join(", ")
             )))
         }
-    }
+    };
+    candidates.clear();
+    SCRATCH.set(candidates);
+    resolved
 }
 
 fn waiting_mismatch(pos: &Position, before: &[Move], sq: Square, letter: char) -> String {

@@ -306,11 +306,22 @@ impl Position {
     /// move can name, found without generating the others.
     pub fn legal_moves_filtered(&self, kind: Option<PieceKind>, to: Option<Square>) -> Vec<Move> {
         let mut out = Vec::with_capacity(if to.is_some() { 4 } else { 64 });
-        match (kind, to) {
-            (Some(kind), Some(to)) => self.generate_to(&mut out, kind, to),
-            _ => self.generate(&mut out, true, kind, to),
-        }
+        self.legal_moves_filtered_into(kind, to, &mut out);
         out
+    }
+
+    /// [`Position::legal_moves_filtered`] into `out` (cleared first), to
+    /// reuse one buffer.
+    pub fn legal_moves_filtered_into(
+        &self,
+        kind: Option<PieceKind>,
+        to: Option<Square>,
+        out: &mut Vec<Move>,
+    ) {
+        match (kind, to) {
+            (Some(kind), Some(to)) => self.generate_to(out, kind, to),
+            _ => self.generate(out, true, kind, to),
+        }
     }
 
     /// The legal moves of our pieces of `kind` to `to`, found backwards
