@@ -11,11 +11,11 @@ use sha2::{Digest, Sha256};
 use super::migrate::{start_text, tags_json};
 use super::postings::{self, Posting};
 use super::{Database, DbError, packed};
-use crate::notation::coord::write_coord;
+use crate::notation::coord::push_coord;
 use crate::notation::game::Game;
 use crate::notation::reader::{GameText, read_games};
 use crate::notation::replay::{Replay, game_variant, replay_visiting};
-use crate::notation::san::write_san_after;
+use crate::notation::san::push_san_after;
 use crate::rules::{Move, Position};
 
 /// What an import did.
@@ -85,8 +85,8 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         if !san.is_empty() {
             san.push(' ');
         }
-        san.push_str(&write_san_after(before, m, after));
-        coord.push_str(&write_coord(before, m));
+        push_san_after(&mut san, before, m, after);
+        push_coord(&mut coord, before, m);
         coord.push(' ');
         keys.push(after.key());
     };

@@ -241,24 +241,34 @@ fn promotion_rule(pos: &Position) -> String {
 
 /// Writes `m` (legal in `pos`) in coordinate notation.
 pub fn write_coord(pos: &Position, m: &Move) -> String {
-    let variant = pos.variant();
     let mut out = String::with_capacity(5);
-    push_square(&mut out, m.from);
-    push_square(&mut out, m.to);
+    push_coord(&mut out, pos, m);
+    out
+}
+
+/// Appends `m` (legal in `pos`) in coordinate notation to `out`, for
+/// writers of many moves.
+pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
+    push_square(out, m.from);
+    push_square(out, m.to);
     if let Some(k) = m.promotion {
-        out.push(variant.piece_def(k).letter.to_ascii_lowercase());
+        out.push(pos.variant().piece_def(k).letter.to_ascii_lowercase());
     }
+    push_waiting_suffixes(out, pos, m);
+}
+
+/// Appends the `&square=X` suffixes of `m` (production `waiting-suffix`):
+/// the same in coordinate notation and SAN.
+pub fn push_waiting_suffixes(out: &mut String, pos: &Position, m: &Move) {
     for w in [m.waiting_promotion, m.instant_promotion]
         .into_iter()
         .flatten()
     {
-        out.push_str(&format!(
-            "&{}={}",
-            w.square,
-            variant.piece_def(w.kind).letter
-        ));
+        out.push('&');
+        push_square(out, w.square);
+        out.push('=');
+        out.push(pos.variant().piece_def(w.kind).letter);
     }
-    out
 }
 
 #[cfg(test)]

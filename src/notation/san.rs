@@ -12,7 +12,7 @@ use nom::sequence::preceded;
 
 use std::cell::Cell;
 
-use super::coord::waiting_suffixes;
+use super::coord::{push_waiting_suffixes, waiting_suffixes};
 use super::square::push_square;
 use crate::rules::{
     CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
@@ -551,17 +551,17 @@ fn explain_no_piece(
 /// for captures, `=X` promotions (always, also where forced, R-CH-4), the
 /// `&square=X` waiting-promotion suffixes, and `+` or `#`.
 pub fn write_san(pos: &Position, m: &Move) -> String {
-    let mut out = write_san_body(pos, m);
+    let mut out = String::new();
+    push_san_body(&mut out, pos, m);
     push_check_mark(pos, m, &mut out);
     out
 }
 
-/// SAN of `m`, played in `pos`, where `next` is the position after it:
-/// for writers that replay a game anyway.
-pub fn write_san_after(pos: &Position, m: &Move, next: &Position) -> String {
-    let mut out = write_san_body(pos, m);
-    push_check_mark_of(next, &mut out);
-    out
+/// Appends the SAN of `m`, played in `pos`, to `out`, where `next` is the
+/// position after it: for writers that replay a game anyway.
+pub fn push_san_after(out: &mut String, pos: &Position, m: &Move, next: &Position) {
+    push_san_body(out, pos, m);
+    push_check_mark_of(next, out);
 }
 
 /// `+` if `m` gives check, `#` if it mates.
@@ -597,7 +597,7 @@ pub fn write_lan(pos: &Position, m: &Move) -> String {
             out.push(variant.piece_def(k).letter);
         }
     }
-    push_suffixes(pos, m, &mut out);
+    push_waiting_suffixes(&mut out, pos, m);
     push_check_mark(pos, m, &mut out);
     out
 }
@@ -607,29 +607,17 @@ fn is_capture(pos: &Position, m: &Move) -> bool {
         || (!m.is_castle() && pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()))
 }
 
-fn push_suffixes(pos: &Position, m: &Move, out: &mut String) {
-    for w in [m.waiting_promotion, m.instant_promotion]
-        .into_iter()
-        .flatten()
-    {
-        out.push_str(&format!(
-            "&{}={}",
-            w.square,
-            pos.variant().piece_def(w.kind).letter
-        ));
-    }
-}
-
-fn write_san_body(pos: &Position, m: &Move) -> String {
+fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
     let variant = pos.variant();
-    let mut out = String::new();
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
-        push_suffixes(pos, m, &mut out);
-        return out;
+        push_waiting_suffixes(out, pos, m);
+        return;
     }
     let Some(kind) = pos.piece_at(m.from).map(|p| p.kind) else {
-        return format!("{}{}", m.from, m.to);
+        push_square(out, m.from);
+        push_square(out, m.to);
+        return;
     };
     let capture = is_capture(pos, m);
     if kind == variant.pawn_kind() {
@@ -661,20 +649,19 @@ fn write_san_body(pos: &Position, m: &Move) -> String {
             } else if rank_unique {
                 out.push_str(&(m.from.rank() + 1).to_string());
             } else {
-                push_square(&mut out, m.from);
+                push_square(out, m.from);
             }
         }
         if capture {
             out.push('x');
         }
     }
-    push_square(&mut out, m.to);
+    push_square(out, m.to);
     if let Some(k) = m.promotion {
         out.push('=');
         out.push(variant.piece_def(k).letter);
     }
-    push_suffixes(pos, m, &mut out);
-    out
+    push_waiting_suffixes(out, pos, m);
 }
 
 #[cfg(test)]
