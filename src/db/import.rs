@@ -130,7 +130,7 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
     }
     Prepared {
         variant,
-        tags: game.tags.clone(),
+        tags: game.tags,
         plies: replayed.as_ref().map_or(0, |r| r.moves.len()),
         diagnostic,
         san,
