@@ -80,8 +80,11 @@ fn real_lines() -> Vec<Vec<Move>> {
         let Ok(data) = std::fs::read(&f) else {
             continue;
         };
-        for (_, parsed) in read_games(&data[..]).flatten() {
-            if let Some(r) = parsed.ok().and_then(|g| replay(&g).ok()) {
+        for (_, game) in read_games(&data[..]).flatten() {
+            if let Some(r) = Some(&game)
+                .filter(|g| !g.broken())
+                .and_then(|g| replay(g).ok())
+            {
                 if r.start == start && !r.moves.is_empty() {
                     lines.push(r.moves);
                 }
@@ -119,10 +122,7 @@ fn generate(n: usize, real: &[Vec<Move>], seed: u64) -> String {
                     legal[rng.below(legal.len())]
                 }
             };
-            nodes.push(Node {
-                text: write_coord(&pos, &m).into(),
-                ..Node::default()
-            });
+            nodes.push(Node::new(write_coord(&pos, &m)));
             pos.play_unchecked(&m);
         }
         let result = pos.outcome().map_or("*", |o| o.result());
@@ -304,7 +304,8 @@ fn queries(c: &mut Criterion) {
         let game = read_games(rare.as_bytes())
             .next()
             .and_then(|g| g.ok())
-            .and_then(|(_, g)| g.ok())
+            .map(|(_, g)| g)
+            .filter(|g| !g.broken())
             .expect("the first bench game reads");
         let r = replay(&game).expect("and replays");
         let mut p = r.start.clone();

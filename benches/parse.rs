@@ -13,10 +13,10 @@ use xpgn::rules::{Position, Variant};
 fn read_and_replay(data: &[u8]) -> (usize, usize) {
     let (mut games, mut plies) = (0, 0);
     for item in read_games(data) {
-        let (_, parsed) = item.expect("in-memory input");
+        let (_, game) = item.expect("in-memory input");
         games += 1;
-        if let Ok(r) = parsed.map(|g| replay(&g)) {
-            plies += r.map_or(0, |r| r.moves.len());
+        if let Ok(r) = replay(&game) {
+            plies += r.moves.len();
         }
     }
     (games, plies)
@@ -38,10 +38,7 @@ fn generated(variant: Variant, games: usize, plies: usize) -> Vec<u8> {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             let m = moves[(seed % moves.len() as u64) as usize];
-            nodes.push(Node {
-                text: xpgn::notation::coord::write_coord(&pos, &m).into(),
-                ..Node::default()
-            });
+            nodes.push(Node::new(xpgn::notation::coord::write_coord(&pos, &m)));
             pos.play_unchecked(&m);
         }
         let game = Game {

@@ -44,10 +44,7 @@ fn games(variant: Variant, n: usize, plies: usize, seed: u64) -> String {
             s ^= s >> 7;
             s ^= s << 17;
             let m = moves[(s % moves.len() as u64) as usize];
-            nodes.push(Node {
-                text: write_coord(&pos, &m).into(),
-                ..Node::default()
-            });
+            nodes.push(Node::new(write_coord(&pos, &m)));
             pos.play_unchecked(&m);
         }
         let game = Game {
@@ -272,7 +269,8 @@ fn piece_patterns_must_hold_in_one_position_and_report_the_first_ply() {
     // Ply 0 is the start position, also a FEN tag's.
     assert_eq!(
         found(&db, &["--piece", "white:K@e1", "--piece", "white:R@h1"]),
-        named(&[("A", 0), ("B", 0), ("E", 0), ("F", 0)])
+        // X is invalid; its plies before the fault are stored and searched.
+        named(&[("A", 0), ("B", 0), ("E", 0), ("F", 0), ("X", 0)])
     );
     // The letters and the board are the variant's.
     assert_eq!(
@@ -469,10 +467,11 @@ fn the_tree_counts_games_by_move_with_results() {
         lines[1],
         ["move", "games", "white", "draws", "black", "score"]
     );
-    // e4: two wins, a draw, one unfinished game: 2.5 of 3 for White.
-    assert_eq!(lines[2], ["e4", "4", "2", "1", "0", "83.3%"]);
+    // e4: three wins (one by an invalid game, whose line up to its fault
+    // is stored), a draw, one unfinished game: 3.5 of 4 for White.
+    assert_eq!(lines[2], ["e4", "5", "3", "1", "0", "87.5%"]);
     assert_eq!(lines[3], ["Nf3", "1", "0", "0", "1", "0.0%"]);
-    assert!(start.ends_with("5 games reach this position, 0 end in it; score: White's (to move), over games with a result\n"), "{start}");
+    assert!(start.ends_with("6 games reach this position, 0 end in it; score: White's (to move), over games with a result\n"), "{start}");
     // Reached by transposition in game 2; game 1 ends there. Scores for Black.
     let after = tree(&["--moves", "e4 e5 Nf3 Nc6"]);
     let lines: Vec<Vec<&str>> = after
@@ -545,12 +544,14 @@ fn export_writes_the_original_bytes_or_games_that_read_back_equal() {
     let o = xpgn(&["export", "--db", &db]);
     assert_eq!(o.status.code(), Some(0));
     assert!(
-        stderr(&o).contains("2 invalid games written as imported"),
+        stderr(&o).contains("2 invalid games written whole in their safe form"),
         "{}",
         stderr(&o)
     );
     let canonical = String::from_utf8(o.stdout).unwrap();
-    assert!(canonical.contains(bad) && canonical.contains(unreadable));
+    // Invalid games go out as their original in `%` lines.
+    let escaped = |t: &str| t.lines().map(|l| format!("%{l}\n")).collect::<String>();
+    assert!(canonical.contains(&escaped(bad)) && canonical.contains(&escaped(unreadable)));
     assert!(canonical.contains("1. e4 {a comment} 1... e5 (1... c5 $1) 2. Nf3 *\n"));
     // Read back: the same games, none a duplicate, the same moves.
     let again = imported(&dir, "again", &canonical);
@@ -788,7 +789,8 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
         }
         let text = std::fs::read_to_string(&p).unwrap();
         for item in xpgn::notation::reader::read_games(text.as_bytes()) {
-            let game = item.unwrap().1.unwrap();
+            let game = item.unwrap().1;
+            assert!(!game.broken(), "{:?}", game.diagnostics);
             let (_, tree) = replay_tree(&game).unwrap();
             let r = replay(&game).unwrap();
             for ply in &tree {
@@ -804,6 +806,7 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
                         MoveKind::EnPassant => "en passant",
                         MoveKind::Castle(_) => "castling",
                         MoveKind::SpecialKing => "king's special move",
+                        MoveKind::Null => "null move",
                     });
                     if m.promotion.is_some() {
                         seen.insert("promotion");

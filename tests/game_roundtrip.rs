@@ -20,10 +20,7 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
             break;
         }
         let m = moves[c % moves.len()];
-        let mut node = Node {
-            text: write_coord(&pos, &m).into(),
-            ..Node::default()
-        };
+        let mut node = Node::new(write_coord(&pos, &m));
         if extra % 5 == 0 {
             node.comments.push(if extra % 2 == 0 {
                 format!("comment {i}  with\n white  space")
@@ -36,11 +33,9 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
         }
         if extra % 11 == 0 && moves.len() > 1 {
             let alt = moves[(c + 1) % moves.len()];
-            node.variations.push(vec![Node {
-                text: write_coord(&pos, &alt).into(),
-                comments: vec!["alternative".into()],
-                ..Node::default()
-            }]);
+            let mut alternative = Node::new(write_coord(&pos, &alt));
+            alternative.comments.push("alternative".into());
+            node.variations.push(vec![alternative]);
         }
         pos.play_unchecked(&m);
         nodes.push(node);

@@ -67,16 +67,17 @@ fn samples() -> Vec<Sample> {
         for path in files {
             let input = BufReader::new(File::open(&path).unwrap());
             for item in read_games(input) {
-                let (text, parsed) = item.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                let game = parsed.unwrap_or_else(|e| {
+                let (text, game) = item.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                if let Some(e) = game.diagnostics.iter().find(|d| d.is_error()) {
                     panic!(
-                        "{} game {}: line {}, column {}: {e}",
+                        "{} game {}: line {}, column {}: {}",
                         path.display(),
                         text.number,
                         e.at.line,
-                        e.at.column
-                    )
-                });
+                        e.at.column,
+                        e.message
+                    );
+                }
                 out.push(Sample {
                     path: path
                         .strip_prefix(env!("CARGO_MANIFEST_DIR"))

@@ -35,6 +35,9 @@ pub enum Command {
         /// Diagnostics as text lines, or one JSON object per game.
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
+        /// Warnings count as errors: a game with any is invalid.
+        #[arg(long)]
+        strict: bool,
     },
     /// Rewrite games in another notation; faulty games are reported and
     /// written unchanged.

@@ -1,13 +1,19 @@
 //! Stored games written back out: canonical XPGN or JSON from the original
 //! text read again (so comments, NAGs and variations survive), or the
-//! original bytes exactly as imported. An invalid game always goes out as
-//! its original bytes: nothing the user gave is dropped.
+//! original bytes exactly as imported. An invalid game goes out whole and
+//! harmless: in XPGN as its original behind `%` escape lines and what of it
+//! replays (see [`crate::notation::writer::write_invalid`]), in JSON as an
+//! object with its text and diagnostics. Nothing the user gave is dropped,
+//! and no game can swallow its neighbours when the export is read back.
 
 use rusqlite::OptionalExtension;
 
 use super::{Database, DbError};
 use crate::notation::reader::read_games;
-use crate::notation::writer::{MoveNotation, write_game, write_json};
+use crate::notation::replay::check_game;
+use crate::notation::writer::{
+    MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
+};
 
 /// The form of an exported game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,22 +29,19 @@ pub enum ExportForm {
 /// One game written out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exported {
-    /// What to write, separator included.
+    /// What to write.
     pub bytes: Vec<u8>,
-    /// Whether these are the original bytes although another form was
-    /// asked for: the game is invalid, or (stored by an older reader) no
-    /// longer reads; the reason.
+    /// Why the game went out in its invalid form although another was
+    /// asked for (its first error).
     pub unchanged: Option<String>,
 }
 
-/// The original bytes ending in a blank line, as games are separated; a
-/// game whose bytes hold one already (an unclosed comment runs to the end
-/// of its file) gets none more, so a file exports to itself.
-fn original(mut raw: Vec<u8>) -> Vec<u8> {
-    while !raw.ends_with(b"\n\n") {
-        raw.push(b'\n');
+impl Exported {
+    /// Whether a game written after this one needs a line end first:
+    /// original bytes of a file's last game may end without one.
+    pub fn open_end(&self) -> bool {
+        !self.bytes.is_empty() && !self.bytes.ends_with(b"\n") && !self.bytes.ends_with(b"\r")
     }
-    raw
 }
 
 impl Database {
@@ -57,35 +60,45 @@ impl Database {
         };
         if form == ExportForm::Original {
             return Ok(Some(Exported {
-                bytes: original(raw),
+                bytes: raw,
                 unchanged: None,
             }));
         }
-        if status != "valid" {
+        let Some(Ok((text, game))) = read_games(&raw[..]).next() else {
+            // No game in the stored text (nothing a reader stores): it goes
+            // out as it is.
             return Ok(Some(Exported {
-                bytes: original(raw),
-                unchanged: Some(diagnostic.unwrap_or_else(|| "invalid".into())),
+                bytes: raw,
+                unchanged: Some(diagnostic.unwrap_or_else(|| "unreadable".into())),
             }));
-        }
-        let written = match read_games(&raw[..]).next() {
-            Some(Ok((_, Ok(game)))) => match form {
+        };
+        let checked = check_game(&game, None);
+        if status == "valid" && checked.is_valid() {
+            let written = match form {
                 ExportForm::Json => write_json(&game).map(|j| j + "\n"),
                 _ => write_game(&game, MoveNotation::San),
+            };
+            if let Ok(text) = written {
+                return Ok(Some(Exported {
+                    bytes: text.into_bytes(),
+                    unchanged: None,
+                }));
             }
-            .map_err(|e| e.to_string()),
-            Some(Ok((_, Err(e)))) => Err(e.to_string()),
-            Some(Err(e)) => Err(e.to_string()),
-            None => Err("no game in the stored text".into()),
+        }
+        let why = checked
+            .first_error()
+            .map(|d| d.message.clone())
+            .or(diagnostic)
+            .unwrap_or_else(|| "invalid".into());
+        let bytes = match form {
+            ExportForm::Json => {
+                (write_invalid_json(&text.text, &game, &checked) + "\n").into_bytes()
+            }
+            _ => write_invalid(&raw, &game, &checked, MoveNotation::San),
         };
-        Ok(Some(match written {
-            Ok(text) => Exported {
-                bytes: text.into_bytes(),
-                unchanged: None,
-            },
-            Err(why) => Exported {
-                bytes: original(raw),
-                unchanged: Some(why),
-            },
+        Ok(Some(Exported {
+            bytes,
+            unchanged: Some(why),
         }))
     }
 }
@@ -117,16 +130,36 @@ mod tests {
         let json = db.export_game(1, ExportForm::Json).unwrap().unwrap();
         assert!(json.bytes.starts_with(b"{\"tags\":{\"White\":\"A\"}"));
         assert!(json.bytes.ends_with(b"}\n"));
+        // The original bytes, the blank line after the game included.
         let orig = db.export_game(1, ExportForm::Original).unwrap().unwrap();
         assert_eq!(
             orig.bytes,
             b"[White \"A\"]\n1. e2e4 {best} e7e5 (1... c5) 2. g1f3 *\n\n"
         );
-        for form in [ExportForm::Xpgn, ExportForm::Json, ExportForm::Original] {
-            let bad = db.export_game(2, form).unwrap().unwrap();
-            assert_eq!(bad.bytes, b"[White \"B\"]\n1. e4 Ke7 *\n\n");
-            assert_eq!(bad.unchanged.is_some(), form != ExportForm::Original);
-        }
+        let original = b"[White \"B\"]\n1. e4 Ke7 *";
+        let bad = db.export_game(2, ExportForm::Original).unwrap().unwrap();
+        assert_eq!((&bad.bytes[..], &bad.unchanged), (&original[..], &None));
+        assert!(bad.open_end(), "the file's last game has no final line end");
+        // XPGN: the original as `%` lines, then what replays, closed by `*`.
+        let safe = db.export_game(2, ExportForm::Xpgn).unwrap().unwrap();
+        assert!(safe.unchanged.is_some());
+        let s = String::from_utf8(safe.bytes.clone()).unwrap();
+        assert!(
+            s.starts_with("%xpgn-original 23\n%[White \"B\"]\n%1. e4 Ke7 *\n[Event"),
+            "{s}"
+        );
+        assert!(s.contains("\n1. e4 {xpgn: invalid game"), "{s}");
+        assert!(s.ends_with("*\n\n"), "{s}");
+        let (back, game) = read_games(&safe.bytes[..]).next().unwrap().unwrap();
+        assert_eq!(back.raw, original);
+        assert_eq!(game.tag("White"), Some("B"));
+        // JSON: one object with the text and the diagnostics.
+        let json = db.export_game(2, ExportForm::Json).unwrap().unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&json.bytes).unwrap();
+        assert_eq!(v["status"], "invalid");
+        assert_eq!(v["original"], "[White \"B\"]\n1. e4 Ke7 *");
+        assert_eq!(v["diagnostics"][0]["kind"], "illegal_move");
+        assert_eq!(v["moves"][0]["san"], "e4");
         assert_eq!(db.export_game(3, ExportForm::Xpgn).unwrap(), None);
     }
 }

@@ -1,7 +1,12 @@
 //! Streaming import: each game is read, replayed and stored, valid or not
-//! (an invalid game keeps its diagnostic and its original text), skipped
-//! when the same content is already stored, in batched transactions so a
-//! killed import leaves every committed game intact and a rerun completes it.
+//! (an invalid game keeps its diagnostics, its original text, its tags and
+//! every main-line ply up to its fault, stored and indexed), skipped when
+//! the same content is already stored, in batched transactions so a killed
+//! import leaves every committed game intact and a rerun completes it.
+//!
+//! "The same content" ([`content_hash`]) ignores tag order, white space,
+//! roster placeholders (`?`) and notation: a game exported by xpgn and
+//! imported again is found stored.
 
 use std::io::BufRead;
 
@@ -11,10 +16,10 @@ use sha2::{Digest, Sha256};
 use super::migrate::{start_text, tags_json};
 use super::postings::{self, Posting};
 use super::{Database, DbError, packed};
-use crate::notation::coord::push_coord;
+use crate::notation::diagnostic::{Diagnostic, Severity};
 use crate::notation::game::Game;
 use crate::notation::reader::{GameText, read_games};
-use crate::notation::replay::{Replay, game_variant, replay_visiting};
+use crate::notation::replay::{check_game, game_variant};
 use crate::notation::san::push_san_after;
 use crate::rules::{Move, Position};
 
@@ -29,55 +34,137 @@ pub struct ImportSummary {
     pub duplicates: u64,
     /// Games stored as invalid.
     pub invalid: u64,
+    /// Games stored as valid with warnings.
+    pub warned: u64,
     /// Bytes read.
     pub bytes: u64,
+}
+
+/// What the import did with one game, for reports.
+#[derive(Clone, Debug)]
+pub struct GameReport<'a> {
+    /// Its number in its file.
+    pub number: usize,
+    /// The line it starts on.
+    pub line: usize,
+    /// Its id, `None` when its content was stored already.
+    pub id: Option<i64>,
+    /// Whether it is valid.
+    pub valid: bool,
+    /// Its diagnostics.
+    pub diagnostics: &'a [Diagnostic],
 }
 
 /// Games per transaction.
 pub const BATCH: u64 = 1000;
 
 /// One game made ready for storage.
-struct Prepared {
-    variant: String,
-    tags: Vec<(String, String)>,
-    plies: usize,
-    diagnostic: Option<String>,
-    san: String,
-    packed: Vec<u8>,
-    start: Option<String>,
-    keys: Vec<u64>,
-    hash: [u8; 32],
+pub(crate) struct Prepared {
+    pub(crate) variant: String,
+    pub(crate) tags: Vec<(String, String)>,
+    pub(crate) plies: usize,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) valid: bool,
+    pub(crate) warnings: usize,
+    /// The first error, rendered (the `diagnostic` column).
+    pub(crate) diagnostic: Option<String>,
+    pub(crate) san: String,
+    pub(crate) packed: Vec<u8>,
+    pub(crate) start: Option<String>,
+    /// Keys of the main-line positions to index (none after a null move).
+    pub(crate) keys: Vec<u64>,
+    pub(crate) has_line: bool,
+    pub(crate) line: usize,
+    pub(crate) hash: [u8; 32],
+    pub(crate) moves_hash: Option<[u8; 32]>,
 }
 
-fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepared {
-    let mut hasher = Sha256::new();
-    let game = match parsed {
-        Ok(g) => g,
-        Err(diagnostic) => {
-            hasher.update(b"unreadable\0");
-            hasher.update(&text.raw);
-            return Prepared {
-                variant: "unknown".into(),
-                tags: Vec::new(),
-                plies: 0,
-                diagnostic: Some(format!("{source}:{diagnostic}")),
-                san: String::new(),
-                packed: Vec::new(),
-                start: None,
-                keys: Vec::new(),
-                hash: hasher.finalize().into(),
-            };
+/// A tag value as the content hash reads it: white space runs as one
+/// space, trimmed; `None` for what says nothing (empty, `?`, `????.??.??`).
+fn tag_content(value: &str) -> Option<String> {
+    let v = value.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!v.is_empty() && !v.chars().all(|c| c == '?' || c == '.' || c == '-')).then_some(v)
+}
+
+/// The result a game records, in standard form (`*` when it records none).
+fn result_content(game: &Game) -> &'static str {
+    let written = game.result.as_deref().or_else(|| game.tag("Result"));
+    match written.map(str::trim) {
+        Some("1-0") => "1-0",
+        Some("0-1") => "0-1",
+        Some("1/2-1/2" | "1/2" | "½-½" | "½" | "0.5-0.5") => "1/2-1/2",
+        _ => "*",
+    }
+}
+
+/// The content hash: variant, start, the tags that say something (sorted,
+/// white space normalised; `Variant`, `FEN`, `SetUp` and `Result` are read
+/// through what they mean), the result, and the main line as moves (so
+/// notation does not count). An invalid game adds its text with white
+/// space normalised, the tag lines left out, as its moves are not all known.
+pub(crate) fn content_hash(
+    variant: &str,
+    start: Option<&str>,
+    game: &Game,
+    packed: &[u8],
+    invalid_text: Option<&str>,
+) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"xpgn content 4\0");
+    h.update(variant.as_bytes());
+    h.update(b"\0");
+    h.update(start.unwrap_or("").as_bytes());
+    h.update(b"\0");
+    let mut tags: Vec<(&str, String)> = game
+        .tags
+        .iter()
+        .filter(|(n, _)| !matches!(n.as_str(), "Variant" | "FEN" | "SetUp" | "Result"))
+        .filter_map(|(n, v)| tag_content(v).map(|v| (n.as_str(), v)))
+        .collect();
+    tags.sort();
+    for (n, v) in &tags {
+        h.update(n.as_bytes());
+        h.update(b"\0");
+        h.update(v.as_bytes());
+        h.update(b"\0");
+    }
+    h.update(b"result\0");
+    h.update(result_content(game).as_bytes());
+    h.update(b"\0moves\0");
+    h.update(packed);
+    if let Some(text) = invalid_text {
+        h.update(b"\0invalid\0");
+        for line in text.lines().filter(|l| !l.trim_start().starts_with('[')) {
+            for word in line.split_whitespace() {
+                h.update(word.as_bytes());
+                h.update(b" ");
+            }
         }
-    };
+    }
+    h.finalize().into()
+}
+
+/// The hash of what `xpgn duplicates` compares: variant, start, main line.
+fn moves_hash(variant: &str, start: Option<&str>, packed: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"xpgn moves 4\0");
+    h.update(variant.as_bytes());
+    h.update(b"\0");
+    h.update(start.unwrap_or("").as_bytes());
+    h.update(b"\0");
+    h.update(packed);
+    h.finalize().into()
+}
+
+/// Reads, replays and hashes one game for storage.
+pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
     let variant = game_variant(&game).map_or_else(
         |_| game.tag("Variant").unwrap_or("unknown").to_string(),
         |v| v.name().to_string(),
     );
-    // SAN separated by spaces; coordinates each followed by one (as the
-    // content hash has always read them); the key of every position. All
-    // made as the replay plays each main-line move, so the game is played
-    // once.
-    let (mut san, mut coord, mut keys) = (String::new(), String::new(), Vec::new());
+    // SAN separated by spaces and the key of every position, made as the
+    // replay plays each main-line move, so the game is played once.
+    let (mut san, mut keys, mut after_null) = (String::new(), Vec::new(), false);
     let mut visit = |before: &Position, m: &Move, after: &Position| {
         if keys.is_empty() {
             keys.push(before.key());
@@ -85,69 +172,70 @@ fn prepare(source: &str, text: &GameText, parsed: Result<Game, String>) -> Prepa
         if !san.is_empty() {
             san.push(' ');
         }
-        push_san_after(&mut san, before, m, after);
-        push_coord(&mut coord, before, m);
-        coord.push(' ');
-        keys.push(after.key());
+        if m.is_null() {
+            san.push_str("--");
+            // Positions after a null move are no positions of the game (R-0-6).
+            after_null = true;
+        } else {
+            push_san_after(&mut san, before, m, after);
+        }
+        if !after_null {
+            keys.push(after.key());
+        }
     };
-    let (replayed, diagnostic): (Option<Replay>, Option<String>) =
-        match replay_visiting(&game, Some(&mut visit)) {
-            Ok(r) => (Some(r), None),
-            Err(failed) => {
-                let e = &failed.error;
-                let ply = e.ply.map_or(String::new(), |p| format!(", ply {p}"));
-                let d = format!(
-                    "{source}:{}:{}: game {}{ply}: {}",
-                    e.at.line, e.at.column, text.number, e.message
-                );
-                (failed.partial, Some(d))
-            }
-        };
-    let (mut packed, mut start) = (Vec::new(), None);
-    if let (Some(r), None) = (&replayed, &diagnostic) {
+    let checked = check_game(&game, Some(&mut visit));
+    let valid = checked.is_valid();
+    let warnings = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let diagnostic = checked.first_error().map(|e| e.render(source, text.number));
+    let (mut packed, mut start, mut has_line) = (Vec::new(), None, false);
+    if let Some(r) = &checked.replay {
         if keys.is_empty() {
             // A game without moves: its start is its one position.
             keys.push(r.start.key());
         }
         packed = packed::encode_all(&r.moves);
         start = start_text(&r.start);
+        has_line = true;
     }
-    hasher.update(variant.as_bytes());
-    hasher.update(b"\0");
-    for (n, v) in &game.tags {
-        hasher.update(n.as_bytes());
-        hasher.update(b"\0");
-        hasher.update(v.as_bytes());
-        hasher.update(b"\0");
-    }
-    if diagnostic.is_some() {
-        // Moves of an invalid game are its text.
-        hasher.update(b"invalid\0");
-        hasher.update(&text.raw);
-    } else {
-        hasher.update(b"moves\0");
-        hasher.update(coord.as_bytes());
-    }
+    let hash = content_hash(
+        &variant,
+        start.as_deref(),
+        &game,
+        &packed,
+        (!valid).then_some(text.text.as_str()),
+    );
+    let moves_hash = has_line.then(|| moves_hash(&variant, start.as_deref(), &packed));
+    let line = game.at.line;
     Prepared {
         variant,
-        tags: game.tags,
-        plies: replayed.as_ref().map_or(0, |r| r.moves.len()),
+        plies: checked.replay.as_ref().map_or(0, |r| r.moves.len()),
+        diagnostics: checked.diagnostics,
+        valid,
+        warnings,
         diagnostic,
         san,
         packed,
         start,
         keys,
-        hash: hasher.finalize().into(),
+        has_line,
+        line,
+        hash,
+        moves_hash,
+        tags: std::mem::take(&mut { game }.tags),
     }
 }
 
 /// Stores one game, its positions into `postings`; returns its id, `None`
 /// when its content was already stored.
-fn store(
+pub(crate) fn store(
     tx: &Transaction<'_>,
     p: &Prepared,
     source: &str,
-    text: &GameText,
+    raw: &[u8],
     postings: &mut Vec<Posting>,
 ) -> Result<Option<i64>, DbError> {
     let tag = |name: &str| {
@@ -160,8 +248,9 @@ fn store(
         .prepare_cached(
             "INSERT OR IGNORE INTO games (variant, event, site, date, round, white, black,
                  result, plies, status, diagnostic, source_file, source_line, original, hash,
-                 tags)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                 tags, diagnostics, warnings, moves_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19)",
         )?
         .execute(params![
             p.variant,
@@ -173,36 +262,54 @@ fn store(
             tag("Black"),
             tag("Result"),
             p.plies as i64,
-            if p.diagnostic.is_some() {
-                "invalid"
-            } else {
-                "valid"
-            },
+            if p.valid { "valid" } else { "invalid" },
             p.diagnostic,
             source,
-            text.first_line as i64,
-            text.raw,
+            p.line as i64,
+            raw,
             &p.hash[..],
             tags_json(&p.tags),
+            diagnostics_json(&p.diagnostics),
+            p.warnings as i64,
+            p.moves_hash.as_ref().map(|h| &h[..]),
         ])?;
     if inserted == 0 {
         return Ok(None);
     }
     let id = tx.last_insert_rowid();
-    if p.diagnostic.is_none() {
-        tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
-            .execute(params![id, p.san, p.packed, p.start])?;
-        let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
-        // Positions past ply 65,535 (no real game) are left out of the index.
-        for (ply, &key) in p.keys.iter().enumerate().take(usize::from(u16::MAX) + 1) {
-            postings.push(Posting {
-                key,
-                game,
-                ply: ply as u16,
-            });
-        }
-    }
+    store_line(tx, id, p, postings)?;
     Ok(Some(id))
+}
+
+/// Stores the main line of game `id` (as far as it replays) and queues its
+/// positions for the index.
+pub(crate) fn store_line(
+    tx: &Transaction<'_>,
+    id: i64,
+    p: &Prepared,
+    postings: &mut Vec<Posting>,
+) -> Result<(), DbError> {
+    if !p.has_line {
+        return Ok(());
+    }
+    tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, p.san, p.packed, p.start])?;
+    let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
+    // Positions past ply 65,535 (no real game) are left out of the index.
+    for (ply, &key) in p.keys.iter().enumerate().take(usize::from(u16::MAX) + 1) {
+        postings.push(Posting {
+            key,
+            game,
+            ply: ply as u16,
+        });
+    }
+    Ok(())
+}
+
+/// The `diagnostics` column: a JSON array of objects (severity, kind,
+/// ply, in_variation, line, column, move, message).
+pub(crate) fn diagnostics_json(diagnostics: &[Diagnostic]) -> String {
+    serde_json::to_string(diagnostics).unwrap_or_else(|_| "[]".into())
 }
 
 impl Database {
@@ -220,6 +327,21 @@ impl Database {
         summary: &mut ImportSummary,
         progress: &mut dyn FnMut(&ImportSummary),
     ) -> Result<(), DbError> {
+        self.import_reporting(source, input, summary, progress, &mut |_| {})
+    }
+
+    /// [`Database::import`], telling `report` what became of each game.
+    ///
+    /// # Errors
+    /// As [`Database::import`].
+    pub fn import_reporting<R: BufRead>(
+        &mut self,
+        source: &str,
+        input: R,
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(&ImportSummary),
+        report: &mut dyn FnMut(&GameReport<'_>),
+    ) -> Result<(), DbError> {
         let mut tx = self.conn.transaction()?;
         let mut in_batch = 0;
         // The batch's positions, indexed when it commits: its first game's
@@ -227,23 +349,30 @@ impl Database {
         let mut batch: Option<i64> = None;
         let mut batch_postings: Vec<Posting> = Vec::new();
         for item in read_games(input) {
-            let (text, parsed) = item.map_err(|e| DbError::Io {
+            let (text, game) = item.map_err(|e| DbError::Io {
                 path: source.to_string(),
                 source: e,
             })?;
             summary.read += 1;
             summary.bytes += text.raw.len() as u64;
-            let parsed = parsed
-                .map_err(|e| format!("{}:{}: game {}: {e}", e.at.line, e.at.column, text.number));
-            let p = prepare(source, &text, parsed);
-            match store(&tx, &p, source, &text, &mut batch_postings)? {
+            let p = prepare(source, &text, game);
+            let id = store(&tx, &p, source, &text.raw, &mut batch_postings)?;
+            match id {
                 Some(id) => {
                     batch.get_or_insert(id);
                     summary.imported += 1;
-                    summary.invalid += u64::from(p.diagnostic.is_some());
+                    summary.invalid += u64::from(!p.valid);
+                    summary.warned += u64::from(p.valid && p.warnings > 0);
                 }
                 None => summary.duplicates += 1,
             }
+            report(&GameReport {
+                number: text.number,
+                line: p.line,
+                id,
+                valid: p.valid,
+                diagnostics: &p.diagnostics,
+            });
             in_batch += 1;
             if in_batch >= BATCH {
                 if let Some(first) = batch.take() {
@@ -292,12 +421,12 @@ mod tests {
             .unwrap();
         assert_eq!((again.imported, again.duplicates), (0, 4));
         let stats = db.stats().unwrap();
-        assert_eq!(
-            stats.per_variant,
-            vec![("chess".into(), 2, 1, 9), ("unknown".into(), 0, 1, 0)]
-        );
-        // Two games of 4 plies: 5 positions each.
-        assert_eq!(stats.positions, 10);
+        // The game with an unclosed comment keeps its tags (none: chess)
+        // and its one ply before the fault (NOTATION §11).
+        assert_eq!(stats.per_variant, vec![("chess".into(), 2, 2, 10)]);
+        // Two games of 4 plies: 5 positions each; the two invalid games
+        // index their positions up to the fault: 2 each.
+        assert_eq!(stats.positions, 14);
         // The two games transpose into the same position after 4 plies.
         let mut pos = crate::rules::Position::start(crate::rules::Variant::chess());
         for m in ["e2e4", "e7e5", "g1f3", "b8c6"] {
@@ -319,6 +448,7 @@ mod tests {
             diag.starts_with("t.pgn:9:7: game 3, ply 2: `Ke7`"),
             "{diag}"
         );
-        assert_eq!(original, b"[Event \"c\"]\n1. e4 Ke7 *\n");
+        // Its bytes run to the next game: the blank line is the game's.
+        assert_eq!(original, b"[Event \"c\"]\n1. e4 Ke7 *\n\n");
     }
 }

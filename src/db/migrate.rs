@@ -11,6 +11,7 @@ use super::packed;
 use super::postings::{self, Posting};
 use crate::notation::coord::resolve_coord;
 use crate::notation::position::read_position;
+use crate::notation::reader::read_games;
 use crate::rules::{Position, Variant};
 
 /// One step of a migration.
@@ -33,6 +34,10 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Code(fill_postings),
         Step::Code(fill_tags),
         Step::Sql(include_str!("sql/003_drop_positions.sql")),
+    ],
+    &[
+        Step::Sql(include_str!("sql/004_diagnostics.sql")),
+        Step::Code(reread_games),
     ],
 ];
 
@@ -169,6 +174,84 @@ fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
     }
     if let Some((g, tags)) = current {
         update.execute(params![g, tags_json(&tags)])?;
+    }
+    Ok(())
+}
+
+/// Version 4: every game read again from its original bytes by the
+/// forgiving reader: status, diagnostics, tags, the main line (for invalid
+/// games too, up to the fault), the position index, and the content hash
+/// that ignores tag order, white space and notation. Two stored games that
+/// this hash finds equal are both kept, the later one under a hash of its
+/// own (nothing stored is dropped by a migration).
+fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
+    use super::import::{diagnostics_json, prepare, store_line};
+    use sha2::{Digest, Sha256};
+    tx.execute_batch("DELETE FROM moves; DELETE FROM position_postings;")?;
+    let mut rows = tx.prepare("SELECT id, source_file, original FROM games ORDER BY id")?;
+    let mut taken = tx.prepare("SELECT 1 FROM games WHERE hash = ?1 AND id != ?2")?;
+    let mut update = tx.prepare(
+        "UPDATE games SET variant = ?2, event = ?3, site = ?4, date = ?5, round = ?6,
+             white = ?7, black = ?8, result = ?9, plies = ?10, status = ?11, diagnostic = ?12,
+             source_line = ?13, hash = ?14, tags = ?15, diagnostics = ?16, warnings = ?17,
+             moves_hash = ?18
+         WHERE id = ?1",
+    )?;
+    let mut query = rows.query([])?;
+    let (mut batch, mut postings, mut in_batch) = (None, Vec::new(), 0u64);
+    while let Some(row) = query.next()? {
+        let id: i64 = row.get(0)?;
+        let source: String = row.get(1)?;
+        let original: Vec<u8> = row.get(2)?;
+        let Some(Ok((text, game))) = read_games(&original[..]).next() else {
+            continue;
+        };
+        let p = prepare(&source, &text, game);
+        let mut hash = p.hash;
+        if taken.exists(params![&hash[..], id])? {
+            let mut h = Sha256::new();
+            h.update(hash);
+            h.update(id.to_le_bytes());
+            hash = h.finalize().into();
+        }
+        let tag = |name: &str| {
+            p.tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone())
+        };
+        update.execute(params![
+            id,
+            p.variant,
+            tag("Event"),
+            tag("Site"),
+            tag("Date"),
+            tag("Round"),
+            tag("White"),
+            tag("Black"),
+            tag("Result"),
+            p.plies as i64,
+            if p.valid { "valid" } else { "invalid" },
+            p.diagnostic,
+            p.line as i64,
+            &hash[..],
+            tags_json(&p.tags),
+            diagnostics_json(&p.diagnostics),
+            p.warnings as i64,
+            p.moves_hash.as_ref().map(|h| &h[..]),
+        ])?;
+        store_line(tx, id, &p, &mut postings)?;
+        batch.get_or_insert(id);
+        in_batch += 1;
+        if in_batch >= BATCH {
+            if let Some(first) = batch.take() {
+                postings::store_batch(tx, first, std::mem::take(&mut postings))?;
+            }
+            in_batch = 0;
+        }
+    }
+    if let Some(first) = batch {
+        postings::store_batch(tx, first, postings)?;
     }
     Ok(())
 }
@@ -343,7 +426,18 @@ mod tests {
             "{:?}",
             expected[0]
         );
-        assert!(expected[1..].iter().all(|m| m.3.is_none()));
+        // A start is stored for the games of a FEN tag only (invalid
+        // games keep their line up to the fault, so they count too).
+        let fen_games: std::collections::HashSet<i64> = expected_tags
+            .iter()
+            .filter(|(_, t)| t.iter().any(|(n, _)| n == "FEN"))
+            .map(|(g, _)| *g)
+            .collect();
+        assert!(
+            expected
+                .iter()
+                .all(|m| m.3.is_some() == fen_games.contains(&m.0))
+        );
 
         let dir = std::env::temp_dir().join(format!("xpgn-migrate-v1-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -5,9 +5,9 @@
 //! the encoding must give back exactly the `Move` the generator produced.
 //!
 //! The flags byte: bits 0-2 the kind (0 normal, 1 double step, 2 en
-//! passant, 3 castling, 4 the king's once-per-game move), bit 3 a
-//! promotion follows, bit 4 a waiting promotion follows, bit 5 an instant
-//! promotion follows. Then, in this order and only when flagged: the
+//! passant, 3 castling, 4 the king's once-per-game move, 5 a null move of
+//! R-0-6), bit 3 a promotion follows, bit 4 a waiting promotion follows,
+//! bit 5 an instant promotion follows. Then, in this order and only when flagged: the
 //! castling index (1 byte), the promotion kind (1 byte), the waiting
 //! promotion's square and kind (2 bytes), the instant promotion's square
 //! and kind (2 bytes). Squares are their packed index (`rank * 16 + file`).
@@ -44,6 +44,7 @@ pub fn encode(m: &Move, out: &mut Vec<u8>) {
         MoveKind::EnPassant => (2, None),
         MoveKind::Castle(i) => (3, Some(i)),
         MoveKind::SpecialKing => (4, None),
+        MoveKind::Null => (5, None),
     };
     let flags = kind
         | if m.promotion.is_some() { PROMOTION } else { 0 }
@@ -157,6 +158,7 @@ impl<'a> Decoder<'a> {
                 MoveKind::Castle(i)
             }
             4 => MoveKind::SpecialKing,
+            5 => MoveKind::Null,
             k => return Err(self.invalid(format!("move kind {k} does not exist"))),
         };
         let promotion = if flags & PROMOTION != 0 {

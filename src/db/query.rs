@@ -438,7 +438,9 @@ mod tests {
                     ..Default::default()
                 }
             ),
-            [(3, Some(0))]
+            // Game 4 is invalid (`Ke7`), but its plies before the fault are
+            // indexed: it reaches the start too.
+            [(3, Some(0)), (4, Some(0))]
         );
         let royal = crate::rules::Position::start(Variant::by_name("royal").unwrap()).key();
         assert_eq!(

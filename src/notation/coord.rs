@@ -18,7 +18,7 @@ pub struct CoordMove {
     pub from: Square,
     /// To-square.
     pub to: Square,
-    /// Promotion letter, if written (lower case in the text).
+    /// Promotion letter, if written, in lower case (either case in the text).
     pub promotion: Option<char>,
     /// `&square=Letter` suffixes.
     pub waiting: Vec<(Square, char)>,
@@ -72,13 +72,14 @@ pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
     (
         square,
         square,
-        opt(satisfy(|c| c.is_ascii_lowercase())),
+        // Lower case as UCI writes it; upper case as some files do (`d7d8R`).
+        opt(satisfy(|c| c.is_ascii_alphabetic())),
         waiting_suffixes,
     )
         .map(|(from, to, promotion, waiting)| CoordMove {
             from,
             to,
-            promotion,
+            promotion: promotion.map(|c: char| c.to_ascii_lowercase()),
             waiting,
         })
         .parse(input)
@@ -285,7 +286,9 @@ mod tests {
         );
         let m = parse_coord("g1f3&e8=Q").unwrap();
         assert_eq!(m.waiting, vec![(Square::new(4, 7), 'Q')]);
-        for bad in ["e2", "e2e", "e2e4Q", "e2-e4", "e2e4&e8", "e2e4&e8=", ""] {
+        // Upper-case promotion letters, as some files write them (NOTATION §11).
+        assert_eq!(parse_coord("d7d8R").unwrap().promotion, Some('r'));
+        for bad in ["e2", "e2e", "e2e4Q1", "e2-e4", "e2e4&e8", "e2e4&e8=", ""] {
             assert!(parse_coord(bad).is_err(), "{bad}");
         }
     }

@@ -1,7 +1,9 @@
 //! [`Game`]: a game record as read: tags, a tree of moves with their
 //! comments, NAGs and variations, each move with where it was written.
 
+use super::diagnostic::Diagnostic;
 use super::pgn::AnyMove;
+use super::san::CheckMark;
 use super::span::Location;
 
 /// One move as written, with what is attached to it.
@@ -14,6 +16,8 @@ pub struct Node {
     pub parsed: Option<AnyMove>,
     /// Where the move starts.
     pub at: Location,
+    /// `+` or `#` as written (`++` reads as `+`).
+    pub check: Option<CheckMark>,
     /// NAGs, suffix annotations (`!` = 1, `?` = 2, ...) included.
     pub nags: Vec<u8>,
     /// Comments written before the move (only where no move precedes them
@@ -23,6 +27,32 @@ pub struct Node {
     pub comments: Vec<String>,
     /// Alternatives to this move, each a line of its own.
     pub variations: Vec<Vec<Node>>,
+}
+
+impl Node {
+    /// A move written as `text`, with nothing attached.
+    pub fn new(text: impl Into<MoveText>) -> Node {
+        let mut node = Node::default();
+        node.text = text.into();
+        node
+    }
+}
+
+/// Variations nest as deep as the text says (annotators' files reach
+/// thousands of levels): the tree is taken apart with a heap stack, as
+/// the derived drop would recurse once per level and overflow the stack.
+impl Drop for Node {
+    fn drop(&mut self) {
+        if self.variations.is_empty() {
+            return;
+        }
+        let mut pending = std::mem::take(&mut self.variations);
+        while let Some(mut line) = pending.pop() {
+            for node in &mut line {
+                pending.append(&mut node.variations);
+            }
+        }
+    }
 }
 
 /// A move as written. Almost every one is a few bytes long, so it is kept
@@ -124,10 +154,14 @@ pub struct Game {
     pub moves: Vec<Node>,
     /// Comments after the last move of the main line, before the result.
     pub final_comments: Vec<String>,
-    /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), if written.
+    /// The game termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`), if
+    /// written (other forms such as `1/2` or `½-½` are read as these).
     pub result: Option<String>,
     /// Where the game starts.
     pub at: Location,
+    /// What the reader found to say: warnings, and the syntax error where
+    /// the movetext broke off (the game then holds what came before it).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl Game {
@@ -138,6 +172,17 @@ impl Game {
             .position(|(n, _)| n == name)
             .and_then(|i| self.tag_locations.get(i).copied())
             .unwrap_or(self.at)
+    }
+
+    /// Whether the reader stopped at a syntax error.
+    pub fn broken(&self) -> bool {
+        super::diagnostic::has_error(&self.diagnostics)
+    }
+
+    /// The result the game records: its termination marker, else its
+    /// `Result` tag.
+    pub fn recorded_result(&self) -> Option<&str> {
+        self.result.as_deref().or_else(|| self.tag("Result"))
     }
 
     /// The value of tag `name` (case-sensitive, as PGN), if present.
@@ -152,6 +197,17 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deep_tree_drops_without_recursion() {
+        let mut line = vec![Node::default()];
+        for _ in 0..200_000 {
+            let mut node = Node::default();
+            node.variations.push(line);
+            line = vec![node];
+        }
+        drop(line);
+    }
 
     #[test]
     fn move_text_keeps_short_and_long_text() {

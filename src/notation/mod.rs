@@ -3,9 +3,11 @@
 //! depends on it.
 
 pub mod coord;
+pub mod diagnostic;
 pub mod game;
 pub mod pgn;
 pub mod position;
+pub mod printable;
 pub mod reader;
 pub mod replay;
 pub mod san;

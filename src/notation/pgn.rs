@@ -6,11 +6,13 @@ use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::{char, digit1};
+use nom::character::complete::char;
 use nom::combinator::{all_consuming, map, opt, value};
 
 use super::coord::{CoordMove, coord_move};
+use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::{Game, Node};
+use super::printable::printable;
 use super::san::{CheckMark, San, san_move, suffix_annotation};
 use super::span::{Location, Locator};
 use crate::rules::{CastlingSide, Square};
@@ -34,18 +36,33 @@ pub enum AnyMove {
     Coord(CoordMove),
     /// SAN or long algebraic.
     San(San),
+    /// A null move (R-0-6).
+    Null,
 }
 
-/// Production `any-move`: a coordinate, SAN or long algebraic move, then
-/// an optional check mark and suffix annotation.
+/// Production `null-move` (R-0-6): `--`, and the forms other tools write,
+/// `Z0`, `0000`, `@@@@`.
+fn null_move(input: &str) -> IResult<&str, AnyMove> {
+    value(
+        AnyMove::Null,
+        alt((tag("--"), tag("Z0"), tag("0000"), tag("@@@@"))),
+    )
+    .parse(input)
+}
+
+/// Production `any-move`: a null move, or a coordinate, SAN or long
+/// algebraic move, then an optional check mark (`++` reads as `+`) and
+/// suffix annotation.
 pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Option<u8>)> {
     let check = || {
         opt(alt((
             value(CheckMark::Mate, char('#')),
+            value(CheckMark::Check, tag("++")),
             value(CheckMark::Check, char('+')),
         )))
     };
     alt((
+        map((null_move, opt(suffix_annotation)), |(m, s)| (m, None, s)),
         map(
             (coord_move, check(), opt(suffix_annotation)),
             |(m, c, s)| (AnyMove::Coord(m), c, s),
@@ -191,16 +208,32 @@ fn result_marker(input: &str) -> IResult<&str, &str> {
     alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
 }
 
-/// The token as a whole `result`, if it is one; tokens that cannot start
-/// one are not put to the grammar.
-fn whole_result(token: &str) -> Option<&str> {
-    if !token.starts_with(['0', '1', '*']) {
-        return None;
+/// Results as real files also write them (NOTATION §11), with the marker
+/// each means.
+const LOOSE_RESULTS: [(&str, &str); 5] = [
+    ("1/2", "1/2-1/2"),
+    ("½-½", "1/2-1/2"),
+    ("½", "1/2-1/2"),
+    ("0.5-0.5", "1/2-1/2"),
+    ("+/-", "*"),
+];
+
+/// The token as a whole `result`, if it is one, and whether it was
+/// written in the standard form; tokens that cannot start one are not put
+/// to the grammar.
+fn whole_result(token: &str) -> Option<(&'static str, bool)> {
+    if token.starts_with(['0', '1', '*']) {
+        if let Ok(("", r)) = result_marker(token) {
+            let canonical = ["1-0", "0-1", "1/2-1/2", "*"]
+                .into_iter()
+                .find(|c| *c == r)?;
+            return Some((canonical, true));
+        }
     }
-    match result_marker(token) {
-        Ok(("", r)) => Some(r),
-        _ => None,
-    }
+    LOOSE_RESULTS
+        .iter()
+        .find(|(written, _)| *written == token && *written != "+/-")
+        .map(|&(_, r)| (r, false))
 }
 
 /// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes.
@@ -234,10 +267,32 @@ fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
     Ok((rest, (name.to_string(), value)))
 }
 
-/// Production `move-number`: digits followed by dots (`12.`, `12...`), or
-/// bare digits.
-fn move_number(input: &str) -> IResult<&str, ()> {
-    value((), (digit1, opt(take_while1(|c| c == '.')))).parse(input)
+/// A tag pair the grammar refuses (unbalanced quotes, stray characters),
+/// read as far as it goes (NOTATION §11): the bytes it spans, to `"]`,
+/// else the first `]`, else the end of its line; and the pair, when a
+/// name can be read.
+fn loose_tag_pair(input: &str) -> (usize, Option<(String, String)>) {
+    let line = &input[..input.find('\n').unwrap_or(input.len())];
+    let end = line
+        .find("\"]")
+        .map(|i| i + 2)
+        .or_else(|| line.find(']').map(|i| i + 1))
+        .unwrap_or(line.len());
+    let body = line[1..end.max(1)].trim_end_matches(']').trim_start();
+    let name_len = body
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(body.len());
+    if name_len == 0 {
+        return (end.max(1), None);
+    }
+    let value = body[name_len..].trim();
+    let value = value.strip_prefix('"').unwrap_or(value);
+    let value = value.strip_suffix('"').unwrap_or(value);
+    let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
+    (
+        end,
+        Some((body[..name_len].to_string(), value.trim().to_string())),
+    )
 }
 
 fn is_delimiter(c: char) -> bool {
@@ -357,7 +412,23 @@ impl<'a> Cursor<'a> {
 
 const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(`...`)` or result (`1-0`, `0-1`, `1/2-1/2`, `*`)";
 
-/// Parses one game (production `game`): tag pairs, then movetext.
+/// Production `move-number`, as a token's prefix: the bytes of digits and
+/// then dots or an ellipsis (`12.`, `12...`, `12…`, `...`, `…`), or of
+/// digits alone (`12`); 0 where the token starts otherwise.
+fn move_number_prefix(token: &str) -> usize {
+    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+    let after = &token[digits..];
+    let dots = after.len() - after.trim_start_matches(['.', '…']).len();
+    if dots > 0 || digits == token.len() {
+        digits + dots
+    } else {
+        0
+    }
+}
+
+/// Parses one game (production `game`): tag pairs, then movetext. A game
+/// that breaks the grammar is an error here; [`read_game`] keeps what
+/// comes before the fault instead.
 ///
 /// ```
 /// use xpgn::notation::pgn::parse_game;
@@ -369,45 +440,156 @@ const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(
 /// ```
 ///
 /// # Errors
-/// The first syntax error, with its location.
+/// The syntax error where the movetext breaks off, with its location.
 pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
+    let start = Location {
+        line: first_line,
+        column: 1,
+    };
+    match parse(text, start) {
+        (game, None) => Ok(game),
+        (_, Some(e)) => Err(e),
+    }
+}
+
+/// Reads one game as far as it goes (NOTATION §11): tag pairs, then
+/// movetext; forms that bend the standard give warnings, and a syntax
+/// error ends the movetext, the game keeping its tags and every move
+/// before the fault. [`Game::diagnostics`] says what was found.
+///
+/// ```
+/// use xpgn::notation::pgn::read_game;
+/// let g = read_game("[White \"A\"]\n1. e4 e5 2. Nf3 ) Nc6 *", 1);
+/// assert_eq!((g.tag("White"), g.moves.len()), (Some("A"), 3));
+/// assert!(g.broken());
+/// ```
+pub fn read_game(text: &str, first_line: usize) -> Game {
+    read_game_at(
+        text,
+        Location {
+            line: first_line,
+            column: 1,
+        },
+    )
+}
+
+/// [`read_game`] for a text whose first byte stands at `start` of its
+/// file.
+pub fn read_game_at(text: &str, start: Location) -> Game {
+    let (mut game, error) = parse(text, start);
+    if let Some(e) = error {
+        let message = format!("{e}; the game keeps its tags and the moves before this point");
+        game.diagnostics
+            .push(Diagnostic::error(DiagnosticKind::Syntax, e.at, message));
+    }
+    game
+}
+
+/// Lines under construction: the main line, then open variations with
+/// where each opened.
+type OpenLines = Vec<(Vec<Node>, usize)>;
+
+fn parse(text: &str, start: Location) -> (Game, Option<ParseError>) {
     let mut c = Cursor {
         text,
         pos: 0,
-        index: Locator::new(text, first_line),
+        index: Locator::starting_at(text, start),
     };
     let mut game = Game::default();
     let mut pending: Vec<String> = Vec::new();
     c.skip_space();
     game.at = c.at(c.pos);
+    // About one move per 8 bytes of movetext: fewer regrowths of the main line.
+    let mut lines: OpenLines = vec![(Vec::with_capacity(text.len() / 8), 0)];
+    let outcome = tag_section(&mut c, &mut game, &mut pending)
+        .and_then(|()| movetext(&mut c, &mut game, &mut lines, &mut pending));
+    // Variations still open where the text broke off are left out: where
+    // they were meant to end is unknown, so their moves would be read
+    // against the wrong line. The main line up to them stays (and the
+    // original text keeps everything).
+    lines.truncate(1);
+    let (main, _) = lines.pop().expect("the main line is always there");
+    game.moves = main;
+    if !pending.is_empty() {
+        if game.moves.is_empty() {
+            // A game of comments only: keep them.
+            game.final_comments = pending;
+        } else {
+            game.final_comments.splice(0..0, pending);
+        }
+    }
+    match outcome {
+        Ok(()) => {
+            if game.result.is_none() {
+                let stands = match game.tag("Result") {
+                    Some(r) => format!("the Result tag's `{}` stands", printable(r, QUOTE_CHARS)),
+                    None => "the result is unknown (`*`)".to_string(),
+                };
+                let at = c.at(text.trim_end().len());
+                game.diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Result,
+                    at,
+                    format!("the movetext ends without a result; {stands}"),
+                ));
+            }
+            (game, None)
+        }
+        Err(e) => (game, Some(e)),
+    }
+}
+
+/// Production `tag-section`: tag pairs and the comments among them. A
+/// malformed pair is read as far as it goes, with a warning.
+fn tag_section(
+    c: &mut Cursor<'_>,
+    game: &mut Game,
+    pending: &mut Vec<String>,
+) -> Result<(), ParseError> {
     loop {
         c.skip_space();
         if c.rest().starts_with('[') {
+            let at = c.at(c.pos);
             match tag_pair(c.rest()) {
                 Ok((rest, pair)) => {
-                    game.tag_locations.push(c.at(c.pos));
-                    c.pos = text.len() - rest.len();
+                    game.tag_locations.push(at);
+                    c.pos = c.text.len() - rest.len();
                     game.tags.push(pair);
                 }
                 Err(_) => {
-                    return Err(c.error(
-                        c.pos,
-                        "a tag pair such as `[Event \"Casual game\"]` (name, quoted value with `\\\"` and `\\\\` escapes, `]`)",
-                    ));
+                    let (len, pair) = loose_tag_pair(c.rest());
+                    let written = printable(&c.rest()[..len], QUOTE_CHARS).into_owned();
+                    let message = match &pair {
+                        Some((n, v)) => format!(
+                            "malformed tag pair `{written}` (a tag pair is `[Name \"value\"]`, with `\\\"` inside the value): read as {n} = \"{}\"",
+                            printable(v, QUOTE_CHARS)
+                        ),
+                        None => format!("unreadable tag pair `{written}` (no tag name): left out"),
+                    };
+                    game.diagnostics
+                        .push(Diagnostic::warning(DiagnosticKind::Tag, at, message));
+                    if let Some(pair) = pair {
+                        game.tag_locations.push(at);
+                        game.tags.push(pair);
+                    }
+                    c.pos += len;
                 }
             }
         } else if let Some(comment) = c.comment()? {
             pending.push(comment);
         } else {
-            break;
+            return Ok(());
         }
     }
+}
 
-    // Lines under construction: the main line, then open variations with
-    // where each opened.
-    // About one move per 8 bytes of movetext: fewer regrowths of the main line.
-    let estimate = (text.len() - c.pos) / 8;
-    let mut lines: Vec<(Vec<Node>, usize)> = vec![(Vec::with_capacity(estimate), 0)];
+/// Production `movetext`: moves, move numbers, comments, NAGs,
+/// variations, then the result.
+fn movetext(
+    c: &mut Cursor<'_>,
+    game: &mut Game,
+    lines: &mut OpenLines,
+    pending: &mut Vec<String>,
+) -> Result<(), ParseError> {
     loop {
         c.skip_space();
         let start = c.pos;
@@ -438,13 +620,14 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
                     "a move, comment or result (a `)` closes a variation, and none is open)",
                 ));
             }
-            let (var, opened) = lines.pop().expect("checked above");
-            if var.is_empty() {
+            if lines.last().is_some_and(|(l, _)| l.is_empty()) {
+                let (_, opened) = lines.pop().expect("checked above");
                 return Err(c.error(opened, "a move inside the variation"));
             }
             if !pending.is_empty() {
                 return Err(c.error(start, "a move after the comment"));
             }
+            let (var, _) = lines.pop().expect("checked above");
             let (parent, _) = lines.last_mut().expect("checked above");
             if let Some(node) = parent.last_mut() {
                 node.variations.push(var);
@@ -453,8 +636,8 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
             continue;
         }
         if let Some(digits) = rest.strip_prefix('$') {
-            let n: String = digits.chars().take_while(char::is_ascii_digit).collect();
-            let Ok(nag) = n.parse::<u8>() else {
+            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+            let Ok(nag) = digits[..n].parse::<u8>() else {
                 return Err(c.error(start, "a NAG `$` followed by a number 0..255"));
             };
             let (line, _) = lines.last_mut().expect("the main line is always there");
@@ -462,7 +645,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
                 return Err(c.error(start, "a move before the NAG"));
             };
             node.nags.push(nag);
-            c.pos += 1 + n.len();
+            c.pos += 1 + n;
             continue;
         }
         let token_len = token_length(rest);
@@ -470,26 +653,26 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
         if token.is_empty() {
             return Err(c.error(start, EXPECTED_MOVETEXT));
         }
-        // A whole move number (`12.`, `12...`, `12`) is never a move.
-        if token.as_bytes()[0].is_ascii_digit()
-            && token.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        {
-            c.pos += token_len;
-            continue;
-        }
-        if let Some(r) = whole_result(token) {
+        if let Some((result, standard)) = whole_result(token) {
             if lines.len() > 1 {
                 let (_, opened) = lines.last().expect("checked");
+                let opened = c.at(*opened);
                 return Err(c.error(
                     start,
                     &format!(
                         "`)` closing the variation opened at line {}, column {}, before the result",
-                        c.at(*opened).line,
-                        c.at(*opened).column
+                        opened.line, opened.column
                     ),
                 ));
             }
-            game.result = Some(r.to_string());
+            if !standard {
+                game.diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Result,
+                    c.at(start),
+                    format!("result written `{token}`: read as {result}"),
+                ));
+            }
+            game.result = Some(result.to_string());
             c.pos += token_len;
             loop {
                 c.skip_space();
@@ -498,23 +681,44 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
                     None => break,
                 }
             }
-            if !c.rest().is_empty() {
-                return Err(c.error(c.pos, "the end of the game after its result"));
+            if !c.rest().trim_end().is_empty() {
+                let after: String = c.rest().trim_end().chars().take(QUOTE_CHARS).collect();
+                game.diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Syntax,
+                    c.at(c.pos),
+                    format!(
+                        "text after the result is not read: `{}`",
+                        printable(&after, QUOTE_CHARS)
+                    ),
+                ));
             }
+            c.pos = c.text.len();
             break;
         }
-        if let Some((parsed, _, nag)) = parse_any_move(token) {
-            let mut node = Node {
-                parsed: Some(parsed),
-                text: token
-                    .trim_end_matches(['!', '?'])
-                    .trim_end_matches(['+', '#'])
-                    .into(),
-                at: c.at(start),
-                ..Node::default()
-            };
+        // Move numbers in every form, alone or glued to their move.
+        let number = if token == "0000" {
+            0
+        } else {
+            move_number_prefix(token)
+        };
+        let move_text = &token[number..];
+        if move_text.is_empty() || move_text == "e.p." {
+            c.pos += token_len;
+            continue;
+        }
+        // `exd6e.p.`: the mark says what the move shows.
+        let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
+        if let Some((parsed, check, nag)) = parse_any_move(move_text) {
+            let mut node = Node::default();
+            node.parsed = Some(parsed);
+            node.text = move_text
+                .trim_end_matches(['!', '?'])
+                .trim_end_matches(['+', '#'])
+                .into();
+            node.at = c.at(start + number);
+            node.check = check;
             node.nags.extend(nag);
-            node.comments_before = std::mem::take(&mut pending);
+            node.comments_before = std::mem::take(pending);
             lines
                 .last_mut()
                 .expect("the main line is always there")
@@ -523,18 +727,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
             c.pos += token_len;
             continue;
         }
-        if let Ok((after, ())) = move_number(token) {
-            if after.is_empty() {
-                c.pos += token_len;
-                continue;
-            }
-            // `12.e4`: a number glued to its move.
-            if token.contains('.') {
-                c.pos += token_len - after.len();
-                continue;
-            }
-        }
-        if let Ok(("", nag)) = all_consuming(suffix_annotation).parse(token) {
+        if let Ok(("", nag)) = all_consuming(suffix_annotation).parse(move_text) {
             let (line, _) = lines.last_mut().expect("the main line is always there");
             if let Some(node) = line.last_mut() {
                 node.nags.push(nag);
@@ -542,27 +735,13 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
                 continue;
             }
         }
-        if token.starts_with('.') && token.chars().all(|ch| ch == '.') {
-            c.pos += token_len;
-            continue;
-        }
-        return Err(c.error(start, EXPECTED_MOVETEXT));
+        return Err(c.error(start + number, EXPECTED_MOVETEXT));
     }
     if lines.len() > 1 {
         let (_, opened) = lines.last().expect("checked");
         return Err(c.error(*opened, "`)` closing this variation"));
     }
-    let (main, _) = lines.pop().expect("the main line is always there");
-    game.moves = main;
-    if !pending.is_empty() {
-        if game.moves.is_empty() {
-            // A game of comments only: keep them.
-            game.final_comments = pending;
-        } else {
-            game.final_comments.splice(0..0, pending);
-        }
-    }
-    Ok(game)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -663,13 +842,12 @@ mod tests {
     #[test]
     fn syntax_errors_say_where_and_what() {
         let cases = [
-            ("[Event \"x\"\n1. e4 *", 1, 1, "tag pair"),
             ("1. e4 {open *", 1, 7, "`}`"),
             ("1. e4 ) *", 1, 7, "none is open"),
             ("1. e4 (d4 *", 1, 11, "`)` closing"),
             ("1. e4\n  e5 Zz9! *", 2, 6, "a move"),
             ("( e4 ) *", 1, 1, "a move before a variation"),
-            ("1. e4 1-0 e5", 1, 11, "end of the game"),
+            ("1. e4 e5 2. Nf3 ]", 1, 17, "a move"),
         ];
         for (text, line, column, expected) in cases {
             let e = parse_game(text, 1).unwrap_err();

@@ -103,7 +103,30 @@ fn extra_fields(variant: Variant) -> Vec<FenField> {
 /// # Errors
 /// Names the field at fault and why.
 pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionStringError> {
-    let (setup, columns) = read_setup(variant, text)?;
+    position_from(variant, text, None)
+}
+
+/// [`read_position`] as game files need it (NOTATION §11): a fullmove
+/// number 0, which some tools write, is read as 1; what was mended is
+/// said in the returned notes.
+///
+/// # Errors
+/// As [`read_position`].
+pub fn read_position_noting(
+    variant: Variant,
+    text: &str,
+) -> Result<(Position, Vec<String>), PositionStringError> {
+    let mut notes = Vec::new();
+    let pos = position_from(variant, text, Some(&mut notes))?;
+    Ok((pos, notes))
+}
+
+fn position_from(
+    variant: Variant,
+    text: &str,
+    notes: Option<&mut Vec<String>>,
+) -> Result<Position, PositionStringError> {
+    let (setup, columns) = read_setup_noting(variant, text, notes)?;
     Position::from_setup(variant, &setup).map_err(|e| {
         let field = match e {
             PositionError::Castling(_) => FenField::Castling,
@@ -132,6 +155,15 @@ pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionS
 pub fn read_setup(
     variant: Variant,
     text: &str,
+) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
+    read_setup_noting(variant, text, None)
+}
+
+/// [`read_setup`]; with `notes`, a fullmove number 0 is read as 1 and noted.
+fn read_setup_noting(
+    variant: Variant,
+    text: &str,
+    mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
     let mut fields: Vec<(usize, &str)> = Vec::new();
     let mut start = None;
@@ -229,7 +261,13 @@ pub fn read_setup(
                 if field == FenField::Halfmove {
                     setup.halfmove_clock = n;
                 } else if n == 0 {
-                    return Err(fail("the fullmove number starts at 1".into()));
+                    match notes.as_deref_mut() {
+                        Some(notes) => notes.push(format!(
+                            "the fullmove number at column {} is 0, read as 1 (it starts at 1)",
+                            col + 1
+                        )),
+                        None => return Err(fail("the fullmove number starts at 1".into())),
+                    }
                 } else {
                     setup.fullmove_number = n;
                 }

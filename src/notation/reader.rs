@@ -1,38 +1,248 @@
 //! The streaming reader: splits a byte stream into games, one at a time,
 //! in bounded memory (the largest game, not the file), decodes each (UTF-8
-//! with or without BOM, else Latin-1, without loss) and parses it. One bad
-//! game never stops the others: the game boundary is the recovery point.
+//! with or without BOM, else Latin-1, without loss; UTF-16 with its BOM is
+//! transcoded) and reads it. One bad game never stops the others: the game
+//! boundary is the recovery point.
+//!
+//! Boundaries (NOTATION §11): a tag line after movetext; a tag pair, or
+//! any other text, after a game's result, also on the same line (games
+//! written one per line); a tag section after a blank line that follows
+//! another tag section; and, inside a comment that never closes, the next
+//! line that is a whole `[Event "..."]`-like tag pair (a resynchronisation,
+//! reported with the bytes the comment swallowed). Lines end in `\n`,
+//! `\r\n` or a lone `\r`, mixed as they come.
+//!
+//! Every byte of the input belongs to exactly one game: a game's bytes run
+//! from its first byte to the first byte of the next (the blank lines
+//! after it included, the BOM with the first game), so the games of a file
+//! laid end to end give back the file.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
+use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::{ParseError, parse_game};
+use super::pgn::read_game_at;
+use super::span::Location;
+use super::writer::ORIGINAL_MARK;
+
+/// How a game's bytes were decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8 (ASCII included).
+    Utf8,
+    /// Not UTF-8: each byte one Latin-1 character.
+    Latin1,
+    /// The file is UTF-16 little-endian with a BOM; the bytes kept are the
+    /// UTF-8 it was transcoded to.
+    Utf16Le,
+    /// The same, big-endian.
+    Utf16Be,
+}
+
+/// An unclosed comment the splitter cut short at the next game's tag line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Runaway {
+    /// Bytes from the comment's `{` to the cut.
+    pub swallowed: u64,
+    /// Line where the next game was found.
+    pub resumed_at: usize,
+}
 
 /// One game's text as it stands in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameText {
     /// 1-based number of the game in its input.
     pub number: usize,
-    /// 1-based line where the game starts.
-    pub first_line: usize,
-    /// Byte offset of the game in the input.
+    /// Where the game's first byte stands: 1-based line and column.
+    pub start: Location,
+    /// Byte offset of the game in the input (of its UTF-8 form for UTF-16).
     pub offset: u64,
-    /// The bytes exactly as read.
+    /// The bytes exactly as read (for UTF-16, as transcoded to UTF-8).
     pub raw: Vec<u8>,
-    /// The text decoded: UTF-8, or Latin-1 where the bytes are not UTF-8;
-    /// line ends `\r\n` read as `\n`.
+    /// The text decoded, line ends `\r\n` and `\r` read as `\n`.
     pub text: String,
-    /// Whether the bytes were decoded as Latin-1.
-    pub latin1: bool,
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+    /// Set when an unclosed comment was cut short at the next game.
+    pub runaway: Option<Runaway>,
+}
+
+impl GameText {
+    /// The 1-based line of the game's first byte.
+    pub fn first_line(&self) -> usize {
+        self.start.line
+    }
+
+    /// Reads the game: tags, moves as far as they go, and diagnostics for
+    /// what the text bends or breaks (the splitter's included).
+    pub fn read(&self) -> Game {
+        let mut game = read_game_at(&self.text, self.start);
+        let at = game.at;
+        match self.encoding {
+            Encoding::Utf16Le | Encoding::Utf16Be => {
+                let which = if self.encoding == Encoding::Utf16Le {
+                    "UTF-16LE"
+                } else {
+                    "UTF-16BE"
+                };
+                game.diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Encoding,
+                    at,
+                    format!(
+                        "the file is {which} (byte order mark): decoded; its text is kept as UTF-8"
+                    ),
+                ));
+            }
+            Encoding::Latin1 if self.raw.contains(&0) => {
+                game.diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Encoding,
+                    at,
+                    "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Latin-1",
+                ));
+            }
+            _ => {}
+        }
+        if let Some(r) = self.runaway {
+            game.diagnostics.push(Diagnostic::error(
+                DiagnosticKind::RunawayComment,
+                at,
+                format!(
+                    "a comment `{{` never closes: it swallowed {} bytes, up to the tag line at line {} where the next game is read",
+                    r.swallowed, r.resumed_at
+                ),
+            ));
+        }
+        game
+    }
+}
+
+/// Reads UTF-16 and gives UTF-8 (unpaired surrogates as U+FFFD).
+struct Utf16ToUtf8<R> {
+    input: R,
+    big_endian: bool,
+    out: Vec<u8>,
+    at: usize,
+    pending: Option<u8>,
+    high: Option<u16>,
+}
+
+impl<R: Read> Utf16ToUtf8<R> {
+    fn refill(&mut self) -> std::io::Result<()> {
+        let mut buf = [0u8; 1 << 15];
+        self.out.clear();
+        self.at = 0;
+        while self.out.is_empty() {
+            let n = self.input.read(&mut buf)?;
+            if n == 0 {
+                if self.pending.take().is_some() || self.high.take().is_some() {
+                    self.out.extend_from_slice("\u{FFFD}".as_bytes());
+                }
+                return Ok(());
+            }
+            let mut bytes = buf[..n].iter().copied();
+            loop {
+                let (a, b) = match self.pending.take() {
+                    Some(a) => match bytes.next() {
+                        Some(b) => (a, b),
+                        None => {
+                            self.pending = Some(a);
+                            break;
+                        }
+                    },
+                    None => match (bytes.next(), bytes.next()) {
+                        (Some(a), Some(b)) => (a, b),
+                        (Some(a), None) => {
+                            self.pending = Some(a);
+                            break;
+                        }
+                        _ => break,
+                    },
+                };
+                let unit = if self.big_endian {
+                    u16::from_be_bytes([a, b])
+                } else {
+                    u16::from_le_bytes([a, b])
+                };
+                let c = match (self.high.take(), unit) {
+                    (None, 0xD800..=0xDBFF) => {
+                        self.high = Some(unit);
+                        continue;
+                    }
+                    (Some(h), 0xDC00..=0xDFFF) => char::from_u32(
+                        0x10000 + ((u32::from(h) - 0xD800) << 10) + (u32::from(unit) - 0xDC00),
+                    ),
+                    (Some(_), _) => {
+                        self.out.extend_from_slice("\u{FFFD}".as_bytes());
+                        char::from_u32(u32::from(unit))
+                    }
+                    (None, _) => char::from_u32(u32::from(unit)),
+                };
+                let c = c.unwrap_or('\u{FFFD}');
+                let mut utf8 = [0u8; 4];
+                self.out
+                    .extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<R: Read> Read for Utf16ToUtf8<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: Read> BufRead for Utf16ToUtf8<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.at >= self.out.len() {
+            self.refill()?;
+        }
+        Ok(&self.out[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.out.len());
+    }
+}
+
+/// The input as bytes: as it is, or transcoded from UTF-16.
+enum Source<R> {
+    Plain(R),
+    Utf16(Utf16ToUtf8<R>),
+}
+
+impl<R: BufRead> Source<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        match self {
+            Source::Plain(r) => r.fill_buf(),
+            Source::Utf16(r) => r.fill_buf(),
+        }
+    }
+
+    fn consume(&mut self, n: usize) {
+        match self {
+            Source::Plain(r) => r.consume(n),
+            Source::Utf16(r) => r.consume(n),
+        }
+    }
 }
 
 /// Splits a byte stream into [`GameText`]s.
 pub struct GameSplitter<R> {
-    input: R,
+    source: Option<Source<R>>,
+    input: Option<R>,
+    encoding: Encoding,
     line_no: usize,
     offset: u64,
     number: usize,
-    carry: Option<(Vec<u8>, usize, u64)>,
+    /// The start of the next game, read already: its bytes, where they
+    /// stand, and whether they are a whole line.
+    carry: Option<(Vec<u8>, Location, u64)>,
     done: bool,
 }
 
@@ -40,7 +250,9 @@ impl<R: BufRead> GameSplitter<R> {
     /// Reads games from `input`.
     pub fn new(input: R) -> GameSplitter<R> {
         GameSplitter {
-            input,
+            source: None,
+            input: Some(input),
+            encoding: Encoding::Utf8,
             line_no: 0,
             offset: 0,
             number: 0,
@@ -49,17 +261,89 @@ impl<R: BufRead> GameSplitter<R> {
         }
     }
 
-    /// Appends the next line to `raw`; returns its line number and byte
-    /// offset, `None` at the end of the input.
+    /// Looks at the first bytes for a UTF-16 byte order mark.
+    fn source(&mut self) -> std::io::Result<&mut Source<R>> {
+        if self.source.is_none() {
+            let mut input = self.input.take().expect("taken once");
+            let head = input.fill_buf()?;
+            let source = match head {
+                [0xFF, 0xFE, ..] => {
+                    input.consume(2);
+                    self.encoding = Encoding::Utf16Le;
+                    Source::Utf16(Utf16ToUtf8 {
+                        input,
+                        big_endian: false,
+                        out: Vec::new(),
+                        at: 0,
+                        pending: None,
+                        high: None,
+                    })
+                }
+                [0xFE, 0xFF, ..] => {
+                    input.consume(2);
+                    self.encoding = Encoding::Utf16Be;
+                    Source::Utf16(Utf16ToUtf8 {
+                        input,
+                        big_endian: true,
+                        out: Vec::new(),
+                        at: 0,
+                        pending: None,
+                        high: None,
+                    })
+                }
+                _ => Source::Plain(input),
+            };
+            self.source = Some(source);
+        }
+        Ok(self.source.as_mut().expect("set above"))
+    }
+
+    /// Appends the next line, its end (`\n`, `\r\n` or a lone `\r`)
+    /// included, to `raw`; returns its line number and byte offset, `None`
+    /// at the end of the input.
     fn read_line(&mut self, raw: &mut Vec<u8>) -> std::io::Result<Option<(usize, u64)>> {
         let start = raw.len();
-        let n = self.input.read_until(b'\n', raw)?;
-        if n == 0 {
-            return Ok(None);
+        let source = self.source()?;
+        loop {
+            let buf = source.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            if raw.last() == Some(&b'\r') && raw.len() > start {
+                // A `\r` ended the last buffer: `\n` completes it, anything
+                // else starts the next line.
+                if buf[0] == b'\n' {
+                    raw.push(b'\n');
+                    source.consume(1);
+                }
+                break;
+            }
+            match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+                Some(i) if buf[i] == b'\n' => {
+                    raw.extend_from_slice(&buf[..=i]);
+                    source.consume(i + 1);
+                    break;
+                }
+                Some(i) => {
+                    // `\r`: the line ends here; a `\n` after it belongs to it.
+                    let crlf = buf.get(i + 1) == Some(&b'\n');
+                    let end = i + 1 + usize::from(crlf);
+                    let more = end < buf.len();
+                    raw.extend_from_slice(&buf[..end]);
+                    source.consume(end);
+                    if crlf || more {
+                        break;
+                    }
+                }
+                None => {
+                    let n = buf.len();
+                    raw.extend_from_slice(buf);
+                    source.consume(n);
+                }
+            }
         }
-        if self.line_no == 0 && raw[start..].starts_with(b"\xEF\xBB\xBF") {
-            raw.drain(start..start + 3);
-            self.offset += 3;
+        if raw.len() == start {
+            return Ok(None);
         }
         let at = (self.line_no + 1, self.offset);
         self.line_no += 1;
@@ -68,23 +352,125 @@ impl<R: BufRead> GameSplitter<R> {
     }
 }
 
-/// What a line tells the splitter.
+/// Where a game ends, as the scan of a line tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cut {
+    /// The line belongs to the game.
+    No,
+    /// The next game starts at this byte of the line.
+    At(usize),
+    /// An unclosed comment ends before this line, a tag line.
+    Runaway,
+}
+
+/// What the lines of a game so far tell the splitter.
 #[derive(Default)]
 struct Scan {
     in_comment: bool,
+    /// Bytes of the game before the open comment's `{`.
+    comment_at: u64,
     depth: i32,
     movetext: bool,
+    tags: bool,
+    blank_after_tags: bool,
+    /// A result was read outside comments and variations.
+    ended: bool,
+}
+
+/// Whether `token` is a game result, in any form the reader accepts.
+fn is_result(token: &[u8]) -> bool {
+    matches!(
+        token,
+        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"1/2" | b"0.5-0.5"
+    ) || token == "½-½".as_bytes()
+        || token == "½".as_bytes()
+}
+
+/// Whether `line` is one whole tag pair of the kind that starts a game
+/// (`[Event "..."]` and the rest of the roster, `Variant`, `FEN`,
+/// `SetUp`): where a runaway comment is cut.
+fn is_game_tag_line(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    let Some(body) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
+        return false;
+    };
+    let name_len = body
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .unwrap_or(body.len());
+    let (name, value) = body.split_at(name_len);
+    let value = value.trim_ascii();
+    matches!(
+        name,
+        b"Event"
+            | b"Site"
+            | b"Date"
+            | b"Round"
+            | b"White"
+            | b"Black"
+            | b"Result"
+            | b"Variant"
+            | b"FEN"
+            | b"SetUp"
+    ) && value.len() >= 2
+        && value.starts_with(b"\"")
+        && value.ends_with(b"\"")
+}
+
+/// Whether `text` starts as a tag pair does: `[`, a name, a quote.
+fn looks_like_tag_pair(text: &[u8]) -> bool {
+    let rest = text[1..].trim_ascii_start();
+    let name = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    name > 0 && rest[name..].trim_ascii_start().starts_with(b"\"")
+}
+
+/// Bytes of a tag pair from its `[`: to its `]` outside quotes, else the
+/// line's end.
+fn tag_length(line: &[u8]) -> usize {
+    let mut quoted = false;
+    let mut i = 1;
+    while i < line.len() {
+        match line[i] {
+            b'\\' if quoted => i += 1,
+            b'"' => quoted = !quoted,
+            b']' if !quoted => return i + 1,
+            b'\n' | b'\r' => return i,
+            _ => {}
+        }
+        i += 1;
+    }
+    line.len()
 }
 
 impl Scan {
-    /// Updates the state with one line; returns whether the line ends with
-    /// a game result outside comments and variations.
-    fn line(&mut self, line: &[u8]) -> bool {
-        let trimmed = line.trim_ascii_start();
-        if !self.in_comment && (trimmed.starts_with(b"[") || line.starts_with(b"%")) {
-            return false;
+    /// Reads one line of the game (`game_bytes` of it came before);
+    /// returns where the next game starts, if it does in this line.
+    fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
+        let body = line.trim_ascii_start();
+        let indent = line.len() - body.len();
+        let blank = body.is_empty();
+        if self.in_comment {
+            if is_game_tag_line(line) {
+                return Cut::Runaway;
+            }
+        } else if !blank {
+            let tag_line = body[0] == b'[';
+            // After a result, any text (a tag, a move, a comment, an
+            // escape line) begins the next game.
+            if self.ended || (tag_line && (self.movetext || self.blank_after_tags)) {
+                return Cut::At(0);
+            }
+            if indent == 0 && body[0] == b'%' {
+                return Cut::No;
+            }
         }
-        let mut last: &[u8] = &[];
+        if blank {
+            self.blank_after_tags |= self.tags && !self.movetext;
+            return Cut::No;
+        }
         let mut token_start: Option<usize> = None;
         let mut i = 0;
         while i < line.len() {
@@ -99,21 +485,41 @@ impl Scan {
                 }
             }
             let b = line[i];
-            if matches!(b, b'{' | b'(' | b')' | b';') || b.is_ascii_whitespace() {
+            let delimiter =
+                matches!(b, b'{' | b'(' | b')' | b';' | b'[') || b.is_ascii_whitespace();
+            if delimiter {
                 if let Some(s) = token_start.take() {
-                    last = &line[s..i];
+                    self.end_token(&line[s..i]);
                 }
                 match b {
-                    b'{' => self.in_comment = true,
+                    b'{' => {
+                        self.in_comment = true;
+                        self.comment_at = game_bytes + i as u64;
+                    }
                     b'(' => {
                         self.depth += 1;
                         self.movetext = true;
                     }
                     b')' => self.depth -= 1,
                     b';' => break,
+                    b'[' => {
+                        // After a result, or in movetext where a tag pair
+                        // follows: the next game, written on the same line.
+                        let len = tag_length(&line[i..]);
+                        let pair = line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
+                        if self.ended || (self.movetext && self.depth <= 0 && pair) {
+                            return Cut::At(i);
+                        }
+                        self.tags |= !self.movetext;
+                        i += len;
+                        continue;
+                    }
                     _ => {}
                 }
             } else if token_start.is_none() {
+                if self.ended {
+                    return Cut::At(i);
+                }
                 token_start = Some(i);
                 self.movetext = true;
             }
@@ -121,24 +527,115 @@ impl Scan {
         }
         if let Some(s) = token_start {
             if !self.in_comment {
-                last = &line[s..i];
+                self.end_token(&line[s..]);
             }
         }
-        !self.in_comment && self.depth <= 0 && matches!(last, b"1-0" | b"0-1" | b"1/2-1/2" | b"*")
+        Cut::No
+    }
+
+    fn end_token(&mut self, token: &[u8]) {
+        if self.depth <= 0 && is_result(token) {
+            self.ended = true;
+        }
     }
 }
 
-/// Decodes a game's bytes: UTF-8 if they are, else Latin-1 (each byte one
-/// character), so nothing is lost; `\r\n` becomes `\n`.
+/// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else Latin-1
+/// (each byte one character), so nothing is lost; `\r\n` and a lone `\r`
+/// become `\n`.
 pub fn decode(raw: &[u8]) -> (String, bool) {
-    let (text, latin1) = match std::str::from_utf8(raw) {
+    let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
+    let (text, latin1) = match std::str::from_utf8(body) {
         Ok(s) => (s.to_string(), false),
-        Err(_) => (raw.iter().map(|&b| b as char).collect(), true),
+        Err(_) => (body.iter().map(|&b| b as char).collect(), true),
     };
-    if raw.contains(&b'\r') {
-        (text.replace("\r\n", "\n"), latin1)
+    if body.contains(&b'\r') {
+        (text.replace("\r\n", "\n").replace('\r', "\n"), latin1)
     } else {
         (text, latin1)
+    }
+}
+
+/// The lines of `bytes`, each with its end: `\n`, `\r\n` or a lone `\r`,
+/// as the splitter reads them.
+pub(crate) fn lines_with_ends(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = bytes;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = match rest.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') => i + 2,
+            Some(i) => i + 1,
+            None => rest.len(),
+        };
+        let (line, tail) = rest.split_at(end);
+        rest = tail;
+        Some(line)
+    })
+}
+
+/// An invalid game as xpgn exports it (see
+/// [`super::writer::write_invalid`]): its original bytes, taken back from
+/// the `%` lines, and how many lines precede the first of them.
+fn escaped_original(raw: &[u8]) -> Option<(usize, Vec<u8>)> {
+    let lead = raw.len() - raw.trim_ascii_start().len();
+    let rest = &raw[lead..];
+    let mut lines = lines_with_ends(rest);
+    let header = lines.next()?;
+    let count = std::str::from_utf8(header.strip_prefix(ORIGINAL_MARK.as_bytes())?)
+        .ok()?
+        .trim()
+        .parse::<usize>()
+        .ok()?;
+    let mut original = Vec::with_capacity(count);
+    for line in lines {
+        if original.len() >= count {
+            break;
+        }
+        original.extend_from_slice(line.strip_prefix(b"%")?);
+    }
+    if original.len() < count {
+        return None;
+    }
+    original.truncate(count);
+    let lines_before = lines_with_ends(&raw[..lead + header.len()]).count();
+    Some((lines_before, original))
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    fn game(
+        &mut self,
+        mut raw: Vec<u8>,
+        mut start: Location,
+        offset: u64,
+        runaway: Option<Runaway>,
+    ) -> GameText {
+        self.number += 1;
+        if raw.trim_ascii_start().starts_with(ORIGINAL_MARK.as_bytes()) {
+            if let Some((lines_before, original)) = escaped_original(&raw) {
+                raw = original;
+                start = Location {
+                    line: start.line + lines_before,
+                    column: 2,
+                };
+            }
+        }
+        let (text, latin1) = decode(&raw);
+        // A game that starts with the BOM stands after it.
+        let encoding = match (self.encoding, latin1) {
+            (Encoding::Utf8, true) => Encoding::Latin1,
+            (e, _) => e,
+        };
+        GameText {
+            number: self.number,
+            start,
+            offset,
+            raw,
+            text,
+            encoding,
+            runaway,
+        }
     }
 }
 
@@ -146,118 +643,72 @@ impl<R: BufRead> Iterator for GameSplitter<R> {
     type Item = std::io::Result<GameText>;
 
     fn next(&mut self) -> Option<std::io::Result<GameText>> {
-        if self.done {
+        let mut raw = Vec::new();
+        let mut scan = Scan::default();
+        let mut start: Option<(Location, u64)> = None;
+        // The line to scan first: what was carried over from the last game.
+        let mut pending = self.carry.take().map(|(bytes, at, off)| {
+            raw = bytes;
+            (at, off)
+        });
+        loop {
+            let line_start = if pending.is_some() { 0 } else { raw.len() };
+            let (at, line_offset) = match pending.take() {
+                Some(p) => p,
+                None if self.done => break,
+                None => match self.read_line(&mut raw) {
+                    Ok(Some((line, off))) => (Location { line, column: 1 }, off),
+                    Ok(None) => {
+                        self.done = true;
+                        break;
+                    }
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(e));
+                    }
+                },
+            };
+            let (start, offset) = *start.get_or_insert((at, line_offset));
+            match scan.line(&raw[line_start..], line_start as u64) {
+                Cut::No => {}
+                Cut::At(i) => {
+                    let rest = raw.split_off(line_start + i);
+                    let before = String::from_utf8_lossy(&raw[line_start..]);
+                    let next = Location {
+                        line: at.line,
+                        column: at.column + before.chars().count(),
+                    };
+                    self.carry = Some((rest, next, line_offset + i as u64));
+                    return Some(Ok(self.game(raw, start, offset, None)));
+                }
+                Cut::Runaway => {
+                    let rest = raw.split_off(line_start);
+                    self.carry = Some((rest, at, line_offset));
+                    let runaway = Runaway {
+                        swallowed: line_start as u64 - scan.comment_at,
+                        resumed_at: at.line,
+                    };
+                    return Some(Ok(self.game(raw, start, offset, Some(runaway))));
+                }
+            }
+        }
+        let (start, offset) = start?;
+        let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&raw);
+        if body.trim_ascii().is_empty() {
+            // Only white space (and a BOM): no game.
             return None;
         }
-        let mut raw = Vec::new();
-        let mut start: Option<(usize, u64)> = None;
-        let mut scan = Scan::default();
-        if let Some((line, first_line, offset)) = self.carry.take() {
-            scan.line(&line);
-            raw = line;
-            start = Some((first_line, offset));
-        }
-        loop {
-            let line_start = raw.len();
-            let at = match self.read_line(&mut raw) {
-                Ok(Some(at)) => at,
-                Ok(None) => {
-                    self.done = true;
-                    break;
-                }
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(e));
-                }
-            };
-            let line = &raw[line_start..];
-            let is_tag = line.trim_ascii_start().starts_with(b"[");
-            if is_tag && !scan.in_comment && scan.movetext {
-                self.carry = Some((raw.split_off(line_start), at.0, at.1));
-                break;
-            }
-            if start.is_none() {
-                if line.trim_ascii().is_empty() {
-                    raw.truncate(line_start);
-                    continue;
-                }
-                start = Some(at);
-            }
-            if scan.line(&raw[line_start..]) {
-                break;
-            }
-        }
-        let (first_line, offset) = start?;
-        self.number += 1;
-        let (text, latin1) = decode(&raw);
-        Some(Ok(GameText {
-            number: self.number,
-            first_line,
-            offset,
-            raw,
-            text,
-            latin1,
-        }))
+        Some(Ok(self.game(raw, start, offset, None)))
     }
 }
 
-/// Reads games one by one: each item is the game's text and the game, or
-/// the syntax error that stopped its parsing.
-pub fn read_games<R: BufRead>(
-    input: R,
-) -> impl Iterator<Item = std::io::Result<(GameText, Result<Game, ParseError>)>> {
+/// Reads games one by one: each item is the game's text and the game as
+/// far as it reads, its diagnostics included.
+pub fn read_games<R: BufRead>(input: R) -> impl Iterator<Item = std::io::Result<(GameText, Game)>> {
     GameSplitter::new(input).map(|r| {
         r.map(|gt| {
-            let parsed = parse_game(&gt.text, gt.first_line);
-            (gt, parsed)
+            let game = gt.read();
+            (gt, game)
         })
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn split(input: &[u8]) -> Vec<GameText> {
-        GameSplitter::new(input).map(|g| g.unwrap()).collect()
-    }
-
-    #[test]
-    fn splits_at_tags_after_movetext_and_after_results() {
-        let input = b"\xEF\xBB\xBF[Event \"a\"]\r\n\r\n1. e4 {a [bracket]\n[not a tag]} e5 1-0\r\n\r\n[Event \"b\"]\n1. d4 *\n1. c4 c5\n\n[Event \"c\"]\n\n1. Nf3";
-        let games = split(input);
-        assert_eq!(games.len(), 4);
-        assert_eq!(
-            (games[0].number, games[0].first_line, games[0].offset),
-            (1, 1, 3)
-        );
-        assert!(games[0].text.contains("[not a tag]"));
-        assert!(!games[0].text.contains('\r'));
-        assert!(games[0].raw.ends_with(b"1-0\r\n"));
-        assert_eq!(games[1].first_line, 6);
-        assert_eq!(games[2].text, "1. c4 c5\n\n");
-        assert_eq!(
-            (games[3].first_line, games[3].text.as_str()),
-            (10, "[Event \"c\"]\n\n1. Nf3")
-        );
-        let total: usize = games.iter().map(|g| g.raw.len()).sum();
-        assert_eq!(
-            total,
-            input.len() - 5,
-            "all but the BOM and a blank line between games"
-        );
-    }
-
-    #[test]
-    fn latin1_is_decoded_without_loss() {
-        let games = split(b"[White \"M\xfcller\"]\n1. e4 *\n");
-        assert!(games[0].latin1);
-        assert!(games[0].text.contains("Müller"));
-        let (game_text, parsed) = read_games(&b"[White \"M\xfcller\"]\n1. e4 *\n"[..])
-            .next()
-            .unwrap()
-            .unwrap();
-        assert_eq!(parsed.unwrap().tag("White"), Some("Müller"));
-        assert_eq!(game_text.number, 1);
-    }
 }

@@ -1,12 +1,16 @@
 //! Replays a [`Game`] through the rules core: the main line and every
 //! variation from its own branch point, from the start position or the
 //! `FEN` tag; checks the result against the final position (R-0-3).
+//!
+//! Nothing here recurses on the text's nesting: variations are walked
+//! with a stack on the heap, so any depth the memory holds replays.
 
 use super::coord::{CoordError, resolve_coord};
+use super::diagnostic::{Diagnostic, DiagnosticKind, Severity};
 use super::game::{Game, Node};
 use super::pgn::{AnyMove, parse_any_move};
-use super::position::read_position;
-use super::san::{SanError, resolve_san};
+use super::position::read_position_noting;
+use super::san::{CheckMark, SanError, resolve_san};
 use super::span::Location;
 use crate::rules::{Ending, Move, Outcome, Position, StalemateOutcome, Variant};
 
@@ -28,16 +32,34 @@ pub enum ReplayErrorKind {
 }
 
 impl ReplayErrorKind {
+    /// The diagnostic kind it is.
+    pub fn diagnostic(self) -> DiagnosticKind {
+        match self {
+            ReplayErrorKind::UnknownVariant => DiagnosticKind::UnknownVariant,
+            ReplayErrorKind::BadPosition => DiagnosticKind::BadPosition,
+            ReplayErrorKind::BadMove => DiagnosticKind::BadMove,
+            ReplayErrorKind::IllegalMove => DiagnosticKind::IllegalMove,
+            ReplayErrorKind::AmbiguousMove => DiagnosticKind::AmbiguousMove,
+            ReplayErrorKind::ResultMismatch => DiagnosticKind::ResultMismatch,
+        }
+    }
+
+    /// The replay fault a diagnostic kind names, if it is one.
+    fn of(kind: DiagnosticKind) -> Option<ReplayErrorKind> {
+        Some(match kind {
+            DiagnosticKind::UnknownVariant => ReplayErrorKind::UnknownVariant,
+            DiagnosticKind::BadPosition => ReplayErrorKind::BadPosition,
+            DiagnosticKind::BadMove => ReplayErrorKind::BadMove,
+            DiagnosticKind::IllegalMove => ReplayErrorKind::IllegalMove,
+            DiagnosticKind::AmbiguousMove => ReplayErrorKind::AmbiguousMove,
+            DiagnosticKind::ResultMismatch => ReplayErrorKind::ResultMismatch,
+            _ => return None,
+        })
+    }
+
     /// A short name for machine-readable output (`illegal_move`).
     pub fn name(self) -> &'static str {
-        match self {
-            ReplayErrorKind::UnknownVariant => "unknown_variant",
-            ReplayErrorKind::BadPosition => "bad_position",
-            ReplayErrorKind::BadMove => "bad_move",
-            ReplayErrorKind::IllegalMove => "illegal_move",
-            ReplayErrorKind::AmbiguousMove => "ambiguous_move",
-            ReplayErrorKind::ResultMismatch => "result_mismatch",
-        }
+        self.diagnostic().name()
     }
 }
 
@@ -58,6 +80,32 @@ pub struct ReplayError {
     pub text: Option<String>,
     /// The reason in words.
     pub message: String,
+}
+
+impl ReplayError {
+    /// As a diagnostic (an error).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            kind: self.kind.diagnostic(),
+            ply: self.ply,
+            in_variation: self.in_variation,
+            at: self.at,
+            text: self.text.clone(),
+            message: self.message.clone(),
+        }
+    }
+
+    fn from_diagnostic(d: &Diagnostic) -> Option<ReplayError> {
+        Some(ReplayError {
+            kind: ReplayErrorKind::of(d.kind)?,
+            ply: d.ply,
+            in_variation: d.in_variation,
+            at: d.at,
+            text: d.text.clone(),
+            message: d.message.clone(),
+        })
+    }
 }
 
 /// A replayed game.
@@ -103,17 +151,32 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
 /// # Errors
 /// Unknown variant, or a `FEN` tag that is not a legal position of it.
 pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
+    start_noting(game).map(|(pos, _)| pos)
+}
+
+/// [`start_position`], with warnings for a `FEN` tag read with a fix.
+fn start_noting(game: &Game) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
     let variant = game_variant(game)?;
     match game.tag("FEN") {
-        Some(fen) => read_position(variant, fen).map_err(|e| ReplayError {
-            kind: ReplayErrorKind::BadPosition,
-            ply: None,
-            in_variation: false,
-            at: game.tag_location("FEN"),
-            text: None,
-            message: format!("FEN tag: {e}"),
-        }),
-        None => Ok(Position::start(variant)),
+        Some(fen) => {
+            let at = game.tag_location("FEN");
+            let (pos, notes) = read_position_noting(variant, fen).map_err(|e| ReplayError {
+                kind: ReplayErrorKind::BadPosition,
+                ply: None,
+                in_variation: false,
+                at,
+                text: None,
+                message: format!("FEN tag: {e}"),
+            })?;
+            let warnings = notes
+                .into_iter()
+                .map(|n| {
+                    Diagnostic::warning(DiagnosticKind::PositionString, at, format!("FEN tag: {n}"))
+                })
+                .collect();
+            Ok((pos, warnings))
+        }
+        None => Ok((Position::start(variant), Vec::new())),
     }
 }
 
@@ -152,6 +215,12 @@ fn resolve_parsed(
             SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
             SanError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
         }),
+        Some(AnyMove::Null) => pos.null_move().ok_or_else(|| {
+            (
+                ReplayErrorKind::IllegalMove,
+                "a null move is not possible in check (R-0-6, R-0-1)".to_string(),
+            )
+        }),
         None => Err((
             ReplayErrorKind::BadMove,
             format!("`{text}` is not a move in SAN, long algebraic or coordinate notation"),
@@ -163,48 +232,134 @@ fn resolve_parsed(
 /// before it, the move, the position after it.
 pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
 
-fn play_line(
-    mut pos: Position,
-    nodes: &[Node],
+/// A line being replayed: its moves, the next one to play, the position
+/// before it, and the next of that move's variations to enter.
+struct Frame<'g> {
+    nodes: &'g [Node],
+    next: usize,
+    variation: usize,
+    pos: Position,
     first_ply: usize,
-    in_variation: bool,
-    moves: &mut Vec<Move>,
-    mut visit: Option<&mut MoveVisitor<'_>>,
-) -> Result<Position, Box<(ReplayError, Position)>> {
-    for (i, node) in nodes.iter().enumerate() {
-        let ply = first_ply + i;
-        for variation in &node.variations {
-            let mut scratch = Vec::new();
-            play_line(pos.clone(), variation, ply, true, &mut scratch, None)?;
+}
+
+/// The warning a check mark earns when the position does not bear it out.
+fn check_mark_warning(node: &Node, after: &Position) -> Option<String> {
+    match node.check? {
+        CheckMark::Mate => {
+            let mate = matches!(
+                after.outcome(),
+                Some(Outcome::Win {
+                    by: Ending::Checkmate,
+                    ..
+                })
+            );
+            (!mate).then(|| format!("`{}` is marked `#` but does not mate", node.text))
         }
-        match resolve_node(&pos, node) {
+        CheckMark::Check => {
+            (!after.is_check()).then(|| format!("`{}` is marked `+` but gives no check", node.text))
+        }
+    }
+}
+
+/// Replays the main line from `start` and every variation, without
+/// recursion. A fault in a variation ends that variation; a fault in the
+/// main line ends the replay, which returns the position before it.
+fn play_tree(
+    start: Position,
+    game: &Game,
+    moves: &mut Vec<Move>,
+    diagnostics: &mut Vec<Diagnostic>,
+    mut visit: Option<&mut MoveVisitor<'_>>,
+) -> (Position, bool) {
+    let mut stack = vec![Frame {
+        nodes: &game.moves,
+        next: 0,
+        variation: 0,
+        pos: start,
+        first_ply: 1,
+    }];
+    let mut null_in_main_line = false;
+    loop {
+        let depth = stack.len();
+        let Some(frame) = stack.last_mut() else {
+            unreachable!("the main line's frame is popped only at its end")
+        };
+        let in_variation = depth > 1;
+        let Some(node) = frame.nodes.get(frame.next) else {
+            if in_variation {
+                stack.pop();
+                continue;
+            }
+            let main = stack.pop().expect("checked");
+            return (main.pos, true);
+        };
+        let ply = frame.first_ply + frame.next;
+        if let Some(variation) = node.variations.get(frame.variation) {
+            frame.variation += 1;
+            let pos = frame.pos.clone();
+            stack.push(Frame {
+                nodes: variation,
+                next: 0,
+                variation: 0,
+                pos,
+                first_ply: ply,
+            });
+            continue;
+        }
+        match resolve_node(&frame.pos, node) {
             Ok(m) => {
-                match visit.as_mut() {
-                    Some(visit) => {
-                        let before = pos.clone();
-                        pos.play_unchecked(&m);
-                        visit(&before, &m, &pos);
-                    }
-                    None => pos.play_unchecked(&m),
+                let before = match visit.as_mut() {
+                    Some(_) if !in_variation => Some(frame.pos.clone()),
+                    _ => None,
+                };
+                frame.pos.play_unchecked(&m);
+                if let Some(message) = check_mark_warning(node, &frame.pos) {
+                    diagnostics.push(
+                        Diagnostic::warning(DiagnosticKind::CheckMark, node.at, message).at_ply(
+                            ply,
+                            in_variation,
+                            &node.text,
+                        ),
+                    );
                 }
-                moves.push(m);
+                if m.is_null() && !in_variation && !null_in_main_line {
+                    null_in_main_line = true;
+                    diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticKind::NullMove,
+                            node.at,
+                            "a null move in the main line: the turn passes (R-0-6); the positions after it are not indexed",
+                        )
+                        .at_ply(ply, false, &node.text),
+                    );
+                }
+                if let (Some(visit), Some(before)) = (visit.as_mut(), before) {
+                    visit(&before, &m, &frame.pos);
+                }
+                if !in_variation {
+                    moves.push(m);
+                }
+                frame.next += 1;
+                frame.variation = 0;
             }
             Err((kind, message)) => {
-                return Err(Box::new((
-                    ReplayError {
-                        kind,
-                        ply: Some(ply),
-                        in_variation,
-                        at: node.at,
-                        text: Some(node.text.to_string()),
-                        message: format!("`{}`: {message}", node.text),
-                    },
-                    pos,
-                )));
+                diagnostics.push(
+                    Diagnostic::error(
+                        kind.diagnostic(),
+                        node.at,
+                        format!("`{}`: {message}", node.text),
+                    )
+                    .at_ply(ply, in_variation, &node.text),
+                );
+                if in_variation {
+                    stack.pop();
+                    continue;
+                }
+                let main = stack.pop().expect("checked");
+                return (main.pos, false);
             }
         }
     }
-    Ok(pos)
 }
 
 /// The result a final position implies, with the reason in words.
@@ -237,6 +392,113 @@ fn implied_result(pos: &Position) -> Option<(&'static str, String)> {
     Some((outcome.result(), why))
 }
 
+/// A result as the `Result` tag may write it, as a termination marker.
+fn tag_result(tag: &str) -> Option<&'static str> {
+    match tag.trim() {
+        "1-0" => Some("1-0"),
+        "0-1" => Some("0-1"),
+        "1/2-1/2" | "1/2" | "½-½" | "½" | "0.5-0.5" => Some("1/2-1/2"),
+        "*" => Some("*"),
+        _ => None,
+    }
+}
+
+/// The result checks of R-0-3 on a main line replayed to its end.
+fn check_result(game: &Game, end: &Position, diagnostics: &mut Vec<Diagnostic>) {
+    let at = game.moves.last().map_or(game.at, |n| n.at);
+    let marker = game.result.as_deref();
+    let tag = game.tag("Result").and_then(tag_result);
+    if let (Some(t), Some(m)) = (tag, marker) {
+        if t != m {
+            let message = format!("the Result tag says {t} but the movetext ends with {m}");
+            diagnostics.push(if t == "*" || m == "*" {
+                Diagnostic::warning(DiagnosticKind::Result, at, message)
+            } else {
+                Diagnostic::error(DiagnosticKind::ResultMismatch, at, message)
+            });
+        }
+    }
+    if let Some((implied, why)) = implied_result(end) {
+        let written = marker
+            .filter(|m| *m != "*")
+            .or(tag.filter(|t| *t != "*"))
+            .unwrap_or("*");
+        if written == "*" {
+            diagnostics.push(Diagnostic::warning(
+                DiagnosticKind::Result,
+                at,
+                format!(
+                    "the game ends in a final position where {why}, but its result is written `*` (unknown): read as {implied} (R-0-3)"
+                ),
+            ));
+        } else if written != implied {
+            diagnostics.push(Diagnostic::error(
+                DiagnosticKind::ResultMismatch,
+                at,
+                format!(
+                    "the game ends in a final position where {why}; its result must be {implied}, not {written} (R-0-3)"
+                ),
+            ));
+        }
+    }
+}
+
+/// Everything a replay found out about a game.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The main line as far as it plays (`None`: the start is unknown).
+    pub replay: Option<Replay>,
+    /// The reader's diagnostics, then the replay's.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    /// Whether no diagnostic is an error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !super::diagnostic::has_error(&self.diagnostics)
+    }
+
+    /// The first error, if any.
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.diagnostics.iter().find(|d| d.is_error())
+    }
+}
+
+/// Replays `game` as far as it goes and says everything found on the
+/// way: the reader's diagnostics, a fault in each variation (the rest of
+/// that variation is skipped), the fault that ends the main line, the
+/// result checks of R-0-3, and warnings (check marks, null moves, `*`
+/// after mate). `visit` sees each main-line move as it is played.
+pub fn check_game(game: &Game, visit: Option<&mut MoveVisitor<'_>>) -> Checked {
+    let mut diagnostics = game.diagnostics.clone();
+    let (start, notes) = match start_noting(game) {
+        Ok(s) => s,
+        Err(e) => {
+            diagnostics.push(e.to_diagnostic());
+            return Checked {
+                replay: None,
+                diagnostics,
+            };
+        }
+    };
+    diagnostics.extend(notes);
+    let variant = start.variant();
+    let mut moves = Vec::with_capacity(game.moves.len());
+    let (end, complete) = play_tree(start.clone(), game, &mut moves, &mut diagnostics, visit);
+    if complete && !game.broken() {
+        check_result(game, &end, &mut diagnostics);
+    }
+    Checked {
+        replay: Some(Replay {
+            variant,
+            start,
+            moves,
+            end,
+        }),
+        diagnostics,
+    }
+}
+
 /// A replay that stopped: the fault, and what was replayed before it
 /// (when the start position was known).
 #[derive(Clone, Debug)]
@@ -257,7 +519,8 @@ pub struct Failed {
 /// ```
 ///
 /// # Errors
-/// The first fault, with the replay up to it when the start was known.
+/// The first fault of the replay (the reader's diagnostics are not
+/// looked at), with the replay up to it when the start was known.
 pub fn replay(game: &Game) -> Result<Replay, Box<Failed>> {
     replay_visiting(game, None)
 }
@@ -272,62 +535,17 @@ pub fn replay_visiting(
     game: &Game,
     visit: Option<&mut MoveVisitor<'_>>,
 ) -> Result<Replay, Box<Failed>> {
-    let fail = |error: ReplayError, partial: Option<Replay>| Box::new(Failed { error, partial });
-    let start = start_position(game).map_err(|e| fail(e, None))?;
-    let variant = start.variant();
-    let mut moves = Vec::with_capacity(game.moves.len());
-    let end = match play_line(start.clone(), &game.moves, 1, false, &mut moves, visit) {
-        Ok(end) => end,
-        Err(failed) => {
-            let (e, at) = *failed;
-            return Err(fail(
-                e,
-                Some(Replay {
-                    variant,
-                    start,
-                    moves,
-                    end: at,
-                }),
-            ));
-        }
-    };
-    let replayed = Replay {
-        variant,
-        start,
-        moves,
-        end,
-    };
-    let result_error = |message: String| ReplayError {
-        kind: ReplayErrorKind::ResultMismatch,
-        ply: None,
-        in_variation: false,
-        at: game.moves.last().map_or(game.at, |n| n.at),
-        text: None,
-        message,
-    };
-    let tag = game.tag("Result");
-    if let (Some(t), Some(m)) = (tag, game.result.as_deref()) {
-        if t != m {
-            return Err(fail(
-                result_error(format!(
-                    "the Result tag says {t} but the movetext ends with {m}"
-                )),
-                Some(replayed),
-            ));
-        }
+    let checked = check_game(game, visit);
+    let fault = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .find_map(ReplayError::from_diagnostic);
+    match (fault, checked.replay) {
+        (None, Some(replay)) => Ok(replay),
+        (Some(error), partial) => Err(Box::new(Failed { error, partial })),
+        (None, None) => unreachable!("a replay without a start has a fault"),
     }
-    if let Some((implied, why)) = implied_result(&replayed.end) {
-        let written = game.result.as_deref().or(tag).unwrap_or("*");
-        if written != implied {
-            return Err(fail(
-                result_error(format!(
-                    "the game ends in a final position where {why}; its result must be {implied}, not {written} (R-0-3)"
-                )),
-                Some(replayed),
-            ));
-        }
-    }
-    Ok(replayed)
 }
 
 #[cfg(test)]

@@ -120,9 +120,21 @@ fn origin_and_target(input: &str) -> IResult<&str, OriginAndTarget> {
     .parse(input)
 }
 
-/// Production `promotion`: `=X` (also `X` directly after a pawn's target, as some writers do).
+/// Production `promotion`: `=X` (also `X` directly after a pawn's target,
+/// as some writers do); after `=` the letter may be lower case (`d8=q`,
+/// NOTATION §11). The letter is given back in upper case.
 fn promotion(input: &str) -> IResult<&str, char> {
-    preceded(opt(char('=')), piece_letter).parse(input)
+    alt((
+        preceded(
+            char('='),
+            map(
+                satisfy(|c| c.is_ascii_alphabetic() && c != 'O' && c != 'o'),
+                |c| c.to_ascii_uppercase(),
+            ),
+        ),
+        piece_letter,
+    ))
+    .parse(input)
 }
 
 /// Production `san-move` (without check mark and annotations).

@@ -19,6 +19,7 @@ pub struct Location {
 pub struct Locator<'a> {
     text: &'a str,
     first_line: usize,
+    first_column: usize,
     offset: Cell<usize>,
     here: Cell<Location>,
 }
@@ -26,14 +27,24 @@ pub struct Locator<'a> {
 impl<'a> Locator<'a> {
     /// Locates in `text`, whose first line is line `first_line` of its file.
     pub fn new(text: &'a str, first_line: usize) -> Locator<'a> {
-        Locator {
+        Locator::starting_at(
             text,
-            first_line,
-            offset: Cell::new(0),
-            here: Cell::new(Location {
+            Location {
                 line: first_line,
                 column: 1,
-            }),
+            },
+        )
+    }
+
+    /// Locates in `text`, whose first byte stands at `start` of its file
+    /// (a game that begins in the middle of a line).
+    pub fn starting_at(text: &'a str, start: Location) -> Locator<'a> {
+        Locator {
+            text,
+            first_line: start.line,
+            first_column: start.column,
+            offset: Cell::new(0),
+            here: Cell::new(start),
         }
     }
 
@@ -44,7 +55,7 @@ impl<'a> Locator<'a> {
             self.offset.set(0);
             self.here.set(Location {
                 line: self.first_line,
-                column: 1,
+                column: self.first_column,
             });
         }
         let mut here = self.here.get();

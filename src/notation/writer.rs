@@ -4,12 +4,10 @@
 //! long algebraic or coordinate movetext, JSON, or the position string
 //! after every ply. What is written reads back to the same game.
 
-use serde::Serialize;
-
 use super::coord::write_coord;
 use super::game::{Game, Node};
 use super::position::write_position;
-use super::replay::{ReplayError, resolve_node, start_position};
+use super::replay::{Checked, ReplayError, resolve_node, start_position};
 use super::san::{write_lan, write_san};
 use crate::rules::{Color, Move, Position};
 
@@ -41,37 +39,111 @@ pub struct Ply<'g> {
     pub variations: Vec<Vec<Ply<'g>>>,
 }
 
-fn replay_line<'g>(
-    pos: &Position,
-    nodes: &'g [Node],
-    first_ply: usize,
-) -> Result<Vec<Ply<'g>>, ReplayError> {
-    let mut pos = pos.clone();
-    let mut out = Vec::with_capacity(nodes.len());
-    for (i, node) in nodes.iter().enumerate() {
-        let variations = node
-            .variations
-            .iter()
-            .map(|v| replay_line(&pos, v, first_ply + i))
-            .collect::<Result<Vec<_>, _>>()?;
-        let mv = resolve_node(&pos, node).map_err(|(kind, message)| ReplayError {
-            kind,
-            ply: Some(first_ply + i),
-            in_variation: false,
-            at: node.at,
-            text: Some(node.text.to_string()),
-            message: format!("`{}`: {message}", node.text),
-        })?;
-        let before = pos.clone();
-        pos.play_unchecked(&mv);
-        out.push(Ply {
-            node,
-            mv,
-            before,
-            variations,
-        });
+/// Taken apart with a heap stack, as [`Node`] is: nesting has no bound.
+impl Drop for Ply<'_> {
+    fn drop(&mut self) {
+        let mut pending = std::mem::take(&mut self.variations);
+        while let Some(mut line) = pending.pop() {
+            for ply in &mut line {
+                pending.append(&mut ply.variations);
+            }
+        }
     }
-    Ok(out)
+}
+
+/// What [`walk_game`] meets, in text order.
+pub enum Step<'g, 'p> {
+    /// A move, with the position before it.
+    Move {
+        /// As written.
+        node: &'g Node,
+        /// The legal move.
+        mv: Move,
+        /// The position before it.
+        before: &'p Position,
+    },
+    /// A variation opens: an alternative to the last move met.
+    Open,
+    /// The variation closes.
+    Close,
+}
+
+/// A line being walked: its moves, the next one, the position before it,
+/// the position after it once played, the next variation to enter.
+struct WalkFrame<'g> {
+    nodes: &'g [Node],
+    next: usize,
+    before: Position,
+    after: Option<Position>,
+    variation: usize,
+}
+
+/// Replays `game` and tells `visit` every move and variation in text
+/// order, without recursion (any nesting depth walks).
+///
+/// # Errors
+/// The first fault (unknown variant, bad FEN tag, illegal move).
+pub fn walk_game<'g>(
+    game: &'g Game,
+    mut visit: impl FnMut(Step<'g, '_>),
+) -> Result<Position, ReplayError> {
+    let start = start_position(game)?;
+    let mut stack = vec![WalkFrame {
+        nodes: &game.moves,
+        next: 0,
+        before: start.clone(),
+        after: None,
+        variation: 0,
+    }];
+    loop {
+        let depth = stack.len();
+        let Some(top) = stack.last_mut() else {
+            break;
+        };
+        let Some(node) = top.nodes.get(top.next) else {
+            stack.pop();
+            if !stack.is_empty() {
+                visit(Step::Close);
+            }
+            continue;
+        };
+        if top.after.is_none() {
+            let mv = resolve_node(&top.before, node).map_err(|(kind, message)| ReplayError {
+                kind,
+                ply: Some(top.next + 1),
+                in_variation: depth > 1,
+                at: node.at,
+                text: Some(node.text.to_string()),
+                message: format!("`{}`: {message}", node.text),
+            })?;
+            visit(Step::Move {
+                node,
+                mv,
+                before: &top.before,
+            });
+            let mut after = top.before.clone();
+            after.play_unchecked(&mv);
+            top.after = Some(after);
+            top.variation = 0;
+            continue;
+        }
+        if let Some(variation) = node.variations.get(top.variation) {
+            top.variation += 1;
+            let before = top.before.clone();
+            visit(Step::Open);
+            stack.push(WalkFrame {
+                nodes: variation,
+                next: 0,
+                before,
+                after: None,
+                variation: 0,
+            });
+            continue;
+        }
+        top.before = top.after.take().expect("played above");
+        top.next += 1;
+    }
+    Ok(start)
 }
 
 /// Replays `game` into a tree of [`Ply`]s, with its start position.
@@ -79,9 +151,25 @@ fn replay_line<'g>(
 /// # Errors
 /// The first fault (unknown variant, bad FEN tag, illegal move).
 pub fn replay_tree(game: &Game) -> Result<(Position, Vec<Ply<'_>>), ReplayError> {
-    let start = start_position(game)?;
-    let tree = replay_line(&start, &game.moves, 1)?;
-    Ok((start, tree))
+    let mut lines: Vec<Vec<Ply<'_>>> = vec![Vec::new()];
+    let start = walk_game(game, |step| match step {
+        Step::Move { node, mv, before } => {
+            lines.last_mut().expect("the main line stays").push(Ply {
+                node,
+                mv,
+                before: before.clone(),
+                variations: Vec::new(),
+            })
+        }
+        Step::Open => lines.push(Vec::new()),
+        Step::Close => {
+            let line = lines.pop().expect("opened");
+            if let Some(ply) = lines.last_mut().and_then(|l| l.last_mut()) {
+                ply.variations.push(line);
+            }
+        }
+    })?;
+    Ok((start, lines.pop().unwrap_or_default()))
 }
 
 /// Escapes a tag value (`"` and `\`).
@@ -170,46 +258,59 @@ impl Lines {
     }
 }
 
-fn move_text(ply: &Ply<'_>, notation: MoveNotation) -> String {
+fn move_text(before: &Position, mv: &Move, notation: MoveNotation) -> String {
     match notation {
-        MoveNotation::San => write_san(&ply.before, &ply.mv),
-        MoveNotation::Lan => write_lan(&ply.before, &ply.mv),
-        MoveNotation::Coord => write_coord(&ply.before, &ply.mv),
+        MoveNotation::San => write_san(before, mv),
+        MoveNotation::Lan => write_lan(before, mv),
+        MoveNotation::Coord => write_coord(before, mv),
     }
 }
 
-fn write_line(lines: &mut Lines, plies: &[Ply<'_>], notation: MoveNotation) {
-    let mut need_number = true;
-    for ply in plies {
-        for c in &ply.node.comments_before {
-            lines.comment(c);
-            need_number = true;
-        }
-        let pos = &ply.before;
-        let n = pos.fullmove_number();
-        match pos.turn() {
-            Color::White => lines.token(&format!("{n}. {}", move_text(ply, notation))),
-            Color::Black if need_number => {
-                lines.token(&format!("{n}... {}", move_text(ply, notation)))
+/// The movetext of `game` (before its final comments and result).
+fn write_movetext(
+    game: &Game,
+    lines: &mut Lines,
+    notation: MoveNotation,
+) -> Result<(), ReplayError> {
+    // Whether the next move needs its number, per open line.
+    let mut need_number = vec![true];
+    walk_game(game, |step| match step {
+        Step::Move { node, mv, before } => {
+            let need = need_number.last_mut().expect("the main line stays");
+            for c in &node.comments_before {
+                lines.comment(c);
+                *need = true;
             }
-            Color::Black => lines.token(&move_text(ply, notation)),
+            let n = before.fullmove_number();
+            let text = move_text(before, &mv, notation);
+            match before.turn() {
+                Color::White => lines.token(&format!("{n}. {text}")),
+                Color::Black if *need => lines.token(&format!("{n}... {text}")),
+                Color::Black => lines.token(&text),
+            }
+            *need = false;
+            for nag in &node.nags {
+                lines.token(&format!("${nag}"));
+            }
+            for c in &node.comments {
+                lines.comment(c);
+                *need = true;
+            }
         }
-        need_number = false;
-        for nag in &ply.node.nags {
-            lines.token(&format!("${nag}"));
-        }
-        for c in &ply.node.comments {
-            lines.comment(c);
-            need_number = true;
-        }
-        for v in &ply.variations {
+        Step::Open => {
             lines.token("(");
             lines.glue = true;
-            write_line(lines, v, notation);
-            lines.attach(")");
-            need_number = true;
+            need_number.push(true);
         }
-    }
+        Step::Close => {
+            lines.attach(")");
+            need_number.pop();
+            if let Some(need) = need_number.last_mut() {
+                *need = true;
+            }
+        }
+    })?;
+    Ok(())
 }
 
 /// Writes `game` as XPGN with movetext in `notation`.
@@ -224,7 +325,6 @@ fn write_line(lines: &mut Lines, plies: &[Ply<'_>], notation: MoveNotation) {
 /// # Errors
 /// A game that does not replay cannot be rewritten; write its original text.
 pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayError> {
-    let (_, tree) = replay_tree(game)?;
     let mut out = String::new();
     for (name, value) in export_tags(game) {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
@@ -235,7 +335,7 @@ pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayE
         line_len: 0,
         glue: false,
     };
-    write_line(&mut lines, &tree, notation);
+    write_movetext(game, &mut lines, notation)?;
     for c in &game.final_comments {
         lines.comment(c);
     }
@@ -253,78 +353,119 @@ pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayE
     Ok(out)
 }
 
-/// One ply in the JSON form.
-#[derive(Serialize)]
-struct JsonPly {
-    san: String,
-    lan: String,
-    coord: String,
-    fen: String,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    comments_before: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    comments: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    nags: Vec<u8>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    variations: Vec<Vec<JsonPly>>,
+/// A JSON string literal.
+fn json_string(out: &mut String, s: &str) {
+    out.push_str(&serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()));
 }
 
-#[derive(Serialize)]
-struct JsonGame {
-    tags: serde_json::Map<String, serde_json::Value>,
-    variant: &'static str,
-    start: String,
-    moves: Vec<JsonPly>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    final_comments: Vec<String>,
-    result: String,
+fn json_strings(out: &mut String, key: &str, values: &[String]) {
+    if values.is_empty() {
+        return;
+    }
+    out.push_str(&format!(",\"{key}\":["));
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        json_string(out, v);
+    }
+    out.push(']');
 }
 
-fn json_line(plies: &[Ply<'_>]) -> Vec<JsonPly> {
-    plies
-        .iter()
-        .map(|p| {
-            let mut after = p.before.clone();
-            after.play_unchecked(&p.mv);
-            JsonPly {
-                san: write_san(&p.before, &p.mv),
-                lan: write_lan(&p.before, &p.mv),
-                coord: write_coord(&p.before, &p.mv),
-                fen: write_position(&after),
-                comments_before: p.node.comments_before.clone(),
-                comments: p.node.comments.clone(),
-                nags: p.node.nags.clone(),
-                variations: p.variations.iter().map(|v| json_line(v)).collect(),
+/// The moves of `game` as JSON: `[{"san", "lan", "coord", "fen",
+/// "comments_before", "comments", "nags", "variations": [[...]]}]`,
+/// written as the walk goes (no recursion, whatever the nesting).
+fn json_moves(game: &Game, out: &mut String) -> Result<Position, ReplayError> {
+    // Per open line: whether a move object is open, and whether its
+    // variations list is.
+    let mut open: Vec<(bool, bool)> = vec![(false, false)];
+    fn close_move(out: &mut String, state: &mut (bool, bool)) {
+        if state.1 {
+            out.push(']');
+        }
+        if state.0 {
+            out.push('}');
+        }
+        *state = (false, false);
+    }
+    out.push('[');
+    let start = walk_game(game, |step| match step {
+        Step::Move { node, mv, before } => {
+            let state = open.last_mut().expect("the main line stays");
+            let first = !state.0;
+            close_move(out, state);
+            if !first {
+                out.push(',');
             }
-        })
-        .collect()
+            state.0 = true;
+            let mut after = before.clone();
+            after.play_unchecked(&mv);
+            out.push_str("{\"san\":");
+            json_string(out, &write_san(before, &mv));
+            out.push_str(",\"lan\":");
+            json_string(out, &write_lan(before, &mv));
+            out.push_str(",\"coord\":");
+            json_string(out, &write_coord(before, &mv));
+            out.push_str(",\"fen\":");
+            json_string(out, &write_position(&after));
+            json_strings(out, "comments_before", &node.comments_before);
+            json_strings(out, "comments", &node.comments);
+            if !node.nags.is_empty() {
+                let nags: Vec<String> = node.nags.iter().map(u8::to_string).collect();
+                out.push_str(&format!(",\"nags\":[{}]", nags.join(",")));
+            }
+        }
+        Step::Open => {
+            let state = open.last_mut().expect("a move precedes a variation");
+            if state.1 {
+                out.push(',');
+            } else {
+                out.push_str(",\"variations\":[");
+                state.1 = true;
+            }
+            out.push('[');
+            open.push((false, false));
+        }
+        Step::Close => {
+            let mut state = open.pop().expect("opened");
+            close_move(out, &mut state);
+            out.push(']');
+        }
+    })?;
+    if let Some(state) = open.last_mut() {
+        close_move(out, state);
+    }
+    out.push(']');
+    Ok(start)
 }
 
-/// Writes `game` as one JSON document (one line).
+/// Writes `game` as one JSON document (one line): `tags`, `variant`,
+/// `start`, `moves` (see the move objects above), `final_comments`,
+/// `result`.
 ///
 /// # Errors
 /// A game that does not replay.
 pub fn write_json(game: &Game) -> Result<String, ReplayError> {
-    let (start, tree) = replay_tree(game)?;
-    let tags = game
+    let mut moves = String::new();
+    let start = json_moves(game, &mut moves)?;
+    let tags: serde_json::Map<String, serde_json::Value> = game
         .tags
         .iter()
         .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
         .collect();
-    let doc = JsonGame {
-        tags,
-        variant: start.variant().name(),
-        start: write_position(&start),
-        moves: json_line(&tree),
-        final_comments: game.final_comments.clone(),
-        result: game
-            .result
-            .clone()
-            .or_else(|| game.tag("Result").map(String::from))
-            .unwrap_or_else(|| "*".into()),
-    };
-    Ok(serde_json::to_string(&doc).unwrap_or_default())
+    let mut out = String::from("{\"tags\":");
+    out.push_str(&serde_json::Value::Object(tags).to_string());
+    out.push_str(",\"variant\":");
+    json_string(&mut out, start.variant().name());
+    out.push_str(",\"start\":");
+    json_string(&mut out, &write_position(&start));
+    out.push_str(",\"moves\":");
+    out.push_str(&moves);
+    json_strings(&mut out, "final_comments", &game.final_comments);
+    out.push_str(",\"result\":");
+    json_string(&mut out, game.recorded_result().unwrap_or("*"));
+    out.push('}');
+    Ok(out)
 }
 
 /// The position string after every main-line ply, one per line (the
@@ -333,16 +474,117 @@ pub fn write_json(game: &Game) -> Result<String, ReplayError> {
 /// # Errors
 /// A game that does not replay.
 pub fn write_fens(game: &Game) -> Result<String, ReplayError> {
-    let (start, tree) = replay_tree(game)?;
-    let mut out = write_position(&start);
-    out.push('\n');
-    let mut pos = start;
-    for p in &tree {
-        pos.play_unchecked(&p.mv);
-        out.push_str(&write_position(&pos));
-        out.push('\n');
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut last = None;
+    let start = walk_game(game, |step| match step {
+        Step::Move { mv, before, .. } if depth == 0 => {
+            let mut after = before.clone();
+            after.play_unchecked(&mv);
+            out.push_str(&write_position(&after));
+            out.push('\n');
+            last = Some(());
+        }
+        Step::Move { .. } => {}
+        Step::Open => depth += 1,
+        Step::Close => depth -= 1,
+    })?;
+    let _ = last;
+    Ok(write_position(&start) + "\n" + &out)
+}
+
+/// The first line of an escaped original: `%xpgn-original <bytes>`.
+pub const ORIGINAL_MARK: &str = "%xpgn-original ";
+
+/// An invalid game written so that it cannot harm its neighbours and
+/// loses nothing: its original bytes as PGN escape lines (`%` and the
+/// line, which every PGN reader skips), then a game any reader takes: its
+/// tags, the main line as far as it replays, a comment with the fault,
+/// and `*`. xpgn reads such a game back as the original
+/// ([`super::reader`] unescapes it), so a re-import finds the same game.
+pub fn write_invalid(
+    raw: &[u8],
+    game: &Game,
+    checked: &Checked,
+    notation: MoveNotation,
+) -> Vec<u8> {
+    let mut out = format!("{ORIGINAL_MARK}{}\n", raw.len()).into_bytes();
+    for line in super::reader::lines_with_ends(raw) {
+        out.push(b'%');
+        out.extend_from_slice(line);
     }
-    Ok(out)
+    if !raw.ends_with(b"\n") && !raw.ends_with(b"\r") {
+        out.push(b'\n');
+    }
+    let mut text = String::new();
+    for (name, value) in export_tags(game) {
+        text.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    }
+    text.push('\n');
+    let mut lines = Lines {
+        out: String::new(),
+        line_len: 0,
+        glue: false,
+    };
+    if let Some(r) = &checked.replay {
+        let mut pos = r.start.clone();
+        let mut first = true;
+        for m in &r.moves {
+            let n = pos.fullmove_number();
+            let t = move_text(&pos, m, notation);
+            match pos.turn() {
+                Color::White => lines.token(&format!("{n}. {t}")),
+                Color::Black if first => lines.token(&format!("{n}... {t}")),
+                Color::Black => lines.token(&t),
+            }
+            first = false;
+            pos.play_unchecked(m);
+        }
+    }
+    let why = checked.first_error().map_or_else(
+        || "invalid".to_string(),
+        |d| format!("line {}, column {}: {}", d.at.line, d.at.column, d.message),
+    );
+    lines.comment(&format!(
+        "xpgn: invalid game, kept whole above as %-lines; {why}"
+    ));
+    lines.token("*");
+    text.push_str(&lines.out);
+    text.push_str("\n\n");
+    out.extend_from_slice(text.as_bytes());
+    out
+}
+
+/// An invalid game as one JSON document: `status` "invalid", `tags`,
+/// `variant` (null when unknown), `original` (its text), `diagnostics`,
+/// the main line as far as it replays (`moves`: `san`, `coord`), `result`.
+pub fn write_invalid_json(text: &str, game: &Game, checked: &Checked) -> String {
+    let tags: serde_json::Map<String, serde_json::Value> = game
+        .tags
+        .iter()
+        .map(|(n, v)| (n.clone(), serde_json::Value::String(v.clone())))
+        .collect();
+    let mut moves = Vec::new();
+    if let Some(r) = &checked.replay {
+        let mut pos = r.start.clone();
+        for m in &r.moves {
+            moves.push(serde_json::json!({
+                "san": write_san(&pos, m),
+                "coord": write_coord(&pos, m),
+            }));
+            pos.play_unchecked(m);
+        }
+    }
+    serde_json::json!({
+        "status": "invalid",
+        "tags": tags,
+        "variant": checked.replay.as_ref().map(|r| r.variant.name()),
+        "original": text,
+        "diagnostics": checked.diagnostics,
+        "moves": moves,
+        "result": game.recorded_result().unwrap_or("*"),
+    })
+    .to_string()
 }
 
 #[cfg(test)]

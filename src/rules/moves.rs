@@ -17,6 +17,10 @@ pub enum MoveKind {
     Castle(u8),
     /// The king's once-per-game move (R-KL-1 leap, R-CH-5 knight move).
     SpecialKing,
+    /// A null move (R-0-6): the turn passes and nothing moves; `from` and
+    /// `to` are the mover's king square. Never generated: only
+    /// [`Move::null`] makes one, for annotators' threat lines.
+    Null,
 }
 
 /// A promotion that happens to a pawn waiting elsewhere on the board, as
@@ -64,6 +68,19 @@ impl Move {
             waiting_promotion: None,
             instant_promotion: None,
         }
+    }
+
+    /// The null move of the side whose king stands on `king` (R-0-6).
+    pub fn null(king: Square) -> Move {
+        Move {
+            kind: MoveKind::Null,
+            ..Move::normal(king, king)
+        }
+    }
+
+    /// Whether this is a null move (R-0-6).
+    pub fn is_null(&self) -> bool {
+        self.kind == MoveKind::Null
     }
 
     /// Whether this is a castling.

@@ -515,9 +515,34 @@ impl Position {
         Ok(next)
     }
 
-    /// Plays a move known to be legal (one from [`Position::legal_moves`]).
-    /// An illegal move leaves an inconsistent position.
+    /// The null move, if the side to move may make one: never while in
+    /// check (R-0-6, R-0-1).
+    pub fn null_move(&self) -> Option<Move> {
+        (!self.check).then(|| Move::null(self.kings[self.turn.index()]))
+    }
+
+    /// Passes the turn (R-0-6): en passant rights lapse, the halfmove
+    /// clock counts the ply, nothing else changes (waiting pawns do not
+    /// advance: the owner made no move).
+    fn play_null(&mut self) {
+        let us = self.turn;
+        self.ep_square = None;
+        self.halfmove_clock += 1;
+        self.turn = us.other();
+        self.check = self.attacked(&self.board, self.kings[us.other().index()], us);
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+    }
+
+    /// Plays a move known to be legal (one from [`Position::legal_moves`],
+    /// or [`Position::null_move`]). An illegal move leaves an inconsistent
+    /// position.
     pub fn play_unchecked(&mut self, m: &Move) {
+        if m.kind == MoveKind::Null {
+            self.play_null();
+            return;
+        }
         let t = self.tables();
         let us = self.turn;
         let them = us.other();

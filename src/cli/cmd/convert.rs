@@ -3,8 +3,62 @@ use std::io::Write;
 use super::validate::open;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
-use crate::notation::reader::read_games;
-use crate::notation::writer::{MoveNotation, write_fens, write_game, write_json};
+use crate::notation::diagnostic::Diagnostic;
+use crate::notation::game::Game;
+use crate::notation::reader::{GameText, read_games};
+use crate::notation::replay::check_game;
+use crate::notation::writer::{
+    MoveNotation, write_fens, write_game, write_invalid, write_invalid_json, write_json,
+};
+
+/// One game in the form asked for. An invalid game goes out whole and
+/// harmless (its original as `%` lines before what of it replays; for
+/// JSON, an object with its text and diagnostics), with its errors to
+/// report.
+fn convert(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Diagnostic>) {
+    let checked = check_game(game, None);
+    let notation = match to {
+        ConvertTo::Lan => MoveNotation::Lan,
+        ConvertTo::Uci => MoveNotation::Coord,
+        _ => MoveNotation::San,
+    };
+    if checked.is_valid() {
+        let written = match to {
+            ConvertTo::Xpgn | ConvertTo::Lan | ConvertTo::Uci => write_game(game, notation),
+            ConvertTo::Json => write_json(game).map(|j| j + "\n"),
+            ConvertTo::Fen => write_fens(game),
+        };
+        if let Ok(s) = written {
+            return (s.into_bytes(), Vec::new());
+        }
+    }
+    let errors = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .cloned()
+        .collect();
+    let bytes = match to {
+        ConvertTo::Json => (write_invalid_json(&text.text, game, &checked) + "\n").into_bytes(),
+        ConvertTo::Fen => {
+            // The positions as far as the main line replays.
+            let mut out = String::new();
+            if let Some(r) = &checked.replay {
+                let mut pos = r.start.clone();
+                out.push_str(&crate::notation::position::write_position(&pos));
+                out.push('\n');
+                for m in &r.moves {
+                    pos.play_unchecked(m);
+                    out.push_str(&crate::notation::position::write_position(&pos));
+                    out.push('\n');
+                }
+            }
+            out.into_bytes()
+        }
+        _ => write_invalid(&text.raw, game, &checked, notation),
+    };
+    (bytes, errors)
+}
 
 pub(super) fn run(
     files: &[String],
@@ -26,37 +80,19 @@ pub(super) fn run(
     let mut invalid = 0usize;
     for path in files {
         for item in read_games(open(path)?) {
-            let (text, parsed) =
+            let (text, game) =
                 item.map_err(|e| CliError::Usage(format!("{path}: read error: {e}")))?;
-            let written = parsed
-                .map_err(|e| (e.at, None, e.to_string()))
-                .and_then(|game| {
-                    match to {
-                        ConvertTo::Xpgn => write_game(&game, MoveNotation::San),
-                        ConvertTo::Lan => write_game(&game, MoveNotation::Lan),
-                        ConvertTo::Uci => write_game(&game, MoveNotation::Coord),
-                        ConvertTo::Json => write_json(&game).map(|j| j + "\n"),
-                        ConvertTo::Fen => write_fens(&game).map(|f| f + "\n"),
-                    }
-                    .map_err(|e| (e.at, e.ply, e.message))
-                });
-            match written {
-                Ok(s) => out.write_all(s.as_bytes())?,
-                Err((at, ply, message)) => {
-                    invalid += 1;
-                    let ply = ply.map_or(String::new(), |p| format!(", ply {p}"));
+            let (bytes, errors) = convert(&text, &game, to);
+            if !errors.is_empty() {
+                invalid += 1;
+                for d in &errors {
                     eprintln!(
-                        "{path}:{}:{}: game {}{ply}: {message} (written unchanged)",
-                        at.line, at.column, text.number
+                        "{} (written whole, as an invalid game)",
+                        d.render(path, text.number)
                     );
-                    // Nothing the user gave is dropped: the original bytes go out as read.
-                    out.write_all(&text.raw)?;
-                    if !text.raw.ends_with(b"\n") {
-                        out.write_all(b"\n")?;
-                    }
-                    out.write_all(b"\n")?;
                 }
             }
+            out.write_all(&bytes)?;
         }
     }
     out.flush()?;

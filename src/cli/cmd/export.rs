@@ -16,13 +16,20 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
         (false, ExportTo::Json) => ExportForm::Json,
     };
     let mut unchanged = 0;
+    let mut open_end = false;
     for g in &games {
         let exported = db
             .export_game(g.id, form)
             .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?;
         if let Some(e) = exported {
             unchanged += usize::from(e.unchanged.is_some());
+            if open_end {
+                // The last game of a file without a final line end: the
+                // next game starts on a line of its own.
+                out.write_all(b"\n")?;
+            }
             out.write_all(&e.bytes)?;
+            open_end = e.open_end();
         }
     }
     out.flush()?;
@@ -60,7 +67,9 @@ pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliEr
         }
     };
     if unchanged > 0 {
-        eprintln!("xpgn: {unchanged} invalid games written as imported");
+        eprintln!(
+            "xpgn: {unchanged} invalid games written whole in their safe form (original text as `%` lines)"
+        );
     }
     Ok(())
 }

@@ -27,7 +27,11 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             depth,
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
-        Command::Validate { files, format } => validate::run(files, *format, out),
+        Command::Validate {
+            files,
+            format,
+            strict,
+        } => validate::run(files, *format, *strict, out),
         Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
         Command::Import { files, db } => import::run(files, db, out),
         Command::Stats { db } => import::stats(db, out),

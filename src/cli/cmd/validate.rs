@@ -4,12 +4,10 @@ use serde::Serialize;
 
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
-use crate::notation::game::Game;
-use crate::notation::pgn::ParseError;
+use crate::notation::diagnostic::{Diagnostic, Severity};
 use crate::notation::position::write_position;
 use crate::notation::reader::read_games;
-use crate::notation::replay::replay;
-use crate::notation::span::Location;
+use crate::notation::replay::check_game;
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {
@@ -30,68 +28,9 @@ struct GameJson<'a> {
     plies: usize,
     result: Option<&'a str>,
     final_fen: Option<String>,
+    /// The first error, as before diagnostics had severities.
     error: Option<ErrorJson<'a>>,
-}
-
-/// A fault of one game, whatever layer found it.
-struct Diagnostic {
-    kind: &'static str,
-    ply: Option<usize>,
-    at: Location,
-    text: Option<String>,
-    message: String,
-}
-
-/// What validation says of one game.
-struct Verdict {
-    plies: usize,
-    result: Option<String>,
-    final_fen: Option<String>,
-    error: Option<Diagnostic>,
-}
-
-fn judge(parsed: Result<Game, ParseError>) -> Verdict {
-    let game = match parsed {
-        Ok(g) => g,
-        Err(e) => {
-            return Verdict {
-                plies: 0,
-                result: None,
-                final_fen: None,
-                error: Some(Diagnostic {
-                    kind: "syntax",
-                    ply: None,
-                    at: e.at,
-                    text: None,
-                    message: e.to_string(),
-                }),
-            };
-        }
-    };
-    let result = game.result.clone().or(game.tag("Result").map(String::from));
-    match replay(&game) {
-        Ok(r) => Verdict {
-            plies: r.moves.len(),
-            result,
-            final_fen: Some(write_position(&r.end)),
-            error: None,
-        },
-        Err(failed) => {
-            let e = failed.error;
-            Verdict {
-                plies: failed.partial.map_or(0, |p| p.moves.len()),
-                result,
-                final_fen: None,
-                error: Some(Diagnostic {
-                    kind: e.kind.name(),
-                    ply: e.ply,
-                    at: e.at,
-                    text: e.text,
-                    message: e.message,
-                }),
-            }
-        }
-    }
+    diagnostics: &'a [Diagnostic],
 }
 
 /// Opens `path`, or standard input for `-`.
@@ -104,12 +43,22 @@ pub(super) fn open(path: &str) -> Result<Box<dyn BufRead>, CliError> {
         .map_err(|e| CliError::Usage(format!("{path}: cannot read: {e}")))
 }
 
+/// Counts of a validation run.
+#[derive(Default)]
+struct Tally {
+    read: usize,
+    valid: usize,
+    warned: usize,
+}
+
 pub(super) fn run(
     files: &[String],
     format: OutputFormat,
+    strict: bool,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (mut read, mut valid, mut unreadable) = (0usize, 0usize, Vec::new());
+    let mut tally = Tally::default();
+    let mut unreadable = Vec::new();
     for path in files {
         let input = match open(path) {
             Ok(i) => i,
@@ -120,7 +69,7 @@ pub(super) fn run(
             }
         };
         for item in read_games(input) {
-            let (text, parsed) = match item {
+            let (text, game) = match item {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("xpgn: {path}: read error: {e}");
@@ -128,38 +77,42 @@ pub(super) fn run(
                     break;
                 }
             };
-            read += 1;
-            let verdict = judge(parsed);
-            if verdict.error.is_none() {
-                valid += 1;
-            }
+            tally.read += 1;
+            let checked = check_game(&game, None);
+            let warned = checked
+                .diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Warning);
+            let valid = checked.is_valid() && !(strict && warned);
+            tally.valid += usize::from(valid);
+            tally.warned += usize::from(valid && warned);
             match format {
                 OutputFormat::Text => {
-                    if let Some(e) = &verdict.error {
-                        let ply = e.ply.map_or(String::new(), |p| format!(", ply {p}"));
-                        writeln!(
-                            out,
-                            "{path}:{}:{}: game {}{ply}: {}",
-                            e.at.line, e.at.column, text.number, e.message
-                        )?;
+                    for d in &checked.diagnostics {
+                        writeln!(out, "{}", d.render(path, text.number))?;
                     }
                 }
                 OutputFormat::Json => {
+                    let first = checked.first_error();
+                    let replay = checked.replay.as_ref();
                     let json = GameJson {
                         file: path,
                         game: text.number,
-                        valid: verdict.error.is_none(),
-                        plies: verdict.plies,
-                        result: verdict.result.as_deref(),
-                        final_fen: verdict.final_fen,
-                        error: verdict.error.as_ref().map(|e| ErrorJson {
-                            kind: e.kind,
+                        valid,
+                        plies: replay.map_or(0, |r| r.moves.len()),
+                        result: game.recorded_result(),
+                        final_fen: replay
+                            .filter(|_| checked.is_valid())
+                            .map(|r| write_position(&r.end)),
+                        error: first.map(|e| ErrorJson {
+                            kind: e.kind.name(),
                             ply: e.ply,
                             line: e.at.line,
                             column: e.at.column,
                             text: e.text.as_deref(),
                             message: &e.message,
                         }),
+                        diagnostics: &checked.diagnostics,
                     };
                     serde_json::to_writer(&mut *out, &json).map_err(std::io::Error::from)?;
                     writeln!(out)?;
@@ -168,10 +121,18 @@ pub(super) fn run(
         }
     }
     if format == OutputFormat::Text {
+        let strictly = if strict {
+            " (--strict: warnings count)"
+        } else {
+            ""
+        };
         writeln!(
             out,
-            "{read} games read, {valid} valid, {} invalid",
-            read - valid
+            "{} games read, {} valid ({} with warnings), {} invalid{strictly}",
+            tally.read,
+            tally.valid,
+            tally.warned,
+            tally.read - tally.valid
         )?;
     }
     if !unreadable.is_empty() {
@@ -181,7 +142,7 @@ pub(super) fn run(
             unreadable.join(", ")
         )));
     }
-    if valid < read {
+    if tally.valid < tally.read {
         return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
     }
     Ok(())
