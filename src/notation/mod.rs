@@ -6,6 +6,7 @@ pub mod coord;
 pub mod game;
 pub mod pgn;
 pub mod position;
+pub mod printable;
 pub mod reader;
 pub mod replay;
 pub mod san;

@@ -2,6 +2,7 @@ use std::io::{BufRead, BufReader, Write};
 
 use serde::Serialize;
 
+use super::{shown, shown_message};
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use crate::notation::game::Game;
@@ -101,7 +102,7 @@ pub(super) fn open(path: &str) -> Result<Box<dyn BufRead>, CliError> {
     }
     std::fs::File::open(path)
         .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
-        .map_err(|e| CliError::Usage(format!("{path}: cannot read: {e}")))
+        .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))
 }
 
 pub(super) fn run(
@@ -123,7 +124,7 @@ pub(super) fn run(
             let (text, parsed) = match item {
                 Ok(x) => x,
                 Err(e) => {
-                    eprintln!("xpgn: {path}: read error: {e}");
+                    eprintln!("xpgn: {}: read error: {e}", shown(path));
                     unreadable.push(path.clone());
                     break;
                 }
@@ -139,8 +140,12 @@ pub(super) fn run(
                         let ply = e.ply.map_or(String::new(), |p| format!(", ply {p}"));
                         writeln!(
                             out,
-                            "{path}:{}:{}: game {}{ply}: {}",
-                            e.at.line, e.at.column, text.number, e.message
+                            "{}:{}:{}: game {}{ply}: {}",
+                            shown(path),
+                            e.at.line,
+                            e.at.column,
+                            text.number,
+                            shown_message(&e.message)
                         )?;
                     }
                 }
@@ -178,7 +183,11 @@ pub(super) fn run(
         return Err(CliError::Usage(format!(
             "{} file(s) could not be read: {}",
             unreadable.len(),
-            unreadable.join(", ")
+            unreadable
+                .iter()
+                .map(|p| shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     if valid < read {
