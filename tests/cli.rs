@@ -22,11 +22,63 @@ fn variants_lists_all_eight_with_sizes_and_start_strings() {
     let o = xpgn(&["variants"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), 8);
+    assert_eq!(text.lines().filter(|l| !l.starts_with(' ')).count(), 8);
     assert!(text.contains("courier-spiel") && text.contains("12x8"));
     assert!(
         text.contains("rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -")
     );
+}
+
+#[test]
+fn variants_give_each_variant_its_piece_letters_with_names() {
+    let o = xpgn(&["variants"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 16, "{text}");
+    let legend_of = |name: &str| {
+        let i = lines
+            .iter()
+            .position(|l| l.split(' ').next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name}: {text}"));
+        lines[i + 1]
+    };
+    assert_eq!(
+        legend_of("counsellor"),
+        "    K King, Q Queen, R Rook, B Bishop, N Knight, E Elephant, C Counsellor, P Pawn"
+    );
+    assert_eq!(
+        legend_of("chaturanga"),
+        "    K King, C Councelor, R Chariot, N Knight, E Elephant, P Pawn"
+    );
+    assert_eq!(
+        legend_of("courier-spiel"),
+        "    K King, Q Queen, R Rook, N Knight, B Bishop, C Courier, M Councillor, F Fool, P Pawn"
+    );
+    // Every letter of every start position is explained, once.
+    for pair in lines.chunks(2) {
+        let board = pair[0].split_whitespace().find(|f| f.contains('/'));
+        let board = board.expect("a start position string");
+        let letters: Vec<char> = pair[1]
+            .trim()
+            .split(", ")
+            .map(|entry| {
+                let (letter, name) = entry.split_once(' ').expect("letter and name");
+                assert!(!name.is_empty(), "{entry}");
+                assert_eq!(letter.len(), 1, "{entry}");
+                letter.chars().next().unwrap()
+            })
+            .collect();
+        for c in board.chars().filter(char::is_ascii_alphabetic) {
+            let c = c.to_ascii_uppercase();
+            assert_eq!(
+                letters.iter().filter(|&&l| l == c).count(),
+                1,
+                "{c} in {}",
+                pair[0]
+            );
+        }
+    }
 }
 
 #[test]
@@ -185,10 +237,7 @@ fn convert_refuses_to_write_onto_one_of_its_inputs() {
         let o = xpgn_in(&dir, &args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
-        assert!(
-            err.contains("onto itself") && err.contains(output),
-            "{err}"
-        );
+        assert!(err.contains("onto itself") && err.contains(output), "{err}");
         assert_eq!(
             std::fs::read(dir.join("f.pgn")).unwrap(),
             original,
