@@ -391,7 +391,10 @@ fn r_0_4_double_step_from_start_rank_only() {
     // Not from the third rank.
     let pos = play(&pos, "e2e3 a7a6");
     assert_eq!(legal_from(&pos, "e3"), strs(&["e3e4"]));
-    assert_eq!(error(&pos, "e3e5"), "the Pawn on e3 cannot reach e5");
+    assert_eq!(
+        error(&pos, "e3e5"),
+        "the Pawn on e3 cannot reach e5 (R-0-4)"
+    );
     // Blocked on the first or the second square.
     let pos = chess("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1");
     assert!(legal_from(&pos, "e2").is_empty());
@@ -422,7 +425,10 @@ fn r_0_4_en_passant_only_at_once() {
     // One move later the chance is gone.
     let later = play(&pos, "h2h3 h7h6");
     assert_eq!(later.ep_square(), None);
-    assert_eq!(error(&later, "e5d6"), "the Pawn on e5 cannot reach d6");
+    assert_eq!(
+        error(&later, "e5d6"),
+        "the Pawn on e5 cannot reach d6 (R-0-4)"
+    );
     // Two single steps give no en passant.
     let steps = play(&start("chess"), "e2e4 d7d6 e4e5 d6d5");
     assert!(!is_legal(&steps, "e5d6"));
