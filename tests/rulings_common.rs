@@ -177,7 +177,8 @@ fn r_0_1_position_strings() {
     )
     .unwrap_err();
     assert!(
-        e.to_string().contains("the side not to move is in check"),
+        e.to_string()
+            .contains("the side not to move is in check (R-0-1)"),
         "{e}"
     );
     // Exactly one King each; a Fool is no substitute.
@@ -432,6 +433,18 @@ fn r_0_4_en_passant_only_at_once() {
     // Two single steps give no en passant.
     let steps = play(&start("chess"), "e2e4 d7d6 e4e5 d6d5");
     assert!(!is_legal(&steps, "e5d6"));
+    // A position string may not claim one either.
+    let e = read_position(
+        variant("chess"),
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 3",
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().ends_with(
+            "en passant square does not follow a double step of the side that just moved (R-0-4)"
+        ),
+        "{e}"
+    );
 }
 
 #[test]
