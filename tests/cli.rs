@@ -258,6 +258,43 @@ fn convert_refuses_to_write_onto_one_of_its_inputs() {
 }
 
 #[test]
+fn convert_keeps_a_read_only_output_and_writes_through_a_link() {
+    let dir = scratch("convert-perm");
+    sample_game(&dir, "in.pgn");
+    std::fs::write(dir.join("locked.pgn"), "locked\n").unwrap();
+    let mut perm = std::fs::metadata(dir.join("locked.pgn"))
+        .unwrap()
+        .permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(dir.join("locked.pgn"), perm).unwrap();
+    let o = xpgn_in(
+        &dir,
+        &["convert", "--to", "xpgn", "in.pgn", "-o", "locked.pgn"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("locked.pgn: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(dir.join("locked.pgn")).unwrap(), b"locked\n");
+    #[cfg(unix)]
+    {
+        std::fs::write(dir.join("real.pgn"), "old\n").unwrap();
+        std::os::unix::fs::symlink("real.pgn", dir.join("link.pgn")).unwrap();
+        let o = xpgn_in(
+            &dir,
+            &["convert", "--to", "xpgn", "in.pgn", "-o", "link.pgn"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let meta = std::fs::symlink_metadata(dir.join("link.pgn")).unwrap();
+        assert!(meta.file_type().is_symlink(), "the link stays a link");
+        let text = std::fs::read_to_string(dir.join("real.pgn")).unwrap();
+        assert!(text.contains("[White "), "{text}");
+    }
+}
+
+#[test]
 fn convert_with_a_missing_input_leaves_the_output_untouched() {
     let dir = scratch("convert-missing");
     sample_game(&dir, "in.pgn");

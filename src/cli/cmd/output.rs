@@ -11,7 +11,8 @@ use crate::cli::exit::CliError;
 /// temporary file beside it, flushed and synced to disk, then renamed over
 /// `target`. On any failure (of `write`, of a write, of the sync or of the
 /// rename) the temporary file is removed and `target` is left as it was.
-/// A `target` that is a symbolic link is replaced where the link points.
+/// A `target` that is a symbolic link is replaced where the link points; a
+/// read-only `target` is refused.
 ///
 /// Write errors name `target`: `out.pgn: cannot write: File too large`.
 pub(super) fn write_atomically<T>(
@@ -20,8 +21,19 @@ pub(super) fn write_atomically<T>(
 ) -> Result<T, CliError> {
     let cannot = |e: std::io::Error| cannot_write(target, &e);
     let path = resolve_link(Path::new(target));
+    let existing = std::fs::metadata(&path).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|m| m.permissions().readonly())
+    {
+        // Renaming would replace it all the same: refuse as opening would.
+        return Err(cannot(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        )));
+    }
     let (temp, file) = create_temp(&path).map_err(cannot)?;
-    if let Ok(meta) = std::fs::metadata(&path) {
+    if let Some(meta) = existing {
         // Keep the permissions of the file being replaced.
         let _ = file.set_permissions(meta.permissions());
     }
