@@ -22,11 +22,63 @@ fn variants_lists_all_eight_with_sizes_and_start_strings() {
     let o = xpgn(&["variants"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert_eq!(text.lines().count(), 8);
+    assert_eq!(text.lines().filter(|l| !l.starts_with(' ')).count(), 8);
     assert!(text.contains("courier-spiel") && text.contains("12x8"));
     assert!(
         text.contains("rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -")
     );
+}
+
+#[test]
+fn variants_give_each_variant_its_piece_letters_with_names() {
+    let o = xpgn(&["variants"]);
+    assert_eq!(o.status.code(), Some(0));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 16, "{text}");
+    let legend_of = |name: &str| {
+        let i = lines
+            .iter()
+            .position(|l| l.split(' ').next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name}: {text}"));
+        lines[i + 1]
+    };
+    assert_eq!(
+        legend_of("counsellor"),
+        "    K King, Q Queen, R Rook, B Bishop, N Knight, E Elephant, C Counsellor, P Pawn"
+    );
+    assert_eq!(
+        legend_of("chaturanga"),
+        "    K King, C Councelor, R Chariot, N Knight, E Elephant, P Pawn"
+    );
+    assert_eq!(
+        legend_of("courier-spiel"),
+        "    K King, Q Queen, R Rook, N Knight, B Bishop, C Courier, M Councillor, F Fool, P Pawn"
+    );
+    // Every letter of every start position is explained, once.
+    for pair in lines.chunks(2) {
+        let board = pair[0].split_whitespace().find(|f| f.contains('/'));
+        let board = board.expect("a start position string");
+        let letters: Vec<char> = pair[1]
+            .trim()
+            .split(", ")
+            .map(|entry| {
+                let (letter, name) = entry.split_once(' ').expect("letter and name");
+                assert!(!name.is_empty(), "{entry}");
+                assert_eq!(letter.len(), 1, "{entry}");
+                letter.chars().next().unwrap()
+            })
+            .collect();
+        for c in board.chars().filter(char::is_ascii_alphabetic) {
+            let c = c.to_ascii_uppercase();
+            assert_eq!(
+                letters.iter().filter(|&&l| l == c).count(),
+                1,
+                "{c} in {}",
+                pair[0]
+            );
+        }
+    }
 }
 
 #[test]
@@ -108,4 +160,291 @@ fn bad_arguments_exit_2() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
     ]);
     assert!(stderr(&o).contains("en-passant field"), "{}", stderr(&o));
+}
+
+// ---- output files: all or nothing ------------------------------------------
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("xpgn-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Runs the binary in `dir`.
+fn xpgn_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+/// A game file as found in the samples, as `name` in `dir`.
+fn sample_game(dir: &std::path::Path, name: &str) -> Vec<u8> {
+    let manifest = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(manifest.join("samples/chess/01-two-knights-defence.pgn")).unwrap();
+    std::fs::write(dir.join(name), &bytes).unwrap();
+    bytes
+}
+
+#[test]
+fn convert_to_a_file_writes_it_and_leaves_nothing_else() {
+    let dir = scratch("convert-ok");
+    sample_game(&dir, "in.pgn");
+    std::fs::write(dir.join("out.pgn"), "old contents\n").unwrap();
+    let o = xpgn_in(
+        &dir,
+        &["convert", "--to", "xpgn", "in.pgn", "-o", "out.pgn"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let written = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    let to_stdout = xpgn_in(&dir, &["convert", "--to", "xpgn", "in.pgn"]);
+    assert_eq!(written, stdout(&to_stdout));
+    assert!(written.contains("[White "), "{written}");
+    assert_eq!(names(&dir), ["in.pgn", "out.pgn"]);
+}
+
+#[test]
+fn convert_refuses_to_write_onto_one_of_its_inputs() {
+    let dir = scratch("convert-same");
+    let original = sample_game(&dir, "f.pgn");
+    std::fs::hard_link(dir.join("f.pgn"), dir.join("link.pgn")).unwrap();
+    sample_game(&dir, "other.pgn");
+    // The same file through its parent directory.
+    let roundabout = format!("../{}/f.pgn", dir.file_name().unwrap().to_string_lossy());
+    for (inputs, output) in [
+        (&["f.pgn"][..], "f.pgn"),
+        (&["./f.pgn"][..], "f.pgn"),
+        (&["f.pgn"][..], "./f.pgn"),
+        (&["other.pgn", "f.pgn"][..], "link.pgn"),
+        (&["link.pgn"][..], roundabout.as_str()),
+    ] {
+        let mut args = vec!["convert", "--to", "xpgn"];
+        args.extend(inputs);
+        args.extend(["-o", output]);
+        let o = xpgn_in(&dir, &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains("onto itself") && err.contains(output), "{err}");
+        assert_eq!(
+            std::fs::read(dir.join("f.pgn")).unwrap(),
+            original,
+            "{args:?}"
+        );
+        assert_eq!(names(&dir), ["f.pgn", "link.pgn", "other.pgn"]);
+    }
+    // Standard input that is the output file, too.
+    let o = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .current_dir(&dir)
+        .args(["convert", "--to", "xpgn", "-", "-o", "f.pgn"])
+        .stdin(std::fs::File::open(dir.join("f.pgn")).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("standard input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("f.pgn")).unwrap(), original);
+}
+
+#[test]
+fn convert_keeps_a_read_only_output_and_writes_through_a_link() {
+    let dir = scratch("convert-perm");
+    sample_game(&dir, "in.pgn");
+    std::fs::write(dir.join("locked.pgn"), "locked\n").unwrap();
+    let mut perm = std::fs::metadata(dir.join("locked.pgn"))
+        .unwrap()
+        .permissions();
+    perm.set_readonly(true);
+    std::fs::set_permissions(dir.join("locked.pgn"), perm).unwrap();
+    let o = xpgn_in(
+        &dir,
+        &["convert", "--to", "xpgn", "in.pgn", "-o", "locked.pgn"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("locked.pgn: cannot write"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(dir.join("locked.pgn")).unwrap(), b"locked\n");
+    #[cfg(unix)]
+    {
+        std::fs::write(dir.join("real.pgn"), "old\n").unwrap();
+        std::os::unix::fs::symlink("real.pgn", dir.join("link.pgn")).unwrap();
+        let o = xpgn_in(
+            &dir,
+            &["convert", "--to", "xpgn", "in.pgn", "-o", "link.pgn"],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let meta = std::fs::symlink_metadata(dir.join("link.pgn")).unwrap();
+        assert!(meta.file_type().is_symlink(), "the link stays a link");
+        let text = std::fs::read_to_string(dir.join("real.pgn")).unwrap();
+        assert!(text.contains("[White "), "{text}");
+    }
+}
+
+#[test]
+fn convert_with_a_missing_input_leaves_the_output_untouched() {
+    let dir = scratch("convert-missing");
+    sample_game(&dir, "in.pgn");
+    let before = b"[Event \"keep me\"]\n\n1. e4 *\n".to_vec();
+    std::fs::write(dir.join("out.pgn"), &before).unwrap();
+    for inputs in [&["missing.pgn"][..], &["in.pgn", "missing.pgn"][..]] {
+        let mut args = vec!["convert", "--to", "uci"];
+        args.extend(inputs);
+        args.extend(["-o", "out.pgn"]);
+        let o = xpgn_in(&dir, &args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("missing.pgn"), "{}", stderr(&o));
+        assert_eq!(std::fs::read(dir.join("out.pgn")).unwrap(), before);
+        assert_eq!(names(&dir), ["in.pgn", "out.pgn"]);
+    }
+}
+
+/// A full disk, simulated: the file-size limit of the shell (`ulimit -f 1`,
+/// with SIGXFSZ ignored) makes every write past the first block fail with
+/// EFBIG, as writes fail with ENOSPC when the disk is full.
+#[cfg(unix)]
+#[test]
+fn convert_onto_a_full_disk_fails_naming_the_output_and_keeps_the_old_file() {
+    let dir = scratch("convert-full");
+    let game = sample_game(&dir, "one.pgn");
+    let mut big = Vec::new();
+    for _ in 0..40 {
+        big.extend_from_slice(&game);
+        big.push(b'\n');
+    }
+    std::fs::write(dir.join("in.pgn"), &big).unwrap();
+    let before = b"precious\n".to_vec();
+    std::fs::write(dir.join("out.pgn"), &before).unwrap();
+    let run = |args: &str| {
+        Command::new("sh")
+            .current_dir(&dir)
+            .arg("-c")
+            .arg(format!("trap '' XFSZ; ulimit -f 1 && exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_xpgn"))
+            .output()
+            .unwrap()
+    };
+    // The simulation works here: a plain copy of the input fails.
+    let probe = Command::new("sh")
+        .current_dir(&dir)
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 1 && cat in.pgn > probe.pgn")
+        .output()
+        .unwrap();
+    assert!(!probe.status.success(), "ulimit -f did not limit writes");
+    std::fs::remove_file(dir.join("probe.pgn")).unwrap();
+
+    let o = run("convert --to xpgn in.pgn -o out.pgn");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("out.pgn: cannot write"), "{err}");
+    assert_eq!(std::fs::read(dir.join("out.pgn")).unwrap(), before);
+    assert_eq!(names(&dir), ["in.pgn", "one.pgn", "out.pgn"]);
+}
+
+#[test]
+fn export_refuses_to_write_onto_its_database_and_keeps_the_target_on_failure() {
+    let dir = scratch("export");
+    sample_game(&dir, "in.pgn");
+    let o = xpgn_in(&dir, &["import", "--db", "games.db", "in.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let db = std::fs::read(dir.join("games.db")).unwrap();
+    let o = xpgn_in(&dir, &["export", "--db", "games.db", "-o", "./games.db"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("database"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("games.db")).unwrap(), db);
+
+    std::fs::write(dir.join("out.pgn"), "keep\n").unwrap();
+    let o = xpgn_in(
+        &dir,
+        &["export", "--db", "games.db", "--fen", "x", "-o", "out.pgn"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(std::fs::read(dir.join("out.pgn")).unwrap(), b"keep\n");
+    let o = xpgn_in(&dir, &["export", "--db", "games.db", "-o", "out.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert!(text.contains("[White "), "{text}");
+    assert_eq!(names(&dir), ["games.db", "in.pgn", "out.pgn"]);
+}
+
+// ---- error messages stay readable ------------------------------------------
+
+#[test]
+fn a_huge_argument_is_shortened_in_the_message() {
+    let huge = "x".repeat(120_000);
+    let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 {huge}");
+    for args in [
+        vec!["show", "--variant", huge.as_str()],
+        vec!["perft", "--variant", huge.as_str(), "1"],
+        vec!["show", "--moves", huge.as_str()],
+        vec!["show", "--fen", fen.as_str()],
+        vec!["validate", huge.as_str()],
+        vec!["convert", "--to", huge.as_str(), "f.pgn"],
+    ] {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", &args[..2].join(" "));
+        let err = stderr(&o);
+        assert!(
+            err.len() < 500,
+            "{}: {} bytes: {}",
+            &args[..2].join(" "),
+            err.len(),
+            &err[..600.min(err.len())]
+        );
+        assert!(err.contains("more characters)"), "{err}");
+    }
+}
+
+#[test]
+fn terminal_escapes_in_arguments_are_not_printed_raw() {
+    let red = "\x1b[31mred\x1b[0m";
+    let path = format!("{red}.pgn");
+    let moves = format!("e2e4 {red}");
+    let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN{red} w KQkq - 0 1");
+    for args in [
+        vec!["show", "--variant", red],
+        vec!["show", "--moves", moves.as_str()],
+        vec!["show", "--fen", fen.as_str()],
+        vec!["validate", path.as_str()],
+        vec!["convert", "--to", "xpgn", path.as_str()],
+        vec!["import", "--db", "/nonexistent-dir/x.db", path.as_str()],
+    ] {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(!err.contains('\x1b'), "{args:?}: {err:?}");
+        assert!(err.contains("\\u{1b}[31m"), "{args:?}: {err:?}");
+    }
+    // A bad value clap itself reports.
+    let o = xpgn(&["convert", "--to", red, "f.pgn"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!stderr(&o).contains('\x1b'), "{:?}", stderr(&o));
+}
+
+#[test]
+fn game_diagnostics_do_not_print_escapes_from_the_file() {
+    let dir = scratch("diagnostics");
+    std::fs::write(dir.join("bad.pgn"), "1. e4 \x1b[2J e5 *\n").unwrap();
+    let o = xpgn_in(&dir, &["validate", "bad.pgn"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!stdout(&o).contains('\x1b'), "{:?}", stdout(&o));
+    let o = xpgn_in(&dir, &["convert", "--to", "xpgn", "bad.pgn"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!stderr(&o).contains('\x1b'), "{:?}", stderr(&o));
+    // The game itself goes out as read: nothing the user gave is dropped.
+    assert!(stdout(&o).contains('\x1b'));
 }

@@ -79,7 +79,7 @@ fn r_ch_2_councelor_one_square_diagonally() {
     for bad in ["d4d5", "d4e4", "d4f6", "d4b2"] {
         assert_eq!(
             error(&pos, bad),
-            format!("the Councelor on d4 cannot reach {}", &bad[2..])
+            format!("the Councelor on d4 cannot reach {} (R-CH-2)", &bad[2..])
         );
     }
 }
@@ -96,7 +96,7 @@ fn r_ch_2_elephant_jumps_exactly_two_diagonally() {
     for bad in ["d4c3", "d4e5", "d4g7", "d4d6"] {
         assert_eq!(
             error(&pos, bad),
-            format!("the Elephant on d4 cannot reach {}", &bad[2..])
+            format!("the Elephant on d4 cannot reach {} (R-CH-2)", &bad[2..])
         );
     }
     assert_eq!(error(&pos, "d4b2"), "b2 holds a piece of the side to move");
@@ -113,13 +113,16 @@ fn r_ch_2_chariot_moves_as_a_rook() {
     );
     assert_eq!(
         error(&pos, "d4h4"),
-        "the Chariot on d4 cannot reach h4: g4 is in the way"
+        "the Chariot on d4 cannot reach h4: g4 is in the way (R-CH-2)"
     );
     assert_eq!(
         error(&pos, "d4d7"),
-        "the Chariot on d4 cannot reach d7: d6 is in the way"
+        "the Chariot on d4 cannot reach d7: d6 is in the way (R-CH-2)"
     );
-    assert_eq!(error(&pos, "d4e5"), "the Chariot on d4 cannot reach e5");
+    assert_eq!(
+        error(&pos, "d4e5"),
+        "the Chariot on d4 cannot reach e5 (R-CH-2)"
+    );
 }
 
 // ---- R-CH-3 pawns ------------------------------------------------------------
@@ -134,7 +137,7 @@ fn r_ch_3_no_double_step() {
         );
         assert_eq!(
             error(&pos, &format!("{f}2{f}4")),
-            format!("the Pawn on {f}2 cannot reach {f}4")
+            format!("the Pawn on {f}2 cannot reach {f}4 (R-CH-3)")
         );
     }
     let black = play(&pos, "e2e3");
@@ -154,7 +157,10 @@ fn r_ch_3_no_en_passant() {
     let after = play(&pos, "d6d5");
     assert_eq!(after.ep_square(), None);
     assert_eq!(legal_from(&after, "e5"), strs(&["e5e6"]));
-    assert_eq!(error(&after, "e5d6"), "the Pawn on e5 cannot reach d6");
+    assert_eq!(
+        error(&after, "e5d6"),
+        "the Pawn on e5 cannot reach d6 (R-CH-3)"
+    );
     // An en passant square in a position string is rejected.
     let e = read_position(chaturanga(), "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 -").unwrap_err();
     assert!(e.to_string().contains("en-passant"), "{e}");

@@ -177,7 +177,8 @@ fn r_0_1_position_strings() {
     )
     .unwrap_err();
     assert!(
-        e.to_string().contains("the side not to move is in check"),
+        e.to_string()
+            .contains("the side not to move is in check (R-0-1)"),
         "{e}"
     );
     // Exactly one King each; a Fool is no substitute.
@@ -391,7 +392,10 @@ fn r_0_4_double_step_from_start_rank_only() {
     // Not from the third rank.
     let pos = play(&pos, "e2e3 a7a6");
     assert_eq!(legal_from(&pos, "e3"), strs(&["e3e4"]));
-    assert_eq!(error(&pos, "e3e5"), "the Pawn on e3 cannot reach e5");
+    assert_eq!(
+        error(&pos, "e3e5"),
+        "the Pawn on e3 cannot reach e5 (R-0-4)"
+    );
     // Blocked on the first or the second square.
     let pos = chess("4k3/8/8/8/8/4n3/4P3/4K3 w - - 0 1");
     assert!(legal_from(&pos, "e2").is_empty());
@@ -422,10 +426,25 @@ fn r_0_4_en_passant_only_at_once() {
     // One move later the chance is gone.
     let later = play(&pos, "h2h3 h7h6");
     assert_eq!(later.ep_square(), None);
-    assert_eq!(error(&later, "e5d6"), "the Pawn on e5 cannot reach d6");
+    assert_eq!(
+        error(&later, "e5d6"),
+        "the Pawn on e5 cannot reach d6 (R-0-4)"
+    );
     // Two single steps give no en passant.
     let steps = play(&start("chess"), "e2e4 d7d6 e4e5 d6d5");
     assert!(!is_legal(&steps, "e5d6"));
+    // A position string may not claim one either.
+    let e = read_position(
+        variant("chess"),
+        "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq c6 0 3",
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().ends_with(
+            "en passant square does not follow a double step of the side that just moved (R-0-4)"
+        ),
+        "{e}"
+    );
 }
 
 #[test]

@@ -30,7 +30,10 @@ fn r_co_1_elephant_one_or_two_squares_diagonally_from_start() {
     let pos = game("e2e4 a7a6");
     assert_eq!(moves_from(&pos, "d1"), strs(&["d1e2", "d1f3"]));
     // Three squares is too far.
-    assert_eq!(error(&pos, "d1g4"), "the Elephant on d1 cannot reach g4");
+    assert_eq!(
+        error(&pos, "d1g4"),
+        "the Elephant on d1 cannot reach g4 (R-CO-1)"
+    );
     // At the start both Elephants are shut in by pawns.
     assert!(moves_from(&Position::start(variant()), "d1").is_empty());
     assert!(moves_from(&Position::start(variant()), "i1").is_empty());
@@ -47,7 +50,7 @@ fn r_co_1_elephant_cannot_jump() {
     let pos = game("e2e4 a7a6");
     assert_eq!(
         error(&pos, "d1b3"),
-        "the Elephant on d1 cannot reach b3: c2 is in the way"
+        "the Elephant on d1 cannot reach b3: c2 is in the way (R-CO-1)"
     );
 
     // Elephant e4; own pawn f5, enemy pawn d5, enemy knight g2.
@@ -59,14 +62,20 @@ fn r_co_1_elephant_cannot_jump() {
     // Captures on the first or the second square, never beyond a piece.
     assert_eq!(
         error(&pos, "e4c6"),
-        "the Elephant on e4 cannot reach c6: d5 is in the way"
+        "the Elephant on e4 cannot reach c6: d5 is in the way (R-CO-1)"
     );
     assert_eq!(
         error(&pos, "e4g6"),
-        "the Elephant on e4 cannot reach g6: f5 is in the way"
+        "the Elephant on e4 cannot reach g6: f5 is in the way (R-CO-1)"
     );
-    assert_eq!(error(&pos, "e4h1"), "the Elephant on e4 cannot reach h1");
-    assert_eq!(error(&pos, "e4e5"), "the Elephant on e4 cannot reach e5");
+    assert_eq!(
+        error(&pos, "e4h1"),
+        "the Elephant on e4 cannot reach h1 (R-CO-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4e5"),
+        "the Elephant on e4 cannot reach e5 (R-CO-1)"
+    );
     let after = play(&pos, "e4g2");
     assert_eq!(board(&after), "6k5/12/12/3p1P6/12/12/6E5/6K5");
 }
@@ -86,9 +95,18 @@ fn r_co_2_counsellor_steps_one_square_any_direction() {
             "e4d3", "e4d4", "e4d5", "e4e3", "e4e5", "e4f3", "e4f4", "e4f5"
         ])
     );
-    assert_eq!(error(&pos, "e4e6"), "the Counsellor on e4 cannot reach e6");
-    assert_eq!(error(&pos, "e4c2"), "the Counsellor on e4 cannot reach c2");
-    assert_eq!(error(&pos, "e4f6"), "the Counsellor on e4 cannot reach f6");
+    assert_eq!(
+        error(&pos, "e4e6"),
+        "the Counsellor on e4 cannot reach e6 (R-CO-2)"
+    );
+    assert_eq!(
+        error(&pos, "e4c2"),
+        "the Counsellor on e4 cannot reach c2 (R-CO-2)"
+    );
+    assert_eq!(
+        error(&pos, "e4f6"),
+        "the Counsellor on e4 cannot reach f6 (R-CO-2)"
+    );
 }
 
 #[test]

@@ -49,8 +49,14 @@ fn r_cs_1_bishop_one_or_two_diagonally_jumping() {
         strs(&["e4c2", "e4c6", "e4d3", "e4d5", "e4f3", "e4g2", "e4g6"])
     );
     assert_eq!(error(&pos, "e4f5"), "f5 holds a piece of the side to move");
-    assert_eq!(error(&pos, "e4e5"), "the Bishop on e4 cannot reach e5");
-    assert_eq!(error(&pos, "e4h7"), "the Bishop on e4 cannot reach h7");
+    assert_eq!(
+        error(&pos, "e4e5"),
+        "the Bishop on e4 cannot reach e5 (R-CS-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4h7"),
+        "the Bishop on e4 cannot reach h7 (R-CS-1)"
+    );
 }
 
 #[test]
@@ -60,7 +66,10 @@ fn r_cs_1_courier_is_an_orthodox_bishop() {
         moves_from(&pos, "d1"),
         strs(&["d1e2", "d1f3", "d1g4", "d1h5", "d1i6", "d1j7"])
     );
-    assert_eq!(error(&pos, "d1d3"), "the Courier on d1 cannot reach d3");
+    assert_eq!(
+        error(&pos, "d1d3"),
+        "the Courier on d1 cannot reach d3 (R-CS-1)"
+    );
     let pos = play(&pos, "d1j7");
     assert_eq!(pos.piece_at(sq("j7")), white('C'));
 }
@@ -78,8 +87,14 @@ fn r_cs_1_fool_one_square_any_direction_non_royal() {
             "e4d3", "e4d4", "e4d5", "e4e3", "e4e5", "e4f3", "e4f4", "e4f5"
         ])
     );
-    assert_eq!(error(&pos, "e4e6"), "the Fool on e4 cannot reach e6");
-    assert_eq!(error(&pos, "e4g6"), "the Fool on e4 cannot reach g6");
+    assert_eq!(
+        error(&pos, "e4e6"),
+        "the Fool on e4 cannot reach e6 (R-CS-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4g6"),
+        "the Fool on e4 cannot reach g6 (R-CS-1)"
+    );
     // The king may leave it hanging.
     assert_eq!(moves_from(&pos, "a1"), strs(&["a1a2", "a1b1", "a1b2"]));
 }
@@ -97,8 +112,14 @@ fn r_cs_1_councillor_knight_plus_king_non_royal() {
             "e4d3", "e4d4", "e4d5", "e4e3", "e4e5", "e4f3", "e4f4", "e4f5", // king step
         ])
     );
-    assert_eq!(error(&pos, "e4e6"), "the Councillor on e4 cannot reach e6");
-    assert_eq!(error(&pos, "e4g6"), "the Councillor on e4 cannot reach g6");
+    assert_eq!(
+        error(&pos, "e4e6"),
+        "the Councillor on e4 cannot reach e6 (R-CS-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4g6"),
+        "the Councillor on e4 cannot reach g6 (R-CS-1)"
+    );
 }
 
 // ---------------------------------------------------------------------------

@@ -37,10 +37,22 @@ fn r_ro_1_firzan_one_square_diagonally() {
         moves_from(&pos, "e4"),
         strs(&["e4d3", "e4d5", "e4f3", "e4f5"])
     );
-    assert_eq!(error(&pos, "e4e5"), "the Firzan on e4 cannot reach e5");
-    assert_eq!(error(&pos, "e4d4"), "the Firzan on e4 cannot reach d4");
-    assert_eq!(error(&pos, "e4c6"), "the Firzan on e4 cannot reach c6");
-    assert_eq!(error(&pos, "e4g2"), "the Firzan on e4 cannot reach g2");
+    assert_eq!(
+        error(&pos, "e4e5"),
+        "the Firzan on e4 cannot reach e5 (R-RO-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4d4"),
+        "the Firzan on e4 cannot reach d4 (R-RO-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4c6"),
+        "the Firzan on e4 cannot reach c6 (R-RO-1)"
+    );
+    assert_eq!(
+        error(&pos, "e4g2"),
+        "the Firzan on e4 cannot reach g2 (R-RO-1)"
+    );
     let after = play(&pos, "e4f5");
     assert_eq!(after.piece_at(sq("f5")).map(|p| p.kind), Some(kind('F')));
 }
@@ -52,9 +64,12 @@ fn r_ro_1_elephant_one_or_two_squares_without_jumping() {
     // c2 blocks the way to b3: no jumping.
     assert_eq!(
         error(&pos, "d1b3"),
-        "the Elephant on d1 cannot reach b3: c2 is in the way"
+        "the Elephant on d1 cannot reach b3: c2 is in the way (R-RO-1)"
     );
-    assert_eq!(error(&pos, "d1g4"), "the Elephant on d1 cannot reach g4");
+    assert_eq!(
+        error(&pos, "d1g4"),
+        "the Elephant on d1 cannot reach g4 (R-RO-1)"
+    );
 
     // Elephant e4; own pawn f5, enemy pawn d5, enemy knight g2.
     let pos = read("k9/10/10/3p1P4/4E5/10/6n3/9K w - - 0 1 -");
@@ -64,11 +79,11 @@ fn r_ro_1_elephant_one_or_two_squares_without_jumping() {
     );
     assert_eq!(
         error(&pos, "e4c6"),
-        "the Elephant on e4 cannot reach c6: d5 is in the way"
+        "the Elephant on e4 cannot reach c6: d5 is in the way (R-RO-1)"
     );
     assert_eq!(
         error(&pos, "e4g6"),
-        "the Elephant on e4 cannot reach g6: f5 is in the way"
+        "the Elephant on e4 cannot reach g6: f5 is in the way (R-RO-1)"
     );
 }
 

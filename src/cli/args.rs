@@ -14,7 +14,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// List the variants with board size and start position string.
+    /// List the variants with board size, start position string and piece
+    /// letters.
     Variants,
     /// Count the leaves of the legal move tree (perft).
     Perft {

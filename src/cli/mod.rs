@@ -10,6 +10,8 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use crate::notation::printable::printable;
+
 pub use args::Cli;
 pub use exit::{CliError, Exit};
 
@@ -23,7 +25,7 @@ pub fn main() -> ExitCode {
             } else {
                 Exit::Ok
             };
-            let _ = e.print();
+            print_clap_error(&e);
             return code.into();
         }
     };
@@ -35,8 +37,41 @@ pub fn main() -> ExitCode {
         Err(CliError::BrokenPipe) => Exit::Ok.into(),
         Err(CliError::Quiet(code)) => code.into(),
         Err(e) => {
-            eprintln!("xpgn: {e}");
+            // Whatever a message quotes, no control character reaches the
+            // terminal; its lines stay lines.
+            let message = e.to_string();
+            let lines: Vec<_> = message
+                .split('\n')
+                .map(|line| printable(line, usize::MAX))
+                .collect();
+            eprintln!("xpgn: {}", lines.join("\n"));
             e.exit().into()
         }
+    }
+}
+
+/// How many characters of a line of clap's error messages are shown.
+const CLAP_LINE_CHARS: usize = 300;
+
+/// Prints clap's message, in its colours, unless it would repeat control
+/// characters or a very long value from the command line: then as plain
+/// text, escaped and shortened.
+fn print_clap_error(e: &clap::Error) {
+    if !e.use_stderr() {
+        let _ = e.print();
+        return;
+    }
+    let plain = e.render().to_string();
+    let lines: Vec<_> = plain
+        .lines()
+        .map(|line| printable(line, CLAP_LINE_CHARS))
+        .collect();
+    if lines
+        .iter()
+        .all(|l| matches!(l, std::borrow::Cow::Borrowed(_)))
+    {
+        let _ = e.print();
+    } else {
+        eprintln!("{}", lines.join("\n"));
     }
 }

@@ -297,7 +297,7 @@ mod tests {
     fn resolving_explains_illegal_moves() {
         let pos = Position::start(Variant::chess());
         let e = resolve_coord(&pos, "e2e5").unwrap_err();
-        assert_eq!(e.to_string(), "the Pawn on e2 cannot reach e5");
+        assert_eq!(e.to_string(), "the Pawn on e2 cannot reach e5 (R-0-4)");
         let e = resolve_coord(&pos, "e7e5").unwrap_err();
         assert!(e.to_string().contains("is not White's"), "{e}");
         let e = resolve_coord(&pos, "e3e4").unwrap_err();

@@ -36,6 +36,8 @@ pub enum Illegality {
         to: Square,
         /// The square in the way, when the piece rides that way but is stopped.
         blocked_by: Option<Square>,
+        /// The ruling on how the piece moves, where a ruling defines it.
+        rule: Option<&'static str>,
     },
     /// The move would leave the mover's king attacked (R-0-1).
     KingLeftAttacked,
@@ -85,10 +87,14 @@ impl std::fmt::Display for Illegality {
                 from,
                 to,
                 blocked_by,
+                rule,
             } => {
                 write!(f, "the {piece} on {from} cannot reach {to}")?;
-                match blocked_by {
-                    Some(sq) => write!(f, ": {sq} is in the way"),
+                if let Some(sq) = blocked_by {
+                    write!(f, ": {sq} is in the way")?;
+                }
+                match rule {
+                    Some(rule) => write!(f, " ({rule})"),
                     None => Ok(()),
                 }
             }
@@ -145,11 +151,13 @@ impl Position {
         {
             return Illegality::KingLeftAttacked;
         }
+        let def = self.variant.piece_def(p.kind);
         Illegality::CannotReach {
-            piece: self.variant.piece_def(p.kind).name,
+            piece: def.name,
             from,
             to,
             blocked_by: self.ride_blocker(p.kind, from, to),
+            rule: def.rule,
         }
     }
 

@@ -35,13 +35,13 @@ pub enum PositionError {
     #[error("a pawn stands on its own first rank or, not waiting, on its last rank (R-0-4)")]
     PawnRank,
     /// The side not to move is in check.
-    #[error("the side not to move is in check")]
+    #[error("the side not to move is in check (R-0-1)")]
     OppositeCheck,
     /// The castling field does not fit the pieces.
     #[error("castling: {0}")]
     Castling(String),
     /// The en passant square does not follow a double step.
-    #[error("en passant square does not follow a double step of the side that just moved")]
+    #[error("en passant square does not follow a double step of the side that just moved (R-0-4)")]
     EnPassant,
     /// The king-rights field contradicts the position.
     #[error("king's once-per-game move: {0}")]

@@ -1,5 +1,8 @@
 use std::io::Write;
+use std::path::Path;
 
+use super::output::{FileId, write_atomically};
+use super::shown;
 use super::validate::open;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
@@ -15,7 +18,7 @@ use crate::notation::writer::{
 /// harmless (its original as `%` lines before what of it replays; for
 /// JSON, an object with its text and diagnostics), with its errors to
 /// report.
-fn convert(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Diagnostic>) {
+fn convert_game(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Diagnostic>) {
     let checked = check_game(game, None);
     let notation = match to {
         ConvertTo::Lan => MoveNotation::Lan,
@@ -66,23 +69,57 @@ pub(super) fn run(
     output: Option<&str>,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut file_out;
-    let out: &mut dyn Write = match output {
-        Some(path) => {
-            file_out = std::io::BufWriter::new(
-                std::fs::File::create(path)
-                    .map_err(|e| CliError::Usage(format!("{path}: cannot write: {e}")))?,
-            );
-            &mut file_out
+    let invalid = match output {
+        Some(target) => {
+            // Every input is checked before the output is created: a typo
+            // or an input named as output leaves the target untouched.
+            check_inputs(files, target)?;
+            write_atomically(target, |out| convert(files, to, out))?
         }
-        None => stdout,
+        None => convert(files, to, stdout)?,
     };
+    if invalid > 0 {
+        return Err(CliError::Quiet(Exit::Rejected));
+    }
+    Ok(())
+}
+
+/// Fails unless every input can be opened and none of them is `target`
+/// (by whatever name: the file's identity is compared, not its path).
+fn check_inputs(files: &[String], target: &str) -> Result<(), CliError> {
+    let out = FileId::of_path(Path::new(target));
+    for path in files {
+        let id = if path == "-" {
+            FileId::of_stdin()
+        } else {
+            let file = std::fs::File::open(path)
+                .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))?;
+            FileId::of_file(&file, Path::new(path))
+        };
+        if out.is_some() && id == out {
+            let input = if path == "-" {
+                "standard input".to_string()
+            } else {
+                format!("input {}", shown(path))
+            };
+            return Err(CliError::Usage(format!(
+                "-o {}: is the {input}; converting a file onto itself would destroy it, write to another file",
+                shown(target)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Converts every game of `files` into `out`; returns how many games were
+/// invalid (reported, and written whole in their safe form).
+fn convert(files: &[String], to: ConvertTo, out: &mut dyn Write) -> Result<usize, CliError> {
     let mut invalid = 0usize;
     for path in files {
         for item in read_games(open(path)?) {
             let (text, game) =
-                item.map_err(|e| CliError::Usage(format!("{path}: read error: {e}")))?;
-            let (bytes, errors) = convert(&text, &game, to);
+                item.map_err(|e| CliError::Usage(format!("{}: read error: {e}", shown(path))))?;
+            let (bytes, errors) = convert_game(&text, &game, to);
             if !errors.is_empty() {
                 invalid += 1;
                 for d in &errors {
@@ -96,8 +133,5 @@ pub(super) fn run(
         }
     }
     out.flush()?;
-    if invalid > 0 {
-        return Err(CliError::Quiet(Exit::Rejected));
-    }
-    Ok(())
+    Ok(invalid)
 }

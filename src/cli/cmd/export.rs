@@ -1,7 +1,9 @@
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use super::output::{FileId, write_atomically};
 use super::query::select;
+use super::{shown, shown_message};
 use crate::cli::args::{ExportArgs, ExportTo};
 use crate::cli::exit::CliError;
 use crate::db::export::ExportForm;
@@ -18,9 +20,13 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
     let mut unchanged = 0;
     let mut open_end = false;
     for g in &games {
-        let exported = db
-            .export_game(g.id, form)
-            .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?;
+        let exported = db.export_game(g.id, form).map_err(|e| {
+            CliError::Usage(format!(
+                "--db {}: {}",
+                shown(&args.filter.db),
+                shown_message(&e.to_string())
+            ))
+        })?;
         if let Some(e) = exported {
             unchanged += usize::from(e.unchanged.is_some());
             if open_end {
@@ -36,34 +42,18 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
     Ok(unchanged)
 }
 
-/// A file beside `path` to write first, renamed over it when complete, so
-/// a failed export leaves no partial output.
-fn staging(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "export".into(), |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.xpgn-{}.tmp", std::process::id()))
-}
-
 pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
     let unchanged = match &args.output {
         None => write_games(args, stdout)?,
         Some(path) => {
-            let target = Path::new(path);
-            let temp = staging(target);
-            let file = std::fs::File::create(&temp)
-                .map_err(|e| CliError::Usage(format!("{path}: cannot write: {e}")))?;
-            let mut w = std::io::BufWriter::new(file);
-            let written = write_games(args, &mut w).and_then(|n| {
-                drop(w);
-                std::fs::rename(&temp, target)
-                    .map_err(|e| CliError::Usage(format!("{path}: cannot write: {e}")))?;
-                Ok(n)
-            });
-            if written.is_err() {
-                let _ = std::fs::remove_file(&temp);
+            let db = FileId::of_path(Path::new(&args.filter.db));
+            if db.is_some() && db == FileId::of_path(Path::new(path)) {
+                return Err(CliError::Usage(format!(
+                    "-o {}: is the database being exported; write to another file",
+                    shown(path)
+                )));
             }
-            written?
+            write_atomically(path, |out| write_games(args, out))?
         }
     };
     if unchanged > 0 {

@@ -3,6 +3,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::validate::open;
+use super::{shown, shown_message};
 use crate::cli::exit::CliError;
 use crate::db::Database;
 use crate::db::import::ImportSummary;
@@ -16,17 +17,24 @@ fn expand(arg: &str) -> Result<Vec<String>, CliError> {
     let path = Path::new(arg);
     if !path.is_dir() {
         // Checked before anything is written: no partial import for a typo.
-        std::fs::metadata(path).map_err(|e| CliError::Usage(format!("{arg}: cannot read: {e}")))?;
+        std::fs::metadata(path)
+            .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(arg))))?;
         return Ok(vec![arg.to_string()]);
     }
     let mut out = Vec::new();
     let mut stack: Vec<PathBuf> = vec![path.to_path_buf()];
     while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir)
-            .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", dir.display())))?;
+        let entries = std::fs::read_dir(&dir).map_err(|e| {
+            CliError::Usage(format!(
+                "{}: cannot read: {e}",
+                shown(&dir.display().to_string())
+            ))
+        })?;
         for entry in entries {
             let p = entry
-                .map_err(|e| CliError::Usage(format!("{}: {e}", dir.display())))?
+                .map_err(|e| {
+                    CliError::Usage(format!("{}: {e}", shown(&dir.display().to_string())))
+                })?
                 .path();
             if p.is_dir() {
                 stack.push(p);
@@ -41,7 +49,13 @@ fn expand(arg: &str) -> Result<Vec<String>, CliError> {
 
 /// Opens the database, with a message that says which file and why.
 pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
-    Database::open(Path::new(path)).map_err(|e| CliError::Usage(format!("--db {path}: {e}")))
+    Database::open(Path::new(path)).map_err(|e| {
+        CliError::Usage(format!(
+            "--db {}: {}",
+            shown(path),
+            shown_message(&e.to_string())
+        ))
+    })
 }
 
 pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(), CliError> {
@@ -56,12 +70,13 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
     let mut last = Instant::now();
     for path in &paths {
         let input = open(path)?;
+        let name = shown(path);
         let mut progress = |s: &ImportSummary| {
             if terminal && last.elapsed().as_millis() >= 200 {
                 last = Instant::now();
                 let secs = start.elapsed().as_secs_f64().max(1e-9);
                 eprint!(
-                    "\r{path}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
+                    "\r{name}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
                     s.read,
                     s.bytes as f64 / 1e6,
                     s.read as f64 / secs,
@@ -71,7 +86,7 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
         };
         database
             .import(path, input, &mut summary, &mut progress)
-            .map_err(|e| CliError::Usage(e.to_string()))?;
+            .map_err(|e| CliError::Usage(shown_message(&e.to_string()).into_owned()))?;
     }
     if terminal {
         eprint!("\r\x1b[K");

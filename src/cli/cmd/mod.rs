@@ -3,6 +3,7 @@
 mod convert;
 mod export;
 mod import;
+mod output;
 mod perft;
 mod query;
 mod show;
@@ -10,12 +11,14 @@ mod tree;
 mod validate;
 mod variants;
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use super::args::{Cli, Command, PositionArgs};
 use super::exit::CliError;
 use crate::notation::coord::{CoordError, resolve_coord};
 use crate::notation::position::read_position;
+use crate::notation::printable::printable;
 use crate::rules::{Position, Variant};
 
 pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -46,26 +49,55 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
     }
 }
 
+/// How many characters of a user-given value an error message repeats.
+const SHOWN_CHARS: usize = 80;
+
+/// How many characters of a message from the library (which may quote the
+/// input it rejects) an error message repeats.
+const MESSAGE_CHARS: usize = 400;
+
+/// A value the user gave (an argument, a path), as an error message
+/// repeats it: control characters escaped, long values shortened.
+fn shown(text: &str) -> Cow<'_, str> {
+    printable(text, SHOWN_CHARS)
+}
+
+/// A message of the library, which may quote the input it rejects, as an
+/// error message repeats it.
+fn shown_message(text: &str) -> Cow<'_, str> {
+    printable(text, MESSAGE_CHARS)
+}
+
 /// The variant, start position and played moves the arguments name.
 fn position_from(args: &PositionArgs) -> Result<Position, CliError> {
     let variant = Variant::by_name(&args.variant).ok_or_else(|| {
         let names: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
         CliError::Usage(format!(
             "unknown variant `{}`; known: {}",
-            args.variant,
+            shown(&args.variant),
             names.join(", ")
         ))
     })?;
     let mut pos = match &args.fen {
-        Some(fen) => {
-            read_position(variant, fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))?
-        }
+        Some(fen) => read_position(variant, fen)
+            .map_err(|e| CliError::Usage(format!("--fen: {}", shown_message(&e.to_string()))))?,
         None => Position::start(variant),
     };
     for (i, text) in args.moves.split_whitespace().enumerate() {
         let m = resolve_coord(&pos, text).map_err(|e| {
             let ply = i + 1;
-            let msg = format!("--moves: ply {ply} `{text}`: {e}");
+            let msg = match &e {
+                // The error repeats the text: say it once, shortened.
+                CoordError::Syntax(_) => format!(
+                    "--moves: ply {ply}: {}",
+                    CoordError::Syntax(shown(text).into_owned())
+                ),
+                _ => format!(
+                    "--moves: ply {ply} `{}`: {}",
+                    shown(text),
+                    shown_message(&e.to_string())
+                ),
+            };
             match e {
                 CoordError::Syntax(_) => CliError::Usage(msg),
                 _ => CliError::Rejected(msg),

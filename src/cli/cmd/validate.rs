@@ -2,6 +2,7 @@ use std::io::{BufRead, BufReader, Write};
 
 use serde::Serialize;
 
+use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use crate::notation::diagnostic::{Diagnostic, Severity};
@@ -40,7 +41,7 @@ pub(super) fn open(path: &str) -> Result<Box<dyn BufRead>, CliError> {
     }
     std::fs::File::open(path)
         .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
-        .map_err(|e| CliError::Usage(format!("{path}: cannot read: {e}")))
+        .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))
 }
 
 /// Counts of a validation run.
@@ -72,7 +73,7 @@ pub(super) fn run(
             let (text, game) = match item {
                 Ok(x) => x,
                 Err(e) => {
-                    eprintln!("xpgn: {path}: read error: {e}");
+                    eprintln!("xpgn: {}: read error: {e}", shown(path));
                     unreadable.push(path.clone());
                     break;
                 }
@@ -139,7 +140,11 @@ pub(super) fn run(
         return Err(CliError::Usage(format!(
             "{} file(s) could not be read: {}",
             unreadable.len(),
-            unreadable.join(", ")
+            unreadable
+                .iter()
+                .map(|p| shown(p))
+                .collect::<Vec<_>>()
+                .join(", ")
         )));
     }
     if tally.valid < tally.read {

@@ -15,6 +15,14 @@ pub(super) fn run(out: &mut dyn Write) -> Result<(), CliError> {
             v.def().display_name,
             start_position(*v)
         )?;
+        // The piece letters, as the variant's definition names them.
+        let legend: Vec<String> = v
+            .def()
+            .pieces
+            .iter()
+            .map(|p| format!("{} {}", p.letter, p.name))
+            .collect();
+        writeln!(out, "    {}", legend.join(", "))?;
     }
     Ok(())
 }

@@ -51,6 +51,17 @@ fn piece(name: &'static str, letter: char, movement: Movement) -> PieceDef {
         letter,
         movement,
         role: Role::Other,
+        rule: None,
+    }
+}
+
+impl PieceDef {
+    /// The same piece, its movement defined by `rule`.
+    fn ruled(self, rule: &'static str) -> PieceDef {
+        PieceDef {
+            rule: Some(rule),
+            ..self
+        }
     }
 }
 
@@ -60,6 +71,7 @@ fn king() -> PieceDef {
         letter: 'K',
         movement: Movement::king(),
         role: Role::King,
+        rule: None,
     }
 }
 
@@ -69,6 +81,7 @@ fn pawn() -> PieceDef {
         letter: 'P',
         movement: Movement::none(),
         role: Role::Pawn,
+        rule: Some("R-0-4"),
     }
 }
 
@@ -203,8 +216,8 @@ fn counsellor() -> VariantDef {
         rook(),
         bishop(),
         knight(),
-        piece("Elephant", 'E', Movement::limited_bishop(2)),
-        piece("Counsellor", 'C', Movement::king()),
+        piece("Elephant", 'E', Movement::limited_bishop(2)).ruled("R-CO-1"),
+        piece("Counsellor", 'C', Movement::king()).ruled("R-CO-2"),
         pawn(),
     ];
     let size = BoardSize::new(12, 8);
@@ -245,8 +258,8 @@ fn royal() -> VariantDef {
         rook(),
         bishop(),
         knight(),
-        piece("Elephant", 'E', Movement::limited_bishop(2)),
-        piece("Firzan", 'F', Movement::ferz()),
+        piece("Elephant", 'E', Movement::limited_bishop(2)).ruled("R-RO-1"),
+        piece("Firzan", 'F', Movement::ferz()).ruled("R-RO-1"),
         pawn(),
     ];
     let size = BoardSize::new(10, 8);
@@ -291,11 +304,11 @@ fn royal() -> VariantDef {
 fn chaturanga() -> VariantDef {
     let pieces = vec![
         king(),
-        piece("Councelor", 'C', Movement::ferz()),
-        piece("Chariot", 'R', Movement::rook()),
+        piece("Councelor", 'C', Movement::ferz()).ruled("R-CH-2"),
+        piece("Chariot", 'R', Movement::rook()).ruled("R-CH-2"),
         knight(),
-        piece("Elephant", 'E', Movement::alfil()),
-        pawn(),
+        piece("Elephant", 'E', Movement::alfil()).ruled("R-CH-2"),
+        pawn().ruled("R-CH-3"),
     ];
     let size = BoardSize::new(8, 8);
     let councelor = kind(&pieces, 'C');
@@ -335,10 +348,10 @@ fn courier_spiel() -> VariantDef {
         queen(),
         rook(),
         knight(),
-        piece("Bishop", 'B', Movement::ferz().and(Movement::alfil())),
-        piece("Courier", 'C', Movement::bishop()),
-        piece("Councillor", 'M', Movement::knight().and(Movement::king())),
-        piece("Fool", 'F', Movement::king()),
+        piece("Bishop", 'B', Movement::ferz().and(Movement::alfil())).ruled("R-CS-1"),
+        piece("Courier", 'C', Movement::bishop()).ruled("R-CS-1"),
+        piece("Councillor", 'M', Movement::knight().and(Movement::king())).ruled("R-CS-1"),
+        piece("Fool", 'F', Movement::king()).ruled("R-CS-1"),
         pawn(),
     ];
     let size = BoardSize::new(12, 8);

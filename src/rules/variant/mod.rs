@@ -41,6 +41,10 @@ pub struct PieceDef {
     pub movement: Movement,
     /// King, pawn or other.
     pub role: Role,
+    /// The ruling that says how it moves (`R-CO-1` for the Counsellor
+    /// Chess Elephant), cited when it cannot make a move; `None` for a
+    /// piece that moves as in orthodox chess.
+    pub rule: Option<&'static str>,
 }
 
 /// How pawns promote.

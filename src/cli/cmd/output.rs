@@ -1,0 +1,194 @@
+//! Output files that are either written whole or not touched at all.
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::shown;
+use crate::cli::exit::CliError;
+
+/// Writes what `write` produces to `target` all or nothing: into a new
+/// temporary file beside it, flushed and synced to disk, then renamed over
+/// `target`. On any failure (of `write`, of a write, of the sync or of the
+/// rename) the temporary file is removed and `target` is left as it was.
+/// A `target` that is a symbolic link is replaced where the link points; a
+/// read-only `target` is refused.
+///
+/// Write errors name `target`: `out.pgn: cannot write: File too large`.
+pub(super) fn write_atomically<T>(
+    target: &str,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let cannot = |e: std::io::Error| cannot_write(target, &e);
+    let path = resolve_link(Path::new(target));
+    let existing = std::fs::metadata(&path).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|m| m.permissions().readonly())
+    {
+        // Renaming would replace it all the same: refuse as opening would.
+        return Err(cannot(std::io::Error::new(
+            std::io::ErrorKind::PermissionDenied,
+            "the file is read-only",
+        )));
+    }
+    let (temp, file) = create_temp(&path).map_err(cannot)?;
+    if let Some(meta) = existing {
+        // Keep the permissions of the file being replaced.
+        let _ = file.set_permissions(meta.permissions());
+    }
+    let mut w = BufWriter::with_capacity(
+        1 << 16,
+        Named {
+            inner: file,
+            target,
+        },
+    );
+    let done = write(&mut w).and_then(|value| {
+        let named = w.into_inner().map_err(|e| CliError::Io(e.into_error()))?;
+        named.inner.sync_all().map_err(cannot)?;
+        drop(named);
+        std::fs::rename(&temp, &path).map_err(cannot)?;
+        sync_dir(&path);
+        Ok(value)
+    });
+    if done.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    done
+}
+
+fn cannot_write(target: &str, e: &std::io::Error) -> CliError {
+    CliError::Io(std::io::Error::new(
+        e.kind(),
+        format!("{}: cannot write: {e}", shown(target)),
+    ))
+}
+
+/// A file whose write errors say which output failed.
+struct Named<'a> {
+    inner: File,
+    target: &'a str,
+}
+
+impl Write for Named<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).map_err(|e| self.named(&e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().map_err(|e| self.named(&e))
+    }
+}
+
+impl Named<'_> {
+    fn named(&self, e: &std::io::Error) -> std::io::Error {
+        match cannot_write(self.target, e) {
+            CliError::Io(e) => e,
+            _ => unreachable!("cannot_write makes an I/O error"),
+        }
+    }
+}
+
+/// Where a symbolic link at `path` points (so the rename replaces the
+/// file, not the link); `path` itself otherwise.
+fn resolve_link(path: &Path) -> PathBuf {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    }
+}
+
+/// A new file beside `path`, hidden, named after it and this process.
+fn create_temp(path: &Path) -> std::io::Result<(PathBuf, File)> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let mut n = 0u32;
+    loop {
+        let temp = path.with_file_name(format!(".{name}.xpgn-{}-{n}.tmp", std::process::id()));
+        match OpenOptions::new().write(true).create_new(true).open(&temp) {
+            Ok(f) => return Ok((temp, f)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && n < 100 => n += 1,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Makes the rename itself durable, where the system allows it.
+fn sync_dir(path: &Path) {
+    #[cfg(unix)]
+    if let Some(dir) = path.parent() {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+/// Identifies a file independently of the name it is reached by, so that
+/// `./f.pgn`, `f.pgn`, a symbolic link and a hard link to it compare equal.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct FileId(Inner);
+
+#[cfg(unix)]
+type Inner = (u64, u64);
+#[cfg(not(unix))]
+type Inner = PathBuf;
+
+impl FileId {
+    /// The identity of the file at `path`, if it exists.
+    pub(super) fn of_path(path: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            std::fs::metadata(path)
+                .ok()
+                .map(|m| FileId((m.dev(), m.ino())))
+        }
+        #[cfg(not(unix))]
+        {
+            std::fs::canonicalize(path).ok().map(FileId)
+        }
+    }
+
+    /// The identity of an open file.
+    pub(super) fn of_file(file: &File, path: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = path;
+            file.metadata().ok().map(|m| FileId((m.dev(), m.ino())))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = file;
+            FileId::of_path(path)
+        }
+    }
+
+    /// The identity of the file standard input reads, when it is one.
+    pub(super) fn of_stdin() -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd;
+            let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+            let file = File::from(fd);
+            let meta = file.metadata().ok()?;
+            meta.is_file()
+                .then(|| FileId::of_file(&file, Path::new("-")))?
+        }
+        #[cfg(not(unix))]
+        {
+            None
+        }
+    }
+}

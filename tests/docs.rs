@@ -1,0 +1,128 @@
+//! `docs/rules.md` explains every ruling id the code cites, so a user can
+//! look up the id an error message ends with.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file below `dir`.
+fn sources(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("a readable source directory") {
+            let p = e.expect("a directory entry").path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let text = std::fs::read_to_string(&p).expect("a readable source file");
+                out.push((p.display().to_string(), text));
+            }
+        }
+    }
+    out
+}
+
+/// The ruling ids in `text`: `R-`, a group of capitals or digits, `-`,
+/// digits, and an optional lower-case case letter (`R-CO-4a`).
+fn ruling_ids(text: &str) -> BTreeSet<String> {
+    let b = text.as_bytes();
+    let mut ids = BTreeSet::new();
+    let mut i = 0;
+    while let Some(at) = text[i..].find("R-").map(|k| k + i) {
+        i = at + 2;
+        if at > 0 && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'-') {
+            continue;
+        }
+        let mut j = at + 2;
+        let group = j;
+        while j < b.len() && (b[j].is_ascii_uppercase() || b[j].is_ascii_digit()) {
+            j += 1;
+        }
+        if j == group || j >= b.len() || b[j] != b'-' {
+            continue;
+        }
+        j += 1;
+        let number = j;
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        if j == number {
+            continue;
+        }
+        if j < b.len()
+            && b[j].is_ascii_lowercase()
+            && !b.get(j + 1).is_some_and(u8::is_ascii_alphanumeric)
+        {
+            j += 1;
+        }
+        ids.insert(text[at..j].to_string());
+    }
+    ids
+}
+
+#[test]
+fn ruling_ids_are_found_as_cited() {
+    let ids = ruling_ids("(R-CO-4a) R-0-1, R-CS-3..6 and `R-960-2`; XR-1-1, R-X-, R--1");
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    assert_eq!(ids, ["R-0-1", "R-960-2", "R-CO-4a", "R-CS-3"]);
+}
+
+#[test]
+fn every_ruling_id_cited_in_the_code_is_explained_in_docs_rules_md() {
+    let docs = std::fs::read_to_string(root().join("docs/rules.md")).expect("docs/rules.md exists");
+    // An id is explained where it is defined: in bold, `**R-CS-4**`.
+    let defined: BTreeSet<String> = ruling_ids(&docs)
+        .into_iter()
+        .filter(|id| docs.contains(&format!("**{id}**")))
+        .collect();
+    let mut cited = BTreeSet::new();
+    let mut missing = Vec::new();
+    for (path, text) in sources(&root().join("src")) {
+        for id in ruling_ids(&text) {
+            if !defined.contains(&id) {
+                missing.push(format!("{id} (cited in {path})"));
+            }
+            cited.insert(id);
+        }
+    }
+    assert!(
+        cited.len() > 20,
+        "the search finds the cited ids: {cited:?}"
+    );
+    assert!(
+        missing.is_empty(),
+        "docs/rules.md does not explain: {}",
+        missing.join(", ")
+    );
+}
+
+#[test]
+fn every_ruling_the_docs_define_is_defined_once() {
+    let docs = std::fs::read_to_string(root().join("docs/rules.md")).expect("docs/rules.md exists");
+    for id in ruling_ids(&docs) {
+        let definitions = docs.matches(&format!("**{id}**")).count();
+        assert!(definitions <= 1, "{id} is defined {definitions} times");
+    }
+    // Each variant's rulings are numbered from 1 without gaps.
+    let defined: Vec<String> = ruling_ids(&docs)
+        .into_iter()
+        .filter(|id| {
+            docs.contains(&format!("**{id}**")) && id.ends_with(|c: char| c.is_ascii_digit())
+        })
+        .collect();
+    for id in &defined {
+        let (group, n) = id.rsplit_once('-').unwrap();
+        let n: u32 = n.parse().unwrap();
+        if n > 1 {
+            let before = format!("{group}-{}", n - 1);
+            assert!(
+                defined.contains(&before),
+                "{id} is defined, {before} is not"
+            );
+        }
+    }
+}
