@@ -23,7 +23,7 @@ pub enum DbError {
     /// A reading command found an older schema and could not upgrade it
     /// because another process is writing the database.
     #[error(
-        "the database has schema version {found} and this xpgn reads version {known}; another process is writing it now: run `xpgn import` on it (it waits for the other writer and upgrades it), then try again"
+        "the database has schema version {found} and this xpgn reads version {known}; another process is writing it now: run `xpgn import` on it (it waits for the other writer and upgrades it), or try again when that writer is done"
     )]
     Behind {
         /// Version found.

@@ -816,4 +816,56 @@ mod tests {
             [(5, Some(0))]
         );
     }
+
+    #[test]
+    fn dates_are_ranges_of_days() {
+        let r = |first, last| DateRange { first, last };
+        assert_eq!(DateRange::parse("1985.06.15"), Ok(r(19850615, 19850615)));
+        assert_eq!(DateRange::parse("1985-06-15"), Ok(r(19850615, 19850615)));
+        assert_eq!(DateRange::parse("1985.06"), Ok(r(19850601, 19850630)));
+        assert_eq!(DateRange::parse("1985"), Ok(r(19850101, 19851231)));
+        assert_eq!(DateRange::parse("2024.02"), Ok(r(20240201, 20240229)));
+        assert_eq!(DateRange::parse("2000.02.29"), Ok(r(20000229, 20000229)));
+        for bad in [
+            "2020.13.45",
+            "1985/12/31",
+            "abc",
+            "1900.02.29",
+            "85",
+            "1985.06.15.1",
+            "1985.",
+            "",
+        ] {
+            assert!(DateRange::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(DateRange::of_tag("1985.??.??"), Some(r(19850101, 19851231)));
+        assert_eq!(DateRange::of_tag("1985.06.??"), Some(r(19850601, 19850630)));
+        assert_eq!(DateRange::of_tag("1985.06.15"), Some(r(19850615, 19850615)));
+        assert_eq!(DateRange::of_tag("1985"), Some(r(19850101, 19851231)));
+        assert_eq!(DateRange::of_tag("????.??.??"), None);
+        assert_eq!(DateRange::of_tag("soon"), None);
+    }
+
+    #[test]
+    fn a_partial_position_string_stands_for_every_state_its_board_allows() {
+        let chess = Variant::chess();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let whole = search_positions(chess, &format!("{start} w KQkq - 0 1")).unwrap();
+        assert_eq!(whole.positions.len(), 1);
+        assert!(whole.varied.is_empty());
+        // Two sides to move, 16 castling states; no en passant is possible.
+        let board = search_positions(chess, start).unwrap();
+        assert_eq!(board.positions.len(), 32);
+        assert!(board.positions.contains(&Position::start(chess)));
+        let black = search_positions(chess, &format!("{start} b")).unwrap();
+        assert_eq!(black.positions.len(), 16);
+        assert!(black.positions.iter().all(|p| p.turn() == Color::Black));
+        // Kings off their squares: no castling at all.
+        let moved = search_positions(chess, "4k3/8/8/8/8/8/8/3K4").unwrap();
+        assert_eq!(moved.positions.len(), 2);
+        // Kings that cannot both stand so: an error naming the board.
+        let e = search_positions(chess, "4k3/8/8/8/8/8/8/4K3 x").unwrap_err();
+        assert_eq!(e.field, FenField::Turn);
+        assert!(search_positions(chess, "3kK3/8/8/8/8/8/8/8").is_err());
+    }
 }

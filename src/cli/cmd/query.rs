@@ -243,3 +243,21 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_dropped_wherever_they_stand() {
+        fn tokens(t: &str) -> Vec<&str> {
+            move_tokens(t).collect()
+        }
+        assert_eq!(tokens("1. e4 e5 2. Nf3"), ["e4", "e5", "Nf3"]);
+        assert_eq!(tokens("1.e4 e5 2.Nf3"), ["e4", "e5", "Nf3"]);
+        assert_eq!(tokens("1... e5 12...Nc6 3\u{2026}a6"), ["e5", "Nc6", "a6"]);
+        assert_eq!(tokens("e2e4 e7e5"), ["e2e4", "e7e5"]);
+        // A number that is no move number stays, to be refused as a move.
+        assert_eq!(tokens("12 e4"), ["12", "e4"]);
+    }
+}
