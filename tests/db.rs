@@ -880,3 +880,480 @@ fn imported_random_games_of_every_variant_replay_from_their_packed_lines() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Imports `text` into a new database and opens a connection that holds a
+/// write transaction on it (as an import does between its commits), with
+/// game 1 deleted and a game row added, not committed.
+fn held_writer(dir: &Path, text: &str) -> (String, rusqlite::Connection) {
+    let db = imported(dir, "busy", text);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "BEGIN IMMEDIATE;
+         DELETE FROM position_postings;
+         DELETE FROM moves WHERE game = 1;
+         DELETE FROM games WHERE id = 1;",
+    )
+    .unwrap();
+    (db, conn)
+}
+
+#[test]
+fn reading_commands_answer_at_once_while_another_process_writes() {
+    let dir = temp("concurrent-read");
+    let (db, writer) = held_writer(&dir, PATTERN_GAMES);
+    let db = db.as_str();
+    // Each would have waited 5 s for the write lock and failed with
+    // "database is locked"; a WAL reader never waits, and sees what is
+    // committed: all 7 games, game 1 too.
+    let o = xpgn(&["query", "--db", db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(summary(&o).ends_with("7 games"), "{}", summary(&o));
+    let o = xpgn(&["stats", "--db", db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(summary(&o).contains("total                         6        1"));
+    let o = xpgn(&["tree", "--db", db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The invalid game's plies before its fault are stored too.
+    assert!(
+        summary(&o).contains("4 games reach this position"),
+        "{}",
+        summary(&o)
+    );
+    let o = xpgn(&["export", "--db", db, "--original", "--white", "A"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("[White \"A\"]"));
+    writer.execute_batch("ROLLBACK").unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_import_waits_for_the_first_and_then_completes() {
+    use std::io::BufRead;
+    let dir = temp("concurrent-import");
+    let (db, writer) = held_writer(&dir, PATTERN_GAMES);
+    let more = dir.join("more.pgn");
+    std::fs::write(&more, games(Variant::chess(), 5, 20, 21)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .args(["import", more.to_str().unwrap(), "--db", &db])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        format!("xpgn: waiting for another import of {db} to finish...\n")
+    );
+    // Still waiting, however long the other writes.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(child.try_wait().unwrap().is_none(), "the import gave up");
+    writer.execute_batch("COMMIT").unwrap();
+    let o = child.wait_with_output().unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    assert_eq!(o.status.code(), Some(0), "{rest}");
+    assert!(
+        summary(&o).starts_with("read 5, imported 5, duplicates 0, invalid 0,"),
+        "{}",
+        summary(&o)
+    );
+    let s = summary(&xpgn(&["stats", "--db", &db]));
+    assert!(
+        s.contains("total                        10        1"),
+        "{s}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_import() {
+    let dir = temp("behind");
+    let (db, writer) = held_writer(&dir, PATTERN_GAMES);
+    writer.execute_batch("ROLLBACK").unwrap();
+    writer.pragma_update(None, "user_version", 2).unwrap();
+    writer
+        .execute_batch("BEGIN IMMEDIATE; DELETE FROM games WHERE id = 2;")
+        .unwrap();
+    let o = xpgn(&["stats", "--db", &db]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("has schema version 2 and this xpgn reads version 4; another process is writing it now: run `xpgn import` on it"),
+        "{}",
+        stderr(&o)
+    );
+    writer.execute_batch("ROLLBACK").unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Overwrites the middle half of `db` with bytes no page can hold.
+fn damage(db: &str) {
+    let mut bytes = std::fs::read(db).unwrap();
+    let n = bytes.len();
+    assert!(
+        n > 64 * 1024,
+        "{n} bytes: too small to damage in the middle"
+    );
+    for b in &mut bytes[n / 4..n * 3 / 4] {
+        *b = 0xff;
+    }
+    std::fs::write(db, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_database_is_refused_with_exit_2_by_import_and_query() {
+    let dir = temp("damaged");
+    let db = imported(&dir, "d", &games(Variant::chess(), 400, 60, 13));
+    damage(&db);
+    let before = std::fs::read(&db).unwrap();
+    let more = dir.join("more.pgn");
+    std::fs::write(&more, games(Variant::chess(), 3, 20, 17)).unwrap();
+    let o = xpgn(&["import", more.to_str().unwrap(), "--db", &db]);
+    assert_eq!(o.status.code(), Some(2), "{}", summary(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("xpgn: --db {db}: the database file is damaged (")),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&db).unwrap(), before, "nothing was written");
+    for args in [
+        &["query", "--db", db.as_str()][..],
+        &["query", "--db", db.as_str(), "--format", "json"][..],
+        &["export", "--db", db.as_str(), "--original"][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).starts_with(&format!("xpgn: --db {db}: the database file is damaged (")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `tree --format json` with `args`.
+fn tree_json(db: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["tree", "--db", db, "--format", "json"];
+    all.extend_from_slice(args);
+    let o = xpgn(&all);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 1);
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// (san, games, white wins, draws, black wins) per move of a JSON tree.
+fn tree_rows(tree: &serde_json::Value) -> Vec<(String, u64, u64, u64, u64)> {
+    tree["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            (
+                m["san"].as_str().unwrap().to_string(),
+                m["games"].as_u64().unwrap(),
+                m["white_wins"].as_u64().unwrap(),
+                m["draws"].as_u64().unwrap(),
+                m["black_wins"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_tree_decodes_a_long_game_once_however_often_it_returns() {
+    // 40,000 plies of knights going out and back: the start position is
+    // reached 10,001 times (plies 0, 4, ..., 40,000), the position after
+    // 1. Nf3 10,000 times.
+    let cycles = 10_000;
+    let mut text = String::from("[White \"Shuffler\"][Result \"1/2-1/2\"]\n");
+    for i in 0..cycles {
+        let n = 2 * i + 1;
+        text.push_str(&format!("{n}. Nf3 Nf6 {}. Ng1 Ng8 ", n + 1));
+    }
+    text.push_str(&format!("{}. e4 1/2-1/2\n\n", 2 * cycles + 1));
+    text.push_str("[Result \"1-0\"]\n1. e4 e5 1-0\n\n");
+    let dir = temp("long-tree");
+    let db = imported(&dir, "long", &text);
+    let database = xpgn::db::Database::open_existing(Path::new(&db)).unwrap();
+    let start = database.tree(&Position::start(Variant::chess())).unwrap();
+    let rows: Vec<(&str, u64)> = start
+        .moves
+        .iter()
+        .map(|m| (m.san.as_str(), m.games))
+        .collect();
+    assert_eq!(rows, [("e4", 2), ("Nf3", 1)]);
+    assert_eq!((start.games, start.ended), (2, 0));
+    // The long game's line is decoded once, to its last ply: not once
+    // from ply 0 per time it comes back (50 million moves).
+    assert_eq!(start.decoded, 4 * cycles + 1 + 1);
+    drop(database);
+    let after = tree_json(&db, &["--moves", "1. Nf3"]);
+    assert_eq!(tree_rows(&after), [("Nf6".to_string(), 1, 0, 1, 0)]);
+    assert_eq!(
+        (after["games"].as_u64(), after["ended"].as_u64()),
+        (Some(1), Some(0))
+    );
+    let start = tree_json(&db, &[]);
+    assert_eq!(
+        start["position"],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    assert_eq!(start["moves"][0]["coord"], "e2e4");
+    assert_eq!(start["moves"][0]["score"], 75.0);
+    assert_eq!(start["moves"][1]["san"], "Nf3");
+    assert_eq!(start["moves"][1]["score"], 50.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const DATED: &str = "[White \"Year\"][Date \"1985.??.??\"]\n1. e4 *\n\n\
+    [White \"June\"][Date \"1985.06.??\"]\n1. e4 *\n\n\
+    [White \"Day\"][Date \"1985.06.15\"]\n1. e4 *\n\n\
+    [White \"Next\"][Date \"1986.01.01\"]\n1. e4 *\n\n\
+    [White \"Unknown\"][Date \"????.??.??\"]\n1. e4 *\n\n\
+    [White \"None\"]\n1. e4 *\n\n";
+
+/// White tags of the games `query` finds with `args`.
+fn whites(db: &str, args: &[&str]) -> Vec<String> {
+    found(db, args).into_iter().map(|(w, _)| w).collect()
+}
+
+#[test]
+fn partial_dates_match_the_ranges_they_overlap() {
+    let dir = temp("dates");
+    let db = imported(&dir, "d", DATED);
+    let w = |args: &[&str]| whites(&db, args);
+    assert_eq!(
+        w(&["--date-from", "1985.01.01", "--date-to", "1985.12.31"]),
+        ["Year", "June", "Day"]
+    );
+    assert_eq!(
+        w(&["--date-from", "1985.03.01"]),
+        ["Year", "June", "Day", "Next"]
+    );
+    assert_eq!(w(&["--date-to", "1985.05"]), ["Year"]);
+    assert_eq!(w(&["--date-from", "1985-06-20"]), ["Year", "June", "Next"]);
+    assert_eq!(
+        w(&["--date-from", "1985.06", "--date-to", "1985.06"]),
+        ["Year", "June", "Day"]
+    );
+    assert_eq!(w(&["--date-from", "1986"]), ["Next"]);
+    assert_eq!(w(&["--date-to", "1984"]), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn refused_filter_values_exit_2_naming_the_flag_and_what_it_takes() {
+    let dir = temp("refused");
+    let db = imported(&dir, "r", DATED);
+    let dates = "expected YYYY.MM.DD, YYYY-MM-DD, YYYY.MM or YYYY";
+    for (args, says) in [
+        (
+            &["--date-from", "2020.13.45"][..],
+            vec!["--date-from", "`2020.13.45`", dates],
+        ),
+        (&["--date-to", "1985/12/31"][..], vec!["--date-to", dates]),
+        (&["--date-from", "abc"][..], vec!["--date-from", dates]),
+        (&["--date-to", "2021.02.29"][..], vec!["--date-to", dates]),
+        (
+            &["--result", "1-O"][..],
+            vec!["--result", "1-0", "0-1", "1/2-1/2"],
+        ),
+        (
+            &["--status", "good"][..],
+            vec!["--status", "valid", "invalid"],
+        ),
+        (&["--limit", "ten"][..], vec!["--limit", "ten"]),
+        (&["--tag", "White"][..], vec!["--tag", "NAME=VALUE"]),
+        (
+            &["--variant", "xiangqi"][..],
+            vec!["--variant", "known: chess"],
+        ),
+    ] {
+        for cmd in ["query", "export"] {
+            let mut all = vec![cmd, "--db", db.as_str()];
+            all.extend_from_slice(args);
+            let o = xpgn(&all);
+            assert_eq!(o.status.code(), Some(2), "{all:?}");
+            for s in &says {
+                assert!(
+                    stderr(&o).contains(s),
+                    "{all:?}: no `{s}` in {}",
+                    stderr(&o)
+                );
+            }
+            assert!(o.stdout.is_empty(), "{all:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn names_match_case_blind_in_any_script_and_player_means_either_colour() {
+    let dir = temp("unicode");
+    let text = "[Event \"Zürich\"][White \"MÜLLER, Jörg\"][Black \"Ødegaard\"]\n1. e4 *\n\n\
+        [Event \"Bern\"][White \"Øystein\"][Black \"Müller, Anna\"]\n1. d4 *\n\n\
+        [Event \"Basel\"][White \"Other\"][Black \"Player\"]\n1. c4 *\n\n";
+    let db = imported(&dir, "u", text);
+    let w = |args: &[&str]| whites(&db, args);
+    assert_eq!(w(&["--white", "müller"]), ["MÜLLER, Jörg"]);
+    assert_eq!(w(&["--event", "ZÜRICH"]), ["MÜLLER, Jörg"]);
+    assert_eq!(w(&["--tag", "Black=øDEGAARD"]), ["MÜLLER, Jörg"]);
+    assert_eq!(w(&["--player", "MÜLLER"]), ["MÜLLER, Jörg", "Øystein"]);
+    assert_eq!(w(&["--player", "øystein"]), ["Øystein"]);
+    assert_eq!(w(&["--player", "player"]), ["Other"]);
+    assert_eq!(w(&["--player", "müller", "--black", "anna"]), ["Øystein"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn moves_take_move_numbers_and_any_notation() {
+    let dir = temp("moves");
+    let text = "[White \"A\"]\n1. e4 e5 2. Nf3 Nc6 *\n\n\
+        [White \"B\"]\n1. e4 e5 2. Bc4 *\n\n\
+        [White \"C\"]\n1. d4 d5 *\n\n";
+    let db = imported(&dir, "m", text);
+    let w = |args: &[&str]| whites(&db, args);
+    for moves in [
+        "1. e4 e5 2. Nf3",
+        "1.e4 e5 2.Nf3",
+        "e2e4 e7e5 g1f3",
+        "1. e2e4 1... e7e5 2.Ng1-f3",
+        "e4 1...e5 Nf3",
+    ] {
+        assert_eq!(w(&["--moves", moves]), ["A"], "{moves}");
+    }
+    assert_eq!(w(&["--moves", "1. e4 e5"]), ["A", "B"]);
+    assert_eq!(w(&["--moves", "1.d4"]), ["C"]);
+    let tree = tree_json(&db, &["--moves", "1. e4 e5"]);
+    assert_eq!(
+        tree_rows(&tree)
+            .iter()
+            .map(|r| r.0.as_str())
+            .collect::<Vec<_>>(),
+        ["Bc4", "Nf3"]
+    );
+    let o = xpgn(&["query", "--db", &db, "--moves", "1. e4 e5 2. e5"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--moves: ply 3 `e5`"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same board (1. e4 e5) reached with White to move and all castling
+/// rights (A), with Black to move (B), and with White to move and no
+/// castling (C, twice); D reaches a board with an en passant capture.
+const BOARDS: &str = "[White \"A\"][Result \"1-0\"]\n1. e4 e5 2. Nf3 1-0\n\n\
+    [White \"B\"][Result \"0-1\"]\n1. e3 e5 2. e4 Nc6 0-1\n\n\
+    [White \"C\"][Result \"1/2-1/2\"]\n1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 4. d4 1/2-1/2\n\n\
+    [White \"D\"]\n1. e4 a6 2. e5 d5 3. exd6 *\n\n";
+
+const BOARD: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR";
+
+#[test]
+fn a_board_alone_finds_any_side_to_move_castling_and_en_passant() {
+    let dir = temp("board-only");
+    let db = imported(&dir, "b", BOARDS);
+    assert_eq!(
+        found(&db, &["--fen", BOARD]),
+        named(&[("A", 2), ("B", 3), ("C", 2)])
+    );
+    assert_eq!(
+        found(&db, &["--fen", &format!("{BOARD} w KQkq - 0 2")]),
+        named(&[("A", 2), ("C", 2)])
+    );
+    assert_eq!(
+        found(&db, &["--fen", &format!("{BOARD} b")]),
+        named(&[("B", 3)])
+    );
+    assert_eq!(
+        found(&db, &["--fen", &format!("{BOARD} w -")]),
+        named(&[("C", 6)])
+    );
+    // The en passant square of D's position after 2... d5 counts in its
+    // key (exd6 is possible): a whole string without it finds nothing.
+    let d = "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR";
+    assert_eq!(found(&db, &["--fen", &format!("{d} w KQkq - 0 3")]), vec![]);
+    assert_eq!(
+        found(&db, &["--fen", &format!("{d} w KQkq d6 0 3")]),
+        named(&[("D", 4)])
+    );
+    assert_eq!(found(&db, &["--fen", d]), named(&[("D", 4)]));
+    // Said so: in the table, on standard error for JSON.
+    let o = xpgn(&["query", "--db", &db, "--fen", BOARD]);
+    let first = summary(&o).lines().next().unwrap().to_string();
+    assert_eq!(
+        first,
+        "board only: searched any side-to-move, castling, en-passant (32 states)"
+    );
+    let o = xpgn(&["query", "--db", &db, "--fen", BOARD, "--format", "json"]);
+    assert!(
+        stderr(&o).contains("board only: searched any"),
+        "{}",
+        stderr(&o)
+    );
+    let o = xpgn(&[
+        "query",
+        "--db",
+        &db,
+        "--fen",
+        &format!("{BOARD} w KQkq - 0 2"),
+    ]);
+    assert!(!summary(&o).contains("board only"));
+    // The tree: each move with its side; scores for the side that moves.
+    let tree = tree_json(&db, &["--fen", BOARD]);
+    assert_eq!(
+        tree_rows(&tree),
+        [
+            ("Ke2".to_string(), 1, 0, 1, 0),
+            ("Nc6".to_string(), 1, 0, 0, 1),
+            ("Nf3".to_string(), 1, 1, 0, 0),
+            ("d4".to_string(), 1, 0, 1, 0),
+        ]
+    );
+    assert_eq!(tree["moves"][1]["turn"], "black");
+    assert_eq!(tree["moves"][1]["score"], 100.0);
+    assert_eq!(
+        (tree["games"].as_u64(), tree["states"].as_u64()),
+        (Some(3), Some(32))
+    );
+    let o = xpgn(&["tree", "--db", &db, "--fen", BOARD]);
+    let text = summary(&o);
+    assert!(
+        text.contains("\nboard only: searched any side-to-move"),
+        "{text}"
+    );
+    assert!(text.contains("\n...Nc6 "), "{text}");
+    // A variant with extra fields: the king's leap right is varied too.
+    let leap = Variant::by_name("kings-leap").unwrap();
+    let kl = imported(&dir, "kl", &games(leap, 2, 6, 5));
+    let start = xpgn::notation::position::start_position(leap);
+    let board = start.split(' ').next().unwrap();
+    let both: Vec<_> = found(&kl, &["--variant", "kings-leap", "--fen", board])
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(both, [Some(0), Some(0)]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn stats_print_one_json_document() {
+    let dir = temp("stats-json");
+    let db = imported(&dir, "s", PATTERN_GAMES);
+    let o = xpgn(&["stats", "--db", &db, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["variants"],
+        serde_json::json!([
+            {"variant": "chess", "valid": 4, "invalid": 1, "plies": 26},
+            {"variant": "counsellor", "valid": 2, "invalid": 0, "plies": 26},
+        ])
+    );
+    // One per ply and the start, per game; X, invalid, has 1 of the 26
+    // chess plies, and its 2 positions up to the fault are indexed too.
+    assert_eq!(v["positions"], 25 + 4 + 26 + 2 + 2);
+    assert!(v["bytes"].as_u64().unwrap() > 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

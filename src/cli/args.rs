@@ -76,12 +76,18 @@ pub enum Command {
         /// Variant (default chess).
         #[arg(long, default_value = "chess")]
         variant: String,
-        /// The position (default: the variant's start).
+        /// The position (default: the variant's start); the board alone
+        /// (or fewer fields than board, side to move, castling and en
+        /// passant) stands for every position with that board.
         #[arg(long, conflicts_with = "moves")]
         fen: Option<String>,
-        /// Moves from the start that lead to the position, any notation.
+        /// Moves from the start that lead to the position, any notation,
+        /// move numbers allowed (`1. e4 e5 2. Nf3`).
         #[arg(long)]
         moves: Option<String>,
+        /// Output form.
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReportFormat,
     },
     /// Write the games the filters select (as for `query`): canonical XPGN,
     /// JSON, or the original bytes; invalid games always as imported.
@@ -91,6 +97,9 @@ pub enum Command {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
         db: String,
+        /// Output form.
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReportFormat,
     },
     /// Play coordinate moves and print the position reached.
     Show {
@@ -160,22 +169,32 @@ pub struct FilterArgs {
     /// Shorthand for `--tag Event=...`.
     #[arg(long)]
     pub event: Option<String>,
-    /// Exact result: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    /// A player of either colour: the `White` or the `Black` tag contains
+    /// it, case-blind.
     #[arg(long)]
+    pub player: Option<String>,
+    /// Exact result: `1-0`, `0-1`, `1/2-1/2`, `*`.
+    #[arg(long, value_parser = ["1-0", "0-1", "1/2-1/2", "*"])]
     pub result: Option<String>,
-    /// Earliest date, `YYYY.MM.DD`.
+    /// Earliest date: `YYYY.MM.DD`, `YYYY-MM-DD`, `YYYY.MM` or `YYYY`; a
+    /// partial game date (`1985.??.??`) matches when the days it can mean
+    /// overlap the range asked for.
     #[arg(long)]
     pub date_from: Option<String>,
-    /// Latest date, `YYYY.MM.DD`.
+    /// Latest date, in the forms of `--date-from`.
     #[arg(long)]
     pub date_to: Option<String>,
     /// `valid` or `invalid`.
     #[arg(long, value_parser = ["valid", "invalid"])]
     pub status: Option<String>,
-    /// A position the game reaches on its main line (clocks ignored).
+    /// A position the game reaches on its main line (clocks ignored); the
+    /// board alone (or fewer fields than board, side to move, castling and
+    /// en passant) finds the board with any side to move, castling and en
+    /// passant.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Moves the game starts with, any notation (`e2e4 e7e5` or `e4 e5`).
+    /// Moves the game starts with, any notation, move numbers allowed
+    /// (`e2e4 e7e5`, `e4 e5`, `1. e4 e5 2. Nf3`, `1.e4 e5`).
     #[arg(long)]
     pub moves: Option<String>,
     /// A piece on a square in some main-line position: `white:K@j1`,
@@ -226,6 +245,15 @@ pub enum ExportTo {
     /// Canonical XPGN with SAN.
     Xpgn,
     /// One JSON document per game (one per line).
+    Json,
+}
+
+/// How `tree` and `stats` print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned columns.
+    Table,
+    /// One JSON document.
     Json,
 }
 

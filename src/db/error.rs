@@ -5,9 +5,32 @@ use super::packed::PackedError;
 /// What went wrong with the database.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    /// The file is not an SQLite database, cannot be opened, or SQLite failed.
+    /// SQLite failed (the file cannot be opened, a statement failed).
     #[error("{0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
+    /// The file is not an SQLite database (`SQLITE_NOTADB`).
+    #[error("file is not a database")]
+    NotADatabase,
+    /// The database file has damaged pages (`SQLITE_CORRUPT`, or what
+    /// `PRAGMA quick_check` found before an import).
+    #[error(
+        "the database file is damaged ({detail}); restore it from a backup or import its games into a new database"
+    )]
+    Damaged {
+        /// What SQLite reported.
+        detail: String,
+    },
+    /// A reading command found an older schema and could not upgrade it
+    /// because another process is writing the database.
+    #[error(
+        "the database has schema version {found} and this xpgn reads version {known}; another process is writing it now: run `xpgn import` on it (it waits for the other writer and upgrades it), or try again when that writer is done"
+    )]
+    Behind {
+        /// Version found.
+        found: i64,
+        /// Version this build needs.
+        known: i64,
+    },
     /// The database was written by a newer xpgn.
     #[error("the database has schema version {found}; this xpgn knows up to {known}")]
     TooNew {
@@ -18,7 +41,7 @@ pub enum DbError {
     },
     /// A read-only database with an older schema: it cannot be upgraded.
     #[error(
-        "the database has schema version {found} and is read-only; it needs upgrading to version {known}: make it writable and run `xpgn stats` on it once"
+        "the database has schema version {found} and is read-only; it needs upgrading to version {known}: make it writable and run `xpgn import` (or any reading command) on it once"
     )]
     OldAndReadOnly {
         /// Version found.
@@ -64,4 +87,18 @@ pub enum DbError {
         /// The failure.
         source: std::io::Error,
     },
+}
+
+impl From<rusqlite::Error> for DbError {
+    /// Damage and foreign files get their own variants, wherever SQLite
+    /// reports them.
+    fn from(e: rusqlite::Error) -> DbError {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase) => DbError::NotADatabase,
+            Some(rusqlite::ErrorCode::DatabaseCorrupt) => DbError::Damaged {
+                detail: e.to_string(),
+            },
+            _ => DbError::Sqlite(e),
+        }
+    }
 }

@@ -1,6 +1,9 @@
 //! Schema migrations: an append-only list, tracked by `PRAGMA user_version`.
-//! All that are due run in one exclusive transaction; running them again
-//! does nothing. A migration is SQL, and may have a code step where SQL
+//! The version is read first and nothing more happens when it is current
+//! (a database that needs no upgrade is never locked for one); all that
+//! are due run in one `BEGIN IMMEDIATE` transaction, which waits for any
+//! other writer, and the version is read again inside it (another process
+//! may have upgraded it meanwhile); running them again does nothing. A migration is SQL, and may have a code step where SQL
 //! alone cannot compute a new column (version 2 replays every game).
 
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
@@ -50,13 +53,21 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// SQLite errors, a database newer than this build, or a stored game that
 /// no longer replays.
 pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Exclusive)?;
+    let too_new = |version: i64| DbError::TooNew {
+        found: version,
+        known: SCHEMA_VERSION,
+    };
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version > SCHEMA_VERSION {
+        return Err(too_new(version));
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if version > SCHEMA_VERSION {
-        return Err(DbError::TooNew {
-            found: version,
-            known: SCHEMA_VERSION,
-        });
+        return Err(too_new(version));
     }
     for (i, steps) in MIGRATIONS.iter().enumerate().skip(version as usize) {
         for step in *steps {

@@ -18,8 +18,11 @@ pub use error::DbError;
 pub use migrate::SCHEMA_VERSION;
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::time::Duration;
 
-use rusqlite::{Connection, MAIN_DB, OpenFlags};
+use rusqlite::functions::FunctionFlags;
+use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags};
 
 /// An open database, migrated to the current schema.
 pub struct Database {
@@ -37,21 +40,60 @@ pub struct Stats {
     pub bytes: u64,
 }
 
+/// Told once, the first time a writer of this process has to wait for
+/// another (see [`on_first_wait`]).
+type WaitNotice = Box<dyn FnOnce() + Send>;
+
+static WAIT_NOTICE: Mutex<Option<WaitNotice>> = Mutex::new(None);
+
+/// Sets what to do (print a line) the first time a database opened for
+/// writing by this process has to wait for another writer: `import` waits
+/// for another import of the same database instead of failing. Once per
+/// process: a writer that waits again later says nothing more.
+pub fn on_first_wait(notice: impl FnOnce() + Send + 'static) {
+    if let Ok(mut n) = WAIT_NOTICE.lock() {
+        *n = Some(Box::new(notice));
+    }
+}
+
+/// Milliseconds a waiting writer waits before it tells ([`on_first_wait`]):
+/// locks held for an instant are not worth a line.
+const NOTICE_AFTER_MS: u64 = 300;
+
+/// The busy handler of writing connections: wait as long as the other
+/// writer writes, polling every 10 ms for the first 300 ms, then every
+/// 100 ms; say so once.
+fn wait_for_writer(count: i32) -> bool {
+    let count = u64::try_from(count).unwrap_or(0);
+    let quick = NOTICE_AFTER_MS / 10;
+    if count == quick {
+        let notice = WAIT_NOTICE.lock().ok().and_then(|mut n| n.take());
+        if let Some(notice) = notice {
+            notice();
+        }
+    }
+    let ms = if count < quick { 10 } else { 100 };
+    std::thread::sleep(Duration::from_millis(ms));
+    true
+}
+
 impl Database {
-    /// Opens (creating if needed) the database at `path` for writing and
-    /// migrates it.
+    /// Opens (creating if needed) the database at `path` for writing,
+    /// checks it (`PRAGMA quick_check`) and migrates it if its schema is
+    /// behind. Another writer (an import) is waited for, however long it
+    /// writes ([`on_first_wait`] says so once).
     ///
     /// A file without write permission is refused even where the process
     /// could write it anyway (as root): its owner said it is not to change.
     ///
     /// # Errors
-    /// Not an SQLite file, unreadable, read-only, or a schema newer than
-    /// this build.
+    /// Not an SQLite file, damaged pages, unreadable, read-only, or a
+    /// schema newer than this build.
     pub fn open(path: &Path) -> Result<Database, DbError> {
         if write_protected(path) {
             return Err(DbError::ReadOnly);
         }
-        let conn = Connection::open_with_flags(
+        let mut conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE
                 | OpenFlags::SQLITE_OPEN_CREATE
@@ -61,59 +103,48 @@ impl Database {
         if conn.is_readonly(MAIN_DB)? {
             return Err(DbError::ReadOnly);
         }
-        Database::from_connection(conn)
+        conn.busy_handler(Some(wait_for_writer))?;
+        check(&conn)?;
+        set_up_writer(&conn)?;
+        migrate::migrate(&mut conn)?;
+        Ok(Database { conn })
     }
 
-    /// Opens an existing database for reading: a writable one is migrated
-    /// like [`Database::open`] does; a write-protected one is opened
-    /// read-only and must already have the current schema.
+    /// Opens an existing database for reading only: a WAL reader, which
+    /// never waits for a writer, so reading commands answer while an import
+    /// runs and see what it has committed so far.
+    ///
+    /// A database whose schema is behind this build is upgraded first in a
+    /// short writable open, when it is writable and no other process is
+    /// writing it; otherwise it is refused with a message that says what
+    /// to run.
     ///
     /// # Errors
-    /// No such file, not an SQLite file, an old schema that cannot be
-    /// upgraded because the file is read-only, or a schema newer than this
-    /// build.
+    /// No such file, not an SQLite file, damaged, an old schema that cannot
+    /// be upgraded now, or a schema newer than this build.
     pub fn open_existing(path: &Path) -> Result<Database, DbError> {
         if !path.exists() {
             return Err(DbError::NotFound);
         }
-        if !write_protected(path) {
-            let conn = Connection::open_with_flags(
-                path,
-                OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-            )?;
-            if !conn.is_readonly(MAIN_DB)? {
-                return Database::from_connection(conn);
-            }
-        }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)?;
-        let (conn, version) = match user_version(&conn) {
-            Ok(v) => (conn, v),
-            // A WAL database needs its `-shm` file, which a reader cannot
-            // create in a write-protected folder; with no writer possible
-            // there, the file can be read as immutable.
-            Err(_) => {
-                let conn = Connection::open_with_flags(
-                    immutable_uri(path),
-                    flags | OpenFlags::SQLITE_OPEN_URI,
-                )?;
-                let v = user_version(&conn)?;
-                (conn, v)
-            }
-        };
+        let (conn, version) = open_reader(path)?;
         if version > SCHEMA_VERSION {
             return Err(DbError::TooNew {
                 found: version,
                 known: SCHEMA_VERSION,
             });
         }
-        if version < SCHEMA_VERSION {
+        if version == SCHEMA_VERSION {
+            return Ok(Database { conn });
+        }
+        drop(conn);
+        if write_protected(path) {
             return Err(DbError::OldAndReadOnly {
                 found: version,
                 known: SCHEMA_VERSION,
             });
         }
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        upgrade_now(path, version)?;
+        let (conn, _) = open_reader(path)?;
         Ok(Database { conn })
     }
 
@@ -126,16 +157,7 @@ impl Database {
     }
 
     fn from_connection(mut conn: Connection) -> Result<Database, DbError> {
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        conn.pragma_update(None, "foreign_keys", "ON")?;
-        // WAL keeps committed batches intact when an import is killed.
-        let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
-        conn.pragma_update(None, "synchronous", "NORMAL")?;
-        // Import inserts at random places of the content-hash index and
-        // of the position index: a 64 MB page cache instead of SQLite's
-        // 2 MB made building a 100,000-game database 23% faster (2,815 to
-        // 3,460 games/s, measured before the index had 256 buckets).
-        conn.pragma_update(None, "cache_size", -65536)?;
+        set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
         Ok(Database { conn })
     }
@@ -177,6 +199,133 @@ impl Database {
             bytes: (pages * page_size) as u64,
         })
     }
+}
+
+/// Opens `path` read-only (as immutable where the folder is
+/// write-protected and the WAL index cannot be made), with the SQL
+/// functions registered; its schema version.
+fn open_reader(path: &Path) -> Result<(Connection, i64), DbError> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags)?;
+    let (conn, version) = match user_version(&conn) {
+        Ok(v) => (conn, v),
+        Err(e)
+            if matches!(
+                e.sqlite_error_code(),
+                Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+            ) =>
+        {
+            return Err(e.into());
+        }
+        // A WAL database needs its `-shm` file, which a reader cannot
+        // create in a write-protected folder; with no writer possible
+        // there, the file can be read as immutable.
+        Err(_) => {
+            let conn = Connection::open_with_flags(
+                immutable_uri(path),
+                flags | OpenFlags::SQLITE_OPEN_URI,
+            )?;
+            let v = user_version(&conn)?;
+            (conn, v)
+        }
+    };
+    register_functions(&conn)?;
+    Ok((conn, version))
+}
+
+/// Upgrades the schema of `path` (found at `version`) for a reading
+/// command, if no other process is writing it: the reader does not wait
+/// for an import, it says to run one.
+fn upgrade_now(path: &Path, version: i64) -> Result<(), DbError> {
+    let mut conn = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )?;
+    if conn.is_readonly(MAIN_DB)? {
+        return Err(DbError::OldAndReadOnly {
+            found: version,
+            known: SCHEMA_VERSION,
+        });
+    }
+    conn.busy_timeout(Duration::ZERO)?;
+    let busy = |e: &DbError| {
+        matches!(e, DbError::Sqlite(s) if matches!(
+            s.sqlite_error_code(),
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+        ))
+    };
+    let result = check(&conn)
+        .and_then(|()| set_up_writer(&conn))
+        .and_then(|()| migrate::migrate(&mut conn));
+    match result {
+        Err(e) if busy(&e) => Err(DbError::Behind {
+            found: version,
+            known: SCHEMA_VERSION,
+        }),
+        other => other,
+    }
+}
+
+/// Refuses a database with damaged pages: `PRAGMA quick_check` reads
+/// every page once and checks the B-tree structure (not the indexes
+/// against their tables, which `integrity_check` adds at many times the
+/// cost). A new, empty file passes at once.
+fn check(conn: &Connection) -> Result<(), DbError> {
+    let mut stmt = conn.prepare("PRAGMA quick_check(5)")?;
+    let lines = stmt
+        .query_map([], |r| r.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    if lines.len() == 1 && lines[0] == "ok" {
+        return Ok(());
+    }
+    Err(DbError::Damaged {
+        detail: format!("quick_check: {}", lines.join("; ")),
+    })
+}
+
+/// Journal and cache settings of a writing connection, and the SQL
+/// functions.
+fn set_up_writer(conn: &Connection) -> Result<(), DbError> {
+    register_functions(conn)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // WAL keeps committed batches intact when an import is killed, and
+    // lets readers read while it writes.
+    let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // Import inserts at random places of the content-hash index and
+    // of the position index: a 64 MB page cache instead of SQLite's
+    // 2 MB made building a 100,000-game database 23% faster (2,815 to
+    // 3,460 games/s, measured before the index had 256 buckets).
+    conn.pragma_update(None, "cache_size", -65536)?;
+    Ok(())
+}
+
+/// Registers the SQL functions the queries use (see [`query`]):
+/// `xpgn_lower(text)`, Unicode lower case (SQLite's `lower` folds ASCII
+/// only); `xpgn_date_lo(text)` and `xpgn_date_hi(text)`, the first and last
+/// day (as `YYYYMMDD`) a `Date` tag value can mean, NULL when its year is
+/// unknown.
+fn register_functions(conn: &Connection) -> Result<(), DbError> {
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    fn text<'a>(ctx: &'a rusqlite::functions::Context<'_>) -> rusqlite::Result<Option<&'a str>> {
+        ctx.get_raw(0)
+            .as_str_or_null()
+            .map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
+    }
+    conn.create_scalar_function("xpgn_lower", 1, flags, |ctx| {
+        Ok(text(ctx)?.map(str::to_lowercase))
+    })?;
+    conn.create_scalar_function("xpgn_date_lo", 1, flags, |ctx| {
+        Ok(text(ctx)?
+            .and_then(query::DateRange::of_tag)
+            .map(|r| i64::from(r.first)))
+    })?;
+    conn.create_scalar_function("xpgn_date_hi", 1, flags, |ctx| {
+        Ok(text(ctx)?
+            .and_then(query::DateRange::of_tag)
+            .map(|r| i64::from(r.last)))
+    })?;
+    Ok(())
 }
 
 fn user_version(conn: &Connection) -> rusqlite::Result<i64> {

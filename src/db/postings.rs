@@ -152,28 +152,6 @@ pub(crate) fn reached(conn: &Connection, key: u64) -> Result<Vec<Posting>, DbErr
     Ok(found)
 }
 
-/// Puts every (game, ply) reaching `key` into the temporary table
-/// `temp.reached (game, ply)`, for queries to join with; returns how many.
-/// The temporary database is the connection's own, so this works on a
-/// read-only database too.
-///
-/// # Errors
-/// SQLite errors.
-pub(crate) fn stage_reached(conn: &Connection, key: u64) -> Result<usize, DbError> {
-    conn.execute_batch(
-        "CREATE TEMP TABLE IF NOT EXISTS reached (
-             game INTEGER NOT NULL, ply INTEGER NOT NULL, PRIMARY KEY (game, ply)
-         ) WITHOUT ROWID;
-         DELETE FROM temp.reached;",
-    )?;
-    let found = reached(conn, key)?;
-    let mut insert = conn.prepare_cached("INSERT OR IGNORE INTO temp.reached VALUES (?1, ?2)")?;
-    for p in &found {
-        insert.execute(params![p.game, p.ply])?;
-    }
-    Ok(found.len())
-}
-
 /// How many entries the index holds.
 ///
 /// # Errors

@@ -9,26 +9,37 @@ use rusqlite::types::Value;
 use super::migrate::tags_from_json;
 use super::pattern::PositionPattern;
 use super::{Database, DbError, packed, postings};
-use crate::notation::position::read_position;
-use crate::rules::{Move, Position};
+use crate::notation::position::{FenField, PositionStringError, read_position, read_setup};
+use crate::rules::{
+    CastlingSide, Color, Move, Piece, Position, Setup, Square, Variant, WaitingPawn,
+};
 
 /// What to look for; every filter given must hold.
 #[derive(Clone, Debug, Default)]
 pub struct GameFilter {
     /// Variant short name.
     pub variant: Option<String>,
-    /// Tag name and a value it must contain (case-blind).
+    /// Tag name and a value it must contain (case-blind, Unicode lower
+    /// case: `müller` finds `MÜLLER`).
     pub tags: Vec<(String, String)>,
+    /// A value the `White` or the `Black` tag must contain (case-blind).
+    pub player: Option<String>,
     /// Exact result (`1-0`, ...).
     pub result: Option<String>,
-    /// Earliest `Date` (as written, `YYYY.MM.DD`).
-    pub date_from: Option<String>,
-    /// Latest `Date`.
-    pub date_to: Option<String>,
+    /// Games whose `Date` can fall on or after this range's first day:
+    /// a partial date (`1985.??.??`) is the range of days it can mean, and
+    /// matches when that range overlaps the one asked for.
+    pub date_from: Option<DateRange>,
+    /// Games whose `Date` can fall on or before this range's last day.
+    pub date_to: Option<DateRange>,
     /// `valid` or `invalid`.
     pub status: Option<String>,
     /// A position key the game must reach on its main line.
     pub position: Option<u64>,
+    /// Position keys of which the game must reach one (with `position`, if
+    /// given, one more): a board given without side to move, castling or
+    /// en passant stands for several positions.
+    pub any_position: Vec<u64>,
     /// Moves the main line must start with, from the variant's start
     /// position (games with a `FEN` tag never match).
     pub moves_prefix: Option<Vec<Move>>,
@@ -74,6 +85,324 @@ pub struct SearchStats {
     pub positions_scanned: u64,
 }
 
+/// The days a date can mean, as `YYYYMMDD` numbers, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DateRange {
+    /// The first day.
+    pub first: u32,
+    /// The last day.
+    pub last: u32,
+}
+
+/// A date argument that is no date.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is no date: expected YYYY.MM.DD, YYYY-MM-DD, YYYY.MM or YYYY")]
+pub struct DateError(pub String);
+
+fn days_in(year: u32, month: u32) -> u32 {
+    match month {
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// A number of `min..=max` digits, all ASCII digits.
+fn number(text: &str, min: usize, max: usize) -> Option<u32> {
+    (text.len() >= min && text.len() <= max && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
+}
+
+impl DateRange {
+    /// The days of `year`, of `month` of it, or the one day.
+    fn of(year: u32, month: Option<u32>, day: Option<u32>) -> DateRange {
+        let (m1, m2) = month.map_or((1, 12), |m| (m, m));
+        let (d1, d2) = day.map_or((1, days_in(year, m2)), |d| (d, d));
+        DateRange {
+            first: year * 10000 + m1 * 100 + d1,
+            last: year * 10000 + m2 * 100 + d2,
+        }
+    }
+
+    /// Reads a date argument: `YYYY.MM.DD`, `YYYY-MM-DD`, `YYYY.MM` (or
+    /// `YYYY-MM`) or `YYYY`; a month or a year stands for all its days.
+    ///
+    /// # Errors
+    /// Anything else, or a month or day that does not exist (`2020.13.45`).
+    pub fn parse(text: &str) -> Result<DateRange, DateError> {
+        let fail = || DateError(text.to_string());
+        let sep = if text.contains('-') { '-' } else { '.' };
+        let parts: Vec<&str> = text.split(sep).collect();
+        if parts.len() > 3 {
+            return Err(fail());
+        }
+        let year = number(parts[0], 4, 4).ok_or_else(fail)?;
+        let month = match parts.get(1) {
+            None => None,
+            Some(m) => Some(
+                number(m, 1, 2)
+                    .filter(|m| (1..=12).contains(m))
+                    .ok_or_else(fail)?,
+            ),
+        };
+        let day = match (parts.get(2), month) {
+            (Some(d), Some(m)) => Some(
+                number(d, 1, 2)
+                    .filter(|d| (1..=days_in(year, m)).contains(d))
+                    .ok_or_else(fail)?,
+            ),
+            _ => None,
+        };
+        Ok(DateRange::of(year, month, day))
+    }
+
+    /// The days a `Date` tag value can mean: `YYYY.MM.DD` with `??` for
+    /// what is unknown (`1985.06.??` is June 1985); `None` when the year is
+    /// unknown or unreadable. A month or day that cannot be read counts as
+    /// unknown.
+    pub fn of_tag(text: &str) -> Option<DateRange> {
+        let mut parts = text.trim().split(['.', '-', '/']);
+        let year = number(parts.next()?, 4, 4)?;
+        let month = parts
+            .next()
+            .and_then(|m| number(m, 1, 2))
+            .filter(|m| (1..=12).contains(m));
+        let day = month.and_then(|m| {
+            parts
+                .next()
+                .and_then(|d| number(d, 1, 2))
+                .filter(|d| (1..=days_in(year, m)).contains(d))
+        });
+        Some(DateRange::of(year, month, day))
+    }
+}
+
+impl std::str::FromStr for DateRange {
+    type Err = DateError;
+    fn from_str(text: &str) -> Result<DateRange, DateError> {
+        DateRange::parse(text)
+    }
+}
+
+/// The positions a position string given to a search stands for.
+#[derive(Clone, Debug)]
+pub struct SearchPositions {
+    /// Every legal position it can mean, one per position key.
+    pub positions: Vec<Position>,
+    /// The fields the string left out and `positions` varies (empty when
+    /// it is one whole position string): the string stopped before the
+    /// side to move, castling or en passant field.
+    pub varied: Vec<FenField>,
+}
+
+/// What `text` stands for in a search of `variant`'s games. A whole
+/// position string (board, side to move, castling, en passant; the clocks
+/// never count, missing extra fields take their defaults as for
+/// [`read_position`]) is one position. A string that stops earlier (the
+/// board alone, or board and side to move, ...) stands for every legal
+/// position with that board and the fields it gives: either side to move,
+/// every castling state the kings and partners standing on their squares
+/// allow, every en passant square a double step could have left, and,
+/// where the variant has them, every castling stage, unused king move and
+/// waiting pawn state the board allows.
+///
+/// # Errors
+/// The string cannot be read, or (whole) is not a legal position, or
+/// (partial) no legal position has that board.
+pub fn search_positions(
+    variant: Variant,
+    text: &str,
+) -> Result<SearchPositions, PositionStringError> {
+    let (setup, columns) = read_setup(variant, text)?;
+    let given = |f: FenField| columns.iter().any(|(c, _)| *c == f);
+    if given(FenField::Turn) && given(FenField::Castling) && given(FenField::EnPassant) {
+        return Ok(SearchPositions {
+            positions: vec![read_position(variant, text)?],
+            varied: Vec::new(),
+        });
+    }
+    let on = |sq: Square| setup.board.iter().find(|(s, _)| *s == sq).map(|(_, p)| *p);
+    let turns = if given(FenField::Turn) {
+        vec![setup.turn]
+    } else {
+        vec![Color::White, Color::Black]
+    };
+    let castlings: Vec<Vec<(Color, CastlingSide)>> = if given(FenField::Castling) {
+        vec![setup.castling.clone()]
+    } else {
+        let all = [
+            (Color::White, CastlingSide::Short),
+            (Color::White, CastlingSide::Long),
+            (Color::Black, CastlingSide::Short),
+            (Color::Black, CastlingSide::Long),
+        ];
+        subsets(&all)
+    };
+    let stages: Vec<Vec<(Color, Square)>> = if variant.has_castling_stages() {
+        let mut staged: Vec<(Color, Square)> = Vec::new();
+        for c in &variant.def().castling {
+            let origin = variant.king_origin(c.color);
+            for (from, first) in [(c.king_from, origin), (c.partner_from, c.partner_origin)] {
+                if from != first
+                    && on(from).is_some_and(|p| p.color == c.color)
+                    && !staged.contains(&(c.color, from))
+                {
+                    staged.push((c.color, from));
+                }
+            }
+        }
+        subsets(&staged)
+    } else {
+        vec![Vec::new()]
+    };
+    let rights: Vec<Option<[bool; 2]>> = if variant.special_king_move().is_some() {
+        vec![
+            Some([false, false]),
+            Some([true, false]),
+            Some([false, true]),
+            Some([true, true]),
+        ]
+    } else {
+        vec![None]
+    };
+    let waiting = if variant.has_waiting_promotion() {
+        waiting_states(variant, &setup.board)
+    } else {
+        vec![Vec::new()]
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut positions = Vec::new();
+    let mut keep = |pos: Position| {
+        if seen.insert(pos.key()) {
+            positions.push(pos);
+        }
+    };
+    for &turn in &turns {
+        for castling in &castlings {
+            for stages in &stages {
+                for &king_rights in &rights {
+                    for waiting in &waiting {
+                        let mut s = Setup {
+                            turn,
+                            castling: castling.clone(),
+                            castling_stages: stages.clone(),
+                            king_rights,
+                            waiting: waiting.clone(),
+                            ep_square: None,
+                            ..setup.clone()
+                        };
+                        let Ok(pos) = Position::from_setup(variant, &s) else {
+                            continue;
+                        };
+                        keep(pos);
+                        if given(FenField::EnPassant) {
+                            continue;
+                        }
+                        // Behind a pawn of the side that just moved.
+                        let pawn = Piece {
+                            color: turn.other(),
+                            kind: variant.pawn_kind(),
+                        };
+                        for &(sq, p) in &setup.board {
+                            for dr in [-1, 1] {
+                                if p != pawn {
+                                    continue;
+                                }
+                                s.ep_square = variant.size().offset(sq, 0, dr);
+                                if let Ok(pos) = Position::from_setup(variant, &s) {
+                                    keep(pos);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if positions.is_empty() {
+        return Err(PositionStringError {
+            field: FenField::Board,
+            column: 1,
+            message: "no legal position has this board".into(),
+        });
+    }
+    let mut varied: Vec<FenField> = [FenField::Turn, FenField::Castling, FenField::EnPassant]
+        .into_iter()
+        .filter(|f| !given(*f))
+        .collect();
+    if variant.has_castling_stages() {
+        varied.push(FenField::Stages);
+    }
+    if variant.special_king_move().is_some() {
+        varied.push(FenField::KingRights);
+    }
+    if variant.has_waiting_promotion() {
+        varied.push(FenField::Waiting);
+    }
+    Ok(SearchPositions { positions, varied })
+}
+
+/// Every subset of `items`, the empty one first.
+fn subsets<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
+    (0..1usize << items.len())
+        .map(|mask| {
+            items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask >> i & 1 == 1)
+                .map(|(_, x)| x.clone())
+                .collect()
+        })
+        .collect()
+}
+
+/// The waiting-pawn fields a board allows: each pawn on its owner's last
+/// rank waits with 2, 1 or 0 turns left, blocked ones in every order of
+/// arrival (at most 6 such pawns are varied; more are taken as listed).
+fn waiting_states(variant: Variant, board: &[(Square, Piece)]) -> Vec<Vec<WaitingPawn>> {
+    let pawns: Vec<(Square, Color)> = board
+        .iter()
+        .filter(|(sq, p)| p.kind == variant.pawn_kind() && sq.rank() == variant.last_rank(p.color))
+        .map(|(sq, p)| (*sq, p.color))
+        .collect();
+    let mut states: Vec<Vec<WaitingPawn>> = vec![Vec::new()];
+    for (i, &(square, color)) in pawns.iter().enumerate() {
+        let turns: &[u8] = if i < 6 { &[2, 1, 0] } else { &[2] };
+        states = states
+            .into_iter()
+            .flat_map(|s| {
+                turns.iter().map(move |&turns| {
+                    let mut s = s.clone();
+                    s.push(WaitingPawn {
+                        square,
+                        color,
+                        turns,
+                    });
+                    s
+                })
+            })
+            .collect();
+    }
+    // The order of arrival among blocked pawns of one side counts: both
+    // orders of each pair.
+    let mut more = Vec::new();
+    for s in &states {
+        for i in 0..s.len() {
+            for j in i + 1..s.len() {
+                if s[i].turns == 0 && s[j].turns == 0 && s[i].color == s[j].color {
+                    let mut t = s.clone();
+                    t.swap(i, j);
+                    more.push(t);
+                }
+            }
+        }
+    }
+    states.extend(more);
+    states
+}
+
 /// Adds condition `cond` whose one `?` is `value`, numbered after the others.
 fn bind(params: &mut Vec<Value>, conds: &mut Vec<String>, cond: &str, value: Value) {
     params.push(value);
@@ -98,12 +427,15 @@ impl Database {
             "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, ",
         );
         let mut params: Vec<Value> = Vec::new();
-        if let Some(key) = filter.position {
-            postings::stage_reached(&self.conn, key)?;
-            sql.push_str(
-                "p.ply FROM games g JOIN (SELECT game, MIN(ply) AS ply FROM temp.reached \
-                 GROUP BY game) p ON p.game = g.id",
-            );
+        let keys: Vec<u64> = filter
+            .position
+            .iter()
+            .chain(&filter.any_position)
+            .copied()
+            .collect();
+        if !keys.is_empty() {
+            stage_first_plies(&self.conn, &keys)?;
+            sql.push_str("p.ply FROM games g JOIN temp.reached p ON p.game = g.id");
         } else {
             sql.push_str("NULL FROM games g");
         }
@@ -139,7 +471,15 @@ impl Database {
             let v = params.len();
             conds.push(format!(
                 "EXISTS (SELECT 1 FROM json_each(g.tags) t WHERE t.value ->> 0 = ?{n} \
-                 AND instr(lower(t.value ->> 1), ?{v}) > 0)"
+                 AND instr(xpgn_lower(t.value ->> 1), ?{v}) > 0)"
+            ));
+        }
+        if let Some(p) = &filter.player {
+            params.push(Value::Text(p.to_lowercase()));
+            let v = params.len();
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM json_each(g.tags) t WHERE t.value ->> 0 IN ('White', 'Black') \
+                 AND instr(xpgn_lower(t.value ->> 1), ?{v}) > 0)"
             ));
         }
         if let Some(r) = &filter.result {
@@ -154,16 +494,16 @@ impl Database {
             bind(
                 &mut params,
                 &mut conds,
-                "g.date >= ?",
-                Value::Text(d.clone()),
+                "xpgn_date_hi(g.date) >= ?",
+                Value::Integer(i64::from(d.first)),
             );
         }
         if let Some(d) = &filter.date_to {
             bind(
                 &mut params,
                 &mut conds,
-                "g.date <= ?",
-                Value::Text(d.clone()),
+                "xpgn_date_lo(g.date) <= ?",
+                Value::Integer(i64::from(d.last)),
             );
         }
         if let Some(s) = &filter.status {
@@ -248,6 +588,32 @@ impl Database {
     }
 }
 
+/// Puts the first ply at which each game reaches one of `keys` into the
+/// temporary table `temp.reached (game, ply)`, for the query to join
+/// with: one row per game, however often it comes back. The temporary
+/// database is the connection's own, so this works on a read-only
+/// database too.
+fn stage_first_plies(conn: &rusqlite::Connection, keys: &[u64]) -> Result<(), DbError> {
+    conn.execute_batch(
+        "CREATE TEMP TABLE IF NOT EXISTS reached (
+             game INTEGER PRIMARY KEY, ply INTEGER NOT NULL
+         );
+         DELETE FROM temp.reached;",
+    )?;
+    let mut first: std::collections::BTreeMap<u32, u16> = std::collections::BTreeMap::new();
+    for &key in keys {
+        for p in postings::reached(conn, key)? {
+            let ply = first.entry(p.game).or_insert(p.ply);
+            *ply = (*ply).min(p.ply);
+        }
+    }
+    let mut insert = conn.prepare_cached("INSERT INTO temp.reached VALUES (?1, ?2)")?;
+    for (game, ply) in first {
+        insert.execute(rusqlite::params![game, ply])?;
+    }
+    Ok(())
+}
+
 /// A blob column without copying it.
 pub(crate) fn blob<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> rusqlite::Result<&'r [u8]> {
     r.get_ref(i)?.as_blob().map_err(|e| {
@@ -274,8 +640,6 @@ fn found_game(r: &rusqlite::Row<'_>, ply: Option<i64>) -> rusqlite::Result<Found
 mod tests {
     use super::*;
     use crate::db::import::ImportSummary;
-    use crate::notation::position::read_position;
-    use crate::rules::Variant;
 
     const GAMES: &str = "[White \"Anna Alpha\"][Black \"Bo\"][Date \"2001.05.01\"][Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
         [White \"Bo\"][Black \"anna alpha\"][Date \"2003.01.01\"][Result \"0-1\"]\n1. Nf3 Nc6 2. e4 e5 3. Bb5 0-1\n\n\
@@ -354,8 +718,8 @@ mod tests {
             ids(
                 &db,
                 GameFilter {
-                    date_from: Some("2002".into()),
-                    date_to: Some("2002.12.31".into()),
+                    date_from: Some(DateRange::parse("2002").unwrap()),
+                    date_to: Some(DateRange::parse("2002.12.31").unwrap()),
                     ..Default::default()
                 }
             ),
@@ -453,5 +817,57 @@ mod tests {
             ),
             [(5, Some(0))]
         );
+    }
+
+    #[test]
+    fn dates_are_ranges_of_days() {
+        let r = |first, last| DateRange { first, last };
+        assert_eq!(DateRange::parse("1985.06.15"), Ok(r(19850615, 19850615)));
+        assert_eq!(DateRange::parse("1985-06-15"), Ok(r(19850615, 19850615)));
+        assert_eq!(DateRange::parse("1985.06"), Ok(r(19850601, 19850630)));
+        assert_eq!(DateRange::parse("1985"), Ok(r(19850101, 19851231)));
+        assert_eq!(DateRange::parse("2024.02"), Ok(r(20240201, 20240229)));
+        assert_eq!(DateRange::parse("2000.02.29"), Ok(r(20000229, 20000229)));
+        for bad in [
+            "2020.13.45",
+            "1985/12/31",
+            "abc",
+            "1900.02.29",
+            "85",
+            "1985.06.15.1",
+            "1985.",
+            "",
+        ] {
+            assert!(DateRange::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(DateRange::of_tag("1985.??.??"), Some(r(19850101, 19851231)));
+        assert_eq!(DateRange::of_tag("1985.06.??"), Some(r(19850601, 19850630)));
+        assert_eq!(DateRange::of_tag("1985.06.15"), Some(r(19850615, 19850615)));
+        assert_eq!(DateRange::of_tag("1985"), Some(r(19850101, 19851231)));
+        assert_eq!(DateRange::of_tag("????.??.??"), None);
+        assert_eq!(DateRange::of_tag("soon"), None);
+    }
+
+    #[test]
+    fn a_partial_position_string_stands_for_every_state_its_board_allows() {
+        let chess = Variant::chess();
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+        let whole = search_positions(chess, &format!("{start} w KQkq - 0 1")).unwrap();
+        assert_eq!(whole.positions.len(), 1);
+        assert!(whole.varied.is_empty());
+        // Two sides to move, 16 castling states; no en passant is possible.
+        let board = search_positions(chess, start).unwrap();
+        assert_eq!(board.positions.len(), 32);
+        assert!(board.positions.contains(&Position::start(chess)));
+        let black = search_positions(chess, &format!("{start} b")).unwrap();
+        assert_eq!(black.positions.len(), 16);
+        assert!(black.positions.iter().all(|p| p.turn() == Color::Black));
+        // Kings off their squares: no castling at all.
+        let moved = search_positions(chess, "4k3/8/8/8/8/8/8/3K4").unwrap();
+        assert_eq!(moved.positions.len(), 2);
+        // Kings that cannot both stand so: an error naming the board.
+        let e = search_positions(chess, "4k3/8/8/8/8/8/8/4K3 x").unwrap_err();
+        assert_eq!(e.field, FenField::Turn);
+        assert!(search_positions(chess, "3kK3/8/8/8/8/8/8/8").is_err());
     }
 }

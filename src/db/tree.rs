@@ -4,11 +4,11 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::packed::{Decoder, PackedError};
-use super::query::blob;
 use super::{Database, DbError, postings};
+use crate::notation::coord::write_coord;
 use crate::notation::san::write_san;
 use crate::rules::{Color, Move, Position};
 
@@ -17,8 +17,13 @@ use crate::rules::{Color, Move, Position};
 pub struct TreeMove {
     /// The move.
     pub mv: Move,
+    /// The side that plays it (several positions searched at once may
+    /// differ in the side to move).
+    pub turn: Color,
     /// Its SAN in the position.
     pub san: String,
+    /// Its coordinates (`e2e4`).
+    pub coord: String,
     /// Games that played it here.
     pub games: u64,
     /// Of these, won by White.
@@ -51,7 +56,15 @@ pub struct Tree {
     pub games: u64,
     /// Of these, games whose main line ends there.
     pub ended: u64,
+    /// Moves decoded from the packed main lines to answer: each game's
+    /// line is decoded once, up to the last ply at which it reaches the
+    /// position, however often it comes back there.
+    pub decoded: u64,
 }
+
+/// Per move found (by side and stored bytes): the move, the position it
+/// was found in, its games and [White wins, draws, Black wins].
+type Found = (Move, usize, Vec<i64>, [u64; 3]);
 
 impl Database {
     /// The moves the stored valid games played in `pos` (main lines only).
@@ -61,68 +74,120 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored main line that does not decode.
     pub fn tree(&self, pos: &Position) -> Result<Tree, DbError> {
-        let variant = pos.variant();
-        postings::stage_reached(&self.conn, pos.key())?;
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT p.game, p.ply, g.result, m.packed FROM temp.reached p
-             JOIN games g ON g.id = p.game JOIN moves m ON m.game = p.game
-             WHERE g.variant = ?1 ORDER BY p.game, p.ply",
-        )?;
-        let mut rows = stmt.query(params![variant.name()])?;
+        self.tree_of(std::slice::from_ref(pos))
+    }
+
+    /// [`Database::tree`] of several positions of one variant at once (a
+    /// board searched with any side to move, castling and en passant, see
+    /// [`super::query::search_positions`]): a game counts once if it
+    /// reaches any of them, and once per move it played in them.
+    ///
+    /// Each game's packed main line is read and decoded once, up to the
+    /// last ply at which it reaches one of the positions; the plies where
+    /// it does come from the position index, grouped by game.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not decode.
+    pub fn tree_of(&self, positions: &[Position]) -> Result<Tree, DbError> {
         let mut tree = Tree::default();
-        let mut by_move: BTreeMap<Vec<u8>, (Move, Vec<i64>, [u64; 3])> = BTreeMap::new();
-        let mut last_game = None;
-        let mut ended_game = None;
-        while let Some(r) = rows.next()? {
-            let game: i64 = r.get(0)?;
-            let ply: usize = r.get::<_, i64>(1)? as usize;
-            let result: Option<String> = r.get(2)?;
-            let packed = blob(r, 3)?;
-            if last_game != Some(game) {
-                tree.games += 1;
-                last_game = Some(game);
-            }
+        let Some(variant) = positions.first().map(Position::variant) else {
+            return Ok(tree);
+        };
+        // (game, ply, which position), by game and ply.
+        let mut reached: Vec<(u32, u16, usize)> = Vec::new();
+        for (i, pos) in positions.iter().enumerate() {
+            reached.extend(
+                postings::reached(&self.conn, pos.key())?
+                    .into_iter()
+                    .map(|p| (p.game, p.ply, i)),
+            );
+        }
+        reached.sort_unstable();
+        reached.dedup_by_key(|r| (r.0, r.1));
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT g.result, m.packed FROM games g JOIN moves m ON m.game = g.id
+             WHERE g.id = ?1 AND g.variant = ?2",
+        )?;
+        let mut by_move: BTreeMap<(Color, Vec<u8>), Found> = BTreeMap::new();
+        for plies in reached.chunk_by(|a, b| a.0 == b.0) {
+            let game = i64::from(plies[0].0);
+            let row: Option<(Option<String>, Vec<u8>)> = stmt
+                .query_row(params![game, variant.name()], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?;
+            let Some((result, packed)) = row else {
+                continue;
+            };
+            tree.games += 1;
             let corrupt = |source| DbError::Corrupt { game, source };
-            let mut decoder = Decoder::new(variant, packed);
-            // The stored bytes of the move played at `ply` group the moves:
-            // a move's encoding depends on the move alone.
-            let mut next = None;
-            for i in 0..=ply {
-                let at = decoder.offset();
-                match decoder.next() {
-                    None => break,
-                    Some(m) => {
-                        let m = m.map_err(corrupt)?;
-                        if i == ply {
-                            next = Some((m, &packed[at..decoder.offset()]));
+            let mut decoder = Decoder::new(variant, &packed);
+            // Plies decoded so far: the next move is the one played from
+            // the position after `at_ply` plies.
+            let mut at_ply = 0usize;
+            let mut ended = false;
+            for &(_, ply, state) in plies {
+                let ply = usize::from(ply);
+                while at_ply < ply {
+                    match decoder.next() {
+                        Some(m) => {
+                            m.map_err(corrupt)?;
+                            at_ply += 1;
+                            tree.decoded += 1;
+                        }
+                        None => {
+                            return Err(corrupt(PackedError::Invalid {
+                                ply,
+                                what: "the position index names a ply past the end of the stored main line"
+                                    .into(),
+                            }));
                         }
                     }
                 }
-            }
-            let Some((mv, bytes)) = next else {
-                if ended_game != Some(game) {
-                    tree.ended += 1;
-                    ended_game = Some(game);
+                let start = decoder.offset();
+                let Some(m) = decoder.next() else {
+                    ended = true;
+                    continue;
+                };
+                let mv = m.map_err(corrupt)?;
+                at_ply += 1;
+                tree.decoded += 1;
+                // The stored bytes of the move group the moves: a move's
+                // encoding depends on the move alone.
+                let bytes = packed[start..decoder.offset()].to_vec();
+                let turn = positions[state].turn();
+                let entry = by_move
+                    .entry((turn, bytes))
+                    .or_insert((mv, state, Vec::new(), [0; 3]));
+                if entry.2.last() == Some(&game) {
+                    continue;
                 }
-                continue;
-            };
-            let entry = by_move
-                .entry(bytes.to_vec())
-                .or_insert((mv, Vec::new(), [0; 3]));
-            if entry.1.last() == Some(&game) {
-                continue;
+                entry.2.push(game);
+                match result.as_deref() {
+                    Some("1-0") => entry.3[0] += 1,
+                    Some("1/2-1/2") => entry.3[1] += 1,
+                    Some("0-1") => entry.3[2] += 1,
+                    _ => {}
+                }
             }
-            entry.1.push(game);
-            match result.as_deref() {
-                Some("1-0") => entry.2[0] += 1,
-                Some("1/2-1/2") => entry.2[1] += 1,
-                Some("0-1") => entry.2[2] += 1,
-                _ => {}
-            }
+            tree.ended += u64::from(ended);
         }
-        let legal = pos.legal_moves();
-        for (mv, games, [w, d, b]) in by_move.into_values() {
-            if !legal.contains(&mv) {
+        let mut legal: Vec<Option<Vec<Move>>> = vec![None; positions.len()];
+        for ((turn, _), (mv, state, games, [w, d, b])) in by_move {
+            // The position it was found in first, else another of the same
+            // side to move where it is legal (castling states differ).
+            let mut found = None;
+            for i in std::iter::once(state).chain(0..positions.len()) {
+                if positions[i].turn() != turn {
+                    continue;
+                }
+                let moves = legal[i].get_or_insert_with(|| positions[i].legal_moves());
+                if moves.contains(&mv) {
+                    found = Some(i);
+                    break;
+                }
+            }
+            let Some(i) = found else {
                 return Err(DbError::Corrupt {
                     game: games[0],
                     source: PackedError::Invalid {
@@ -133,10 +198,13 @@ impl Database {
                         ),
                     },
                 });
-            }
+            };
+            let pos = &positions[i];
             tree.moves.push(TreeMove {
                 san: write_san(pos, &mv),
+                coord: write_coord(pos, &mv),
                 mv,
+                turn,
                 games: games.len() as u64,
                 white_wins: w,
                 draws: d,

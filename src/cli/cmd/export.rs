@@ -11,7 +11,10 @@ use crate::db::export::ExportForm;
 /// Writes the selected games to `out`; returns how many went out as
 /// imported although another form was asked for.
 fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError> {
-    let (db, games) = select(&args.filter)?;
+    let (db, games, note) = select(&args.filter)?;
+    if let Some(note) = note {
+        eprintln!("xpgn: {note}");
+    }
     let form = match (args.original, args.to) {
         (true, _) => ExportForm::Original,
         (false, ExportTo::Xpgn) => ExportForm::Xpgn,

@@ -4,9 +4,10 @@ use std::time::Instant;
 
 use super::validate::open;
 use super::{shown, shown_message};
+use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::db::Database;
 use crate::db::import::ImportSummary;
+use crate::db::{Database, DbError};
 
 /// The files an argument names: the file itself, or every `.pgn` and
 /// `.xpgn` file below a folder, in name order.
@@ -47,8 +48,14 @@ fn expand(arg: &str) -> Result<Vec<String>, CliError> {
     Ok(out)
 }
 
-/// Opens the database, with a message that says which file and why.
+/// Opens the database to write: waits for another import of it (saying
+/// so once), refuses a damaged one; with a message that says which file
+/// and why.
 pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
+    let name = shown(path).into_owned();
+    crate::db::on_first_wait(move || {
+        eprintln!("xpgn: waiting for another import of {name} to finish...");
+    });
     Database::open(Path::new(path)).map_err(|e| {
         CliError::Usage(format!(
             "--db {}: {}",
@@ -86,7 +93,14 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
         };
         database
             .import(path, input, &mut summary, &mut progress)
-            .map_err(|e| CliError::Usage(shown_message(&e.to_string()).into_owned()))?;
+            .map_err(|e| match e {
+                DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
+                _ => CliError::Usage(format!(
+                    "--db {}: {}",
+                    shown(db),
+                    shown_message(&e.to_string())
+                )),
+            })?;
     }
     if terminal {
         eprint!("\r\x1b[K");
@@ -103,11 +117,32 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
     Ok(())
 }
 
-pub(super) fn stats(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn stats(db: &str, format: ReportFormat, out: &mut dyn Write) -> Result<(), CliError> {
     let database = super::query::open_to_read(db)?;
     let s = database
         .stats()
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+        .map_err(|e| CliError::Usage(format!("--db {db}: {e}")))?;
+    if format == ReportFormat::Json {
+        let variants: Vec<_> = s
+            .per_variant
+            .iter()
+            .map(|(name, valid, invalid, plies)| {
+                serde_json::json!({
+                    "variant": name,
+                    "valid": valid,
+                    "invalid": invalid,
+                    "plies": plies,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "variants": variants,
+            "positions": s.positions,
+            "bytes": s.bytes,
+        });
+        writeln!(out, "{doc}")?;
+        return Ok(());
+    }
     writeln!(
         out,
         "{:<22} {:>8} {:>8} {:>10}",

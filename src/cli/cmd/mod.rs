@@ -37,7 +37,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         } => validate::run(files, *format, *strict, out),
         Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
         Command::Import { files, db } => import::run(files, db, out),
-        Command::Stats { db } => import::stats(db, out),
+        Command::Stats { db, format } => import::stats(db, *format, out),
         Command::Query(args) => query::run(args, out),
         Command::Export(args) => export::run(args, out),
         Command::Tree {
@@ -45,7 +45,8 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             variant,
             fen,
             moves,
-        } => tree::run(db, variant, fen.as_deref(), moves.as_deref(), out),
+            format,
+        } => tree::run(db, variant, fen.as_deref(), moves.as_deref(), *format, out),
     }
 }
 

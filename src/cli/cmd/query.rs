@@ -7,8 +7,8 @@ use crate::cli::exit::CliError;
 use crate::db::Database;
 use crate::db::export::ExportForm;
 use crate::db::pattern::{PositionPattern, parse_material, parse_piece};
-use crate::db::query::{FoundGame, GameFilter};
-use crate::notation::position::read_position;
+use crate::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
+use crate::notation::position::FenField;
 use crate::notation::replay::resolve_text;
 use crate::rules::{Position, Variant};
 
@@ -30,13 +30,28 @@ pub(super) fn variant_arg(name: &str) -> Result<Variant, CliError> {
     })
 }
 
-/// Plays `text`, moves in any notation, from `pos`.
+/// The moves of `text` without move numbers: `1.`, `12...` and the
+/// number glued to a move (`1.e4`, `1...e5`) are dropped.
+fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split_whitespace().filter_map(|token| {
+        let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        if rest.len() < token.len() && rest.starts_with(['.', '\u{2026}']) {
+            let mv = rest.trim_start_matches(['.', '\u{2026}']);
+            (!mv.is_empty()).then_some(mv)
+        } else {
+            Some(token)
+        }
+    })
+}
+
+/// Plays `text`, moves in any notation with or without move numbers,
+/// from `pos`.
 pub(super) fn play_moves(
     pos: &mut Position,
     text: &str,
 ) -> Result<Vec<crate::rules::Move>, CliError> {
     let mut played = Vec::new();
-    for (i, m) in text.split_whitespace().enumerate() {
+    for (i, m) in move_tokens(text).enumerate() {
         let mv = resolve_text(pos, m)
             .map_err(|(_, e)| CliError::Usage(format!("--moves: ply {} `{m}`: {e}", i + 1)))?;
         pos.play_unchecked(&mv);
@@ -45,10 +60,42 @@ pub(super) fn play_moves(
     Ok(played)
 }
 
-/// Turns the arguments into a filter; a bad `--fen`, `--moves`, `--tag`,
-/// `--piece` or `--material` is a usage error, found before the database
-/// is touched.
-pub(super) fn filter(args: &FilterArgs) -> Result<GameFilter, CliError> {
+/// The positions `--fen` stands for (see [`search_positions`]).
+pub(super) fn fen_positions(variant: Variant, fen: &str) -> Result<SearchPositions, CliError> {
+    search_positions(variant, fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))
+}
+
+/// The line that says what a partial `--fen` searched; `None` for a whole
+/// position string.
+pub(super) fn partial_note(found: &SearchPositions) -> Option<String> {
+    if found.varied.is_empty() {
+        return None;
+    }
+    let what = if found.varied.contains(&FenField::Turn) {
+        "board only"
+    } else {
+        "partial position"
+    };
+    let fields: Vec<String> = found.varied.iter().map(|f| f.to_string()).collect();
+    Some(format!(
+        "{what}: searched any {} ({} states)",
+        fields.join(", "),
+        found.positions.len()
+    ))
+}
+
+/// A `--date-from` or `--date-to` value.
+fn date_arg(flag: &str, value: &Option<String>) -> Result<Option<DateRange>, CliError> {
+    value
+        .as_deref()
+        .map(|d| DateRange::parse(d).map_err(|e| CliError::Usage(format!("{flag}: {e}"))))
+        .transpose()
+}
+
+/// Turns the arguments into a filter and the note a partial `--fen`
+/// gives; a bad `--fen`, `--moves`, `--tag`, date, `--piece` or
+/// `--material` is a usage error, found before the database is touched.
+pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), CliError> {
     let variant = args.variant.as_deref().map(variant_arg).transpose()?;
     let board = variant.unwrap_or_else(Variant::chess);
     let mut tags = Vec::new();
@@ -69,14 +116,17 @@ pub(super) fn filter(args: &FilterArgs) -> Result<GameFilter, CliError> {
             tags.push((name.to_string(), v.clone()));
         }
     }
-    let position = match &args.fen {
-        Some(fen) => Some(
-            read_position(board, fen)
-                .map_err(|e| CliError::Usage(format!("--fen: {e}")))?
-                .key(),
-        ),
-        None => None,
+    let mut note = None;
+    let any_position = match &args.fen {
+        Some(fen) => {
+            let found = fen_positions(board, fen)?;
+            note = partial_note(&found);
+            found.positions.iter().map(Position::key).collect()
+        }
+        None => Vec::new(),
     };
+    let date_from = date_arg("--date-from", &args.date_from)?;
+    let date_to = date_arg("--date-to", &args.date_to)?;
     let moves_prefix = match &args.moves {
         Some(text) => Some(play_moves(&mut Position::start(board), text)?),
         None => None,
@@ -93,32 +143,43 @@ pub(super) fn filter(args: &FilterArgs) -> Result<GameFilter, CliError> {
         .transpose()?;
     let pattern = (!pieces.is_empty() || material.is_some())
         .then(|| PositionPattern::new(board, pieces, material));
-    Ok(GameFilter {
+    let filter = GameFilter {
         variant: variant.map(|v| v.name().to_string()),
         tags,
+        player: args.player.clone(),
         result: args.result.clone(),
-        date_from: args.date_from.clone(),
-        date_to: args.date_to.clone(),
+        date_from,
+        date_to,
         status: args.status.clone(),
-        position,
+        position: None,
+        any_position,
         moves_prefix,
         pattern,
         limit: args.limit,
-    })
+    };
+    Ok((filter, note))
 }
 
-/// The games the filter arguments select, from the database they name.
-pub(super) fn select(args: &FilterArgs) -> Result<(Database, Vec<FoundGame>), CliError> {
-    let filter = filter(args)?;
+/// The games the filter arguments select, from the database they name, and
+/// the note a partial `--fen` gives.
+pub(super) fn select(
+    args: &FilterArgs,
+) -> Result<(Database, Vec<FoundGame>, Option<String>), CliError> {
+    let (filter, note) = filter(args)?;
     let db = open_to_read(&args.db)?;
     let games = db
         .find_games(&filter)
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.db)))?;
-    Ok((db, games))
+    Ok((db, games, note))
 }
 
 pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (db, games) = select(&args.filter)?;
+    let (db, games, note) = select(&args.filter)?;
+    match (&note, args.format) {
+        (Some(note), QueryFormat::Table) => writeln!(out, "{note}")?,
+        (Some(note), _) => eprintln!("xpgn: {note}"),
+        (None, _) => {}
+    }
     match args.format {
         QueryFormat::Table => {
             writeln!(
@@ -181,4 +242,22 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_numbers_are_dropped_wherever_they_stand() {
+        fn tokens(t: &str) -> Vec<&str> {
+            move_tokens(t).collect()
+        }
+        assert_eq!(tokens("1. e4 e5 2. Nf3"), ["e4", "e5", "Nf3"]);
+        assert_eq!(tokens("1.e4 e5 2.Nf3"), ["e4", "e5", "Nf3"]);
+        assert_eq!(tokens("1... e5 12...Nc6 3\u{2026}a6"), ["e5", "Nc6", "a6"]);
+        assert_eq!(tokens("e2e4 e7e5"), ["e2e4", "e7e5"]);
+        // A number that is no move number stays, to be refused as a move.
+        assert_eq!(tokens("12 e4"), ["12", "e4"]);
+    }
 }

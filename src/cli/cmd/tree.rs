@@ -1,34 +1,84 @@
 use std::io::Write;
 
-use super::query::{open_to_read, play_moves, variant_arg};
+use serde_json::json;
+
+use super::query::{fen_positions, open_to_read, partial_note, play_moves, variant_arg};
+use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::notation::position::{read_position, write_position};
+use crate::notation::position::write_position;
 use crate::rules::{Color, Position};
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
 
 pub(super) fn run(
     db: &str,
     variant: &str,
     fen: Option<&str>,
     moves: Option<&str>,
+    format: ReportFormat,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let variant = variant_arg(variant)?;
-    let mut pos = match fen {
-        Some(f) => read_position(variant, f).map_err(|e| CliError::Usage(format!("--fen: {e}")))?,
-        None => Position::start(variant),
+    let (positions, note) = match fen {
+        Some(f) => {
+            let found = fen_positions(variant, f)?;
+            let note = partial_note(&found);
+            (found.positions, note)
+        }
+        None => {
+            let mut pos = Position::start(variant);
+            if let Some(m) = moves {
+                play_moves(&mut pos, m)?;
+            }
+            (vec![pos], None)
+        }
     };
-    if let Some(m) = moves {
-        play_moves(&mut pos, m)?;
-    }
+    // A partial `--fen` is shown as given; a whole one as read.
+    let shown = match (fen, &note) {
+        (Some(f), Some(_)) => f.trim().to_string(),
+        _ => write_position(&positions[0]),
+    };
     let database = open_to_read(db)?;
     let tree = database
-        .tree(&pos)
+        .tree_of(&positions)
         .map_err(|e| CliError::Usage(format!("--db {db}: {e}")))?;
-    let side = match pos.turn() {
-        Color::White => "White",
-        Color::Black => "Black",
-    };
-    writeln!(out, "FEN: {}", write_position(&pos))?;
+    if format == ReportFormat::Json {
+        let moves: Vec<_> = tree
+            .moves
+            .iter()
+            .map(|m| {
+                json!({
+                    "san": m.san,
+                    "coord": m.coord,
+                    "turn": side(m.turn).to_lowercase(),
+                    "games": m.games,
+                    "white_wins": m.white_wins,
+                    "draws": m.draws,
+                    "black_wins": m.black_wins,
+                    "score": m.score(m.turn),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "position": shown,
+            "states": positions.len(),
+            "note": note,
+            "games": tree.games,
+            "ended": tree.ended,
+            "moves": moves,
+        });
+        writeln!(out, "{doc}")?;
+        return Ok(());
+    }
+    writeln!(out, "FEN: {shown}")?;
+    if let Some(note) = &note {
+        writeln!(out, "{note}")?;
+    }
     writeln!(
         out,
         "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7}",
@@ -36,17 +86,27 @@ pub(super) fn run(
     )?;
     for m in &tree.moves {
         let score = m
-            .score(pos.turn())
+            .score(m.turn)
             .map_or("-".to_string(), |s| format!("{s:.1}%"));
+        let san = if note.is_some() && m.turn == Color::Black {
+            format!("...{}", m.san)
+        } else {
+            m.san.clone()
+        };
         writeln!(
             out,
             "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7}",
-            m.san, m.games, m.white_wins, m.draws, m.black_wins, score
+            san, m.games, m.white_wins, m.draws, m.black_wins, score
         )?;
     }
+    let whose = if note.is_some() {
+        "the moving side's".to_string()
+    } else {
+        format!("{}'s (to move)", side(positions[0].turn()))
+    };
     writeln!(
         out,
-        "{} games reach this position, {} end in it; score: {side}'s (to move), over games with a result",
+        "{} games reach this position, {} end in it; score: {whose}, over games with a result",
         tree.games, tree.ended
     )?;
     Ok(())
