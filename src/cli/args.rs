@@ -62,6 +62,24 @@ pub enum Command {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
         db: String,
+        /// Also write one JSON line per invalid or warned game (file, game,
+        /// line, id, status, diagnostics) to this file.
+        #[arg(long, value_name = "FILE")]
+        report: Option<String>,
+    },
+    /// Games that play the same moves (variant, start, main line) under
+    /// any tags, as pgn-extract's `-D` finds them: one group per line of
+    /// moves, with each game's id and players.
+    Duplicates {
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+        /// Aligned columns, or one JSON object per group.
+        #[arg(long, value_enum, default_value = "table")]
+        format: ReportFormat,
+        /// Most groups to list.
+        #[arg(long)]
+        limit: Option<u64>,
     },
     /// Find games: filters combine; `--fen` finds every game that reaches a
     /// position, `--piece` and `--material` every game with a position
@@ -184,8 +202,8 @@ pub struct FilterArgs {
     /// Latest date, in the forms of `--date-from`.
     #[arg(long)]
     pub date_to: Option<String>,
-    /// `valid` or `invalid`.
-    #[arg(long, value_parser = ["valid", "invalid"])]
+    /// `valid`, `invalid`, or `warned` (valid, with warnings).
+    #[arg(long, value_parser = ["valid", "invalid", "warned"])]
     pub status: Option<String>,
     /// A position the game reaches on its main line (clocks ignored); the
     /// board alone (or fewer fields than board, side to move, castling and

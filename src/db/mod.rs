@@ -4,6 +4,7 @@
 //! packed main lines), the opening tree, export and summaries. rusqlite
 //! lives here and nowhere else.
 
+pub mod duplicates;
 mod error;
 pub mod export;
 pub mod import;

@@ -506,13 +506,16 @@ impl Database {
                 Value::Integer(i64::from(d.last)),
             );
         }
-        if let Some(s) = &filter.status {
-            bind(
+        match filter.status.as_deref() {
+            // Valid games with warnings (NOTATION §11 forms and the like).
+            Some("warned") => conds.push("(g.status = 'valid' AND g.warnings > 0)".into()),
+            Some(s) => bind(
                 &mut params,
                 &mut conds,
                 "g.status = ?",
-                Value::Text(s.clone()),
-            );
+                Value::Text(s.to_string()),
+            ),
+            None => {}
         }
         if let Some(prefix) = &filter.moves_prefix {
             params.push(Value::Blob(packed::encode_all(prefix)));
@@ -573,8 +576,25 @@ impl Database {
         Ok((found, stats))
     }
 
-    /// Every tag pair of game `id`, in the order written (none for no
-    /// such game).
+    /// The diagnostics of game `id` as stored: a JSON array of objects
+    /// (`severity`, `kind`, `ply`, `in_variation`, `line`, `column`,
+    /// `move`, `message`); empty for no such game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn game_diagnostics(&self, id: i64) -> Result<serde_json::Value, DbError> {
+        let text: Option<String> = self
+            .conn
+            .prepare_cached("SELECT diagnostics FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        Ok(text
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_else(|| serde_json::Value::Array(Vec::new())))
+    }
+
+    /// The tags of game `id`, in the order written; empty if there is no
+    /// such game.
     ///
     /// # Errors
     /// SQLite errors.

@@ -6,7 +6,7 @@ use super::validate::open;
 use super::{shown, shown_message};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::db::import::ImportSummary;
+use crate::db::import::{GameReport, ImportSummary};
 use crate::db::{Database, DbError};
 
 /// The files an argument names: the file itself, or every `.pgn` and
@@ -65,12 +65,29 @@ pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
     })
 }
 
-pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(
+    files: &[String],
+    db: &str,
+    report: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let mut paths = Vec::new();
     for f in files {
         paths.extend(expand(f)?);
     }
+    let mut report_file = match report {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).map_err(|e| {
+                CliError::Usage(format!("--report {}: cannot write: {e}", shown(path)))
+            })?,
+        )),
+        None => None,
+    };
     let mut database = open_db(db)?;
+    let first_id = database
+        .next_game_id()
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    let mut report_error: Option<std::io::Error> = None;
     let start = Instant::now();
     let mut summary = ImportSummary::default();
     let terminal = std::io::stderr().is_terminal();
@@ -91,8 +108,25 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
                 );
             }
         };
+        let mut on_game = |g: &GameReport<'_>| {
+            let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {
+                return;
+            };
+            let line = serde_json::json!({
+                "file": path,
+                "game": g.number,
+                "line": g.line,
+                "id": g.id,
+                "status": if g.valid { "valid" } else { "invalid" },
+                "stored": g.id.is_some(),
+                "diagnostics": g.diagnostics,
+            });
+            if let Err(e) = writeln!(w, "{line}") {
+                report_error.get_or_insert(e);
+            }
+        };
         database
-            .import(path, input, &mut summary, &mut progress)
+            .import_reporting(path, input, &mut summary, &mut progress, &mut on_game)
             .map_err(|e| match e {
                 DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
                 _ => CliError::Usage(format!(
@@ -105,15 +139,99 @@ pub(super) fn run(files: &[String], db: &str, out: &mut dyn Write) -> Result<(),
     if terminal {
         eprint!("\r\x1b[K");
     }
+    if let Some(w) = report_file.as_mut() {
+        if let Some(e) = report_error.take().or_else(|| w.flush().err()) {
+            return Err(CliError::Usage(format!(
+                "--report {}: cannot write: {e}",
+                shown(report.unwrap_or(""))
+            )));
+        }
+    }
+    let same_moves = database
+        .count_move_duplicates(first_id)
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
     writeln!(
         out,
-        "read {}, imported {}, duplicates {}, invalid {}, {:.2} seconds",
+        "read {}, imported {}, duplicates {}, invalid {}, {:.2} seconds; {} with warnings; {} repeat the moves of another stored game (xpgn duplicates lists them)",
         summary.read,
         summary.imported,
         summary.duplicates,
         summary.invalid,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        summary.warned,
+        same_moves,
     )?;
+    Ok(())
+}
+
+/// `xpgn duplicates`: the groups of games with the same moves.
+pub(super) fn duplicates(
+    db: &str,
+    format: ReportFormat,
+    limit: Option<u64>,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let database = super::query::open_to_read(db)?;
+    let groups = database
+        .duplicate_groups(limit)
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    let cut = |v: &Option<String>| {
+        v.as_deref()
+            .unwrap_or("")
+            .chars()
+            .take(24)
+            .collect::<String>()
+    };
+    let mut extra = 0;
+    for (i, g) in groups.iter().enumerate() {
+        extra += g.games.len() - 1;
+        match format {
+            ReportFormat::Json => {
+                let games: Vec<_> = g
+                    .games
+                    .iter()
+                    .map(|x| {
+                        serde_json::json!({
+                            "id": x.id, "white": x.white, "black": x.black,
+                            "event": x.event, "date": x.date, "status": x.status,
+                        })
+                    })
+                    .collect();
+                let line = serde_json::json!({
+                    "variant": g.variant, "plies": g.plies, "games": games,
+                });
+                writeln!(out, "{line}")?;
+            }
+            ReportFormat::Table => {
+                writeln!(
+                    out,
+                    "group {}: {} games, {} plies of {}",
+                    i + 1,
+                    g.games.len(),
+                    g.plies,
+                    g.variant
+                )?;
+                for x in &g.games {
+                    writeln!(
+                        out,
+                        "  {:>8}  {:<24} {:<24} {:<10} {}",
+                        x.id,
+                        cut(&x.white),
+                        cut(&x.black),
+                        cut(&x.date),
+                        cut(&x.event)
+                    )?;
+                }
+            }
+        }
+    }
+    if format == ReportFormat::Table {
+        writeln!(
+            out,
+            "{extra} games repeat the moves of another in {} groups",
+            groups.len()
+        )?;
+    }
     Ok(())
 }
 

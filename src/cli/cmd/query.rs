@@ -2,6 +2,7 @@ use std::io::Write;
 
 use serde_json::{Map, Value, json};
 
+use super::{shown, shown_message};
 use crate::cli::args::{FilterArgs, QueryArgs, QueryFormat};
 use crate::cli::exit::CliError;
 use crate::db::Database;
@@ -15,8 +16,13 @@ use crate::rules::{Position, Variant};
 /// Opens an existing database to read, with a message that says which
 /// file and why it cannot be.
 pub(super) fn open_to_read(path: &str) -> Result<Database, CliError> {
-    Database::open_existing(std::path::Path::new(path))
-        .map_err(|e| CliError::Usage(format!("--db {path}: {e}")))
+    Database::open_existing(std::path::Path::new(path)).map_err(|e| {
+        CliError::Usage(format!(
+            "--db {}: {}",
+            shown(path),
+            shown_message(&e.to_string())
+        ))
+    })
 }
 
 /// The variant `--variant` names.
@@ -24,7 +30,8 @@ pub(super) fn variant_arg(name: &str) -> Result<Variant, CliError> {
     Variant::by_name(name).ok_or_else(|| {
         let names: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
         CliError::Usage(format!(
-            "--variant: unknown variant `{name}`; known: {}",
+            "--variant: unknown variant `{}`; known: {}",
+            shown(name),
             names.join(", ")
         ))
     })
@@ -52,8 +59,14 @@ pub(super) fn play_moves(
 ) -> Result<Vec<crate::rules::Move>, CliError> {
     let mut played = Vec::new();
     for (i, m) in move_tokens(text).enumerate() {
-        let mv = resolve_text(pos, m)
-            .map_err(|(_, e)| CliError::Usage(format!("--moves: ply {} `{m}`: {e}", i + 1)))?;
+        let mv = resolve_text(pos, m).map_err(|(_, e)| {
+            CliError::Usage(format!(
+                "--moves: ply {} `{}`: {}",
+                i + 1,
+                shown(m),
+                shown_message(&e)
+            ))
+        })?;
         pos.play_unchecked(&mv);
         played.push(mv);
     }
@@ -62,7 +75,8 @@ pub(super) fn play_moves(
 
 /// The positions `--fen` stands for (see [`search_positions`]).
 pub(super) fn fen_positions(variant: Variant, fen: &str) -> Result<SearchPositions, CliError> {
-    search_positions(variant, fen).map_err(|e| CliError::Usage(format!("--fen: {e}")))
+    search_positions(variant, fen)
+        .map_err(|e| CliError::Usage(format!("--fen: {}", shown_message(&e.to_string()))))
 }
 
 /// The line that says what a partial `--fen` searched; `None` for a whole
@@ -88,7 +102,10 @@ pub(super) fn partial_note(found: &SearchPositions) -> Option<String> {
 fn date_arg(flag: &str, value: &Option<String>) -> Result<Option<DateRange>, CliError> {
     value
         .as_deref()
-        .map(|d| DateRange::parse(d).map_err(|e| CliError::Usage(format!("{flag}: {e}"))))
+        .map(|d| {
+            DateRange::parse(d)
+                .map_err(|e| CliError::Usage(format!("{flag}: {}", shown_message(&e.to_string()))))
+        })
         .transpose()
 }
 
@@ -102,7 +119,8 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
     for t in &args.tag {
         let (name, value) = t.split_once('=').ok_or_else(|| {
             CliError::Usage(format!(
-                "--tag `{t}`: expected NAME=VALUE, e.g. White=Carlsen"
+                "--tag `{}`: expected NAME=VALUE, e.g. White=Carlsen",
+                shown(t)
             ))
         })?;
         tags.push((name.to_string(), value.to_string()));
@@ -134,12 +152,19 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
     let pieces = args
         .piece
         .iter()
-        .map(|p| parse_piece(board, p).map_err(|e| CliError::Usage(format!("--piece {e}"))))
+        .map(|p| {
+            parse_piece(board, p)
+                .map_err(|e| CliError::Usage(format!("--piece {}", shown_message(&e.to_string()))))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let material = args
         .material
         .as_deref()
-        .map(|m| parse_material(board, m).map_err(|e| CliError::Usage(format!("--material {e}"))))
+        .map(|m| {
+            parse_material(board, m).map_err(|e| {
+                CliError::Usage(format!("--material {}", shown_message(&e.to_string())))
+            })
+        })
         .transpose()?;
     let pattern = (!pieces.is_empty() || material.is_some())
         .then(|| PositionPattern::new(board, pieces, material));
@@ -169,7 +194,7 @@ pub(super) fn select(
     let db = open_to_read(&args.db)?;
     let games = db
         .find_games(&filter)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.db)))?;
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.db))))?;
     Ok((db, games, note))
 }
 
@@ -207,6 +232,25 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
                     g.plies,
                     g.ply.map_or("-".to_string(), |p| p.to_string())
                 )?;
+                if args.filter.status.is_some() {
+                    // Asked for by status: say why each game has it.
+                    let diagnostics = db.game_diagnostics(g.id).map_err(|e| {
+                        CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)))
+                    })?;
+                    for d in diagnostics.as_array().into_iter().flatten() {
+                        writeln!(
+                            out,
+                            "        {}: line {}, column {}{}: {}",
+                            d["severity"].as_str().unwrap_or("error"),
+                            d["line"],
+                            d["column"],
+                            d["ply"]
+                                .as_u64()
+                                .map_or(String::new(), |p| format!(", ply {p}")),
+                            shown_message(d["message"].as_str().unwrap_or(""))
+                        )?;
+                    }
+                }
             }
             writeln!(out, "{} games", games.len())?;
         }
@@ -214,10 +258,13 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
             for g in &games {
                 let tags: Map<String, Value> = db
                     .game_tags(g.id)
-                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?
+                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db))))?
                     .into_iter()
                     .map(|(n, v)| (n, Value::String(v)))
                     .collect();
+                let diagnostics = db.game_diagnostics(g.id).map_err(|e| {
+                    CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)))
+                })?;
                 let line = json!({
                     "id": g.id,
                     "variant": g.variant,
@@ -226,6 +273,7 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
                     "plies": g.plies,
                     "status": g.status,
                     "ply": g.ply,
+                    "diagnostics": diagnostics,
                 });
                 writeln!(out, "{line}")?;
             }
@@ -234,7 +282,7 @@ pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError>
             for g in &games {
                 if let Some(e) = db
                     .export_game(g.id, ExportForm::Xpgn)
-                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", args.filter.db)))?
+                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db))))?
                 {
                     out.write_all(&e.bytes)?;
                 }

@@ -46,7 +46,7 @@ pub(super) fn run(
     let database = open_to_read(db)?;
     let tree = database
         .tree_of(&positions)
-        .map_err(|e| CliError::Usage(format!("--db {db}: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("--db {}: {e}", super::shown(db))))?;
     if format == ReportFormat::Json {
         let moves: Vec<_> = tree
             .moves

@@ -182,7 +182,13 @@ fn chess() -> VariantDef {
     VariantDef {
         name: "chess",
         display_name: "Chess",
-        aliases: &["standard", "orthodox", "orthodox chess"],
+        aliases: &[
+            "standard",
+            "orthodox",
+            "orthodox chess",
+            "normal",
+            "from position",
+        ],
         size,
         setup: setup(&pieces, size, "RNBQKBNR", "rnbqkbnr"),
         pieces,
