@@ -37,8 +37,9 @@ pub struct DuplicateGroup {
 }
 
 impl Database {
-    /// The groups of games with the same moves (at least one ply), in the
-    /// order their first game was stored; at most `limit` groups.
+    /// The groups of games with the same moves, in the order their first
+    /// game was stored; at most `limit` groups. Games without a move from
+    /// the same start are one group, as pgn-extract counts them.
     ///
     /// # Errors
     /// SQLite errors.
@@ -48,7 +49,7 @@ impl Database {
                     g.status
              FROM games g
              JOIN (SELECT moves_hash, MIN(id) AS first FROM games
-                   WHERE moves_hash IS NOT NULL AND plies > 0
+                   WHERE moves_hash IS NOT NULL
                    GROUP BY moves_hash HAVING COUNT(*) > 1
                    ORDER BY first LIMIT ?1) d ON d.moves_hash = g.moves_hash
              ORDER BY d.first, g.id",
@@ -89,7 +90,7 @@ impl Database {
     pub fn count_move_duplicates(&self, since: i64) -> Result<u64, DbError> {
         let n: i64 = self.conn.query_row(
             "SELECT COUNT(*) FROM games g
-             WHERE g.id >= ?1 AND g.moves_hash IS NOT NULL AND g.plies > 0
+             WHERE g.id >= ?1 AND g.moves_hash IS NOT NULL
                AND EXISTS (SELECT 1 FROM games h
                            WHERE h.moves_hash = g.moves_hash AND h.id < g.id)",
             params![since],
@@ -132,11 +133,13 @@ mod tests {
         )
         .unwrap();
         let groups = db.duplicate_groups(None).unwrap();
-        assert_eq!(groups.len(), 1, "{groups:?}");
+        assert_eq!(groups.len(), 2, "{groups:?}");
         let ids: Vec<i64> = groups[0].games.iter().map(|g| g.id).collect();
         assert_eq!((ids, groups[0].plies), (vec![1, 2, 4], 3));
-        assert_eq!(db.count_move_duplicates(1).unwrap(), 2);
-        assert_eq!(db.count_move_duplicates(3).unwrap(), 1);
+        let ids: Vec<i64> = groups[1].games.iter().map(|g| g.id).collect();
+        assert_eq!((ids, groups[1].plies), (vec![5, 6], 0));
+        assert_eq!(db.count_move_duplicates(1).unwrap(), 3);
+        assert_eq!(db.count_move_duplicates(3).unwrap(), 2);
         assert_eq!(db.next_game_id().unwrap(), 7);
     }
 }
