@@ -225,7 +225,7 @@ pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
         line,
         hash,
         moves_hash,
-        tags: std::mem::take(&mut { game }.tags),
+        tags: game.tags,
     }
 }
 

@@ -250,6 +250,11 @@ pub fn write_coord(pos: &Position, m: &Move) -> String {
 /// Appends `m` (legal in `pos`) in coordinate notation to `out`, for
 /// writers of many moves.
 pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
+    if m.is_null() {
+        // R-0-6, as UCI writes a null move.
+        out.push_str("0000");
+        return;
+    }
     push_square(out, m.from);
     push_square(out, m.to);
     if let Some(k) = m.promotion {

@@ -594,6 +594,9 @@ fn push_check_mark_of(next: &Position, out: &mut String) {
 pub fn write_lan(pos: &Position, m: &Move) -> String {
     let variant = pos.variant();
     let mut out = String::new();
+    if m.is_null() {
+        return "--".into();
+    }
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
     } else {
@@ -621,6 +624,11 @@ fn is_capture(pos: &Position, m: &Move) -> bool {
 
 fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
     let variant = pos.variant();
+    if m.is_null() {
+        // R-0-6, written as PGN annotators do.
+        out.push_str("--");
+        return;
+    }
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
         push_waiting_suffixes(out, pos, m);

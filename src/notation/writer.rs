@@ -475,21 +475,20 @@ pub fn write_json(game: &Game) -> Result<String, ReplayError> {
 /// A game that does not replay.
 pub fn write_fens(game: &Game) -> Result<String, ReplayError> {
     let mut out = String::new();
+    // Variations are walked too (they must replay); only the main line
+    // is written.
     let mut depth = 0usize;
-    let mut last = None;
     let start = walk_game(game, |step| match step {
         Step::Move { mv, before, .. } if depth == 0 => {
             let mut after = before.clone();
             after.play_unchecked(&mv);
             out.push_str(&write_position(&after));
             out.push('\n');
-            last = Some(());
         }
         Step::Move { .. } => {}
         Step::Open => depth += 1,
         Step::Close => depth -= 1,
     })?;
-    let _ = last;
     Ok(write_position(&start) + "\n" + &out)
 }
 
@@ -623,6 +622,36 @@ mod tests {
             "{json}"
         );
         assert_eq!(write_fens(&g).unwrap().lines().count(), 17);
+    }
+
+    #[test]
+    fn null_moves_are_written_in_every_notation_and_read_back() {
+        // Found by fuzzing: a null move was written as the king's move.
+        let g = parse_game("1. e4 e5 (1... -- 2. d4) 2. Nf3 -- 3. d4 *", 1).unwrap();
+        let san = write_game(&g, MoveNotation::San).unwrap();
+        assert!(
+            san.contains("1. e4 e5 (1... -- 2. d4) 2. Nf3 -- 3. d4 *"),
+            "{san}"
+        );
+        for notation in [MoveNotation::Lan, MoveNotation::Coord] {
+            let other = write_game(&g, notation).unwrap();
+            let back = parse_game(&other, 1).unwrap();
+            assert_eq!(
+                write_game(&back, MoveNotation::San).unwrap(),
+                san,
+                "{other}"
+            );
+        }
+        assert!(
+            write_game(&g, MoveNotation::Coord)
+                .unwrap()
+                .contains("g1f3 0000")
+        );
+        assert!(
+            write_json(&g)
+                .unwrap()
+                .contains("\"san\":\"--\",\"lan\":\"--\",\"coord\":\"0000\"")
+        );
     }
 
     #[test]
