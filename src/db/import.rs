@@ -10,6 +10,7 @@
 
 use std::io::BufRead;
 
+use rusqlite::types::Value;
 use rusqlite::{Transaction, params};
 use sha2::{Digest, Sha256};
 
@@ -229,6 +230,59 @@ pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
     }
 }
 
+/// The columns of a game's row that its reading decides, in the order of
+/// [`game_values`] (import inserts them, migration 4 updates them).
+pub(crate) const GAME_COLUMNS: [&str; 17] = [
+    "variant",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "status",
+    "diagnostic",
+    "source_line",
+    "hash",
+    "tags",
+    "diagnostics",
+    "warnings",
+    "moves_hash",
+];
+
+/// The values of [`GAME_COLUMNS`] for a prepared game stored under `hash`.
+pub(crate) fn game_values(p: &Prepared, hash: &[u8]) -> Vec<Value> {
+    let tag = |name: &str| {
+        p.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(Value::Null, |(_, v)| Value::Text(v.clone()))
+    };
+    let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::Text);
+    vec![
+        Value::Text(p.variant.clone()),
+        tag("Event"),
+        tag("Site"),
+        tag("Date"),
+        tag("Round"),
+        tag("White"),
+        tag("Black"),
+        tag("Result"),
+        Value::Integer(p.plies as i64),
+        Value::Text(if p.valid { "valid" } else { "invalid" }.into()),
+        text(&p.diagnostic),
+        Value::Integer(p.line as i64),
+        Value::Blob(hash.to_vec()),
+        Value::Text(tags_json(&p.tags)),
+        Value::Text(diagnostics_json(&p.diagnostics)),
+        Value::Integer(p.warnings as i64),
+        p.moves_hash
+            .map_or(Value::Null, |h| Value::Blob(h.to_vec())),
+    ]
+}
+
 /// Stores one game, its positions into `postings`; returns its id, `None`
 /// when its content was already stored.
 pub(crate) fn store(
@@ -238,41 +292,22 @@ pub(crate) fn store(
     raw: &[u8],
     postings: &mut Vec<Posting>,
 ) -> Result<Option<i64>, DbError> {
-    let tag = |name: &str| {
-        p.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| {
+        let placeholders: Vec<String> = (3..3 + GAME_COLUMNS.len())
+            .map(|i| format!("?{i}"))
+            .collect();
+        format!(
+            "INSERT OR IGNORE INTO games (source_file, original, {}) VALUES (?1, ?2, {})",
+            GAME_COLUMNS.join(", "),
+            placeholders.join(", ")
+        )
+    });
+    let mut values = vec![Value::Text(source.to_string()), Value::Blob(raw.to_vec())];
+    values.extend(game_values(p, &p.hash));
     let inserted = tx
-        .prepare_cached(
-            "INSERT OR IGNORE INTO games (variant, event, site, date, round, white, black,
-                 result, plies, status, diagnostic, source_file, source_line, original, hash,
-                 tags, diagnostics, warnings, moves_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                 ?17, ?18, ?19)",
-        )?
-        .execute(params![
-            p.variant,
-            tag("Event"),
-            tag("Site"),
-            tag("Date"),
-            tag("Round"),
-            tag("White"),
-            tag("Black"),
-            tag("Result"),
-            p.plies as i64,
-            if p.valid { "valid" } else { "invalid" },
-            p.diagnostic,
-            source,
-            p.line as i64,
-            raw,
-            &p.hash[..],
-            tags_json(&p.tags),
-            diagnostics_json(&p.diagnostics),
-            p.warnings as i64,
-            p.moves_hash.as_ref().map(|h| &h[..]),
-        ])?;
+        .prepare_cached(sql)?
+        .execute(rusqlite::params_from_iter(values))?;
     if inserted == 0 {
         return Ok(None);
     }

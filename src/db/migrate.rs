@@ -196,18 +196,20 @@ fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
 /// this hash finds equal are both kept, the later one under a hash of its
 /// own (nothing stored is dropped by a migration).
 fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
-    use super::import::{diagnostics_json, prepare, store_line};
+    use super::import::{GAME_COLUMNS, game_values, prepare, store_line};
     use sha2::{Digest, Sha256};
     tx.execute_batch("DELETE FROM moves; DELETE FROM position_postings;")?;
     let mut rows = tx.prepare("SELECT id, source_file, original FROM games ORDER BY id")?;
     let mut taken = tx.prepare("SELECT 1 FROM games WHERE hash = ?1 AND id != ?2")?;
-    let mut update = tx.prepare(
-        "UPDATE games SET variant = ?2, event = ?3, site = ?4, date = ?5, round = ?6,
-             white = ?7, black = ?8, result = ?9, plies = ?10, status = ?11, diagnostic = ?12,
-             source_line = ?13, hash = ?14, tags = ?15, diagnostics = ?16, warnings = ?17,
-             moves_hash = ?18
-         WHERE id = ?1",
-    )?;
+    let sets: Vec<String> = GAME_COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{c} = ?{}", i + 2))
+        .collect();
+    let mut update = tx.prepare(&format!(
+        "UPDATE games SET {} WHERE id = ?1",
+        sets.join(", ")
+    ))?;
     let mut query = rows.query([])?;
     let (mut batch, mut postings, mut in_batch) = (None, Vec::new(), 0u64);
     while let Some(row) = query.next()? {
@@ -225,32 +227,9 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
             h.update(id.to_le_bytes());
             hash = h.finalize().into();
         }
-        let tag = |name: &str| {
-            p.tags
-                .iter()
-                .find(|(n, _)| n == name)
-                .map(|(_, v)| v.clone())
-        };
-        update.execute(params![
-            id,
-            p.variant,
-            tag("Event"),
-            tag("Site"),
-            tag("Date"),
-            tag("Round"),
-            tag("White"),
-            tag("Black"),
-            tag("Result"),
-            p.plies as i64,
-            if p.valid { "valid" } else { "invalid" },
-            p.diagnostic,
-            p.line as i64,
-            &hash[..],
-            tags_json(&p.tags),
-            diagnostics_json(&p.diagnostics),
-            p.warnings as i64,
-            p.moves_hash.as_ref().map(|h| &h[..]),
-        ])?;
+        let mut values = vec![rusqlite::types::Value::Integer(id)];
+        values.extend(game_values(&p, &hash));
+        update.execute(rusqlite::params_from_iter(values))?;
         store_line(tx, id, &p, &mut postings)?;
         batch.get_or_insert(id);
         in_batch += 1;

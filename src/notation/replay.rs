@@ -14,53 +14,22 @@ use super::san::{CheckMark, SanError, resolve_san};
 use super::span::Location;
 use crate::rules::{Ending, Move, Outcome, Position, StalemateOutcome, Variant};
 
-/// What kind of fault stopped a replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReplayErrorKind {
-    /// The `Variant` tag names no known variant.
-    UnknownVariant,
-    /// The `FEN` tag is not a legal position of the variant.
-    BadPosition,
-    /// A move text that is no move in any notation.
-    BadMove,
-    /// A move that is not legal.
-    IllegalMove,
-    /// A move that matches several legal moves.
-    AmbiguousMove,
-    /// The result contradicts the final position or the other result.
-    ResultMismatch,
-}
+/// What kind of fault stopped a replay: the replay's kinds of
+/// [`DiagnosticKind`] (`UnknownVariant`, `BadPosition`, `BadMove`,
+/// `IllegalMove`, `AmbiguousMove`, `ResultMismatch`).
+pub type ReplayErrorKind = DiagnosticKind;
 
-impl ReplayErrorKind {
-    /// The diagnostic kind it is.
-    pub fn diagnostic(self) -> DiagnosticKind {
-        match self {
-            ReplayErrorKind::UnknownVariant => DiagnosticKind::UnknownVariant,
-            ReplayErrorKind::BadPosition => DiagnosticKind::BadPosition,
-            ReplayErrorKind::BadMove => DiagnosticKind::BadMove,
-            ReplayErrorKind::IllegalMove => DiagnosticKind::IllegalMove,
-            ReplayErrorKind::AmbiguousMove => DiagnosticKind::AmbiguousMove,
-            ReplayErrorKind::ResultMismatch => DiagnosticKind::ResultMismatch,
-        }
-    }
-
-    /// The replay fault a diagnostic kind names, if it is one.
-    fn of(kind: DiagnosticKind) -> Option<ReplayErrorKind> {
-        Some(match kind {
-            DiagnosticKind::UnknownVariant => ReplayErrorKind::UnknownVariant,
-            DiagnosticKind::BadPosition => ReplayErrorKind::BadPosition,
-            DiagnosticKind::BadMove => ReplayErrorKind::BadMove,
-            DiagnosticKind::IllegalMove => ReplayErrorKind::IllegalMove,
-            DiagnosticKind::AmbiguousMove => ReplayErrorKind::AmbiguousMove,
-            DiagnosticKind::ResultMismatch => ReplayErrorKind::ResultMismatch,
-            _ => return None,
-        })
-    }
-
-    /// A short name for machine-readable output (`illegal_move`).
-    pub fn name(self) -> &'static str {
-        self.diagnostic().name()
-    }
+/// Whether a diagnostic kind is one the replay finds (not the reader).
+fn is_replay_kind(kind: DiagnosticKind) -> bool {
+    matches!(
+        kind,
+        DiagnosticKind::UnknownVariant
+            | DiagnosticKind::BadPosition
+            | DiagnosticKind::BadMove
+            | DiagnosticKind::IllegalMove
+            | DiagnosticKind::AmbiguousMove
+            | DiagnosticKind::ResultMismatch
+    )
 }
 
 /// Why a game does not replay.
@@ -87,7 +56,7 @@ impl ReplayError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
-            kind: self.kind.diagnostic(),
+            kind: self.kind,
             ply: self.ply,
             in_variation: self.in_variation,
             at: self.at,
@@ -97,8 +66,8 @@ impl ReplayError {
     }
 
     fn from_diagnostic(d: &Diagnostic) -> Option<ReplayError> {
-        Some(ReplayError {
-            kind: ReplayErrorKind::of(d.kind)?,
+        is_replay_kind(d.kind).then(|| ReplayError {
+            kind: d.kind,
             ply: d.ply,
             in_variation: d.in_variation,
             at: d.at,
@@ -344,12 +313,11 @@ fn play_tree(
             }
             Err((kind, message)) => {
                 diagnostics.push(
-                    Diagnostic::error(
-                        kind.diagnostic(),
-                        node.at,
-                        format!("`{}`: {message}", node.text),
-                    )
-                    .at_ply(ply, in_variation, &node.text),
+                    Diagnostic::error(kind, node.at, format!("`{}`: {message}", node.text)).at_ply(
+                        ply,
+                        in_variation,
+                        &node.text,
+                    ),
                 );
                 if in_variation {
                     stack.pop();
