@@ -5,6 +5,7 @@
 //!   generation. No text.
 //! - [`notation`]: position strings and move notations (nom readers and
 //!   writers) over `rules`.
+//! - [`render`]: board diagrams as SVG, over `rules` only.
 //! - [`db`]: the SQLite game database: schema, import, position index.
 //! - [`cli`]: the `xpgn` command, a thin clap shell over the library.
 //!
@@ -18,6 +19,7 @@
 pub mod cli;
 pub mod db;
 pub mod notation;
+pub mod render;
 pub mod rules;
 
 pub use rules::{Color, Move, Piece, PieceKind, Position, Square, Variant};

@@ -54,3 +54,18 @@ fn notation_depends_only_on_rules() {
         &["crate::cli", "crate::db", "clap::", "rusqlite"],
     );
 }
+
+#[test]
+fn render_depends_only_on_rules() {
+    forbid(
+        "src/render",
+        &[
+            "crate::notation",
+            "crate::cli",
+            "crate::db",
+            "crate::serve",
+            "clap::",
+            "rusqlite",
+        ],
+    );
+}

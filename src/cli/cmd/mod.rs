@@ -1,6 +1,7 @@
 //! One function per subcommand.
 
 mod convert;
+mod diagram;
 mod export;
 mod import;
 mod output;
@@ -30,6 +31,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             depth,
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
+        Command::Diagram(args) => diagram::run(args, out),
         Command::Validate {
             files,
             format,
