@@ -7,6 +7,8 @@
 //!   writers) over `rules`.
 //! - [`render`]: board diagrams as SVG, over `rules` only.
 //! - [`db`]: the SQLite game database: schema, import, position index.
+//! - [`serve`] (feature `serve`, on by default): `xpgn serve`, a local
+//!   web viewer over a database.
 //! - [`cli`]: the `xpgn` command, a thin clap shell over the library.
 //!
 //! ```
@@ -21,5 +23,7 @@ pub mod db;
 pub mod notation;
 pub mod render;
 pub mod rules;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use rules::{Color, Move, Piece, PieceKind, Position, Square, Variant};

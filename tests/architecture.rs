@@ -69,3 +69,10 @@ fn render_depends_only_on_rules() {
         ],
     );
 }
+
+#[test]
+fn serve_is_above_db_and_below_nothing() {
+    forbid("src/serve", &["crate::cli", "clap::", "rusqlite"]);
+    forbid("src/db", &["crate::serve", "crate::render"]);
+    forbid("src/notation", &["crate::serve", "crate::render"]);
+}

@@ -110,6 +110,21 @@ pub enum Command {
     /// Draw a position as an SVG diagram: `--fen`/`--moves`, or the
     /// position after `--ply N` of a game file.
     Diagram(Box<DiagramArgs>),
+    /// A local web viewer over a database: games, boards, opening tree,
+    /// position search, with a JSON API under /api/.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Database file (opened read-only).
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+        /// Address to listen on; loopback unless told otherwise (port 0
+        /// picks a free port, printed on start).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Seconds one request's database work may take.
+        #[arg(long, default_value = "5", value_parser = clap::value_parser!(u64).range(1..=600))]
+        timeout: u64,
+    },
 }
 
 /// `xpgn diagram` arguments.

@@ -7,6 +7,8 @@ mod import;
 mod output;
 mod perft;
 mod query;
+#[cfg(feature = "serve")]
+mod serve;
 mod show;
 mod tree;
 mod validate;
@@ -32,6 +34,8 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
         Command::Diagram(args) => diagram::run(args, out),
+        #[cfg(feature = "serve")]
+        Command::Serve { db, addr, timeout } => serve::run(db, *addr, *timeout, out),
         Command::Validate {
             files,
             format,
