@@ -535,7 +535,12 @@ fn cell(v: Option<&str>) -> String {
 }
 
 fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
-    out.push_str("<table class=\"games\"><thead><tr><th>#</th><th>variant</th><th>White</th><th>Black</th><th>result</th><th>date</th><th>event</th><th>plies</th><th>status</th>");
+    // A position search is of one variant: its column would repeat it.
+    out.push_str("<table class=\"games\"><thead><tr><th>#</th>");
+    if !show_ply {
+        out.push_str("<th>variant</th>");
+    }
+    out.push_str("<th>White</th><th>Black</th><th>result</th><th>date</th><th>event</th><th>plies</th><th>status</th>");
     if show_ply {
         out.push_str("<th>at ply</th>");
     }
@@ -547,10 +552,16 @@ fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
         };
         let _ = write!(
             out,
-            "<tr class=\"{}\"><td><a class=\"game-link\" href=\"{href}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            "<tr class=\"{}\"><td><a class=\"game-link\" href=\"{href}\">{}</a></td>",
             escape(&g.status),
             g.id,
-            escape(&g.variant),
+        );
+        if !show_ply {
+            let _ = write!(out, "<td>{}</td>", escape(&g.variant));
+        }
+        let _ = write!(
+            out,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
             cell(g.white.as_deref()),
             cell(g.black.as_deref()),
             cell(g.result.as_deref()),
