@@ -214,6 +214,21 @@ fn game_tree_position_export_and_diagram_answers() {
     assert!(body.contains("<section class=\"diagnostics\">"));
     assert!(body.contains("<li class=\"error\">"));
 
+    // Every stored game answers, at its start, in the middle and past its end.
+    let all = get_json(&s.addr, "/api/games?per=100");
+    let games = all["games"].as_array().unwrap();
+    assert!(games.len() >= 40);
+    for g in games {
+        let id = g["id"].as_i64().unwrap();
+        let half = g["plies"].as_i64().unwrap() / 2;
+        for q in ["", "?ply=0", &format!("?ply={half}&flip=1"), "?ply=100000"] {
+            let (status, _, body) = get(&s.addr, &format!("/game/{id}{q}"));
+            assert_eq!(status, 200, "/game/{id}{q}: {body}");
+        }
+        get_json(&s.addr, &format!("/api/game/{id}"));
+        assert_eq!(get(&s.addr, &format!("/api/export/{id}?to=json")).0, 200);
+    }
+
     let (status, head, svg) = get(&s.addr, "/api/diagram.svg?variant=counsellor");
     assert_eq!(status, 200);
     assert!(head.contains("Content-Type: image/svg+xml"));

@@ -17,7 +17,7 @@ pub mod http;
 mod pages;
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -209,11 +209,4 @@ pub fn serve(config: &Config, ready: impl FnOnce(SocketAddr)) -> Result<(), Serv
     ready(addr);
     server.run();
     Ok(())
-}
-
-/// Whether `path` names an embedded asset (for tests and docs).
-pub fn is_asset(path: &Path) -> bool {
-    pages::ASSETS
-        .iter()
-        .any(|(name, _, _)| Path::new(&format!("/assets/{name}")) == path)
 }

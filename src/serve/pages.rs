@@ -61,6 +61,9 @@ type Answer = Result<Response, Fault>;
 const HTML: &str = "text/html; charset=utf-8";
 const JSON: &str = "application/json";
 
+/// What stands in for an opening tree that took too long.
+const TREE_TIMED_OUT: &str = "<section class=\"tree\"><h2>Opening tree</h2><p class=\"empty\">The tree of this position took too long and was stopped.</p></section>";
+
 /// Longest tag value shown in the game list (the game page shows it whole).
 const LIST_CHARS: usize = 60;
 
@@ -761,8 +764,13 @@ fn position_page(db: &Database, req: &Request) -> Answer {
     let (variant, positions, fen) = position_param(req)?;
     let paging = paging(req)?;
     let pos = &positions[0];
-    let tree = db.tree_of(&positions)?;
+    // The games first: a tree that takes too long leaves them shown.
     let (games, more) = reaching(db, variant, &positions, paging)?;
+    let tree = match db.tree_of(&positions) {
+        Ok(tree) => Some(tree),
+        Err(DbError::TimedOut) => None,
+        Err(e) => return Err(e.into()),
+    };
     let mut out = String::from(
         "<h1>Position</h1><form class=\"position-form\" method=\"get\" action=\"/position\"><label>variant ",
     );
@@ -793,7 +801,10 @@ fn position_page(db: &Database, req: &Request) -> Answer {
         );
     }
     out.push_str("</div><div class=\"side-col\">");
-    tree_table(&mut out, variant, pos, &tree, None);
+    match &tree {
+        Some(tree) => tree_table(&mut out, variant, pos, tree, None),
+        None => out.push_str(TREE_TIMED_OUT),
+    }
     out.push_str("<section class=\"reaching\"><h2>Games reaching this position</h2>");
     if games.is_empty() {
         out.push_str("<p class=\"empty\">No stored game reaches it.</p>");
@@ -984,10 +995,14 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
         }
         out.push_str("</ul></section>");
     }
-    // Tree of the current position.
+    // Tree of the current position: the page is shown without it when it
+    // takes too long.
     if let (Some(variant), Some(pos)) = (variant, v.positions.get(ply)) {
-        let tree = db.tree(pos)?;
-        tree_table(&mut out, variant, pos, &tree, v.moves.get(ply));
+        match db.tree(pos) {
+            Ok(tree) => tree_table(&mut out, variant, pos, &tree, v.moves.get(ply)),
+            Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
+            Err(e) => return Err(e.into()),
+        }
     }
     // Tags and original.
     out.push_str("<section class=\"tags\"><h2>Tags</h2><table class=\"tags\">");
@@ -1011,4 +1026,29 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
         "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p></div></div>"
     );
     Ok(page(&title, &out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::pgn::parse_game;
+
+    #[test]
+    fn variations_are_written_in_order_nested_and_deep_ones_cut() {
+        let g = parse_game("1. e4 (1. d4 d5 (1... Nf6 $1 {hm})) (1. c4) e5 *", 1).unwrap();
+        assert_eq!(line_text(&g.moves[0].variations[0]), "d4 d5 (Nf6! {hm})");
+        assert_eq!(line_text(&g.moves[0].variations[1]), "c4");
+        let mut text = String::from("1. e4 ");
+        for _ in 0..200 {
+            text.push_str("(1. d4 ");
+        }
+        for _ in 0..200 {
+            text.push(')');
+        }
+        text.push_str(" *");
+        let g = parse_game(&text, 1).unwrap();
+        let line = line_text(&g.moves[0].variations[0]);
+        assert!(line.starts_with("d4 (d4 (d4"), "{line}");
+        assert!(line.contains("(...)"), "{line}");
+    }
 }
