@@ -155,6 +155,17 @@ async function main() {
     const shotB = path.join(docs || shots, "opening-tree.png");
     await page.screenshot({ path: shotB });
 
+    // 9. Every variant's pieces at 40 px a square, in one picture.
+    const variants = [["chess", 8], ["counsellor", 12], ["royal", 10], ["chaturanga", 8],
+      ["courier-spiel", 12], ["chancellor", 8], ["chancellor-crosswise", 8], ["kings-leap", 8]];
+    await page.setViewportSize({ width: 1020, height: 1400 });
+    await page.setContent("<body style='margin:8px;font:13px sans-serif'>" + variants.map(([v, files]) =>
+      "<div style='display:inline-block;margin:4px'><div>" + v + "</div><img width='" + (files * 40) +
+      "' src='" + base + "/api/diagram.svg?variant=" + v + "&coordinates=0'></div>").join("") + "</body>");
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
+    await page.screenshot({ path: path.join(shots, "0-all-variants-40px.png"), fullPage: true });
+    check(true, "every variant's start position drawn at 40 px a square");
+
     check(errors.length === 0, "no script errors on any page (" + errors.join("; ") + ")");
   } finally {
     await browser.close();
