@@ -5,7 +5,10 @@
 //!   generation. No text.
 //! - [`notation`]: position strings and move notations (nom readers and
 //!   writers) over `rules`.
+//! - [`render`]: board diagrams as SVG, over `rules` only.
 //! - [`db`]: the SQLite game database: schema, import, position index.
+//! - [`serve`] (feature `serve`, on by default): `xpgn serve`, a local
+//!   web viewer over a database.
 //! - [`cli`]: the `xpgn` command, a thin clap shell over the library.
 //!
 //! ```
@@ -18,6 +21,9 @@
 pub mod cli;
 pub mod db;
 pub mod notation;
+pub mod render;
 pub mod rules;
+#[cfg(feature = "serve")]
+pub mod serve;
 
 pub use rules::{Color, Move, Piece, PieceKind, Position, Square, Variant};

@@ -54,3 +54,25 @@ fn notation_depends_only_on_rules() {
         &["crate::cli", "crate::db", "clap::", "rusqlite"],
     );
 }
+
+#[test]
+fn render_depends_only_on_rules() {
+    forbid(
+        "src/render",
+        &[
+            "crate::notation",
+            "crate::cli",
+            "crate::db",
+            "crate::serve",
+            "clap::",
+            "rusqlite",
+        ],
+    );
+}
+
+#[test]
+fn serve_is_above_db_and_below_nothing() {
+    forbid("src/serve", &["crate::cli", "clap::", "rusqlite"]);
+    forbid("src/db", &["crate::serve", "crate::render"]);
+    forbid("src/notation", &["crate::serve", "crate::render"]);
+}

@@ -125,6 +125,63 @@ pub enum Command {
         #[command(flatten)]
         position: PositionArgs,
     },
+    /// Draw a position as an SVG diagram: `--fen`/`--moves`, or the
+    /// position after `--ply N` of a game file.
+    Diagram(Box<DiagramArgs>),
+    /// A local web viewer over a database: games, boards, opening tree,
+    /// position search, with a JSON API under /api/.
+    #[cfg(feature = "serve")]
+    Serve {
+        /// Database file (opened read-only).
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+        /// Address to listen on; loopback unless told otherwise (port 0
+        /// picks a free port, printed on start).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Seconds one request's database work may take.
+        #[arg(long, default_value = "5", value_parser = clap::value_parser!(u64).range(1..=600))]
+        timeout: u64,
+    },
+}
+
+/// `xpgn diagram` arguments.
+#[derive(Args, Debug)]
+pub struct DiagramArgs {
+    /// The position (ignored with a game file, which names its variant).
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// A game file: draw the position after `--ply` of its game `--game`.
+    #[arg(conflicts_with_all = ["fen", "moves"])]
+    pub file: Option<String>,
+    /// With a game file: the ply whose position to draw (0 = the start;
+    /// default the last).
+    #[arg(long, requires = "file")]
+    pub ply: Option<usize>,
+    /// With a game file: which game (1 = the first).
+    #[arg(long, default_value = "1", requires = "file")]
+    pub game: usize,
+    /// Black at the bottom.
+    #[arg(long)]
+    pub flip: bool,
+    /// File letters and rank numbers beside the board.
+    #[arg(long)]
+    pub coordinates: bool,
+    /// Squares to ring, comma-separated (`e4,d5`).
+    #[arg(long, value_delimiter = ',', value_name = "SQ")]
+    pub highlight: Vec<String>,
+    /// Arrows, comma-separated (`e2-e4,g1-f3`).
+    #[arg(long, value_delimiter = ',', value_name = "FROM-TO")]
+    pub arrow: Vec<String>,
+    /// Width of the image in pixels (default 45 per file).
+    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(16..=8192))]
+    pub size: Option<u32>,
+    /// No legend of unused one-time rights and waiting pawns under the board.
+    #[arg(long)]
+    pub no_legend: bool,
+    /// Output file (default: standard output).
+    #[arg(long, short = 'o')]
+    pub output: Option<String>,
 }
 
 /// A start position and moves played from it.

@@ -79,6 +79,10 @@ pub enum DbError {
         /// The game's id.
         game: i64,
     },
+    /// A statement ran past the deadline set by
+    /// [`Database::set_deadline`](super::Database::set_deadline).
+    #[error("the query took too long and was stopped")]
+    TimedOut,
     /// Reading an input file failed.
     #[error("{path}: {source}")]
     Io {
@@ -95,6 +99,7 @@ impl From<rusqlite::Error> for DbError {
     fn from(e: rusqlite::Error) -> DbError {
         match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase) => DbError::NotADatabase,
+            Some(rusqlite::ErrorCode::OperationInterrupted) => DbError::TimedOut,
             Some(rusqlite::ErrorCode::DatabaseCorrupt) => DbError::Damaged {
                 detail: e.to_string(),
             },

@@ -48,6 +48,8 @@ pub struct GameFilter {
     pub pattern: Option<PositionPattern>,
     /// Most games to return.
     pub limit: Option<u64>,
+    /// Matching games to skip before the first returned (paging).
+    pub offset: Option<u64>,
 }
 
 /// One game found.
@@ -532,9 +534,20 @@ impl Database {
             sql.push_str(&conds.join(" AND "));
         }
         sql.push_str(" ORDER BY g.id");
-        if let (Some(limit), None) = (filter.limit, &filter.pattern) {
-            sql.push_str(&format!(" LIMIT {limit}"));
+        if filter.pattern.is_none() {
+            match (filter.limit, filter.offset) {
+                (Some(limit), offset) => {
+                    sql.push_str(&format!(" LIMIT {limit} OFFSET {}", offset.unwrap_or(0)));
+                }
+                (None, Some(offset)) => sql.push_str(&format!(" LIMIT -1 OFFSET {offset}")),
+                (None, None) => {}
+            }
         }
+        let mut skip = if filter.pattern.is_some() {
+            filter.offset.unwrap_or(0)
+        } else {
+            0
+        };
         let mut stats = SearchStats::default();
         let mut found = Vec::new();
         let mut stmt = self.conn.prepare(&sql)?;
@@ -568,7 +581,11 @@ impl Database {
                     stats.games_scanned += 1;
                     stats.positions_scanned += seen as u64;
                     if let Some(ply) = ply {
-                        found.push(found_game(r, Some(ply as i64))?);
+                        if skip > 0 {
+                            skip -= 1;
+                        } else {
+                            found.push(found_game(r, Some(ply as i64))?);
+                        }
                     }
                 }
             }
@@ -794,6 +811,27 @@ mod tests {
                 }
             ),
             [(1, None), (2, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    limit: Some(2),
+                    offset: Some(3),
+                    ..Default::default()
+                }
+            ),
+            [(4, None), (5, None)]
+        );
+        assert_eq!(
+            ids(
+                &db,
+                GameFilter {
+                    offset: Some(4),
+                    ..Default::default()
+                }
+            ),
+            [(5, None)]
         );
     }
 

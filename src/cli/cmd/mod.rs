@@ -1,11 +1,14 @@
 //! One function per subcommand.
 
 mod convert;
+mod diagram;
 mod export;
 mod import;
 mod output;
 mod perft;
 mod query;
+#[cfg(feature = "serve")]
+mod serve;
 mod show;
 mod tree;
 mod validate;
@@ -30,6 +33,9 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             depth,
         } => perft::run(position, *divide, *depth, out),
         Command::Show { position } => show::run(position, out),
+        Command::Diagram(args) => diagram::run(args, out),
+        #[cfg(feature = "serve")]
+        Command::Serve { db, addr, timeout } => serve::run(db, *addr, *timeout, out),
         Command::Validate {
             files,
             format,

@@ -181,6 +181,7 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
         moves_prefix,
         pattern,
         limit: args.limit,
+        offset: None,
     };
     Ok((filter, note))
 }

@@ -1,0 +1,146 @@
+//! `xpgn diagram`: a position as an SVG image.
+
+use std::io::Write;
+
+use super::output::write_atomically;
+use super::validate::open;
+use super::{position_from, shown};
+use crate::cli::args::DiagramArgs;
+use crate::cli::exit::CliError;
+use crate::notation::coord::resolve_coord;
+use crate::notation::reader::read_games;
+use crate::notation::replay::check_game;
+use crate::notation::square::parse_square;
+use crate::render::{Diagram, render_svg};
+use crate::rules::{Position, Square};
+
+pub(super) fn run(args: &DiagramArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
+    let (pos, last) = match &args.file {
+        Some(path) => game_position(path, args.game, args.ply)?,
+        None => played_position(args)?,
+    };
+    let size = pos.variant().size();
+    let square = |text: &str, what: &str| -> Result<Square, CliError> {
+        parse_square(text.trim())
+            .filter(|&sq| size.contains(sq))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "{what} `{}`: not a square of the {}x{} board",
+                    shown(text),
+                    size.files,
+                    size.ranks
+                ))
+            })
+    };
+    let highlights = args
+        .highlight
+        .iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| square(t, "--highlight"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let arrows = args
+        .arrow
+        .iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| {
+            let (a, b) = t.split_once('-').ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--arrow `{}`: expected FROM-TO, such as e2-e4",
+                    shown(t)
+                ))
+            })?;
+            Ok((square(a, "--arrow")?, square(b, "--arrow")?))
+        })
+        .collect::<Result<Vec<_>, CliError>>()?;
+    let diagram = Diagram {
+        flip: args.flip,
+        coordinates: args.coordinates,
+        highlights,
+        arrows,
+        last_move: last,
+        width: args.size,
+        legend: !args.no_legend,
+    };
+    let mut svg = render_svg(&pos, &diagram);
+    svg.push('\n');
+    match &args.output {
+        Some(target) => write_atomically(target, |out| Ok(out.write_all(svg.as_bytes())?)),
+        None => Ok(stdout.write_all(svg.as_bytes())?),
+    }
+}
+
+/// The position of `--fen` and `--moves`, and the last move's squares.
+fn played_position(args: &DiagramArgs) -> Result<(Position, Option<(Square, Square)>), CliError> {
+    let pos = position_from(&args.position)?;
+    // `position_from` checked every move; find the last one's squares.
+    let last = args
+        .position
+        .moves
+        .split_whitespace()
+        .last()
+        .and_then(|text| {
+            let mut before = position_from(&crate::cli::args::PositionArgs {
+                variant: args.position.variant.clone(),
+                fen: args.position.fen.clone(),
+                moves: String::new(),
+            })
+            .ok()?;
+            let moves: Vec<&str> = args.position.moves.split_whitespace().collect();
+            for t in &moves[..moves.len() - 1] {
+                let m = resolve_coord(&before, t).ok()?;
+                before.play_unchecked(&m);
+            }
+            let m = resolve_coord(&before, text).ok()?;
+            Some((m.from, m.to))
+        });
+    Ok((pos, last))
+}
+
+/// The position after `ply` (default: the last) of game `number` of
+/// `path`, and the squares of the move that led to it. An invalid game
+/// gives the positions up to its fault.
+fn game_position(
+    path: &str,
+    number: usize,
+    ply: Option<usize>,
+) -> Result<(Position, Option<(Square, Square)>), CliError> {
+    let Some(item) = read_games(open(path)?).nth(number.saturating_sub(1)) else {
+        return Err(CliError::Usage(format!(
+            "{}: has no game {number}",
+            shown(path)
+        )));
+    };
+    let (_, game) =
+        item.map_err(|e| CliError::Usage(format!("{}: read error: {e}", shown(path))))?;
+    let checked = check_game(&game, None);
+    let Some(replay) = checked.replay else {
+        let why = checked
+            .first_error()
+            .map_or_else(|| "no start position".to_string(), |d| d.message.clone());
+        return Err(CliError::Rejected(format!(
+            "{}: game {number}: {}",
+            shown(path),
+            super::shown_message(&why)
+        )));
+    };
+    let plies = replay.moves.len();
+    let ply = ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(CliError::Usage(format!(
+            "--ply {ply}: game {number} of {} has {plies} plies{}",
+            shown(path),
+            if checked.diagnostics.iter().any(|d| d.is_error()) {
+                " that replay"
+            } else {
+                ""
+            }
+        )));
+    }
+    let mut pos = replay.start;
+    let mut last = None;
+    for m in &replay.moves[..ply] {
+        pos.play_unchecked(m);
+        last = (!m.is_null()).then_some((m.from, m.to));
+    }
+    Ok((pos, last))
+}

@@ -1,0 +1,1054 @@
+//! The routes: HTML pages and their JSON twins under `/api/`.
+//!
+//! Every value that comes from a game file or a request (tags, comments,
+//! moves as written, diagnostics, the original text, query parameters) is
+//! written through [`escape`] (HTML) or serde_json (JSON), never raw.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::http::{Request, Response, percent_encode};
+use super::{DEFAULT_PAGE, MAX_PAGE};
+use crate::db::export::ExportForm;
+use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
+use crate::db::tree::Tree;
+use crate::db::view::StoredGame;
+use crate::db::{Database, DbError};
+use crate::notation::coord::write_coord;
+use crate::notation::diagnostic::Diagnostic;
+use crate::notation::game::{Game, Node};
+use crate::notation::position::write_position;
+use crate::notation::reader::read_games;
+use crate::notation::replay::check_game;
+use crate::notation::san::write_san;
+use crate::render::{Diagram, escape, render_svg};
+use crate::rules::{Color, Move, Position, Variant};
+
+/// The embedded assets: name under `/assets/`, content type, bytes.
+pub(crate) const ASSETS: &[(&str, &str, &[u8])] = &[
+    (
+        "app.css",
+        "text/css; charset=utf-8",
+        include_bytes!("assets/app.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/app.js"),
+    ),
+];
+
+/// Why a request gets no page.
+#[derive(Debug)]
+pub(crate) enum Fault {
+    /// No such route, game or asset.
+    NotFound(String),
+    /// A parameter that cannot be read.
+    BadRequest(String),
+    /// The database failed (or timed out).
+    Db(DbError),
+}
+
+impl From<DbError> for Fault {
+    fn from(e: DbError) -> Fault {
+        Fault::Db(e)
+    }
+}
+
+type Answer = Result<Response, Fault>;
+
+const HTML: &str = "text/html; charset=utf-8";
+const JSON: &str = "application/json";
+
+/// What stands in for an opening tree that took too long.
+const TREE_TIMED_OUT: &str = "<section class=\"tree\"><h2>Opening tree</h2><p class=\"empty\">The tree of this position took too long and was stopped.</p></section>";
+
+/// Longest tag value shown in the game list (the game page shows it whole).
+const LIST_CHARS: usize = 60;
+
+pub(crate) fn route(db: &Database, req: &Request) -> Answer {
+    let path = req.path.as_str();
+    match path {
+        "/" => list_page(db, req),
+        "/position" => position_page(db, req),
+        "/api/games" => json(list_json(db, req)?),
+        "/api/position" => json(position_json(db, req)?),
+        "/api/tree" => json(tree_json(db, req)?),
+        "/api/diagram.svg" => diagram(req),
+        _ => {
+            if let Some(id) = path.strip_prefix("/game/") {
+                game_page(db, req, game_id(id)?)
+            } else if let Some(id) = path.strip_prefix("/api/game/") {
+                json(game_json(db, game_id(id)?)?)
+            } else if let Some(id) = path.strip_prefix("/api/export/") {
+                export(db, req, game_id(id)?)
+            } else if let Some(name) = path.strip_prefix("/assets/") {
+                asset(name)
+            } else {
+                Err(Fault::NotFound(format!(
+                    "no page `{}`",
+                    escape(&crate::notation::printable::printable(path, 80))
+                )))
+            }
+        }
+    }
+}
+
+fn asset(name: &str) -> Answer {
+    ASSETS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, ty, bytes)| Response {
+            cacheable: true,
+            ..Response::ok(ty, bytes.to_vec())
+        })
+        .ok_or_else(|| Fault::NotFound("no such asset".into()))
+}
+
+fn game_id(text: &str) -> Result<i64, Fault> {
+    if text.is_empty() || text.len() > 18 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Fault::NotFound("no such game".into()));
+    }
+    text.parse()
+        .map_err(|_| Fault::NotFound("no such game".into()))
+}
+
+fn json(v: Value) -> Answer {
+    Ok(Response::ok(JSON, v.to_string()))
+}
+
+fn side(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+// ---------------------------------------------------------------- params
+
+fn variant_param(req: &Request) -> Result<Option<Variant>, Fault> {
+    req.param("variant")
+        .map(|v| {
+            Variant::by_name(v)
+                .ok_or_else(|| Fault::BadRequest(format!("unknown variant `{}`", printable(v))))
+        })
+        .transpose()
+}
+
+fn printable(text: &str) -> String {
+    crate::notation::printable::printable(text, 80).into_owned()
+}
+
+fn number_param(req: &Request, name: &str, default: u64, max: u64) -> Result<u64, Fault> {
+    match req.param(name) {
+        None => Ok(default),
+        Some(v) => v
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| Fault::BadRequest(format!("{name} must be a number from 1 to {max}"))),
+    }
+}
+
+/// The page asked for: (page number from 1, games per page). More than
+/// [`MAX_PAGE`] games per page are asked for as `MAX_PAGE`.
+fn paging(req: &Request) -> Result<(u64, u64), Fault> {
+    Ok((
+        number_param(req, "page", 1, 1_000_000_000)?,
+        number_param(req, "per", DEFAULT_PAGE, u64::MAX)?.min(MAX_PAGE),
+    ))
+}
+
+/// The filters of `xpgn query` a request gives.
+fn list_filter(req: &Request) -> Result<GameFilter, Fault> {
+    let mut f = GameFilter {
+        variant: variant_param(req)?.map(|v| v.name().to_string()),
+        player: req.param("player").map(str::to_string),
+        ..GameFilter::default()
+    };
+    for (param, tag) in [("white", "White"), ("black", "Black"), ("event", "Event")] {
+        if let Some(v) = req.param(param) {
+            f.tags.push((tag.to_string(), v.to_string()));
+        }
+    }
+    if let Some(r) = req.param("result") {
+        if !["1-0", "0-1", "1/2-1/2", "*"].contains(&r) {
+            return Err(Fault::BadRequest(
+                "result must be 1-0, 0-1, 1/2-1/2 or *".into(),
+            ));
+        }
+        f.result = Some(r.to_string());
+    }
+    if let Some(s) = req.param("status") {
+        if !["valid", "invalid"].contains(&s) {
+            return Err(Fault::BadRequest("status must be valid or invalid".into()));
+        }
+        f.status = Some(s.to_string());
+    }
+    for (param, slot) in [("date_from", &mut f.date_from), ("date_to", &mut f.date_to)] {
+        if let Some(d) = req.param(param) {
+            *slot = Some(
+                DateRange::parse(d)
+                    .map_err(|e| Fault::BadRequest(format!("{param}: {}", printable(&e.0))))?,
+            );
+        }
+    }
+    Ok(f)
+}
+
+/// One page of the games `filter` selects, and whether more follow.
+fn page_of(
+    db: &Database,
+    mut filter: GameFilter,
+    (page, per): (u64, u64),
+) -> Result<(Vec<FoundGame>, bool), Fault> {
+    filter.limit = Some(per + 1);
+    filter.offset = Some((page - 1).saturating_mul(per));
+    let mut games = db.find_games(&filter)?;
+    let more = games.len() as u64 > per;
+    games.truncate(per as usize);
+    Ok((games, more))
+}
+
+/// The position a request names: `variant` (default chess) and `fen`
+/// (default its start; the board alone stands for every state).
+fn position_param(req: &Request) -> Result<(Variant, Vec<Position>, String), Fault> {
+    let variant = variant_param(req)?.unwrap_or_else(Variant::chess);
+    match req.param("fen") {
+        None => {
+            let pos = Position::start(variant);
+            let fen = write_position(&pos);
+            Ok((variant, vec![pos], fen))
+        }
+        Some(fen) => {
+            let found = search_positions(variant, fen.trim())
+                .map_err(|e| Fault::BadRequest(format!("fen: {}", printable(&e.to_string()))))?;
+            if found.positions.is_empty() {
+                return Err(Fault::BadRequest(
+                    "fen: no legal position has that board".into(),
+                ));
+            }
+            Ok((variant, found.positions, fen.trim().to_string()))
+        }
+    }
+}
+
+// ---------------------------------------------------------------- JSON
+
+fn found_json(g: &FoundGame) -> Value {
+    json!({
+        "id": g.id, "variant": g.variant, "white": g.white, "black": g.black,
+        "event": g.event, "date": g.date, "result": g.result, "plies": g.plies,
+        "status": g.status, "ply": g.ply,
+    })
+}
+
+fn list_json(db: &Database, req: &Request) -> Result<Value, Fault> {
+    let paging = paging(req)?;
+    let (games, more) = page_of(db, list_filter(req)?, paging)?;
+    Ok(json!({
+        "page": paging.0, "per": paging.1, "more": more,
+        "games": games.iter().map(found_json).collect::<Vec<_>>(),
+    }))
+}
+
+fn tree_value(pos: &Position, tree: &Tree) -> Value {
+    let moves: Vec<Value> = tree
+        .moves
+        .iter()
+        .map(|m| {
+            let mut after = pos.clone();
+            after.play_unchecked(&m.mv);
+            json!({
+                "san": m.san, "coord": m.coord, "turn": side(m.turn), "games": m.games,
+                "white_wins": m.white_wins, "draws": m.draws, "black_wins": m.black_wins,
+                "score": m.score(m.turn), "fen": write_position(&after),
+            })
+        })
+        .collect();
+    json!({ "games": tree.games, "ended": tree.ended, "moves": moves })
+}
+
+fn tree_json(db: &Database, req: &Request) -> Result<Value, Fault> {
+    let (_, positions, fen) = position_param(req)?;
+    let tree = db.tree_of(&positions)?;
+    let mut v = tree_value(&positions[0], &tree);
+    v["position"] = json!(fen);
+    v["states"] = json!(positions.len());
+    Ok(v)
+}
+
+fn reaching(
+    db: &Database,
+    variant: Variant,
+    positions: &[Position],
+    paging: (u64, u64),
+) -> Result<(Vec<FoundGame>, bool), Fault> {
+    let filter = GameFilter {
+        variant: Some(variant.name().to_string()),
+        any_position: positions.iter().map(Position::key).collect(),
+        ..GameFilter::default()
+    };
+    page_of(db, filter, paging)
+}
+
+fn position_json(db: &Database, req: &Request) -> Result<Value, Fault> {
+    let (variant, positions, fen) = position_param(req)?;
+    let paging = paging(req)?;
+    let (games, more) = reaching(db, variant, &positions, paging)?;
+    Ok(json!({
+        "variant": variant.name(), "position": fen, "states": positions.len(),
+        "page": paging.0, "per": paging.1, "more": more,
+        "games": games.iter().map(found_json).collect::<Vec<_>>(),
+    }))
+}
+
+/// A stored game read again and replayed as far as it goes.
+struct GameView {
+    stored: StoredGame,
+    /// The original as text.
+    text: String,
+    game: Option<Game>,
+    diagnostics: Vec<Diagnostic>,
+    /// Positions from ply 0 on, as far as the main line replays.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    sans: Vec<String>,
+}
+
+impl GameView {
+    fn load(db: &Database, id: i64) -> Result<GameView, Fault> {
+        let stored = db
+            .stored_game(id)?
+            .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+        let mut view = GameView {
+            text: crate::notation::reader::decode(&stored.original).0,
+            stored,
+            game: None,
+            diagnostics: Vec::new(),
+            positions: Vec::new(),
+            moves: Vec::new(),
+            sans: Vec::new(),
+        };
+        let Some(Ok((text, game))) = read_games(&view.stored.original[..]).next() else {
+            return Ok(view);
+        };
+        view.text = text.text;
+        let checked = check_game(&game, None);
+        if let Some(replay) = checked.replay {
+            let mut pos = replay.start;
+            view.positions.push(pos.clone());
+            for m in replay.moves {
+                view.sans.push(write_san(&pos, &m));
+                pos.play_unchecked(&m);
+                view.positions.push(pos.clone());
+                view.moves.push(m);
+            }
+        }
+        view.diagnostics = checked.diagnostics;
+        view.game = Some(game);
+        Ok(view)
+    }
+
+    fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn tag(&self, name: &str) -> Option<&str> {
+        self.stored
+            .tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// A line of moves as text: SAN as written, NAGs, comments, nested
+/// variations in parentheses (deeper than 32 levels shown as `(...)`),
+/// with an explicit stack, so no nesting can exhaust the thread's.
+fn line_text(nodes: &[Node]) -> String {
+    enum Frame<'a> {
+        Line(&'a [Node], usize, usize),
+        Text(&'static str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Frame::Line(nodes, 0, 0)];
+    while let Some(frame) = stack.pop() {
+        let (line, i, depth) = match frame {
+            Frame::Text(t) => {
+                if t.starts_with(')') {
+                    out.truncate(out.trim_end().len());
+                }
+                out.push_str(t);
+                continue;
+            }
+            Frame::Line(line, i, depth) => (line, i, depth),
+        };
+        let Some(node) = line.get(i) else { continue };
+        for c in &node.comments_before {
+            let _ = write!(out, "{{{}}} ", c.trim());
+        }
+        out.push_str(node.text.as_str());
+        for &n in &node.nags {
+            out.push_str(nag(n).as_ref());
+        }
+        out.push(' ');
+        for c in &node.comments {
+            let _ = write!(out, "{{{}}} ", c.trim());
+        }
+        stack.push(Frame::Line(line, i + 1, depth));
+        if depth >= 32 {
+            if !node.variations.is_empty() {
+                out.push_str("(...) ");
+            }
+            continue;
+        }
+        for v in node.variations.iter().rev() {
+            stack.push(Frame::Text(") "));
+            stack.push(Frame::Line(v, 0, depth + 1));
+            stack.push(Frame::Text("("));
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A NAG as its usual glyph, or `$n`.
+fn nag(n: u8) -> std::borrow::Cow<'static, str> {
+    match n {
+        1 => "!".into(),
+        2 => "?".into(),
+        3 => "!!".into(),
+        4 => "??".into(),
+        5 => "!?".into(),
+        6 => "?!".into(),
+        10 => " =".into(),
+        13 => " ∞".into(),
+        14 => " ⩲".into(),
+        15 => " ⩱".into(),
+        16 => " ±".into(),
+        17 => " ∓".into(),
+        18 => " +−".into(),
+        19 => " −+".into(),
+        n => format!(" ${n}").into(),
+    }
+}
+
+fn game_json(db: &Database, id: i64) -> Result<Value, Fault> {
+    let v = GameView::load(db, id)?;
+    let nodes: &[Node] = v.game.as_ref().map_or(&[], |g| &g.moves);
+    let plies: Vec<Value> = (0..v.plies())
+        .map(|i| {
+            let node = nodes.get(i);
+            let m = &v.moves[i];
+            json!({
+                "ply": i + 1,
+                "san": v.sans[i],
+                "coord": write_coord(&v.positions[i], m),
+                "from": m.from.to_string(),
+                "to": m.to.to_string(),
+                "fen": write_position(&v.positions[i + 1]),
+                "nags": node.map(|n| n.nags.clone()),
+                "comments_before": node.map(|n| n.comments_before.clone()),
+                "comments": node.map(|n| n.comments.clone()),
+                "variations": node.map(|n| n.variations.iter().map(|l| line_text(l)).collect::<Vec<_>>()),
+            })
+        })
+        .collect();
+    let unplayed: Vec<&str> = nodes
+        .iter()
+        .skip(v.plies())
+        .map(|n| n.text.as_str())
+        .collect();
+    Ok(json!({
+        "id": v.stored.id,
+        "variant": v.stored.variant,
+        "status": v.stored.status,
+        "tags": v.stored.tags,
+        "result": v.game.as_ref().and_then(|g| g.result.clone()),
+        "start": v.positions.first().map(write_position),
+        "plies": plies,
+        "unplayed": unplayed,
+        "final_comments": v.game.as_ref().map(|g| g.final_comments.clone()),
+        "diagnostics": v.diagnostics,
+        "stored_diagnostic": v.stored.diagnostic,
+        "source": { "file": v.stored.source.0, "line": v.stored.source.1 },
+        "original": v.text,
+    }))
+}
+
+fn export(db: &Database, req: &Request, id: i64) -> Answer {
+    let form = match req.param("to").unwrap_or("xpgn") {
+        "xpgn" => ExportForm::Xpgn,
+        "json" => ExportForm::Json,
+        "original" => ExportForm::Original,
+        _ => {
+            return Err(Fault::BadRequest(
+                "to must be xpgn, json or original".into(),
+            ));
+        }
+    };
+    let e = db
+        .export_game(id, form)?
+        .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+    let ty = match form {
+        ExportForm::Json => JSON,
+        // Original bytes may be in any encoding: not claimed as UTF-8.
+        ExportForm::Original => "text/plain",
+        ExportForm::Xpgn => "text/plain; charset=utf-8",
+    };
+    Ok(Response::ok(ty, e.bytes))
+}
+
+fn diagram(req: &Request) -> Answer {
+    let (_, positions, _) = position_param(req)?;
+    let d = Diagram {
+        flip: req.param("flip").is_some_and(|f| f != "0"),
+        coordinates: req.param("coordinates").is_none_or(|f| f != "0"),
+        ..Diagram::default()
+    };
+    Ok(Response::ok("image/svg+xml", render_svg(&positions[0], &d)))
+}
+
+// ---------------------------------------------------------------- HTML
+
+fn page(title: &str, body: &str) -> Response {
+    Response::ok(
+        HTML,
+        format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>{} · xpgn</title><link rel=\"stylesheet\" href=\"/assets/app.css\">\
+             <script src=\"/assets/app.js\" defer></script></head><body>\
+             <header><a class=\"brand\" href=\"/\">xpgn</a> <a href=\"/\">Games</a> \
+             <a href=\"/position\">Positions</a></header><main>{body}</main></body></html>\n",
+            escape(title)
+        ),
+    )
+}
+
+/// A value for a list cell: escaped, cut after `LIST_CHARS` characters.
+fn cell(v: Option<&str>) -> String {
+    let v = v.unwrap_or("");
+    match v.char_indices().nth(LIST_CHARS) {
+        Some((cut, _)) => format!("{}…", escape(&v[..cut])),
+        None => escape(v),
+    }
+}
+
+fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
+    // A position search is of one variant: its column would repeat it.
+    out.push_str("<table class=\"games\"><thead><tr><th>#</th>");
+    if !show_ply {
+        out.push_str("<th>variant</th>");
+    }
+    out.push_str("<th>White</th><th>Black</th><th>result</th><th>date</th><th>event</th><th>plies</th><th>status</th>");
+    if show_ply {
+        out.push_str("<th>at ply</th>");
+    }
+    out.push_str("</tr></thead><tbody>");
+    for g in games {
+        let href = match (show_ply, g.ply) {
+            (true, Some(p)) => format!("/game/{}?ply={p}", g.id),
+            _ => format!("/game/{}", g.id),
+        };
+        let _ = write!(
+            out,
+            "<tr class=\"{}\"><td><a class=\"game-link\" href=\"{href}\">{}</a></td>",
+            escape(&g.status),
+            g.id,
+        );
+        if !show_ply {
+            let _ = write!(out, "<td>{}</td>", escape(&g.variant));
+        }
+        let _ = write!(
+            out,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            cell(g.white.as_deref()),
+            cell(g.black.as_deref()),
+            cell(g.result.as_deref()),
+            cell(g.date.as_deref()),
+            cell(g.event.as_deref()),
+            g.plies,
+            escape(&g.status),
+        );
+        if show_ply {
+            let _ = write!(
+                out,
+                "<td><a class=\"ply-link\" href=\"{href}\">{}</a></td>",
+                g.ply.map_or(String::new(), |p| p.to_string())
+            );
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table>");
+}
+
+/// The query string of `req` with `page` replaced.
+fn with_page(req: &Request, page: u64) -> String {
+    let mut parts: Vec<String> = req
+        .query
+        .iter()
+        .filter(|(n, v)| n != "page" && !v.is_empty())
+        .map(|(n, v)| format!("{}={}", percent_encode(n), percent_encode(v)))
+        .collect();
+    parts.push(format!("page={page}"));
+    parts.join("&")
+}
+
+fn pager(out: &mut String, req: &Request, base: &str, page: u64, more: bool) {
+    out.push_str("<nav class=\"pager\">");
+    if page > 1 {
+        let _ = write!(
+            out,
+            "<a id=\"page-prev\" href=\"{base}?{}\">&larr; page {}</a> ",
+            escape(&with_page(req, page - 1)),
+            page - 1
+        );
+    }
+    let _ = write!(out, "<span>page {page}</span>");
+    if more {
+        let _ = write!(
+            out,
+            " <a id=\"page-next\" href=\"{base}?{}\">page {} &rarr;</a>",
+            escape(&with_page(req, page + 1)),
+            page + 1
+        );
+    }
+    out.push_str("</nav>");
+}
+
+fn select(out: &mut String, name: &str, current: Option<&str>, options: &[(&str, &str)]) {
+    let _ = write!(out, "<select name=\"{name}\" id=\"f-{name}\">");
+    for (value, label) in options {
+        let sel = if current == Some(*value) {
+            " selected"
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<option value=\"{}\"{sel}>{}</option>",
+            escape(value),
+            escape(label)
+        );
+    }
+    out.push_str("</select>");
+}
+
+fn variant_options() -> Vec<(&'static str, &'static str)> {
+    Variant::builtin()
+        .iter()
+        .map(|v| (v.name(), v.def().display_name))
+        .collect()
+}
+
+fn list_page(db: &Database, req: &Request) -> Answer {
+    let paging = paging(req)?;
+    let (games, more) = page_of(db, list_filter(req)?, paging)?;
+    let mut out =
+        String::from("<h1>Games</h1><form class=\"filters\" method=\"get\" action=\"/\">");
+    for (name, label) in [
+        ("player", "player"),
+        ("white", "White"),
+        ("black", "Black"),
+        ("event", "event"),
+        ("date_from", "from date"),
+        ("date_to", "to date"),
+    ] {
+        let _ = write!(
+            out,
+            "<label>{label} <input name=\"{name}\" id=\"f-{name}\" value=\"{}\" size=\"12\"></label> ",
+            escape(req.param(name).unwrap_or(""))
+        );
+    }
+    let variant = variant_param(req)?.map(|v| v.name());
+    let mut variants = vec![("", "any variant")];
+    variants.extend(variant_options());
+    out.push_str("<label>variant ");
+    select(&mut out, "variant", Some(variant.unwrap_or("")), &variants);
+    out.push_str("</label> <label>result ");
+    select(
+        &mut out,
+        "result",
+        Some(req.param("result").unwrap_or("")),
+        &[
+            ("", "any"),
+            ("1-0", "1-0"),
+            ("0-1", "0-1"),
+            ("1/2-1/2", "½-½"),
+            ("*", "*"),
+        ],
+    );
+    out.push_str("</label> <label>status ");
+    select(
+        &mut out,
+        "status",
+        Some(req.param("status").unwrap_or("")),
+        &[("", "any"), ("valid", "valid"), ("invalid", "invalid")],
+    );
+    out.push_str("</label> <button type=\"submit\">Find</button></form>");
+    if games.is_empty() {
+        out.push_str("<p class=\"empty\">No games match.</p>");
+    } else {
+        games_table(&mut out, &games, false);
+    }
+    pager(&mut out, req, "/", paging.0, more);
+    let _ = write!(
+        out,
+        "<p class=\"api\"><a href=\"/api/games?{}\">JSON</a></p>",
+        escape(&with_page(req, paging.0))
+    );
+    Ok(page("Games", &out))
+}
+
+fn position_href(variant: Variant, pos: &Position) -> String {
+    format!(
+        "/position?variant={}&fen={}",
+        percent_encode(variant.name()),
+        percent_encode(&write_position(pos))
+    )
+}
+
+/// The opening tree of `positions` as a table, each move a link to the
+/// position it leads to; `next` marks the move the game played.
+fn tree_table(
+    out: &mut String,
+    variant: Variant,
+    pos: &Position,
+    tree: &Tree,
+    next: Option<&Move>,
+) {
+    out.push_str("<section class=\"tree\"><h2>Opening tree</h2>");
+    if tree.moves.is_empty() {
+        let _ = write!(
+            out,
+            "<p class=\"empty\">No stored game plays on from here ({} reach it).</p></section>",
+            tree.games
+        );
+        return;
+    }
+    out.push_str("<table class=\"tree\"><thead><tr><th>move</th><th>games</th><th>white</th><th>draws</th><th>black</th><th>score</th></tr></thead><tbody>");
+    for m in &tree.moves {
+        let mut after = pos.clone();
+        after.play_unchecked(&m.mv);
+        let score = m
+            .score(m.turn)
+            .map_or("-".to_string(), |s| format!("{s:.1}%"));
+        let played = if next == Some(&m.mv) {
+            " class=\"played\""
+        } else {
+            ""
+        };
+        let _ = write!(
+            out,
+            "<tr{played}><td><a class=\"tree-move\" data-san=\"{}\" href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{score}</td></tr>",
+            escape(&m.san),
+            escape(&position_href(variant, &after)),
+            escape(&m.san),
+            m.games,
+            m.white_wins,
+            m.draws,
+            m.black_wins
+        );
+    }
+    let _ = write!(
+        out,
+        "</tbody></table><p>{} games reach this position, {} end in it.</p></section>",
+        tree.games, tree.ended
+    );
+}
+
+fn position_page(db: &Database, req: &Request) -> Answer {
+    let (variant, positions, fen) = position_param(req)?;
+    let paging = paging(req)?;
+    let pos = &positions[0];
+    // The games first: a tree that takes too long leaves them shown.
+    let (games, more) = reaching(db, variant, &positions, paging)?;
+    let tree = match db.tree_of(&positions) {
+        Ok(tree) => Some(tree),
+        Err(DbError::TimedOut) => None,
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = String::from(
+        "<h1>Position</h1><form class=\"position-form\" method=\"get\" action=\"/position\"><label>variant ",
+    );
+    select(
+        &mut out,
+        "variant",
+        Some(variant.name()),
+        &variant_options(),
+    );
+    let _ = write!(
+        out,
+        "</label> <label>FEN <input name=\"fen\" id=\"f-fen\" size=\"60\" value=\"{}\"></label> <button type=\"submit\">Search</button></form>",
+        escape(&fen)
+    );
+    out.push_str("<div class=\"layout\"><div class=\"board-col\">");
+    out.push_str(&render_svg(
+        pos,
+        &Diagram {
+            coordinates: true,
+            ..Diagram::default()
+        },
+    ));
+    if positions.len() > 1 {
+        let _ = write!(
+            out,
+            "<p class=\"note\">Board only: searched {} states (side to move, castling, en passant).</p>",
+            positions.len()
+        );
+    }
+    out.push_str("</div><div class=\"side-col\">");
+    match &tree {
+        Some(tree) => tree_table(&mut out, variant, pos, tree, None),
+        None => out.push_str(TREE_TIMED_OUT),
+    }
+    out.push_str("<section class=\"reaching\"><h2>Games reaching this position</h2>");
+    if games.is_empty() {
+        out.push_str("<p class=\"empty\">No stored game reaches it.</p>");
+    } else {
+        games_table(&mut out, &games, true);
+    }
+    pager(&mut out, req, "/position", paging.0, more);
+    out.push_str("</section></div></div>");
+    let _ = write!(
+        out,
+        "<p class=\"api\"><a href=\"/api/tree?{q}\">tree JSON</a> · <a href=\"/api/position?{q}\">games JSON</a> · <a href=\"/api/diagram.svg?{q}\">SVG</a></p>",
+        q = escape(&format!(
+            "variant={}&fen={}",
+            percent_encode(variant.name()),
+            percent_encode(&fen)
+        ))
+    );
+    Ok(page("Position", &out))
+}
+
+/// Writes the comments of a move as spans.
+fn comments(out: &mut String, list: &[String]) {
+    for c in list {
+        let _ = write!(out, " <span class=\"comment\">{}</span>", escape(c.trim()));
+    }
+}
+
+fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
+    let v = GameView::load(db, id)?;
+    let plies = v.plies();
+    let ply = match req.param("ply") {
+        None => 0,
+        Some(p) => p
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| Fault::BadRequest("ply must be a number".into()))?
+            .min(plies),
+    };
+    let flip = req.param("flip").is_some_and(|f| f != "0");
+    let white = v.tag("White").unwrap_or("?");
+    let black = v.tag("Black").unwrap_or("?");
+    let title = format!("{white} – {black}");
+    let variant = Variant::by_name(&v.stored.variant);
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<h1 class=\"players\"><span class=\"white\">{}</span> – <span class=\"black\">{}</span></h1><p class=\"meta\">",
+        escape(white),
+        escape(black)
+    );
+    let mut meta = Vec::new();
+    for name in ["Event", "Site", "Date", "Round", "Result"] {
+        if let Some(val) = v.tag(name) {
+            meta.push(format!(
+                "<span class=\"tag-{}\">{}</span>",
+                name.to_lowercase(),
+                escape(val)
+            ));
+        }
+    }
+    meta.push(format!(
+        "<span class=\"variant\">{}</span>",
+        escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name))
+    ));
+    meta.push(format!(
+        "<span class=\"status status-{0}\">{0}</span>",
+        escape(&v.stored.status)
+    ));
+    out.push_str(&meta.join(" · "));
+    out.push_str("</p><div class=\"layout\"><div class=\"board-col\">");
+    let href = |p: usize| {
+        let mut h = format!("/game/{id}?ply={p}");
+        if flip {
+            h.push_str("&flip=1");
+        }
+        h
+    };
+    if let Some(pos) = v.positions.get(ply) {
+        let last = ply
+            .checked_sub(1)
+            .map(|i| &v.moves[i])
+            .filter(|m| !m.is_null())
+            .map(|m| (m.from, m.to));
+        out.push_str("<div class=\"board\" id=\"board\">");
+        out.push_str(&render_svg(
+            pos,
+            &Diagram {
+                flip,
+                coordinates: true,
+                last_move: last,
+                ..Diagram::default()
+            },
+        ));
+        let _ = write!(
+            out,
+            "</div><nav class=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"/game/{id}?ply={ply}{}\" title=\"turn the board\">⇅</a></nav>",
+            href(0),
+            href(ply.saturating_sub(1)),
+            href((ply + 1).min(plies)),
+            href(plies),
+            if flip { "" } else { "&flip=1" },
+        );
+        let _ = write!(
+            out,
+            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">Ply {ply} of {plies}</p><p class=\"fen\"><code id=\"fen\">{}</code></p>",
+            escape(&write_position(pos))
+        );
+        if let Some(variant) = variant {
+            let _ = write!(
+                out,
+                "<p><a id=\"search\" class=\"search\" href=\"{}\">Games reaching this position</a></p>",
+                escape(&position_href(variant, pos))
+            );
+        }
+    } else {
+        out.push_str("<p class=\"empty\">The game's start position cannot be read.</p>");
+    }
+    out.push_str("</div><div class=\"side-col\">");
+    // Moves.
+    out.push_str("<section class=\"moves\"><h2>Moves</h2><div class=\"movelist\" id=\"moves\">");
+    if let Some(game) = &v.game {
+        for (i, node) in game.moves.iter().enumerate() {
+            comments(&mut out, &node.comments_before);
+            if i < plies {
+                let before = &v.positions[i];
+                if before.turn() == Color::White || i == 0 {
+                    let dots = if before.turn() == Color::White {
+                        "."
+                    } else {
+                        "..."
+                    };
+                    let _ = write!(
+                        out,
+                        " <span class=\"num\">{}{dots}</span>",
+                        before.fullmove_number()
+                    );
+                }
+                let current = if i + 1 == ply { " current" } else { "" };
+                let _ = write!(
+                    out,
+                    " <a class=\"move{current}\" data-ply=\"{}\" href=\"{}\">{}",
+                    i + 1,
+                    href(i + 1),
+                    escape(&v.sans[i])
+                );
+                for &n in &node.nags {
+                    out.push_str(&escape(&nag(n)));
+                }
+                out.push_str("</a>");
+            } else {
+                let _ = write!(
+                    out,
+                    " <span class=\"move unplayed\" title=\"not replayed\">{}</span>",
+                    escape(node.text.as_str())
+                );
+            }
+            comments(&mut out, &node.comments);
+            for line in &node.variations {
+                let _ = write!(
+                    out,
+                    " <span class=\"variation\">({})</span>",
+                    escape(&line_text(line))
+                );
+            }
+        }
+        comments(&mut out, &game.final_comments);
+        if let Some(r) = &game.result {
+            let _ = write!(out, " <span class=\"result\">{}</span>", escape(r));
+        }
+    }
+    out.push_str("</div></section>");
+    // Diagnostics.
+    if !v.diagnostics.is_empty() || v.stored.status == "invalid" {
+        out.push_str("<section class=\"diagnostics\"><h2>Diagnostics</h2><ul>");
+        if let (true, Some(d)) = (v.diagnostics.is_empty(), &v.stored.diagnostic) {
+            let _ = write!(out, "<li class=\"error\">{}</li>", escape(d));
+        }
+        for d in &v.diagnostics {
+            let _ = write!(
+                out,
+                "<li class=\"{}\">line {}, column {}{}: {}</li>",
+                escape(d.severity.name()),
+                d.at.line,
+                d.at.column,
+                d.ply.map_or(String::new(), |p| format!(", ply {p}")),
+                escape(&d.message)
+            );
+        }
+        out.push_str("</ul></section>");
+    }
+    // Tree of the current position: the page is shown without it when it
+    // takes too long.
+    if let (Some(variant), Some(pos)) = (variant, v.positions.get(ply)) {
+        match db.tree(pos) {
+            Ok(tree) => tree_table(&mut out, variant, pos, &tree, v.moves.get(ply)),
+            Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    // Tags and original.
+    out.push_str("<section class=\"tags\"><h2>Tags</h2><table class=\"tags\">");
+    for (n, val) in &v.stored.tags {
+        let _ = write!(
+            out,
+            "<tr><th>{}</th><td>{}</td></tr>",
+            escape(n),
+            escape(val)
+        );
+    }
+    let _ = write!(
+        out,
+        "</table></section><details class=\"original\"><summary>Original text ({}, line {})</summary><pre id=\"original\">{}</pre></details>",
+        escape(&v.stored.source.0),
+        v.stored.source.1,
+        escape(&v.text)
+    );
+    let _ = write!(
+        out,
+        "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p></div></div>"
+    );
+    Ok(page(&title, &out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::pgn::parse_game;
+
+    #[test]
+    fn variations_are_written_in_order_nested_and_deep_ones_cut() {
+        let g = parse_game("1. e4 (1. d4 d5 (1... Nf6 $1 {hm})) (1. c4) e5 *", 1).unwrap();
+        assert_eq!(line_text(&g.moves[0].variations[0]), "d4 d5 (Nf6! {hm})");
+        assert_eq!(line_text(&g.moves[0].variations[1]), "c4");
+        let mut text = String::from("1. e4 ");
+        for _ in 0..200 {
+            text.push_str("(1. d4 ");
+        }
+        for _ in 0..200 {
+            text.push(')');
+        }
+        text.push_str(" *");
+        let g = parse_game(&text, 1).unwrap();
+        let line = line_text(&g.moves[0].variations[0]);
+        assert!(line.starts_with("d4 (d4 (d4"), "{line}");
+        assert!(line.contains("(...)"), "{line}");
+    }
+}

@@ -1,0 +1,178 @@
+// Drives headless Chromium over a running `xpgn serve` (tests/browser.rs
+// starts the server and runs this script with Node).
+//
+// Environment: XPGN_URL (http://127.0.0.1:PORT), XPGN_CHROMIUM (the
+// browser binary), XPGN_SHOTS (folder for screenshots), XPGN_DOCS
+// (optional: folder for the README screenshots).
+//
+// Prints one line per check; exits 1 on the first failure.
+"use strict";
+
+const { chromium } = require("playwright-core");
+const path = require("path");
+
+const base = process.env.XPGN_URL;
+const shots = process.env.XPGN_SHOTS;
+const docs = process.env.XPGN_DOCS;
+
+function check(cond, what) {
+  if (!cond) throw new Error("check failed: " + what);
+  console.log("ok: " + what);
+}
+
+async function api(page, p) {
+  const r = await page.request.get(base + p);
+  check(r.ok(), "GET " + p + " answers 200");
+  return r.json();
+}
+
+async function pieceOn(page, sq) {
+  return page.$eval(
+    '#board g.piece[data-square="' + sq + '"]',
+    (g) => g.getAttribute("data-piece")
+  ).catch(() => null);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.XPGN_CHROMIUM,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1320, height: 960 } });
+    const page = await context.newPage();
+    const dialogs = [];
+    page.on("dialog", async (d) => {
+      dialogs.push(d.message());
+      await d.dismiss();
+    });
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+
+    // 1. The game list.
+    await page.goto(base + "/");
+    const rows = await page.$$("table.games tbody tr");
+    check(rows.length >= 40, "the game list shows the imported games (" + rows.length + " rows)");
+    await page.screenshot({ path: path.join(shots, "1-game-list.png"), fullPage: false });
+
+    // 2. Filter to Courier-Spiel with the form, open Fischer's game.
+    await page.selectOption("#f-variant", "courier-spiel");
+    await page.fill("#f-white", "Fischer");
+    await Promise.all([page.waitForNavigation(), page.click("form.filters button[type=submit]")]);
+    check(page.url().includes("variant=courier-spiel"), "the filter form puts the filters in the URL");
+    const listed = await page.$$eval("table.games tbody tr td:nth-child(2)", (tds) => tds.map((t) => t.textContent));
+    check(listed.length >= 1 && listed.every((v) => v === "courier-spiel"), "only Courier-Spiel games are listed");
+    await Promise.all([page.waitForNavigation(), page.click("table.games a.game-link")]);
+    check(/\/game\/\d+$/.test(new URL(page.url()).pathname), "a game page opens");
+    const gameUrl = new URL(page.url());
+    const id = gameUrl.pathname.split("/").pop();
+
+    // 3. Step to the waiting promotion: click its move, then the arrow keys.
+    const promo = page.locator("a.move", { hasText: "&h8=C" });
+    check((await promo.count()) === 1, "the move list shows the waiting promotion Cb3&h8=C");
+    await Promise.all([page.waitForNavigation(), promo.click()]);
+    const ply = Number(new URL(page.url()).searchParams.get("ply"));
+    check(ply > 0, "the ply is in the URL (ply=" + ply + ")");
+    check((await pieceOn(page, "h8")) === "white courier", "at that ply h8 holds the promoted white Courier");
+    await page.screenshot({ path: path.join(shots, "2-courier-spiel-promotion.png") });
+    await Promise.all([page.waitForNavigation(), page.keyboard.press("ArrowLeft")]);
+    check(new URL(page.url()).searchParams.get("ply") === String(ply - 1), "ArrowLeft steps back one ply");
+    check((await pieceOn(page, "h8")) === "white pawn", "one ply earlier h8 holds the waiting pawn");
+    check((await page.$('#board g.waiting[data-square="h8"]')) !== null, "the waiting pawn is marked");
+    const legend = await page.$eval("#board g.legend", (g) => g.textContent);
+    check(legend.includes("waiting pawn on h8"), "the legend names the waiting pawn");
+    await page.screenshot({ path: path.join(shots, "3-courier-spiel-waiting.png") });
+    await Promise.all([page.waitForNavigation(), page.keyboard.press("ArrowRight")]);
+    check(new URL(page.url()).searchParams.get("ply") === String(ply), "ArrowRight steps forward again");
+    await Promise.all([page.waitForNavigation(), page.click("#next")]);
+    check(new URL(page.url()).searchParams.get("ply") === String(ply + 1), "the > button steps forward");
+
+    // 4. A tree move: from the game's start position.
+    await page.goto(base + "/game/" + id + "?ply=2");
+    const treeMove = page.locator("a.tree-move").first();
+    const san = await treeMove.getAttribute("data-san");
+    await Promise.all([page.waitForNavigation(), treeMove.click()]);
+    check(new URL(page.url()).pathname === "/position", "clicking tree move " + san + " opens its position");
+    check((await page.$$("#f-fen")).length === 1 && (await page.$("svg.xpgn-board")) !== null, "the position page shows the board");
+    const reached = await page.$$("section.reaching table.games tbody tr");
+    check(reached.length >= 1, "games reaching it are listed (" + reached.length + ")");
+    await page.screenshot({ path: path.join(shots, "4-tree-move.png") });
+
+    // 5. Position search from the current board of a game.
+    await page.goto(base + "/game/" + id + "?ply=" + (ply - 1));
+    const fen = await page.textContent("#fen");
+    await Promise.all([page.waitForNavigation(), page.click("#search")]);
+    check(new URL(page.url()).searchParams.get("fen") === fen, "the search carries the board's position string");
+    const found = page.locator("section.reaching a.ply-link");
+    check((await found.count()) >= 1, "the position search finds games");
+    await page.screenshot({ path: path.join(shots, "5-position-search.png") });
+    await Promise.all([page.waitForNavigation(), found.first().click()]);
+    const at = new URL(page.url());
+    check(at.pathname === "/game/" + id, "the search result links to the game");
+    check(at.searchParams.get("ply") === String(ply - 1), "at the matching ply");
+    check((await page.textContent("#fen")) === fen, "showing the same position");
+
+    // 6. Hostile tags and comments are text.
+    const hostile = await api(page, "/api/games?event=Hostile");
+    await page.goto(base + "/game/" + hostile.games[0].id);
+    const xss = await page.evaluate(() => window.__xss);
+    check(xss === undefined, "no script from a tag ran");
+    check(dialogs.length === 0, "no dialog opened");
+    const h1 = await page.textContent("h1.players");
+    check(h1.includes("<script>window.__xss = 1; alert(1)</script>"), "the tag shows as text");
+    const scripts = await page.$$eval("script", (s) => s.map((x) => x.getAttribute("src")));
+    check(scripts.length === 1 && scripts[0] === "/assets/app.js", "the only script is the embedded one");
+    check((await page.$$("img")).length === 0, "no element from a tag or comment");
+    const comment = await page.textContent("span.comment");
+    check(comment.includes('<script>alert("comment")</script>'), "the comment shows as text");
+    await page.screenshot({ path: path.join(shots, "6-hostile.png") });
+
+    // 7. ../ paths.
+    const r = await page.request.get(base + "/assets/%2e%2e/%2e%2e/Cargo.toml");
+    check(r.status() === 404, "../ paths are 404");
+
+    // 8. README screenshots: a Counsellor Chess game in mid-play, the tree.
+    const co = await api(page, "/api/games?variant=counsellor&white=Brandt");
+    const coId = co.games[0].id;
+    await page.setViewportSize({ width: 1280, height: 820 });
+    await page.goto(base + "/game/" + coId + "?ply=23");
+    const images = await page.$$eval("#board g.piece", (gs) => gs.map((g) => g.getAttribute("data-image")));
+    check(images.includes("elephant") && images.includes("counsellor"), "the Counsellor Chess game mid-play shows Elephants and Counsellors");
+    const shotA = path.join(docs || shots, "counsellor-game.png");
+    await page.screenshot({ path: shotA });
+    await page.goto(base + "/position?variant=counsellor");
+    const treeRows = await page.$$("table.tree tbody tr");
+    check(treeRows.length >= 1, "the Counsellor Chess opening tree has moves");
+    const shotB = path.join(docs || shots, "opening-tree.png");
+    await page.screenshot({ path: shotB });
+
+    // 9. Every variant's pieces at 40 px a square, in one picture.
+    const variants = [["chess", 8], ["counsellor", 12], ["royal", 10], ["chaturanga", 8],
+      ["courier-spiel", 12], ["chancellor", 8], ["chancellor-crosswise", 8], ["kings-leap", 8]];
+    await page.setViewportSize({ width: 1020, height: 1400 });
+    await page.setContent("<body style='margin:8px;font:13px sans-serif'>" + variants.map(([v, files]) =>
+      "<div style='display:inline-block;margin:4px'><div>" + v + "</div><img width='" + (files * 40) +
+      "' src='" + base + "/api/diagram.svg?variant=" + v + "&coordinates=0'></div>").join("") + "</body>");
+    await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
+    await page.screenshot({ path: path.join(shots, "0-all-variants-40px.png"), fullPage: true });
+    check(true, "every variant's start position drawn at 40 px a square");
+
+    check(errors.length === 0, "no script errors on any page (" + errors.join("; ") + ")");
+  } finally {
+    await browser.close();
+  }
+}
+
+main().catch((e) => {
+  console.error(String(e && e.stack ? e.stack : e));
+  process.exit(1);
+});

@@ -1,0 +1,251 @@
+//! `xpgn serve` over HTTP, without a browser: pages and API answers,
+//! escaping of hostile tags and comments, 404 for every path outside the
+//! routes, bounded pages, read-only databases.
+#![cfg(feature = "serve")]
+
+mod support;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+
+use support::{Served, serve, xpgn};
+
+/// Sends `request` as is and returns (status, headers, body).
+fn raw(addr: &str, request: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).unwrap();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, head.to_string(), body.to_string())
+}
+
+fn get(addr: &str, path: &str) -> (u16, String, String) {
+    raw(addr, &format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"))
+}
+
+fn get_json(addr: &str, path: &str) -> serde_json::Value {
+    let (status, _, body) = get(addr, path);
+    assert_eq!(status, 200, "{path}: {body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+fn game_id(s: &Served, query: &str) -> i64 {
+    let v = get_json(&s.addr, &format!("/api/games?{query}"));
+    v["games"][0]["id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{query}: {v}"))
+}
+
+#[test]
+fn hostile_tags_and_comments_are_text_never_markup() {
+    let s = serve("hostile", 0);
+    let id = game_id(&s, "event=Hostile");
+    let (status, head, body) = get(&s.addr, &format!("/game/{id}"));
+    assert_eq!(status, 200);
+    assert!(head.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"));
+    assert!(head.contains("X-Content-Type-Options: nosniff"));
+    // The only script element is the embedded asset.
+    assert_eq!(body.matches("<script").count(), 1, "{body}");
+    assert!(body.contains("<script src=\"/assets/app.js\" defer></script>"));
+    assert!(body.contains("&lt;script&gt;window.__xss = 1; alert(1)&lt;/script&gt;"));
+    assert!(body.contains("&lt;script&gt;alert(&quot;comment&quot;)&lt;/script&gt;"));
+    assert!(body.contains("&lt;b&gt;bold&lt;/b&gt;"));
+    assert!(body.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(!body.contains("<img"));
+    assert!(body.contains("Hostile &quot;quoted&quot; &amp; &#39;single&#39; &lt;/td&gt;"));
+    assert!(body.contains("Robert&#39;); DROP TABLE games;--"));
+    // The long value is shown whole on the game page...
+    assert!(body.contains(&"x".repeat(20_000)));
+    // ...and cut in the list.
+    let (_, _, list) = get(&s.addr, "/?event=Hostile");
+    assert!(list.contains("Hostile &quot;quoted&quot;"));
+    assert!(!list.contains("<script>window"));
+    assert_eq!(list.matches("<script").count(), 1);
+    // The JSON API carries the values as JSON strings.
+    let g = get_json(&s.addr, &format!("/api/game/{id}"));
+    assert_eq!(
+        g["tags"][4][1].as_str(),
+        Some("<script>window.__xss = 1; alert(1)</script>")
+    );
+    assert_eq!(
+        g["plies"][0]["comments"][0].as_str(),
+        Some("<script>alert(\"comment\")</script>")
+    );
+    assert_eq!(
+        g["plies"][2]["variations"][0].as_str(),
+        Some("f4 {<b>bold</b>} exf4")
+    );
+}
+
+#[test]
+fn paths_outside_the_routes_and_assets_are_404_and_only_get_is_served() {
+    let s = serve("paths", 0);
+    for path in [
+        "/../Cargo.toml",
+        "/../../etc/passwd",
+        "/assets/../Cargo.toml",
+        "/assets/..%2F..%2FCargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/assets/",
+        "/assets/app.css/",
+        "/etc/passwd",
+        "/src/serve/assets/app.css",
+        "/game/abc",
+        "/game/-1",
+        "/game/99999999",
+        "/game/1/../2",
+        "/api/game/",
+        "/api/export/999999",
+    ] {
+        let (status, _, body) = get(&s.addr, path);
+        assert_eq!(status, 404, "{path}: {body}");
+        assert!(
+            !body.contains("[package]") && !body.contains("root:"),
+            "{path}"
+        );
+    }
+    let (status, head, body) = get(&s.addr, "/assets/app.css");
+    assert_eq!(status, 200);
+    assert!(head.contains("Content-Type: text/css"));
+    assert!(body.contains(".board-col"));
+    assert_eq!(
+        raw(&s.addr, "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n").0,
+        405
+    );
+    assert_eq!(raw(&s.addr, "DELETE /game/1 HTTP/1.1\r\n\r\n").0, 405);
+    assert_eq!(raw(&s.addr, "GET http://evil/ HTTP/1.1\r\n\r\n").0, 400);
+    assert_eq!(raw(&s.addr, "nonsense\r\n\r\n").0, 400);
+    let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(40_000));
+    assert_eq!(raw(&s.addr, &huge).0, 413);
+    let (status, head, body) = raw(&s.addr, "HEAD / HTTP/1.1\r\n\r\n");
+    assert_eq!(status, 200);
+    assert!(head.contains("Content-Length: ") && body.is_empty());
+    assert_eq!(get(&s.addr, "/?variant=xiangqi").0, 400);
+    assert_eq!(get(&s.addr, "/?date_from=yesterday").0, 400);
+    assert_eq!(get(&s.addr, "/?result=2-0").0, 400);
+    assert_eq!(get(&s.addr, "/position?variant=chess&fen=nonsense").0, 400);
+    assert_eq!(get(&s.addr, "/game/1?ply=x").0, 400);
+}
+
+#[test]
+fn a_query_of_many_rows_returns_one_bounded_page() {
+    let s = serve("paging", 2_500);
+    let v = get_json(&s.addr, "/api/games?per=1000000");
+    assert_eq!(v["games"].as_array().unwrap().len(), 100);
+    assert_eq!(
+        (v["per"].as_u64(), v["more"].as_bool()),
+        (Some(100), Some(true))
+    );
+    let v = get_json(&s.addr, "/api/games?white=bulk");
+    assert_eq!(v["games"].as_array().unwrap().len(), 50);
+    let v = get_json(&s.addr, "/api/games?white=bulk&page=50");
+    assert_eq!(v["games"].as_array().unwrap().len(), 50);
+    assert_eq!(v["more"].as_bool(), Some(false));
+    let v = get_json(&s.addr, "/api/games?white=bulk&page=51");
+    assert_eq!(v["games"].as_array().unwrap().len(), 0);
+    let (status, _, body) = get(&s.addr, "/?white=bulk&page=2");
+    assert_eq!(status, 200);
+    assert_eq!(body.matches("class=\"game-link\"").count(), 50);
+    assert!(body.contains("id=\"page-next\" href=\"/?white=bulk&amp;page=3\""));
+    assert!(body.contains("id=\"page-prev\" href=\"/?white=bulk&amp;page=1\""));
+    // Every game reaches the start: one page of them, not 2,500.
+    let v = get_json(&s.addr, "/api/position?variant=chess");
+    assert_eq!(v["games"].as_array().unwrap().len(), 50);
+    assert_eq!(v["more"].as_bool(), Some(true));
+}
+
+#[test]
+fn game_tree_position_export_and_diagram_answers() {
+    let s = serve("api", 0);
+    let id = game_id(&s, "variant=courier-spiel&white=Fischer");
+    let g = get_json(&s.addr, &format!("/api/game/{id}"));
+    assert_eq!(g["variant"], "courier-spiel");
+    let plies = g["plies"].as_array().unwrap();
+    let promo = plies
+        .iter()
+        .find(|p| p["san"].as_str().unwrap().contains("&h8=C"))
+        .expect("the waiting promotion");
+    let ply = promo["ply"].as_u64().unwrap();
+    // The game page at that ply draws the promoted Courier on h8.
+    let (status, _, body) = get(&s.addr, &format!("/game/{id}?ply={ply}"));
+    assert_eq!(status, 200);
+    assert!(body.contains(r#"data-square="h8" data-piece="white courier""#));
+    let (_, _, before) = get(&s.addr, &format!("/game/{id}?ply={}", ply - 1));
+    assert!(before.contains(r#"data-square="h8" data-piece="white pawn""#));
+    assert!(before.contains(r#"<g class="waiting" data-square="h8""#));
+    // A ply past the end shows the end.
+    let (_, _, end) = get(&s.addr, &format!("/game/{id}?ply=100000"));
+    assert!(end.contains(&format!("Ply {} of {}", plies.len(), plies.len())));
+
+    // Tree and position search from the start of Courier-Spiel.
+    let t = get_json(&s.addr, "/api/tree?variant=courier-spiel");
+    assert!(t["games"].as_u64().unwrap() >= 3, "{t}");
+    let first = &t["moves"][0];
+    assert!(first["games"].as_u64().unwrap() >= 1);
+    let fen = first["fen"].as_str().unwrap();
+    let p = get_json(
+        &s.addr,
+        &format!(
+            "/api/position?variant=courier-spiel&fen={}",
+            fen.replace(' ', "+")
+        ),
+    );
+    assert_eq!(p["games"][0]["ply"].as_i64(), Some(1), "{p}");
+
+    // Export: the original bytes as imported; XPGN canonical.
+    let (status, _, original) = get(&s.addr, &format!("/api/export/{id}?to=original"));
+    assert_eq!(status, 200);
+    let file = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/courier-spiel/01-castling-both-sides-and-waiting-promotion.xpgn"),
+    )
+    .unwrap();
+    assert!(file.starts_with(original.trim_end()), "{original}");
+    let (_, _, xpgn) = get(&s.addr, &format!("/api/export/{id}"));
+    assert!(xpgn.contains("[Variant \"Courier-Spiel\"]"));
+
+    // Invalid games show their diagnostics.
+    let bad = game_id(&s, "status=invalid");
+    let (_, _, body) = get(&s.addr, &format!("/game/{bad}"));
+    assert!(body.contains("<section class=\"diagnostics\">"));
+    assert!(body.contains("<li class=\"error\">"));
+
+    // Every stored game answers, at its start, in the middle and past its end.
+    let all = get_json(&s.addr, "/api/games?per=100");
+    let games = all["games"].as_array().unwrap();
+    assert!(games.len() >= 40);
+    for g in games {
+        let id = g["id"].as_i64().unwrap();
+        let half = g["plies"].as_i64().unwrap() / 2;
+        for q in ["", "?ply=0", &format!("?ply={half}&flip=1"), "?ply=100000"] {
+            let (status, _, body) = get(&s.addr, &format!("/game/{id}{q}"));
+            assert_eq!(status, 200, "/game/{id}{q}: {body}");
+        }
+        get_json(&s.addr, &format!("/api/game/{id}"));
+        assert_eq!(get(&s.addr, &format!("/api/export/{id}?to=json")).0, 200);
+    }
+
+    let (status, head, svg) = get(&s.addr, "/api/diagram.svg?variant=counsellor");
+    assert_eq!(status, 200);
+    assert!(head.contains("Content-Type: image/svg+xml"));
+    assert_eq!(svg.matches("class=\"piece\"").count(), 48);
+}
+
+#[test]
+fn serve_refuses_a_missing_database_and_says_where_it_listens() {
+    let o = xpgn(&[
+        "serve",
+        "--db",
+        "/nonexistent/x.db",
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such database"));
+    let s = serve("addr", 0);
+    assert!(s.addr.starts_with("127.0.0.1:"));
+}
