@@ -8,6 +8,7 @@
 //! of the board and kept if the king is then not attacked (R-0-1).
 
 use super::geometry::{SQUARE_SPACE, Square};
+use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
@@ -70,14 +71,15 @@ impl Position {
                 }
             }
         }
-        for &(s, mask) in t.leap_attackers(sq) {
+        for &(s, mask) in t.leap_attackers(by, sq) {
             let c = board[s.index()];
             if c != 0 && color_of(c) == by && mask & (1 << kind_of(c)) != 0 {
                 return true;
             }
         }
+        let masks = &t.ride_mask[by.index()];
         for d in 0..t.dirs.len() {
-            let back = &t.ride_mask[t.reverse[d] as usize];
+            let back = &masks[t.reverse[d] as usize];
             for (i, &s) in t.ray(d as u8, sq).iter().enumerate() {
                 let c = board[s.index()];
                 if c != 0 {
@@ -116,15 +118,24 @@ impl Position {
         }
         .code();
         let bit = 1u16 << kind.0;
+        let empty = self.board[to.index()] == 0;
         if t.leapers & bit != 0 {
-            for &(s, mask) in t.leap_attackers(to) {
+            let from = if empty {
+                t.leap_movers(self.turn, to)
+            } else {
+                t.leap_attackers(self.turn, to)
+            };
+            for &(s, mask) in from {
                 if mask & bit != 0 && self.board[s.index()] == ours {
                     note(s);
                 }
             }
         }
         // Each ride of the kind, walked backwards from `to`.
-        for &(d, max) in &t.rides[kind.index()] {
+        for &(d, max, mode) in &t.rides[self.turn.index()][kind.index()] {
+            if !(if empty { mode.moves() } else { mode.captures() }) {
+                continue;
+            }
             for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
                 let c = self.board[s.index()];
                 if c == 0 {
@@ -176,7 +187,7 @@ impl Position {
             return t.line(king, from) == Line::Several;
         };
         let us = color_of(self.board[king.index()]);
-        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        let back = &t.ride_mask[us.other().index()][t.reverse[dir as usize] as usize];
         let ray = t.ray(dir, king);
         if ray[..steps as usize - 1]
             .iter()
@@ -214,7 +225,10 @@ impl Position {
                 return true;
             }
         } else {
-            if t.leaps(PieceKind(kind), to).contains(&king) {
+            if t.leaps(by, PieceKind(kind), to).contains(&king)
+                || t.leaps_mode(by, Mode::CaptureOnly, PieceKind(kind), to)
+                    .contains(&king)
+            {
                 return true;
             }
             if let Some(seen) = self.rider_on_line(king, to, by) {
@@ -241,7 +255,7 @@ impl Position {
         let Line::Along { dir, .. } = t.line(king, through) else {
             return None;
         };
-        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        let back = &t.ride_mask[by.index()][t.reverse[dir as usize] as usize];
         for (i, &s) in t.ray(dir, king).iter().enumerate() {
             if back[i + 1] == 0 {
                 return None;
@@ -260,8 +274,9 @@ impl Position {
         let t = self.tables();
         let king = self.kings[us.index()];
         let mut pinned = SquareSet::EMPTY;
+        let masks = &t.ride_mask[us.other().index()];
         for d in 0..t.dirs.len() {
-            let back = &t.ride_mask[t.reverse[d] as usize];
+            let back = &masks[t.reverse[d] as usize];
             let mut shield: Option<Square> = None;
             for (i, &s) in t.ray(d as u8, king).iter().enumerate() {
                 if back[i + 1] == 0 {
@@ -473,20 +488,29 @@ impl Position {
                 self.pawn_moves(&ctx, from, out);
                 continue;
             }
-            for &to in t.leaps(kind, from) {
-                let c = self.board[to.index()];
-                if c == 0 || (color_of(c) != us && !self.immune.contains(to)) {
-                    self.push(&ctx, Move::normal(from, to), out);
+            for mode in [Mode::Any, Mode::MoveOnly, Mode::CaptureOnly] {
+                for &to in t.leaps_mode(us, mode, kind, from) {
+                    let c = self.board[to.index()];
+                    if (c == 0 && mode.moves())
+                        || (c != 0
+                            && mode.captures()
+                            && color_of(c) != us
+                            && !self.immune.contains(to))
+                    {
+                        self.push(&ctx, Move::normal(from, to), out);
+                    }
                 }
             }
-            for &(d, max) in &t.rides[kind.index()] {
+            for &(d, max, mode) in &t.rides[us.index()][kind.index()] {
                 for &to in t.ray(d, from).iter().take(max as usize) {
                     let c = self.board[to.index()];
                     if c == 0 {
-                        self.push(&ctx, Move::normal(from, to), out);
+                        if mode.moves() {
+                            self.push(&ctx, Move::normal(from, to), out);
+                        }
                         continue;
                     }
-                    if color_of(c) != us && !self.immune.contains(to) {
+                    if mode.captures() && color_of(c) != us && !self.immune.contains(to) {
                         self.push(&ctx, Move::normal(from, to), out);
                     }
                     break;
