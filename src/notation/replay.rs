@@ -130,7 +130,8 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
     match game.tag("Variant") {
         None => Ok(Variant::chess()),
         Some(name) => Variant::by_name(name).ok_or_else(|| {
-            let known: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
+            let registry = crate::rules::Registry::global();
+            let known: Vec<&str> = registry.variants().iter().map(|v| v.name()).collect();
             ReplayError {
                 kind: ReplayErrorKind::UnknownVariant,
                 ply: None,

@@ -531,7 +531,7 @@ impl Position {
         if let Some(one) = t.size.offset(from, 0, push) {
             if self.board[one.index()] == 0 {
                 self.pawn_to(ctx, from, one, MoveKind::Normal, last, out);
-                if t.def.pawns.double_step && from.rank() == t.pawn_start_rank[us.index()] {
+                if t.double_step[us.index()] & (1 << from.rank()) != 0 {
                     if let Some(two) = t.size.offset(one, 0, push) {
                         if self.board[two.index()] == 0 {
                             self.push(
@@ -583,8 +583,11 @@ impl Position {
             kind,
             ..Move::normal(from, to)
         };
-        if to.rank() != last {
+        if t.promotion_zone[ctx.us.index()] & (1 << to.rank()) == 0 {
             return self.push(ctx, m, out);
+        }
+        if !t.def.pawns.promotion_mandatory && to.rank() != last {
+            self.push(ctx, m, out);
         }
         match &t.def.pawns.promotion {
             PromotionRule::Choice(kinds) => {
@@ -657,7 +660,11 @@ impl Position {
             if ctx.only_to.is_some_and(|to| to != c.king_to)
                 || !self.castling.ready_for(t, us, i)
                 || ctx.king != c.king_from
-                || self.piece_at(c.partner_from).is_none_or(|p| p.color != us)
+                || self.piece_at(c.partner_from)
+                    != Some(Piece {
+                        color: us,
+                        kind: c.partner_kind,
+                    })
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
                 || c.safe
                     .iter()

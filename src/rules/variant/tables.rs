@@ -1,6 +1,9 @@
 //! Compiles a [`VariantDef`] into lookup tables for the move generator.
 
-use super::{CastlingDef, CastlingSafety, PromotionRule, Role, VariantDef, VariantDefError};
+use super::{
+    CastlingDef, CastlingSafety, CastlingSide, PromotionRule, Role, VariantDef, VariantDefError,
+};
+use crate::rules::castling::MAX_PARTNERS;
 use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
 use crate::rules::movement::{Atom, Mode};
 use crate::rules::piece::{Color, PieceKind};
@@ -21,6 +24,8 @@ pub(crate) struct CompiledCastling {
     /// Index of the partner among `color`'s partners.
     pub partner: u8,
     pub partner_from: Square,
+    /// The partner's type.
+    pub partner_kind: PieceKind,
     /// The king's required stage: `None` = never moved, `Some(sq)` = its only move went to `sq`.
     pub king_stage: Option<Square>,
     /// The partner's required stage, likewise.
@@ -55,13 +60,18 @@ pub(crate) struct Tables {
     leap_attack_span: Vec<Span>,
     /// Per colour: (file, rank) step of a pawn push, and its two captures.
     pub pawn_push: [i8; 2],
-    pub pawn_start_rank: [u8; 2],
+    /// Per colour: ranks (bit per rank) a pawn may double-step from.
+    pub double_step: [u16; 2],
+    /// Per colour: ranks (bit per rank) where pawns promote.
+    pub promotion_zone: [u16; 2],
     pub last_rank: [u8; 2],
     /// Promotion by arrival square (R-CH-4), per colour and file.
     pub promote_on: [[Option<PieceKind>; 16]; 2],
     pub castlings: [Vec<CompiledCastling>; 2],
     /// Per colour: castling partners' setup squares.
     pub partners: [Vec<Square>; 2],
+    /// Per colour: the partners' types, in the order of `partners`.
+    pub partner_kinds: [Vec<PieceKind>; 2],
     pub has_stages: bool,
     pub special_attacks: Vec<(i8, i8)>,
     /// Kinds that have leaps (bit per kind).
@@ -87,6 +97,13 @@ fn line_index(df: i8, dr: i8) -> usize {
     (df + 15) as usize * 31 + (dr + 15) as usize
 }
 
+fn rank_bits(ranks: &[u8], map: impl Fn(u8) -> u8) -> u16 {
+    ranks
+        .iter()
+        .filter(|&&r| r < 16)
+        .fold(0, |bits, &r| bits | 1 << map(r))
+}
+
 fn mode_index(mode: Mode) -> usize {
     match mode {
         Mode::Any => 0,
@@ -109,7 +126,7 @@ fn push_span(flat: &mut Vec<Square>, items: impl IntoIterator<Item = Square>) ->
 }
 
 impl Tables {
-    pub fn build(def: VariantDef) -> Result<Tables, VariantDefError> {
+    pub fn build(mut def: VariantDef) -> Result<Tables, VariantDefError> {
         let n = def.pieces.len();
         if n == 0 || n > 15 {
             return Err(VariantDefError::PieceCount(n));
@@ -329,6 +346,11 @@ impl Tables {
         }
 
         let top = size.ranks - 1;
+        let zone: Vec<u8> = if def.pawns.promotion_ranks.is_empty() {
+            vec![top]
+        } else {
+            def.pawns.promotion_ranks.clone()
+        };
         let mut promote_on = [[None; 16]; 2];
         if let PromotionRule::SetupSquare { on_king_square } = def.pawns.promotion {
             for &(sq, p) in &def.setup {
@@ -344,17 +366,52 @@ impl Tables {
             }
         }
 
+        if let Some(free) = &def.free_castling {
+            let files = size.files;
+            if usize::from(files) * usize::from(files - 1) * 2 + def.castling.len() > 255 {
+                return Err(VariantDefError::TooManyCastlings);
+            }
+            for color in [Color::White, Color::Black] {
+                let rank = king_origin[color.index()].rank();
+                for kf in 0..files {
+                    for pf in (0..files).filter(|&f| f != kf) {
+                        let (side, i) = if pf > kf {
+                            (CastlingSide::Short, 0)
+                        } else {
+                            (CastlingSide::Long, 1)
+                        };
+                        def.castling.push(CastlingDef {
+                            color,
+                            side,
+                            king_from: Square::new(kf, rank),
+                            king_to: Square::new(free.king_files[i], rank),
+                            partner_origin: Square::new(pf, rank),
+                            partner_from: Square::new(pf, rank),
+                            partner_to: Square::new(free.partner_files[i], rank),
+                            safety: CastlingSafety::KingPath,
+                            rule: free.rule,
+                        });
+                    }
+                }
+            }
+        }
+        let free_from = def.castling.len()
+            - def.free_castling.as_ref().map_or(0, |_| {
+                usize::from(size.files) * usize::from(size.files - 1) * 2
+            });
         let mut partners: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
+        let mut partner_kinds: [Vec<PieceKind>; 2] = [Vec::new(), Vec::new()];
         let mut castlings: [Vec<CompiledCastling>; 2] = [Vec::new(), Vec::new()];
         let mut has_stages = false;
         let occupant = |sq: Square| def.setup.iter().find(|(s, _)| *s == sq).map(|(_, p)| *p);
         for (index, c) in def.castling.iter().enumerate() {
             let ci = c.color.index();
             let origin = king_origin[ci];
-            match occupant(c.partner_origin) {
-                Some(p) if p.color == c.color && p.kind != king && p.kind != pawn => {}
+            let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
+                (Some(free), _) if index >= free_from => free.partner,
+                (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
                 _ => return Err(VariantDefError::BadCastling(c.rule)),
-            }
+            };
             let on_back_rank = |s: Square| size.contains(s) && s.rank() == origin.rank();
             if ![c.king_from, c.king_to, c.partner_from, c.partner_to]
                 .into_iter()
@@ -365,11 +422,16 @@ impl Tables {
             let partner = match partners[ci].iter().position(|&s| s == c.partner_origin) {
                 Some(i) => i,
                 None => {
+                    if partners[ci].len() == MAX_PARTNERS {
+                        return Err(VariantDefError::BadCastling(c.rule));
+                    }
                     partners[ci].push(c.partner_origin);
+                    partner_kinds[ci].push(partner_kind);
                     partners[ci].len() - 1
                 }
             };
-            let king_stage = (c.king_from != origin).then_some(c.king_from);
+            let free = index >= free_from;
+            let king_stage = (c.king_from != origin && !free).then_some(c.king_from);
             let partner_stage = (c.partner_from != c.partner_origin).then_some(c.partner_from);
             has_stages |= king_stage.is_some() || partner_stage.is_some();
             let (empty, safe) = castling_squares(c);
@@ -379,6 +441,7 @@ impl Tables {
                 king_to: c.king_to,
                 partner: partner as u8,
                 partner_from: c.partner_from,
+                partner_kind,
                 king_stage,
                 partner_stage,
                 empty,
@@ -411,11 +474,16 @@ impl Tables {
             leap_attack_flat,
             leap_attack_span,
             pawn_push: [1, -1],
-            pawn_start_rank: [1, top - 1],
+            double_step: [
+                rank_bits(&def.pawns.double_step_ranks, |r| r),
+                rank_bits(&def.pawns.double_step_ranks, |r| top - r),
+            ],
+            promotion_zone: [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)],
             last_rank: [top, 0],
             promote_on,
             castlings,
             partners,
+            partner_kinds,
             has_stages,
             special_attacks,
             leapers,
