@@ -388,6 +388,17 @@ fn implied_result(pos: &Position) -> Option<(&'static str, String)> {
                 side(winner)
             )
         }
+        Outcome::Win {
+            winner,
+            by: Ending::BareKing,
+        } => format!(
+            "{} has a bare king, so {} wins (the variant's bare-king rule)",
+            side(winner.other()),
+            side(winner)
+        ),
+        Outcome::Draw {
+            by: Ending::BareKing,
+        } => "both kings are bare: a draw (the variant's bare-king rule)".to_string(),
         Outcome::Draw { .. } => format!("{} is stalemated: a draw (R-0-2)", side(pos.turn())),
     };
     Some((outcome.result(), why))

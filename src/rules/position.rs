@@ -9,7 +9,7 @@ use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
 use super::setup::{Setup, WaitingPawn};
 use super::square_set::SquareSet;
-use super::variant::{CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
+use super::variant::{BareKing, CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
 
 /// Most waiting pawns a position may hold.
 pub const MAX_WAITING: usize = 32;
@@ -531,6 +531,9 @@ impl Position {
 
     /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(bare) = self.bare_king_outcome() {
+            return Some(bare);
+        }
         if self.has_legal_move() {
             return None;
         }
@@ -554,6 +557,42 @@ impl Position {
                 by: Ending::Stalemate,
             },
         })
+    }
+
+    /// The bare-king rule ([`BareKing::Loses`]): both kings bare is a
+    /// draw; a side to move whose king is bare loses, unless it can capture
+    /// the opponent's last piece besides the king at once.
+    fn bare_king_outcome(&self) -> Option<Outcome> {
+        let t = self.tables();
+        if t.def.bare_king != BareKing::Loses {
+            return None;
+        }
+        let others = |c: Color| self.by_color[c.index()].iter().count() - 1;
+        let (us, them) = (self.turn, self.turn.other());
+        match (others(us), others(them)) {
+            (0, 0) => Some(Outcome::Draw {
+                by: Ending::BareKing,
+            }),
+            (0, n) => {
+                let last = (n == 1)
+                    .then(|| {
+                        self.by_color[them.index()]
+                            .iter()
+                            .find(|&s| s != self.kings[them.index()])
+                    })
+                    .flatten();
+                let bares = last.is_some_and(|sq| {
+                    self.legal_moves_filtered(None, Some(sq))
+                        .iter()
+                        .any(|m| m.to == sq)
+                });
+                (!bares).then_some(Outcome::Win {
+                    winner: them,
+                    by: Ending::BareKing,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Plays `m` if it is legal here.
