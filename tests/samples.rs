@@ -344,6 +344,10 @@ fn checked_stats() -> BTreeMap<String, Stats> {
                 *stats.stalemates.entry(who).or_default() += 1;
             }
             Some(Outcome::Draw { .. }) => *stats.stalemates.entry("draw").or_default() += 1,
+            Some(Outcome::Win {
+                by: Ending::BareKing,
+                ..
+            }) => panic!("no sample variant has a bare-king rule"),
             None => stats.resignations_or_draws += 1,
         }
         stats.comments += s.game.final_comments.len();

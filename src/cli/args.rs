@@ -6,6 +6,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Parser, Debug)]
 #[command(name = "xpgn", version, about)]
 pub struct Cli {
+    /// A variant definition file to load besides the built-ins: TOML
+    /// (docs/variants.md) or Fairy-Stockfish's `.ini`; repeatable. The
+    /// environment variable XPGN_VARIANTS adds files or folders too
+    /// (separated as in PATH).
+    #[arg(long = "variants", global = true, value_name = "FILE")]
+    pub variant_files: Vec<String>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -16,7 +22,11 @@ pub struct Cli {
 pub enum Command {
     /// List the variants with board size, start position string and piece
     /// letters.
-    Variants,
+    Variants {
+        /// Print this variant's definition file instead.
+        #[arg(long, value_name = "NAME")]
+        show: Option<String>,
+    },
     /// Count the leaves of the legal move tree (perft).
     Perft {
         /// Where to start.

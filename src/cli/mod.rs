@@ -29,6 +29,10 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
+    if let Err(e) = load_variants(&cli) {
+        eprintln!("xpgn: {}", printable(&e.to_string(), usize::MAX));
+        return Exit::Fatal.into();
+    }
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let result = cmd::run(&cli, &mut out).and_then(|()| out.flush().map_err(CliError::from));
@@ -48,6 +52,26 @@ pub fn main() -> ExitCode {
             e.exit().into()
         }
     }
+}
+
+/// Loads the variant definition files of `XPGN_VARIANTS` and `--variants`
+/// into the registry every command looks names up in; a definition that
+/// cannot be played stops xpgn before any game is read.
+fn load_variants(cli: &Cli) -> Result<(), crate::rules::DefinitionError> {
+    let env = std::env::var_os("XPGN_VARIANTS").unwrap_or_default();
+    let mut paths: Vec<std::path::PathBuf> = std::env::split_paths(&env)
+        .filter(|p| !p.as_os_str().is_empty())
+        .collect();
+    paths.extend(cli.variant_files.iter().map(std::path::PathBuf::from));
+    if paths.is_empty() {
+        return Ok(());
+    }
+    let mut registry = crate::rules::Registry::builtin();
+    for path in paths {
+        registry.load_path(&path)?;
+    }
+    crate::rules::Registry::set_global(registry);
+    Ok(())
 }
 
 /// How many characters of a line of clap's error messages are shown.

@@ -9,7 +9,7 @@ use nom::combinator::{all_consuming, opt};
 use nom::sequence::preceded;
 
 use super::square::{push_square, square};
-use crate::rules::{Move, PieceKind, Position, Square, kind_names};
+use crate::rules::{Move, MoveKind, PieceKind, Position, Square, kind_names};
 
 /// A coordinate move as written, before it is matched to a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +123,33 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
     let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
         super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
     };
+    // Castling toward either rook as the king taking its own rook (R-960-1).
+    if variant.def().free_castling.is_some() {
+        if let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to)) {
+            if k.kind == variant.king_kind() && r.color == k.color && k.color == pos.turn() {
+                let found = pos
+                    .legal_moves_filtered(Some(k.kind), None)
+                    .into_iter()
+                    .find(|m| {
+                        m.from == cm.from
+                            && matches!(m.kind, MoveKind::Castle(i)
+                                if variant.castling(i as usize).partner_from == cm.to)
+                    });
+                return found.ok_or_else(|| {
+                    CoordError::Illegal(format!(
+                        "the king on {} cannot castle with the piece on {} here ({})",
+                        cm.from,
+                        cm.to,
+                        variant
+                            .def()
+                            .free_castling
+                            .as_ref()
+                            .map_or("R-0-5", |f| f.rule)
+                    ))
+                });
+            }
+        }
+    }
     let all: Vec<Move> = pos
         .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))
         .into_iter()
@@ -193,6 +220,11 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             }));
         }
     }
+    // The king's own move where it is also an ordinary king move means
+    // that move (NOTATION §5, R-960-1).
+    if candidates.iter().any(|m| m.is_castle()) && candidates.iter().any(|m| !m.is_castle()) {
+        candidates.retain(|m| !m.is_castle());
+    }
     match candidates.as_slice() {
         [m] => Ok(*m),
         _ => {
@@ -256,7 +288,19 @@ pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
         return;
     }
     push_square(out, m.from);
-    push_square(out, m.to);
+    match m.kind {
+        MoveKind::Castle(i)
+            if pos
+                .variant()
+                .def()
+                .free_castling
+                .as_ref()
+                .is_some_and(|f| f.king_takes_partner) =>
+        {
+            push_square(out, pos.variant().castling(i as usize).partner_from)
+        }
+        _ => push_square(out, m.to),
+    }
     if let Some(k) = m.promotion {
         out.push(pos.variant().piece_def(k).letter.to_ascii_lowercase());
     }

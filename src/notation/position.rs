@@ -220,6 +220,7 @@ fn read_setup_noting(
         board: Vec::new(),
         turn: Color::White,
         castling: Vec::new(),
+        castling_rooks: Vec::new(),
         castling_stages: Vec::new(),
         ep_square: None,
         halfmove_clock: 0,
@@ -240,6 +241,31 @@ fn read_setup_noting(
                     "w" => Color::White,
                     "b" => Color::Black,
                     _ => return Err(fail(format!("expected `w` or `b`, found `{field_text}`"))),
+                }
+            }
+            FenField::Castling if variant.def().free_castling.is_some() => {
+                // X-FEN and Shredder-FEN (R-960-2).
+                if field_text != "-" {
+                    for c in field_text.chars() {
+                        let files = variant.size().files;
+                        match c {
+                            'K' => setup.castling.push((Color::White, CastlingSide::Short)),
+                            'Q' => setup.castling.push((Color::White, CastlingSide::Long)),
+                            'k' => setup.castling.push((Color::Black, CastlingSide::Short)),
+                            'q' => setup.castling.push((Color::Black, CastlingSide::Long)),
+                            'A'..='P' if (c as u8 - b'A') < files => {
+                                setup.castling_rooks.push((Color::White, c as u8 - b'A'))
+                            }
+                            'a'..='p' if (c as u8 - b'a') < files => {
+                                setup.castling_rooks.push((Color::Black, c as u8 - b'a'))
+                            }
+                            _ => {
+                                return Err(fail(format!(
+                                    "expected `-`, letters from `KQkq` or rook files (X-FEN, Shredder-FEN), found `{field_text}`"
+                                )));
+                            }
+                        }
+                    }
                 }
             }
             FenField::Castling => {
@@ -521,16 +547,27 @@ pub fn write_position(pos: &Position) -> String {
     } else {
         " b "
     });
-    if setup.castling.is_empty() {
+    if setup.castling.is_empty() && setup.castling_rooks.is_empty() {
         out.push('-');
     }
-    for &(color, side) in &setup.castling {
-        out.push(match (color, side) {
-            (Color::White, CastlingSide::Short) => 'K',
-            (Color::White, CastlingSide::Long) => 'Q',
-            (Color::Black, CastlingSide::Short) => 'k',
-            (Color::Black, CastlingSide::Long) => 'q',
-        });
+    for color in Color::BOTH {
+        for &(c, side) in &setup.castling {
+            if c == color {
+                out.push(match (color, side) {
+                    (Color::White, CastlingSide::Short) => 'K',
+                    (Color::White, CastlingSide::Long) => 'Q',
+                    (Color::Black, CastlingSide::Short) => 'k',
+                    (Color::Black, CastlingSide::Long) => 'q',
+                });
+            }
+        }
+        // X-FEN: a castling rook that is not the outermost (R-960-2).
+        for &(c, file) in &setup.castling_rooks {
+            if c == color {
+                let base = if color == Color::White { b'A' } else { b'a' };
+                out.push((base + file) as char);
+            }
+        }
     }
     match setup.ep_square {
         Some(sq) => out.push_str(&format!(" {sq}")),

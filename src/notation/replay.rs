@@ -99,7 +99,8 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
     match game.tag("Variant") {
         None => Ok(Variant::chess()),
         Some(name) => Variant::by_name(name).ok_or_else(|| {
-            let known: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
+            let registry = crate::rules::Registry::global();
+            let known: Vec<&str> = registry.variants().iter().map(|v| v.name()).collect();
             ReplayError {
                 kind: ReplayErrorKind::UnknownVariant,
                 ply: None,
@@ -355,6 +356,17 @@ fn implied_result(pos: &Position) -> Option<(&'static str, String)> {
                 side(winner)
             )
         }
+        Outcome::Win {
+            winner,
+            by: Ending::BareKing,
+        } => format!(
+            "{} has a bare king, so {} wins (the variant's bare-king rule)",
+            side(winner.other()),
+            side(winner)
+        ),
+        Outcome::Draw {
+            by: Ending::BareKing,
+        } => "both kings are bare: a draw (the variant's bare-king rule)".to_string(),
         Outcome::Draw { .. } => format!("{} is stalemated: a draw (R-0-2)", side(pos.turn())),
     };
     Some((outcome.result(), why))

@@ -21,7 +21,7 @@ pub enum Stage {
 }
 
 /// Most castling partners a side may have.
-pub const MAX_PARTNERS: usize = 4;
+pub const MAX_PARTNERS: usize = 12;
 
 /// Castling progress of both sides.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -43,14 +43,39 @@ impl CastlingState {
     pub(crate) fn start(t: &Tables) -> CastlingState {
         let mut s = CastlingState::NONE;
         for c in Color::BOTH {
-            if !t.castlings[c.index()].is_empty() {
-                s.king[c.index()] = Stage::Unmoved;
-                for i in 0..t.partners[c.index()].len() {
-                    s.partners[c.index()][i] = Stage::Unmoved;
+            let ci = c.index();
+            if !t.castlings[ci].is_empty() {
+                s.king[ci] = Stage::Unmoved;
+                for i in 0..t.partners[ci].len() {
+                    s.partners[ci][i] = Stage::Unmoved;
+                }
+            }
+            if t.def.free_castling.is_some() {
+                // Free castling (R-960-1): with the outermost partner on
+                // each side of the king.
+                let king = t.king_origin[ci];
+                let holds = |sq: Square| {
+                    t.def.setup.iter().any(|&(s, p)| {
+                        s == sq
+                            && p.color == c
+                            && Some(p.kind) == t.partner_kinds[ci].first().copied()
+                    })
+                };
+                let files = 0..t.size.files;
+                let left = files
+                    .clone()
+                    .find(|&f| f < king.file() && holds(Square::new(f, king.rank())));
+                let right = files
+                    .rev()
+                    .find(|&f| f > king.file() && holds(Square::new(f, king.rank())));
+                for (i, &sq) in t.partners[ci].iter().enumerate() {
+                    if Some(sq.file()) != left && Some(sq.file()) != right {
+                        s.partners[ci][i] = Stage::Moved;
+                    }
                 }
             }
         }
-        s.canonical(t)
+        s.canonical(t, t.king_origin)
     }
 
     /// Whether no castling remains for either side.
@@ -84,10 +109,12 @@ impl CastlingState {
         }
     }
 
-    /// Whether castling `c` of `color` can still happen some day.
-    pub(crate) fn achievable(&self, t: &Tables, color: Color, i: usize) -> bool {
+    /// Whether castling `c` of `color` can still happen some day, its king
+    /// standing on `king`.
+    pub(crate) fn achievable(&self, t: &Tables, color: Color, i: usize, king: Square) -> bool {
         let c = &t.castlings[color.index()][i];
-        Self::fits(self.king[color.index()], c.king_stage)
+        (c.king_stage.is_some() || c.king_from == king)
+            && Self::fits(self.king[color.index()], c.king_stage)
             && Self::fits(
                 self.partners[color.index()][c.partner as usize],
                 c.partner_stage,
@@ -106,13 +133,13 @@ impl CastlingState {
 
     /// Marks as `Moved` every piece no achievable castling needs, so equal
     /// futures give equal states (and equal position keys).
-    pub(crate) fn canonical(mut self, t: &Tables) -> CastlingState {
+    pub(crate) fn canonical(mut self, t: &Tables, kings: [Square; 2]) -> CastlingState {
         for color in Color::BOTH {
             let ci = color.index();
             let mut king_needed = false;
             let mut partner_needed = [false; MAX_PARTNERS];
             for i in 0..t.castlings[ci].len() {
-                if self.achievable(t, color, i) {
+                if self.achievable(t, color, i, kings[ci]) {
                     king_needed = true;
                     partner_needed[t.castlings[ci][i].partner as usize] = true;
                 }
@@ -138,8 +165,10 @@ impl CastlingState {
         from: Square,
         to: Square,
         is_king: bool,
+        kings: [Square; 2],
     ) -> CastlingState {
-        self.advance(t, color, from, to, is_king).canonical(t)
+        self.advance(t, color, from, to, is_king)
+            .canonical(t, kings)
     }
 
     /// [`CastlingState::after_move`] without forgetting what no castling

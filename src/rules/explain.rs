@@ -167,7 +167,10 @@ impl Position {
         let df = to.file() as i8 - from.file() as i8;
         let dr = to.rank() as i8 - from.rank() as i8;
         for atom in &self.variant.piece_def(kind).movement.0 {
-            let Atom::Ride { directions, max } = atom else {
+            let Atom::Ride {
+                directions, max, ..
+            } = atom
+            else {
                 continue;
             };
             for &(sf, sr) in directions {

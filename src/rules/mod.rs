@@ -20,6 +20,7 @@ pub use castling::{CastlingState, MAX_PARTNERS, Stage};
 pub use explain::{Illegality, kind_names};
 pub use geometry::{BoardSize, MAX_SIDE, SQUARE_SPACE, Square};
 pub use movement::{Atom, Movement};
+pub use movement::{BetzaError, Mode};
 pub use moves::{Move, MoveKind, WaitingPromotion};
 pub use outcome::{Ending, Outcome};
 pub use perft::{perft, perft_divide};
@@ -28,8 +29,9 @@ pub use position::{IllegalMove, MAX_WAITING, Position, PositionError};
 pub use setup::{Setup, WaitingPawn};
 pub use square_set::{SquareSet, SquareSetIter};
 pub use variant::{
-    CastlingDef, CastlingSafety, CastlingSide, PawnRules, PieceDef, PromotionRule, Role,
-    SpecialKingMove, StalemateOutcome, Variant, VariantDef, VariantDefError,
+    BareKing, CastlingDef, CastlingSafety, CastlingSide, DefinitionError, FreeCastling, PawnRules,
+    PieceDef, PromotionRule, Registry, Role, SpecialKingMove, StalemateOutcome, Variant,
+    VariantDef, VariantDefError, builtin_source, load_ini, load_toml,
 };
 
 mod piece;

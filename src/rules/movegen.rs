@@ -8,6 +8,7 @@
 //! of the board and kept if the king is then not attacked (R-0-1).
 
 use super::geometry::{SQUARE_SPACE, Square};
+use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
@@ -70,14 +71,15 @@ impl Position {
                 }
             }
         }
-        for &(s, mask) in t.leap_attackers(sq) {
+        for &(s, mask) in t.leap_attackers(by, sq) {
             let c = board[s.index()];
             if c != 0 && color_of(c) == by && mask & (1 << kind_of(c)) != 0 {
                 return true;
             }
         }
+        let masks = &t.ride_mask[by.index()];
         for d in 0..t.dirs.len() {
-            let back = &t.ride_mask[t.reverse[d] as usize];
+            let back = &masks[t.reverse[d] as usize];
             for (i, &s) in t.ray(d as u8, sq).iter().enumerate() {
                 let c = board[s.index()];
                 if c != 0 {
@@ -116,15 +118,24 @@ impl Position {
         }
         .code();
         let bit = 1u16 << kind.0;
+        let empty = self.board[to.index()] == 0;
         if t.leapers & bit != 0 {
-            for &(s, mask) in t.leap_attackers(to) {
+            let from = if empty {
+                t.leap_movers(self.turn, to)
+            } else {
+                t.leap_attackers(self.turn, to)
+            };
+            for &(s, mask) in from {
                 if mask & bit != 0 && self.board[s.index()] == ours {
                     note(s);
                 }
             }
         }
         // Each ride of the kind, walked backwards from `to`.
-        for &(d, max) in &t.rides[kind.index()] {
+        for &(d, max, mode) in &t.rides[self.turn.index()][kind.index()] {
+            if !(if empty { mode.moves() } else { mode.captures() }) {
+                continue;
+            }
             for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
                 let c = self.board[s.index()];
                 if c == 0 {
@@ -176,7 +187,7 @@ impl Position {
             return t.line(king, from) == Line::Several;
         };
         let us = color_of(self.board[king.index()]);
-        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        let back = &t.ride_mask[us.other().index()][t.reverse[dir as usize] as usize];
         let ray = t.ray(dir, king);
         if ray[..steps as usize - 1]
             .iter()
@@ -214,7 +225,10 @@ impl Position {
                 return true;
             }
         } else {
-            if t.leaps(PieceKind(kind), to).contains(&king) {
+            if t.leaps(by, PieceKind(kind), to).contains(&king)
+                || t.leaps_mode(by, Mode::CaptureOnly, PieceKind(kind), to)
+                    .contains(&king)
+            {
                 return true;
             }
             if let Some(seen) = self.rider_on_line(king, to, by) {
@@ -241,7 +255,7 @@ impl Position {
         let Line::Along { dir, .. } = t.line(king, through) else {
             return None;
         };
-        let back = &t.ride_mask[t.reverse[dir as usize] as usize];
+        let back = &t.ride_mask[by.index()][t.reverse[dir as usize] as usize];
         for (i, &s) in t.ray(dir, king).iter().enumerate() {
             if back[i + 1] == 0 {
                 return None;
@@ -260,8 +274,9 @@ impl Position {
         let t = self.tables();
         let king = self.kings[us.index()];
         let mut pinned = SquareSet::EMPTY;
+        let masks = &t.ride_mask[us.other().index()];
         for d in 0..t.dirs.len() {
-            let back = &t.ride_mask[t.reverse[d] as usize];
+            let back = &masks[t.reverse[d] as usize];
             let mut shield: Option<Square> = None;
             for (i, &s) in t.ray(d as u8, king).iter().enumerate() {
                 if back[i + 1] == 0 {
@@ -473,20 +488,29 @@ impl Position {
                 self.pawn_moves(&ctx, from, out);
                 continue;
             }
-            for &to in t.leaps(kind, from) {
-                let c = self.board[to.index()];
-                if c == 0 || (color_of(c) != us && !self.immune.contains(to)) {
-                    self.push(&ctx, Move::normal(from, to), out);
+            for mode in [Mode::Any, Mode::MoveOnly, Mode::CaptureOnly] {
+                for &to in t.leaps_mode(us, mode, kind, from) {
+                    let c = self.board[to.index()];
+                    if (c == 0 && mode.moves())
+                        || (c != 0
+                            && mode.captures()
+                            && color_of(c) != us
+                            && !self.immune.contains(to))
+                    {
+                        self.push(&ctx, Move::normal(from, to), out);
+                    }
                 }
             }
-            for &(d, max) in &t.rides[kind.index()] {
+            for &(d, max, mode) in &t.rides[us.index()][kind.index()] {
                 for &to in t.ray(d, from).iter().take(max as usize) {
                     let c = self.board[to.index()];
                     if c == 0 {
-                        self.push(&ctx, Move::normal(from, to), out);
+                        if mode.moves() {
+                            self.push(&ctx, Move::normal(from, to), out);
+                        }
                         continue;
                     }
-                    if color_of(c) != us && !self.immune.contains(to) {
+                    if mode.captures() && color_of(c) != us && !self.immune.contains(to) {
                         self.push(&ctx, Move::normal(from, to), out);
                     }
                     break;
@@ -507,7 +531,7 @@ impl Position {
         if let Some(one) = t.size.offset(from, 0, push) {
             if self.board[one.index()] == 0 {
                 self.pawn_to(ctx, from, one, MoveKind::Normal, last, out);
-                if t.def.pawns.double_step && from.rank() == t.pawn_start_rank[us.index()] {
+                if t.double_step[us.index()] & (1 << from.rank()) != 0 {
                     if let Some(two) = t.size.offset(one, 0, push) {
                         if self.board[two.index()] == 0 {
                             self.push(
@@ -559,8 +583,11 @@ impl Position {
             kind,
             ..Move::normal(from, to)
         };
-        if to.rank() != last {
+        if t.promotion_zone[ctx.us.index()] & (1 << to.rank()) == 0 {
             return self.push(ctx, m, out);
+        }
+        if !t.def.pawns.promotion_mandatory && to.rank() != last {
+            self.push(ctx, m, out);
         }
         match &t.def.pawns.promotion {
             PromotionRule::Choice(kinds) => {
@@ -633,7 +660,11 @@ impl Position {
             if ctx.only_to.is_some_and(|to| to != c.king_to)
                 || !self.castling.ready_for(t, us, i)
                 || ctx.king != c.king_from
-                || self.piece_at(c.partner_from).is_none_or(|p| p.color != us)
+                || self.piece_at(c.partner_from)
+                    != Some(Piece {
+                        color: us,
+                        kind: c.partner_kind,
+                    })
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
                 || c.safe
                     .iter()

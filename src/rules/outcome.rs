@@ -10,6 +10,8 @@ pub enum Ending {
     Checkmate,
     /// The side to move has no legal move and is not in check.
     Stalemate,
+    /// A side is left with its king alone (a variant's bare-king rule).
+    BareKing,
 }
 
 /// The result a final position implies.

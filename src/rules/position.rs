@@ -9,7 +9,7 @@ use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
 use super::setup::{Setup, WaitingPawn};
 use super::square_set::SquareSet;
-use super::variant::{CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
+use super::variant::{BareKing, CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
 
 /// Most waiting pawns a position may hold.
 pub const MAX_WAITING: usize = 32;
@@ -222,7 +222,9 @@ impl Position {
         for side in [CastlingSide::Short, CastlingSide::Long] {
             let any = t.castlings[color.index()].iter().enumerate().any(|(i, c)| {
                 t.def.castling[c.index as usize].side == side
-                    && self.castling.achievable(t, color, i)
+                    && self
+                        .castling
+                        .achievable(t, color, i, self.kings[color.index()])
             });
             if any {
                 out.push(side);
@@ -286,16 +288,63 @@ impl Position {
         }
         let mut board: Vec<(Square, Piece)> = self.pieces().collect();
         board.sort_by_key(|(sq, _)| *sq);
+        let mut castling_rooks = Vec::new();
+        if t.def.free_castling.is_some() {
+            // X-FEN (R-960-2): `KQkq` for the outermost rook on a side, the
+            // file letter for another.
+            castling.clear();
+            for color in Color::BOTH {
+                let ci = color.index();
+                for (p, &sq) in t.partners[ci].iter().enumerate() {
+                    if self.castling.partners[ci][p] != Stage::Unmoved {
+                        continue;
+                    }
+                    let king = self.kings[ci];
+                    let side = if sq.file() > king.file() {
+                        CastlingSide::Short
+                    } else {
+                        CastlingSide::Long
+                    };
+                    if self.outermost_partner(color, side) == Some(sq) {
+                        castling.push((color, side));
+                    } else {
+                        castling_rooks.push((color, sq.file()));
+                    }
+                }
+                castling.sort_by_key(|&(c, s)| (c, s == CastlingSide::Long));
+            }
+        }
         Setup {
             board,
             turn: self.turn,
             castling,
+            castling_rooks,
             castling_stages,
             ep_square: self.ep_square,
             halfmove_clock: self.halfmove_clock,
             fullmove_number: self.fullmove_number,
             king_rights: t.def.special_king_move.as_ref().map(|_| self.king_rights),
             waiting: self.waiting_pawns().to_vec(),
+        }
+    }
+
+    /// The outermost piece of the free-castling partner type (R-960-1) of
+    /// `color` on the king's rank, on `side` of the king.
+    fn outermost_partner(&self, color: Color, side: CastlingSide) -> Option<Square> {
+        let t = self.tables();
+        let free = t.def.free_castling.as_ref()?;
+        let king = self.kings[color.index()];
+        let rook = Some(Piece {
+            color,
+            kind: free.partner,
+        });
+        let at = |f: u8| Square::new(f, king.rank());
+        match side {
+            CastlingSide::Short => (king.file() + 1..t.size.files)
+                .rev()
+                .map(at)
+                .find(|&s| self.piece_at(s) == rook),
+            CastlingSide::Long => (0..king.file()).map(at).find(|&s| self.piece_at(s) == rook),
         }
     }
 
@@ -398,7 +447,10 @@ impl Position {
             }
             let first = t.last_rank[p.color.other().index()];
             let last = t.last_rank[p.color.index()];
-            if sq.rank() == first || (sq.rank() == last && !pos.immune.contains(sq)) {
+            let must_promote = sq.rank() == last
+                || (t.def.pawns.promotion_mandatory
+                    && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
+            if sq.rank() == first || (must_promote && !pos.immune.contains(sq)) {
                 return Err(PositionError::PawnRank);
             }
         }
@@ -440,7 +492,9 @@ impl Position {
             let push = t.pawn_push[mover.index()];
             let ok = t.def.pawns.en_passant
                 && size.contains(ep)
-                && ep.rank() as i16 == t.pawn_start_rank[mover.index()] as i16 + push as i16
+                && (ep.rank() as i16 - push as i16)
+                    .try_into()
+                    .is_ok_and(|r: u8| r < 16 && t.double_step[mover.index()] & (1 << r) != 0)
                 && pos.board[ep.index()] == 0
                 && size
                     .offset(ep, 0, -push)
@@ -477,6 +531,9 @@ impl Position {
 
     /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(bare) = self.bare_king_outcome() {
+            return Some(bare);
+        }
         if self.has_legal_move() {
             return None;
         }
@@ -500,6 +557,42 @@ impl Position {
                 by: Ending::Stalemate,
             },
         })
+    }
+
+    /// The bare-king rule ([`BareKing::Loses`]): both kings bare is a
+    /// draw; a side to move whose king is bare loses, unless it can capture
+    /// the opponent's last piece besides the king at once.
+    fn bare_king_outcome(&self) -> Option<Outcome> {
+        let t = self.tables();
+        if t.def.bare_king != BareKing::Loses {
+            return None;
+        }
+        let others = |c: Color| self.by_color[c.index()].iter().count() - 1;
+        let (us, them) = (self.turn, self.turn.other());
+        match (others(us), others(them)) {
+            (0, 0) => Some(Outcome::Draw {
+                by: Ending::BareKing,
+            }),
+            (0, n) => {
+                let last = (n == 1)
+                    .then(|| {
+                        self.by_color[them.index()]
+                            .iter()
+                            .find(|&s| s != self.kings[them.index()])
+                    })
+                    .flatten();
+                let bares = last.is_some_and(|sq| {
+                    self.legal_moves_filtered(None, Some(sq))
+                        .iter()
+                        .any(|m| m.to == sq)
+                });
+                (!bares).then_some(Outcome::Win {
+                    winner: them,
+                    by: Ending::BareKing,
+                })
+            }
+            _ => None,
+        }
     }
 
     /// Plays `m` if it is legal here.
@@ -581,7 +674,9 @@ impl Position {
             }
         }
         if !self.castling_history.is_none() && !m.is_castle() {
-            self.castling = self.castling.after_move(t, us, m.from, m.to, is_king);
+            self.castling = self
+                .castling
+                .after_move(t, us, m.from, m.to, is_king, self.kings);
             self.castling_history = self.castling_history.advance(t, us, m.from, m.to, is_king);
         }
         if is_king {
@@ -720,11 +815,105 @@ impl Position {
 #[error("illegal move")]
 pub struct IllegalMove;
 
+/// The castling field of a variant with castling toward either rook
+/// (R-960-1, R-960-2): `KQkq` name the outermost rook on a side, file
+/// letters any rook on the king's first rank.
+fn free_castling_from_setup(
+    pos: &Position,
+    t: &Tables,
+    setup: &Setup,
+) -> Result<CastlingState, PositionError> {
+    let mut state = CastlingState::NONE;
+    if !setup.castling_stages.is_empty() {
+        return Err(PositionError::Castling(
+            "this variant has no castling stages".into(),
+        ));
+    }
+    for color in Color::BOTH {
+        let ci = color.index();
+        let mut rooks: Vec<Square> = Vec::new();
+        let rank = t.king_origin[ci].rank();
+        let king = pos.kings[ci];
+        let named = setup.castling.iter().any(|(c, _)| *c == color)
+            || setup.castling_rooks.iter().any(|(c, _)| *c == color);
+        if !named {
+            continue;
+        }
+        if king.rank() != rank {
+            return Err(PositionError::Castling(format!(
+                "{color:?} may castle only with its king on rank {} (R-960-1)",
+                rank + 1
+            )));
+        }
+        for &(c, side) in &setup.castling {
+            if c != color {
+                continue;
+            }
+            let which = if side == CastlingSide::Short {
+                "O-O"
+            } else {
+                "O-O-O"
+            };
+            let sq = pos.outermost_partner(color, side).ok_or_else(|| {
+                PositionError::Castling(format!(
+                    "{color:?} {which} needs a rook on the {} of its king on rank {} (R-960-2)",
+                    if side == CastlingSide::Short {
+                        "right"
+                    } else {
+                        "left"
+                    },
+                    rank + 1
+                ))
+            })?;
+            rooks.push(sq);
+        }
+        for &(c, file) in &setup.castling_rooks {
+            if c != color {
+                continue;
+            }
+            let sq = Square::new(file, rank);
+            let partner = t.def.free_castling.as_ref().map(|f| f.partner);
+            if file == king.file()
+                || pos.piece_at(sq).map(|p| (p.color, Some(p.kind))) != Some((color, partner))
+            {
+                return Err(PositionError::Castling(format!(
+                    "{color:?} has no rook on {sq} to castle with (R-960-2)"
+                )));
+            }
+            rooks.push(sq);
+        }
+        rooks.sort();
+        rooks.dedup();
+        let short = rooks.iter().filter(|s| s.file() > king.file()).count();
+        if short > 1 || rooks.len() - short > 1 {
+            return Err(PositionError::Castling(format!(
+                "{color:?} names two castling rooks on one side of its king (R-960-2)"
+            )));
+        }
+        state.king[ci] = Stage::Unmoved;
+        for sq in rooks {
+            if let Some(p) = t.partners[ci].iter().position(|&s| s == sq) {
+                state.partners[ci][p] = Stage::Unmoved;
+            }
+        }
+    }
+    Ok(state.canonical(t, pos.kings))
+}
+
 fn castling_from_setup(
     pos: &Position,
     t: &Tables,
     setup: &Setup,
 ) -> Result<CastlingState, PositionError> {
+    if t.def.free_castling.is_some() {
+        return free_castling_from_setup(pos, t, setup);
+    }
+    if !setup.castling_rooks.is_empty() {
+        return Err(PositionError::Castling(format!(
+            "{} castles with fixed pieces: write `KQkq`, not file letters",
+            t.def.display_name
+        )));
+    }
     let mut state = CastlingState::NONE;
     let mut used_stages = vec![false; setup.castling_stages.len()];
     for color in Color::BOTH {
@@ -781,11 +970,12 @@ fn castling_from_setup(
             }
         }
         // Keep only the sides the field names.
-        let canonical = state.canonical(t);
+        let canonical = state.canonical(t, pos.kings);
         for side in [CastlingSide::Short, CastlingSide::Long] {
             let listed = sides.contains(&side);
             let achievable = t.castlings[ci].iter().enumerate().any(|(i, c)| {
-                t.def.castling[c.index as usize].side == side && canonical.achievable(t, color, i)
+                t.def.castling[c.index as usize].side == side
+                    && canonical.achievable(t, color, i, king_sq)
             });
             if listed && !achievable {
                 let which = if side == CastlingSide::Short {
@@ -828,7 +1018,7 @@ fn castling_from_setup(
                 }
             }
         }
-        state = state.canonical(t);
+        state = state.canonical(t, pos.kings);
     }
     if used_stages.iter().any(|u| !u) {
         return Err(PositionError::Castling(

@@ -30,6 +30,11 @@ pub struct Setup {
     pub turn: Color,
     /// Castlings each side may still make (`KQkq`).
     pub castling: Vec<(Color, CastlingSide)>,
+    /// Castling toward either rook (R-960-2): the files of castling rooks
+    /// the castling field names by letter (X-FEN: a rook that is not the
+    /// outermost on its side of the king; Shredder-FEN: any). Empty in
+    /// variants with fixed castlings.
+    pub castling_rooks: Vec<(Color, u8)>,
     /// Squares of castling pieces whose first stage is done (R-CO-4, R-RO-3).
     pub castling_stages: Vec<(Color, Square)>,
     /// En passant target square.

@@ -624,6 +624,7 @@ impl Ref {
             board,
             turn: colour(self.white_to_move),
             castling,
+            castling_rooks: Vec::new(),
             castling_stages,
             ep_square: self.ep.map(square),
             halfmove_clock: 0,

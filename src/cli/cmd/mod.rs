@@ -26,7 +26,7 @@ use crate::rules::{Position, Variant};
 
 pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match &cli.command {
-        Command::Variants => variants::run(out),
+        Command::Variants { show } => variants::run(out, show.as_deref()),
         Command::Perft {
             position,
             divide,

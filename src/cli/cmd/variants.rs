@@ -2,10 +2,26 @@ use std::io::Write;
 
 use crate::cli::exit::CliError;
 use crate::notation::position::start_position;
-use crate::rules::Variant;
+use crate::rules::{Registry, Variant};
 
-pub(super) fn run(out: &mut dyn Write) -> Result<(), CliError> {
-    for v in Variant::builtin() {
+pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliError> {
+    let registry = Registry::global();
+    if let Some(name) = show {
+        let v = Variant::by_name(name).ok_or_else(|| {
+            let names: Vec<&str> = registry.variants().iter().map(|v| v.name()).collect();
+            CliError::Usage(format!(
+                "unknown variant `{name}` (known: {})",
+                names.join(", ")
+            ))
+        })?;
+        let text = v
+            .def()
+            .source
+            .ok_or_else(|| CliError::Usage(format!("{} was not defined by a file", v.name())))?;
+        out.write_all(text.as_bytes())?;
+        return Ok(());
+    }
+    for v in registry.variants() {
         let size = v.size();
         writeln!(
             out,

@@ -7,9 +7,13 @@
 //! tests; the generator does not change.
 
 mod builtin;
+mod file;
+mod ini;
 mod tables;
 
-pub use builtin::{BUILTIN_NAMES, builtin_def};
+pub use builtin::{BUILTIN_NAMES, builtin_def, builtin_source};
+pub use file::{DefinitionError, Registry, load_toml};
+pub use ini::load_ini;
 pub(crate) use tables::{Line, Tables};
 
 use std::sync::OnceLock;
@@ -70,12 +74,20 @@ pub enum PromotionRule {
 /// How pawns move.
 #[derive(Clone, Debug)]
 pub struct PawnRules {
-    /// Two squares forward from the second rank (R-0-4, not R-CH-3).
-    pub double_step: bool,
+    /// Ranks (0-based, White's view; Black's mirrored) from which a pawn
+    /// may step two squares: `[1]` in orthodox chess (R-0-4), none in
+    /// Chaturanga (R-CH-3).
+    pub double_step_ranks: Vec<u8>,
     /// En passant capture after a double step.
     pub en_passant: bool,
     /// Promotion on the last rank.
     pub promotion: PromotionRule,
+    /// Ranks (0-based, White's view) where a pawn promotes on arrival
+    /// (every move of a pawn inside it too); empty: the last rank only.
+    pub promotion_ranks: Vec<u8>,
+    /// Whether a pawn must promote in the zone: with `false` it may stay a
+    /// pawn, except on the last rank, where it would never move again.
+    pub promotion_mandatory: bool,
     /// The ruling on promotion, cited in messages (`R-CO-3`).
     pub rule: &'static str,
 }
@@ -150,6 +162,36 @@ pub struct SpecialKingMove {
     pub rule: &'static str,
 }
 
+/// Castling toward either rook from any setup (Chess960, R-960-1, and
+/// Fairy-Stockfish's castling): the king lands on a fixed file, the rook
+/// next to it on the inside, wherever both started on the back rank.
+#[derive(Clone, Debug)]
+pub struct FreeCastling {
+    /// Files (0-based) the king lands on: `O-O`, `O-O-O`.
+    pub king_files: [u8; 2],
+    /// Files the partner lands on: `O-O`, `O-O-O`.
+    pub partner_files: [u8; 2],
+    /// The partner's type (the rook).
+    pub partner: PieceKind,
+    /// Coordinate notation writes castling as the king taking its own
+    /// partner (`e1h1`, R-960-1) instead of the king's from-to.
+    pub king_takes_partner: bool,
+    /// The ruling, e.g. `R-960-1`.
+    pub rule: &'static str,
+}
+
+/// What a bare king (a side left with its king alone) means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BareKing {
+    /// Nothing: play on (R-0-3, orthodox chess).
+    Plays,
+    /// The side whose king is bare after the opponent's move loses, unless
+    /// it bares the opponent's king at once in reply (Shatranj): a side to
+    /// move with a bare king against more than a king has lost; both bare
+    /// is a draw.
+    Loses,
+}
+
 /// What stalemate means for the stalemated side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StalemateOutcome {
@@ -184,6 +226,13 @@ pub struct VariantDef {
     pub special_king_move: Option<SpecialKingMove>,
     /// Stalemate outcome.
     pub stalemate: StalemateOutcome,
+    /// Castling toward either rook from any setup (R-960-1), besides the
+    /// fixed `castling` list.
+    pub free_castling: Option<FreeCastling>,
+    /// Bare-king outcome.
+    pub bare_king: BareKing,
+    /// The definition file's text, when it came from one.
+    pub source: Option<&'static str>,
 }
 
 /// A fault in a variant definition.
@@ -210,6 +259,9 @@ pub enum VariantDefError {
     /// Some movement offset is zero or off any 16x16 board.
     #[error("piece {0} has an empty or oversized move offset")]
     BadOffset(&'static str),
+    /// Too many castlings (free castling on a board wider than 11 files).
+    #[error("too many castlings: castling toward either rook needs a board of at most 11 files")]
+    TooManyCastlings,
 }
 
 /// A compiled variant: cheap to copy, lives for the whole program.
@@ -249,7 +301,7 @@ impl Variant {
         Ok(Variant(Box::leak(Box::new(tables))))
     }
 
-    /// The eight built-in variants, in the order of [`BUILTIN_NAMES`].
+    /// The built-in variants, in the order of [`BUILTIN_NAMES`].
     pub fn builtin() -> &'static [Variant] {
         BUILTIN.get_or_init(|| {
             BUILTIN_NAMES
@@ -267,15 +319,28 @@ impl Variant {
         Variant::builtin()[0]
     }
 
-    /// Finds a built-in variant by name, case-blind, ignoring spaces, `-`,
-    /// `_` and `'`, by short or display name (NOTATION.md §2).
+    /// Finds a variant by name, case-blind, ignoring spaces, `-`, `_` and
+    /// `'`, by short or display name or alias (NOTATION.md §2), in the
+    /// process's default [`Registry`]: the built-ins, plus the files the
+    /// program loaded and made global ([`Registry::set_global`]).
     pub fn by_name(name: &str) -> Option<Variant> {
+        Registry::global().lookup(name)
+    }
+
+    /// Finds a built-in variant by name, as [`Variant::by_name`] does.
+    pub fn builtin_by_name(name: &str) -> Option<Variant> {
         let key = normalize_name(name);
-        Variant::builtin().iter().copied().find(|v| {
-            normalize_name(v.name()) == key
-                || normalize_name(v.def().display_name) == key
-                || v.def().aliases.iter().any(|a| normalize_name(a) == key)
-        })
+        Variant::builtin()
+            .iter()
+            .copied()
+            .find(|v| v.answers_to(&key))
+    }
+
+    /// Whether `key` (a [`normalize_name`] key) names this variant.
+    pub(crate) fn answers_to(&self, key: &str) -> bool {
+        normalize_name(self.name()) == key
+            || normalize_name(self.def().display_name) == key
+            || self.def().aliases.iter().any(|a| normalize_name(a) == key)
     }
 
     pub(crate) fn tables(&self) -> &'static Tables {
@@ -429,6 +494,7 @@ mod tests {
             }
         }
         def.castling.clear();
+        def.free_castling = None;
         let v = Variant::compile(def).unwrap();
         let pos = Position::start(v);
         // 16 pawns with one or two steps, 4 knights with two moves each; the

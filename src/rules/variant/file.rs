@@ -1,0 +1,952 @@
+//! Variant definition files (`docs/variants.md`): TOML read into a
+//! [`VariantDef`], and the [`Registry`] of the variants a program knows.
+//!
+//! A definition is checked whole before any game is read: every fault is
+//! a [`DefinitionError`] naming the file, the line, the field and why.
+
+use std::sync::{Arc, OnceLock, RwLock};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{
+    BareKing, CastlingDef, CastlingSafety, CastlingSide, FreeCastling, PawnRules, PieceDef,
+    PromotionRule, Role, SpecialKingMove, StalemateOutcome, Variant, VariantDef, VariantDefError,
+    normalize_name,
+};
+use crate::rules::geometry::{BoardSize, MAX_SIDE, Square};
+use crate::rules::movement::{Atom, Movement};
+use crate::rules::piece::{Color, Piece, PieceKind};
+
+/// A fault in a variant definition file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {field}: {reason}")]
+pub struct DefinitionError {
+    /// The file as given.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// The field (`piece.betza`, `[capablanca] customPiece1`).
+    pub field: String,
+    /// Why it cannot be used.
+    pub reason: String,
+}
+
+/// Where a fault is, while a file is read.
+pub(super) struct Source<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+impl Source<'_> {
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .bytes()
+            .filter(|&b| b == b'\n')
+            .count()
+            + 1
+    }
+    pub fn err(&self, offset: usize, field: &str, reason: impl Into<String>) -> DefinitionError {
+        DefinitionError {
+            file: self.file.to_string(),
+            line: self.line_of(offset),
+            field: field.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+pub(super) fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FileDef {
+    name: Spanned<String>,
+    display_name: Option<String>,
+    #[serde(default)]
+    aliases: Vec<String>,
+    board: Spanned<String>,
+    setup: Spanned<String>,
+    #[serde(default)]
+    piece: Vec<PieceEntry>,
+    pawns: Option<Spanned<PawnEntry>>,
+    #[serde(default)]
+    castling: Vec<Spanned<CastlingEntry>>,
+    free_castling: Option<Spanned<FreeCastlingEntry>>,
+    king_move: Option<Spanned<KingMoveEntry>>,
+    stalemate: Option<Spanned<String>>,
+    bare_king: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct PieceEntry {
+    letter: Spanned<String>,
+    name: String,
+    #[serde(default)]
+    betza: Option<Spanned<String>>,
+    #[serde(default)]
+    role: Option<Spanned<String>>,
+    rule: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct PawnEntry {
+    double_step: Option<Vec<u8>>,
+    #[serde(default = "yes")]
+    en_passant: bool,
+    promotion: Option<Spanned<String>>,
+    promotion_ranks: Option<Spanned<Vec<u8>>>,
+    promotion_choices: Option<Spanned<String>>,
+    #[serde(default = "yes")]
+    promotion_mandatory: bool,
+    on_king_square: Option<Spanned<String>>,
+    waiting_turns: Option<u8>,
+    rule: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CastlingEntry {
+    side: Spanned<String>,
+    color: Option<Spanned<String>>,
+    king: Spanned<String>,
+    partner: Spanned<String>,
+    partner_origin: Option<Spanned<String>>,
+    safety: Option<Spanned<String>>,
+    rule: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct FreeCastlingEntry {
+    king_files: Spanned<Vec<String>>,
+    partner_files: Option<Spanned<Vec<String>>>,
+    partner: Spanned<String>,
+    #[serde(default)]
+    king_takes_partner: bool,
+    rule: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct KingMoveEntry {
+    name: String,
+    betza: Spanned<String>,
+    #[serde(default)]
+    lost_on_any_king_move: bool,
+    #[serde(default)]
+    may_capture: bool,
+    #[serde(default)]
+    forbidden_in_check: bool,
+    #[serde(default)]
+    leapt_square_guarded: bool,
+    #[serde(default)]
+    attacks_while_unused: bool,
+    rule: Option<String>,
+}
+
+/// `AxB`: files by ranks, each 1 to 16.
+pub(super) fn parse_board_size(text: &str) -> Option<BoardSize> {
+    let (f, r) = text.split_once('x')?;
+    let (f, r): (u8, u8) = (f.trim().parse().ok()?, r.trim().parse().ok()?);
+    ((1..=MAX_SIDE).contains(&f) && (1..=MAX_SIDE).contains(&r)).then(|| BoardSize::new(f, r))
+}
+
+/// A square name (`e1`, `j10`) on `size`.
+pub(super) fn parse_square(text: &str, size: BoardSize) -> Option<Square> {
+    let mut chars = text.chars();
+    let file = chars.next()?;
+    if !file.is_ascii_lowercase() {
+        return None;
+    }
+    let rank: u8 = chars.as_str().parse().ok()?;
+    let sq = Square::new(file as u8 - b'a', rank.checked_sub(1)?);
+    (file as u8 - b'a' < size.files && rank >= 1 && rank <= size.ranks).then_some(sq)
+}
+
+/// The board field of a position string: ranks from the top, `/` between
+/// them, multi-digit empty counts. Returns the pieces by letter and colour,
+/// or why it does not fit.
+pub(super) fn parse_setup_board(
+    text: &str,
+    size: BoardSize,
+) -> Result<Vec<(Square, char, Color)>, String> {
+    let board = text.split_whitespace().next().unwrap_or("");
+    let rows: Vec<&str> = board.split('/').collect();
+    if rows.len() != size.ranks as usize {
+        return Err(format!(
+            "{} ranks for a board of {} ranks",
+            rows.len(),
+            size.ranks
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = size.ranks - 1 - i as u8;
+        let mut file: u32 = 0;
+        let mut digits = String::new();
+        let flush = |digits: &mut String, file: &mut u32| {
+            if !digits.is_empty() {
+                *file += digits.parse::<u32>().unwrap_or(u32::MAX / 2);
+                digits.clear();
+            }
+        };
+        for c in row.chars() {
+            if c.is_ascii_digit() {
+                digits.push(c);
+                continue;
+            }
+            flush(&mut digits, &mut file);
+            if !c.is_ascii_alphabetic() {
+                return Err(format!("`{c}` in rank {} is not a piece letter", rank + 1));
+            }
+            if file >= u32::from(size.files) {
+                return Err(format!(
+                    "rank {} is longer than {} files",
+                    rank + 1,
+                    size.files
+                ));
+            }
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            out.push((Square::new(file as u8, rank), c.to_ascii_uppercase(), color));
+            file += 1;
+        }
+        flush(&mut digits, &mut file);
+        if file != u32::from(size.files) {
+            return Err(format!(
+                "rank {} has {file} files, the board {}",
+                rank + 1,
+                size.files
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn offset_of<T>(s: &Spanned<T>) -> usize {
+    s.span().start
+}
+
+/// Reads a TOML variant definition. `file` names it in messages.
+///
+/// ```
+/// let text = xpgn::rules::builtin_source("chess").unwrap();
+/// let def = xpgn::rules::load_toml("chess.toml", text).unwrap();
+/// assert_eq!(def.name, "chess");
+/// ```
+///
+/// # Errors
+/// The first fault, with file, line, field and reason; a definition that
+/// [`Variant::compile`] would refuse is refused here.
+pub fn load_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> {
+    let src = Source { file, text };
+    let raw: FileDef = toml::from_str(text).map_err(|e| {
+        let offset = e.span().map_or(0, |s| s.start);
+        let message = e.message().to_string();
+        let field = message
+            .split('`')
+            .nth(1)
+            .filter(|_| message.starts_with("unknown field"))
+            .unwrap_or("toml")
+            .to_string();
+        src.err(offset, &field, message)
+    })?;
+    let def = build(&src, raw)?;
+    check_compiles(&src, def)
+}
+
+/// Compiles `def` once to refuse what the tables refuse, mapping the fault
+/// to line 1 of the file.
+pub(super) fn check_compiles(
+    src: &Source<'_>,
+    def: VariantDef,
+) -> Result<VariantDef, DefinitionError> {
+    match super::Tables::build(def.clone()) {
+        Ok(_) => Ok(def),
+        Err(e) => {
+            let field = match e {
+                VariantDefError::BadCastling(_) | VariantDefError::TooManyCastlings => "castling",
+                VariantDefError::SetupKings | VariantDefError::BadSetupSquare(_) => "setup",
+                _ => "piece",
+            };
+            Err(src.err(0, field, e.to_string()))
+        }
+    }
+}
+
+fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> {
+    let name = raw.name.get_ref().trim();
+    if name.is_empty() || normalize_name(name).is_empty() {
+        return Err(src.err(offset_of(&raw.name), "name", "the name is empty"));
+    }
+    let size = parse_board_size(raw.board.get_ref()).ok_or_else(|| {
+        src.err(
+            offset_of(&raw.board),
+            "board",
+            format!(
+                "`{}` is not FILESxRANKS with each from 1 to 16 (`8x8`, `10x10`)",
+                raw.board.get_ref()
+            ),
+        )
+    })?;
+
+    // Pieces.
+    let mut pieces: Vec<PieceDef> = Vec::new();
+    let mut offsets = Vec::new();
+    if raw.piece.is_empty() || raw.piece.len() > 15 {
+        return Err(src.err(
+            0,
+            "piece",
+            format!(
+                "a variant needs 1 to 15 piece types, this one has {}",
+                raw.piece.len()
+            ),
+        ));
+    }
+    for p in &raw.piece {
+        let at = offset_of(&p.letter);
+        let letter = {
+            let mut cs = p.letter.get_ref().chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) if c.is_ascii_uppercase() => c,
+                _ => {
+                    return Err(src.err(
+                        at,
+                        "piece.letter",
+                        format!("`{}` is not one upper-case letter A-Z", p.letter.get_ref()),
+                    ));
+                }
+            }
+        };
+        if let Some(first) = pieces.iter().position(|q| q.letter == letter) {
+            return Err(src.err(
+                at,
+                "piece.letter",
+                format!(
+                    "the letter {letter} is used twice ({} and {})",
+                    pieces[first].name, p.name
+                ),
+            ));
+        }
+        let role = match p.role.as_ref().map(|r| r.get_ref().as_str()) {
+            None | Some("other") => Role::Other,
+            Some("king") => Role::King,
+            Some("pawn") => Role::Pawn,
+            Some(other) => {
+                return Err(src.err(
+                    p.role.as_ref().map_or(at, offset_of),
+                    "piece.role",
+                    format!("`{other}` is not king, pawn or other"),
+                ));
+            }
+        };
+        let movement = match (&p.betza, role) {
+            (None, Role::Pawn) => Movement::none(),
+            (Some(b), Role::Pawn) => {
+                return Err(src.err(
+                    offset_of(b),
+                    "piece.betza",
+                    "a pawn moves by the [pawns] table, not by Betza",
+                ));
+            }
+            (None, _) => {
+                return Err(src.err(
+                    at,
+                    "piece.betza",
+                    format!("{} has no betza movement", p.name),
+                ));
+            }
+            (Some(b), _) => Movement::from_betza(b.get_ref())
+                .map_err(|e| src.err(offset_of(b), "piece.betza", e.to_string()))?,
+        };
+        offsets.push(at);
+        pieces.push(PieceDef {
+            name: leak(&p.name),
+            letter,
+            movement,
+            role,
+            rule: p.rule.as_deref().map(leak),
+        });
+    }
+    for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
+        let n = pieces.iter().filter(|p| p.role == role).count();
+        if n != 1 {
+            return Err(src.err(
+                offset_of(&raw.piece[0].letter),
+                "piece.role",
+                format!(
+                    "a variant needs exactly one piece with role = \"{word}\", this one has {n}"
+                ),
+            ));
+        }
+    }
+    let kind_of = |letter: char| {
+        pieces
+            .iter()
+            .position(|p| p.letter == letter.to_ascii_uppercase())
+            .map(|i| PieceKind(i as u8))
+    };
+    let king = kind_of_role(&pieces, Role::King);
+    let pawn = kind_of_role(&pieces, Role::Pawn);
+
+    // Setup.
+    let setup_at = offset_of(&raw.setup);
+    let board = parse_setup_board(raw.setup.get_ref(), size).map_err(|reason| {
+        src.err(
+            setup_at,
+            "setup",
+            format!(
+                "does not fit the {}x{} board: {reason}",
+                size.files, size.ranks
+            ),
+        )
+    })?;
+    let mut setup = Vec::new();
+    for (sq, letter, color) in board {
+        let kind = kind_of(letter).ok_or_else(|| {
+            src.err(
+                setup_at,
+                "setup",
+                format!("{sq} holds `{letter}`, which is no piece's letter"),
+            )
+        })?;
+        setup.push((sq, Piece { color, kind }));
+    }
+    for color in Color::BOTH {
+        let n = setup
+            .iter()
+            .filter(|(_, p)| p.color == color && p.kind == king)
+            .count();
+        if n != 1 {
+            return Err(src.err(
+                setup_at,
+                "setup",
+                format!("{color:?} has {n} kings; the setup needs exactly one per side (R-0-1)"),
+            ));
+        }
+    }
+
+    // Pawns.
+    let top = size.ranks - 1;
+    let pawns = match &raw.pawns {
+        None => PawnRules {
+            double_step_ranks: vec![1],
+            en_passant: true,
+            promotion: PromotionRule::Choice(
+                (0..pieces.len() as u8)
+                    .map(PieceKind)
+                    .filter(|&k| k != king && k != pawn)
+                    .collect(),
+            ),
+            promotion_ranks: Vec::new(),
+            promotion_mandatory: true,
+            rule: "R-0-4",
+        },
+        Some(sp) => {
+            let p = sp.get_ref();
+            let at = offset_of(sp);
+            let rank_list = |ranks: &[u8], field: &str| -> Result<Vec<u8>, DefinitionError> {
+                ranks
+                    .iter()
+                    .map(|&r| {
+                        (1..=size.ranks)
+                            .contains(&r)
+                            .then_some(r - 1)
+                            .ok_or_else(|| src.err(at, field, format!("rank {r} is off the board")))
+                    })
+                    .collect()
+            };
+            let double_step_ranks = rank_list(
+                p.double_step.as_deref().unwrap_or(&[2]),
+                "pawns.double-step",
+            )?;
+            let promotion_ranks = match &p.promotion_ranks {
+                Some(r) => rank_list(r.get_ref(), "pawns.promotion-ranks")?,
+                None => Vec::new(),
+            };
+            let kinds =
+                |s: &Spanned<String>, field: &str| -> Result<Vec<PieceKind>, DefinitionError> {
+                    s.get_ref()
+                        .chars()
+                        .map(|c| match kind_of(c) {
+                            Some(k) if k != king && k != pawn => Ok(k),
+                            _ => Err(src.err(
+                                offset_of(s),
+                                field,
+                                format!("`{c}` is not the letter of a piece a pawn may become"),
+                            )),
+                        })
+                        .collect()
+                };
+            let promotion = match p.promotion.as_ref().map(|s| s.get_ref().as_str()) {
+                None | Some("choice") => PromotionRule::Choice(match &p.promotion_choices {
+                    Some(c) => kinds(c, "pawns.promotion-choices")?,
+                    None => (0..pieces.len() as u8)
+                        .map(PieceKind)
+                        .filter(|&k| k != king && k != pawn)
+                        .collect(),
+                }),
+                Some("setup-square") => {
+                    let k = p.on_king_square.as_ref().ok_or_else(|| {
+                        src.err(at, "pawns.on-king-square", "promotion = \"setup-square\" needs on-king-square, the type taken on the enemy king's setup square")
+                    })?;
+                    let ks = kinds(k, "pawns.on-king-square")?;
+                    let [on_king_square] = ks[..] else {
+                        return Err(src.err(offset_of(k), "pawns.on-king-square", "one letter"));
+                    };
+                    PromotionRule::SetupSquare { on_king_square }
+                }
+                Some("waiting") => PromotionRule::Waiting {
+                    turns: p.waiting_turns.unwrap_or(2),
+                },
+                Some(other) => {
+                    return Err(src.err(
+                        p.promotion.as_ref().map_or(at, offset_of),
+                        "pawns.promotion",
+                        format!("`{other}` is not choice, setup-square or waiting"),
+                    ));
+                }
+            };
+            if !matches!(promotion, PromotionRule::Choice(_))
+                && promotion_ranks.iter().any(|&r| r != top)
+            {
+                return Err(src.err(
+                    p.promotion_ranks.as_ref().map_or(at, offset_of),
+                    "pawns.promotion-ranks",
+                    "setup-square and waiting promotion happen on the last rank only",
+                ));
+            }
+            if matches!(promotion, PromotionRule::Choice(ref c) if c.is_empty()) {
+                return Err(src.err(at, "pawns.promotion-choices", "no type to promote to"));
+            }
+            PawnRules {
+                double_step_ranks,
+                en_passant: p.en_passant,
+                promotion,
+                promotion_ranks,
+                promotion_mandatory: p.promotion_mandatory,
+                rule: leak(p.rule.as_deref().unwrap_or("R-0-4")),
+            }
+        }
+    };
+
+    // Castling.
+    let mut castling = Vec::new();
+    for sc in &raw.castling {
+        let c = sc.get_ref();
+        let at = offset_of(sc);
+        let side = match c.side.get_ref().as_str() {
+            "O-O" => CastlingSide::Short,
+            "O-O-O" => CastlingSide::Long,
+            other => {
+                return Err(src.err(
+                    offset_of(&c.side),
+                    "castling.side",
+                    format!("`{other}` is not O-O or O-O-O"),
+                ));
+            }
+        };
+        let pair =
+            |s: &Spanned<String>, field: &str| -> Result<(Square, Square), DefinitionError> {
+                s.get_ref()
+                    .split_once('-')
+                    .and_then(|(a, b)| Some((parse_square(a, size)?, parse_square(b, size)?)))
+                    .ok_or_else(|| {
+                        src.err(
+                            offset_of(s),
+                            field,
+                            format!(
+                                "`{}` is not FROM-TO squares on the board (`e1-g1`)",
+                                s.get_ref()
+                            ),
+                        )
+                    })
+            };
+        let (king_from, king_to) = pair(&c.king, "castling.king")?;
+        let (partner_from, partner_to) = pair(&c.partner, "castling.partner")?;
+        let partner_origin = match &c.partner_origin {
+            Some(o) => parse_square(o.get_ref(), size).ok_or_else(|| {
+                src.err(
+                    offset_of(o),
+                    "castling.partner-origin",
+                    "not a square on the board",
+                )
+            })?,
+            None => partner_from,
+        };
+        let safety = match c.safety.as_ref().map(|s| s.get_ref().as_str()) {
+            None | Some("king-path") => CastlingSafety::KingPath,
+            Some("partner-to-king") => CastlingSafety::PartnerToKing,
+            Some(other) => {
+                return Err(src.err(
+                    c.safety.as_ref().map_or(at, offset_of),
+                    "castling.safety",
+                    format!("`{other}` is not king-path or partner-to-king"),
+                ));
+            }
+        };
+        let colors: Vec<Color> = match c.color.as_ref().map(|s| s.get_ref().as_str()) {
+            None | Some("both") => vec![Color::White, Color::Black],
+            Some("white") => vec![Color::White],
+            Some("black") => vec![Color::Black],
+            Some(other) => {
+                return Err(src.err(
+                    c.color.as_ref().map_or(at, offset_of),
+                    "castling.color",
+                    format!("`{other}` is not white, black or both"),
+                ));
+            }
+        };
+        let rule = leak(c.rule.as_deref().unwrap_or("R-0-5"));
+        for color in colors {
+            // `both`: squares as White's, mirrored for Black.
+            let mirror = |s: Square| {
+                if color == Color::Black && c.color.as_ref().is_none_or(|s| s.get_ref() == "both") {
+                    s.flip_rank(size.ranks)
+                } else {
+                    s
+                }
+            };
+            let d = CastlingDef {
+                color,
+                side,
+                king_from: mirror(king_from),
+                king_to: mirror(king_to),
+                partner_origin: mirror(partner_origin),
+                partner_from: mirror(partner_from),
+                partner_to: mirror(partner_to),
+                safety,
+                rule,
+            };
+            let origin_ok = setup.iter().any(|&(s, p)| {
+                s == d.partner_origin && p.color == color && p.kind != king && p.kind != pawn
+            });
+            let king_rank = setup
+                .iter()
+                .find(|(_, p)| p.color == color && p.kind == king)
+                .map(|(s, _)| s.rank());
+            if !origin_ok || king_rank != Some(d.king_from.rank()) {
+                return Err(src.err(
+                    at,
+                    "castling",
+                    format!(
+                        "{color:?}'s castling with king {}-{} and partner from {} does not match the setup (the partner's origin must hold one of its pieces, the king must start on that rank)",
+                        d.king_from, d.king_to, d.partner_origin
+                    ),
+                ));
+            }
+            castling.push(d);
+        }
+    }
+    let free_castling = match &raw.free_castling {
+        None => None,
+        Some(sf) => {
+            let f = sf.get_ref();
+            let files =
+                |v: &Spanned<Vec<String>>, field: &str| -> Result<[u8; 2], DefinitionError> {
+                    let bad = || {
+                        src.err(
+                            offset_of(v),
+                            field,
+                            "two file letters on the board, for O-O and O-O-O (`[\"g\", \"c\"]`)",
+                        )
+                    };
+                    let parsed: Vec<u8> = v
+                        .get_ref()
+                        .iter()
+                        .map(|s| match s.as_bytes() {
+                            [c] if c.is_ascii_lowercase() && c - b'a' < size.files => Ok(c - b'a'),
+                            _ => Err(bad()),
+                        })
+                        .collect::<Result<_, _>>()?;
+                    <[u8; 2]>::try_from(parsed).map_err(|_| bad())
+                };
+            let king_files = files(&f.king_files, "free-castling.king-files")?;
+            let partner_files = match &f.partner_files {
+                Some(p) => files(p, "free-castling.partner-files")?,
+                None => [king_files[0].saturating_sub(1), king_files[1] + 1],
+            };
+            let partner = {
+                let mut cs = f.partner.get_ref().chars();
+                match (cs.next().and_then(kind_of), cs.next()) {
+                    (Some(k), None) if k != king && k != pawn => k,
+                    _ => {
+                        return Err(src.err(
+                            offset_of(&f.partner),
+                            "free-castling.partner",
+                            format!("`{}` is not the letter of a piece", f.partner.get_ref()),
+                        ));
+                    }
+                }
+            };
+            if size.files > 11 {
+                return Err(src.err(
+                    offset_of(sf),
+                    "free-castling",
+                    "castling toward either rook needs a board of at most 11 files",
+                ));
+            }
+            Some(FreeCastling {
+                king_files,
+                partner_files,
+                partner,
+                king_takes_partner: f.king_takes_partner,
+                rule: leak(f.rule.as_deref().unwrap_or("R-0-5")),
+            })
+        }
+    };
+
+    let special_king_move = match &raw.king_move {
+        None => None,
+        Some(sk) => {
+            let k = sk.get_ref();
+            let m = Movement::from_betza(k.betza.get_ref())
+                .map_err(|e| src.err(offset_of(&k.betza), "king-move.betza", e.to_string()))?;
+            let mut offsets = Vec::new();
+            for atom in m.0 {
+                match atom {
+                    Atom::Leap { offsets: o, .. } => offsets.extend(o),
+                    Atom::Ride { .. } => {
+                        return Err(src.err(
+                            offset_of(&k.betza),
+                            "king-move.betza",
+                            "the king's special move is a leap, not a ride",
+                        ));
+                    }
+                }
+            }
+            Some(SpecialKingMove {
+                name: leak(&k.name),
+                offsets,
+                lost_on_any_king_move: k.lost_on_any_king_move,
+                may_capture: k.may_capture,
+                forbidden_in_check: k.forbidden_in_check,
+                leapt_square_guarded: k.leapt_square_guarded,
+                attacks_while_unused: k.attacks_while_unused,
+                rule: leak(k.rule.as_deref().unwrap_or("R-0-1")),
+            })
+        }
+    };
+
+    let stalemate = match raw.stalemate.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("draw") => StalemateOutcome::Draw,
+        Some("stalemated-loses") => StalemateOutcome::StalematedLoses,
+        Some("stalemated-wins") => StalemateOutcome::StalematedWins,
+        Some(other) => {
+            return Err(src.err(
+                raw.stalemate.as_ref().map_or(0, offset_of),
+                "stalemate",
+                format!("`{other}` is not draw, stalemated-loses or stalemated-wins"),
+            ));
+        }
+    };
+    let bare_king = match raw.bare_king.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("plays") => BareKing::Plays,
+        Some("loses") => BareKing::Loses,
+        Some(other) => {
+            return Err(src.err(
+                raw.bare_king.as_ref().map_or(0, offset_of),
+                "bare-king",
+                format!("`{other}` is not plays or loses"),
+            ));
+        }
+    };
+
+    let _ = offsets;
+    Ok(VariantDef {
+        name: leak(name),
+        display_name: leak(raw.display_name.as_deref().unwrap_or(name)),
+        aliases: Box::leak(
+            raw.aliases
+                .iter()
+                .map(|a| leak(a))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+        size,
+        pieces,
+        setup,
+        pawns,
+        castling,
+        special_king_move,
+        stalemate,
+        free_castling,
+        bare_king,
+        source: Some(leak(src.text)),
+    })
+}
+
+fn kind_of_role(pieces: &[PieceDef], role: Role) -> PieceKind {
+    PieceKind(pieces.iter().position(|p| p.role == role).unwrap_or(0) as u8)
+}
+
+/// The variants a program knows: the built-ins and those loaded from
+/// definition files. Names are looked up as [`Variant::by_name`] does
+/// (NOTATION.md §2); a loaded variant may not reuse a known name.
+///
+/// ```
+/// use xpgn::rules::Registry;
+/// let mut reg = Registry::builtin();
+/// let text = "name = \"mini\"\nboard = \"4x4\"\nsetup = \"k3/p3/3P/3K\"\n\
+///     [[piece]]\nletter = \"K\"\nname = \"King\"\nbetza = \"K\"\nrole = \"king\"\n\
+///     [[piece]]\nletter = \"P\"\nname = \"Pawn\"\nrole = \"pawn\"\n\
+///     [[piece]]\nletter = \"Q\"\nname = \"Queen\"\nbetza = \"Q\"\n";
+/// reg.load("mini.toml", text).unwrap();
+/// assert_eq!(reg.lookup("Mini").unwrap().size().files, 4);
+/// assert!(reg.lookup("chess").is_some());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Registry {
+    variants: Vec<Variant>,
+}
+
+static GLOBAL: OnceLock<RwLock<Arc<Registry>>> = OnceLock::new();
+
+impl Registry {
+    /// The built-in variants only.
+    pub fn builtin() -> Registry {
+        Registry {
+            variants: Variant::builtin().to_vec(),
+        }
+    }
+
+    /// Every variant, built-ins first, then in loading order.
+    pub fn variants(&self) -> &[Variant] {
+        &self.variants
+    }
+
+    /// Finds a variant by short name, display name or alias, case-blind,
+    /// ignoring spaces, `-`, `_` and `'`.
+    pub fn lookup(&self, name: &str) -> Option<Variant> {
+        let key = normalize_name(name);
+        self.variants.iter().copied().find(|v| v.answers_to(&key))
+    }
+
+    /// Adds a compiled variant.
+    ///
+    /// # Errors
+    /// Its name, display name or an alias is already known.
+    pub fn add(&mut self, variant: Variant) -> Result<(), String> {
+        let def = variant.def();
+        for name in std::iter::once(def.name)
+            .chain(std::iter::once(def.display_name))
+            .chain(def.aliases.iter().copied())
+        {
+            if let Some(known) = self.lookup(name) {
+                return Err(format!(
+                    "the name `{name}` is already taken by the variant `{}`",
+                    known.name()
+                ));
+            }
+        }
+        self.variants.push(variant);
+        Ok(())
+    }
+
+    /// Reads a definition file's text (`.ini`: Fairy-Stockfish's
+    /// `variants.ini`, every section it holds; otherwise TOML) and adds what
+    /// it defines. Returns the names added.
+    ///
+    /// # Errors
+    /// The first fault, naming file, line, field and reason.
+    pub fn load(&mut self, file: &str, text: &str) -> Result<Vec<&'static str>, DefinitionError> {
+        let defs = if file.to_ascii_lowercase().ends_with(".ini") {
+            super::ini::load_ini(file, text)?
+        } else {
+            vec![load_toml(file, text)?]
+        };
+        let mut names = Vec::new();
+        for (def, line) in defs.into_iter().map(|d| (d, 1)) {
+            let name = def.name;
+            let variant = Variant::compile(def).map_err(|e| DefinitionError {
+                file: file.to_string(),
+                line,
+                field: "name".into(),
+                reason: e.to_string(),
+            })?;
+            self.add(variant).map_err(|reason| DefinitionError {
+                file: file.to_string(),
+                line: line_of_name(text, name),
+                field: "name".into(),
+                reason,
+            })?;
+            names.push(name);
+        }
+        Ok(names)
+    }
+
+    /// Reads and loads a file from disk, or every `.toml` and `.ini` file
+    /// of a folder (sorted by name).
+    ///
+    /// # Errors
+    /// An unreadable file (line 0, field `file`) or a fault in one.
+    pub fn load_path(
+        &mut self,
+        path: &std::path::Path,
+    ) -> Result<Vec<&'static str>, DefinitionError> {
+        let io = |e: std::io::Error| DefinitionError {
+            file: path.display().to_string(),
+            line: 0,
+            field: "file".into(),
+            reason: e.to_string(),
+        };
+        if path.is_dir() {
+            let mut files: Vec<_> = std::fs::read_dir(path)
+                .map_err(io)?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.extension().is_some_and(|e| {
+                        e.eq_ignore_ascii_case("toml") || e.eq_ignore_ascii_case("ini")
+                    })
+                })
+                .collect();
+            files.sort();
+            let mut names = Vec::new();
+            for f in files {
+                names.extend(self.load_path(&f)?);
+            }
+            return Ok(names);
+        }
+        let text = std::fs::read_to_string(path).map_err(io)?;
+        self.load(&path.display().to_string(), &text)
+    }
+
+    /// The registry name lookups use by default (in
+    /// `notation::replay::game_variant`, the database and the command
+    /// line): the built-ins until [`Registry::set_global`] is called.
+    pub fn global() -> Arc<Registry> {
+        GLOBAL
+            .get_or_init(|| RwLock::new(Arc::new(Registry::builtin())))
+            .read()
+            .map(|r| Arc::clone(&r))
+            .unwrap_or_else(|e| Arc::clone(&e.into_inner()))
+    }
+
+    /// Makes `registry` the default for name lookups in this process (the
+    /// command line does this once, after `--variants` and `XPGN_VARIANTS`).
+    pub fn set_global(registry: Registry) {
+        let lock = GLOBAL.get_or_init(|| RwLock::new(Arc::new(Registry::builtin())));
+        match lock.write() {
+            Ok(mut g) => *g = Arc::new(registry),
+            Err(e) => *e.into_inner() = Arc::new(registry),
+        }
+    }
+}
+
+fn line_of_name(text: &str, name: &str) -> usize {
+    text.lines()
+        .position(|l| l.contains(name))
+        .map_or(1, |i| i + 1)
+}

@@ -1,0 +1,269 @@
+//! Variant definition files (docs/variants.md): refusals with their exact
+//! messages, a user's variant end to end, Chess960 games (R-960-1, R-960-2).
+
+use std::process::Command;
+
+use xpgn::rules::variant::builtin_def;
+use xpgn::rules::{Position, Registry, Variant, builtin_source, load_toml, perft};
+
+const MINI: &str = r#"name = "mini"
+board = "4x4"
+setup = "k3/p3/3P/3K"
+
+[[piece]]
+letter = "K"
+name = "King"
+betza = "K"
+role = "king"
+
+[[piece]]
+letter = "P"
+name = "Pawn"
+role = "pawn"
+
+[[piece]]
+letter = "Q"
+name = "Queen"
+betza = "Q"
+"#;
+
+fn refusal(text: &str) -> String {
+    load_toml("bad.toml", text).unwrap_err().to_string()
+}
+
+#[test]
+fn every_builtin_loads_from_its_shipped_file() {
+    for v in Variant::builtin() {
+        let def = builtin_def(v.name()).unwrap();
+        assert_eq!(def.source, builtin_source(v.name()));
+        assert_eq!(def.name, v.name());
+    }
+    assert!(Variant::by_name("Chess960").is_some());
+    for tag in ["chess 960", "Fischerandom", "FRC"] {
+        assert_eq!(Variant::by_name(tag).unwrap().name(), "chess960", "{tag}");
+    }
+}
+
+#[test]
+fn a_definition_without_a_king_is_refused() {
+    let text = MINI.replace("role = \"king\"\n", "");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:6: piece.role: a variant needs exactly one piece with role = \"king\", this one has 0"
+    );
+}
+
+#[test]
+fn a_setup_that_does_not_fit_the_board_is_refused() {
+    let text = MINI.replace("k3/p3/3P/3K", "k3/p3/3P/4K");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:3: setup: does not fit the 4x4 board: rank 1 is longer than 4 files"
+    );
+    let text = MINI.replace("k3/p3/3P/3K", "k3/p3/3K");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:3: setup: does not fit the 4x4 board: 3 ranks for a board of 4 ranks"
+    );
+}
+
+#[test]
+fn a_letter_used_twice_is_refused() {
+    let text = MINI.replace("letter = \"Q\"", "letter = \"K\"");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:17: piece.letter: the letter K is used twice (King and Queen)"
+    );
+}
+
+#[test]
+fn a_betza_string_that_does_not_parse_is_refused() {
+    let text = MINI.replace("betza = \"Q\"", "betza = \"pR\"");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:19: piece.betza: Betza `pR`, column 1: `p` (hopper, as the cannon) is not supported"
+    );
+}
+
+#[test]
+fn a_setup_without_a_king_per_side_and_unknown_fields_are_refused() {
+    let text = MINI.replace("k3/p3/3P/3K", "q3/p3/3P/3K");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:3: setup: Black has 0 kings; the setup needs exactly one per side (R-0-1)"
+    );
+    let text = MINI.replace("board = \"4x4\"", "board = \"4x4\"\nwinds = 3");
+    assert!(
+        refusal(&text).starts_with("bad.toml:3: winds: unknown field `winds`"),
+        "{}",
+        refusal(&text)
+    );
+    let text = MINI.replace("4x4", "17x4");
+    assert_eq!(
+        refusal(&text),
+        "bad.toml:2: board: `17x4` is not FILESxRANKS with each from 1 to 16 (`8x8`, `10x10`)"
+    );
+}
+
+#[test]
+fn a_registry_refuses_a_name_already_taken() {
+    let mut reg = Registry::builtin();
+    let text = MINI.replace("name = \"mini\"", "name = \"Royal Chess\"");
+    let e = reg.load("royal.toml", &text).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "royal.toml:1: name: the name `Royal Chess` is already taken by the variant `royal`"
+    );
+}
+
+fn grid10() -> Variant {
+    let mut reg = Registry::builtin();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/variants/grid10.toml");
+    reg.load_path(std::path::Path::new(path)).unwrap();
+    reg.lookup("grid ten").unwrap()
+}
+
+#[test]
+fn a_users_ten_by_ten_variant_with_a_zebra_plays() {
+    let v = grid10();
+    let pos = Position::start(v);
+    // 10 pawns x 2, knight g1 f3 h3, zebras b1 d4 e3 and h1 j4 f4 e3, king i1-j1.
+    let moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| xpgn::notation::coord::write_coord(&pos, m))
+        .collect();
+    assert!(moves.contains(&"b1d4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"b1e3".to_string()), "{moves:?}");
+    assert!(moves.contains(&"h1j4".to_string()), "{moves:?}");
+    assert!(moves.contains(&"h1f4".to_string()), "{moves:?}");
+    assert_eq!(perft(&pos, 1), 28);
+}
+
+fn xpgn(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("XPGN_VARIANTS")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn variants_option_and_environment_load_a_file_for_every_command() {
+    let o = xpgn(&[
+        "--variants",
+        "tests/variants/grid10.toml",
+        "perft",
+        "--variant",
+        "grid10",
+        "1",
+    ]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "28");
+    let o = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .args(["variants", "--show", "grid10"])
+        .env("XPGN_VARIANTS", "tests/variants")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("# A user's variant"));
+    let o = xpgn(&["variants", "--show", "chess960"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("R-960-1"));
+}
+
+#[test]
+fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
+    let dir = std::env::temp_dir().join(format!("xpgn-varfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, MINI.replace("betza = \"Q\"", "betza = \"QY\"")).unwrap();
+    let o = xpgn(&[
+        "validate",
+        "--variants",
+        bad.to_str().unwrap(),
+        "tests/variants/chess960-games.xpgn",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.ends_with("bad.toml:19: piece.betza: Betza `QY`, column 2: `Y` is not a Betza atom (W F D N A H C Z G K R B Q)\n"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+    let o = xpgn(&["--variants", "tests/variants/missing.ini", "variants"]);
+    assert_eq!(o.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn chess960_games_validate() {
+    let o = xpgn(&["validate", "tests/variants/chess960-games.xpgn"]);
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "3 games read, 3 valid (0 with warnings), 0 invalid"
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn chess960_castling_fields_and_coordinates() {
+    use xpgn::notation::coord::{resolve_coord, write_coord};
+    use xpgn::notation::position::{read_position, write_position};
+    let v = Variant::by_name("chess960").unwrap();
+    // Shredder-FEN reads; X-FEN is written (R-960-2).
+    let pos = read_position(v, "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+    assert_eq!(
+        write_position(&pos),
+        "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
+    );
+    // A rook that is not the outermost on its side keeps its file letter.
+    let inner = read_position(v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+    assert_eq!(write_position(&inner), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
+    let m = resolve_coord(&inner, "e1b1").unwrap();
+    assert!(m.is_castle());
+    assert_eq!(write_coord(&inner, &m), "e1b1");
+    // O-O toward either rook: the king takes its own rook (R-960-1).
+    let m = resolve_coord(&pos, "b1a1").unwrap();
+    let mut after = pos.clone();
+    after.play_unchecked(&m);
+    assert_eq!(
+        write_position(&after),
+        "rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1"
+    );
+    let e = read_position(v, "4k3/8/8/8/8/8/8/RR2K3 w C - 0 1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "position string, castling field at column 25: castling: White has no rook on c1 to castle with (R-960-2)"
+    );
+}
+
+#[test]
+fn a_bare_king_loses_unless_it_bares_the_other_at_once() {
+    use xpgn::notation::position::read_position;
+    use xpgn::rules::{Color, Ending, Outcome};
+    let mut reg = Registry::builtin();
+    reg.load(
+        "bare.toml",
+        &MINI.replace("board = \"4x4\"", "board = \"4x4\"\nbare-king = \"loses\""),
+    )
+    .unwrap();
+    let v = reg.lookup("mini").unwrap();
+    let lost = read_position(v, "k3/4/4/KQ2 b - - 0 1").unwrap();
+    assert_eq!(
+        lost.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            by: Ending::BareKing
+        })
+    );
+    // Black can take the last white piece: play on, then both bare is a draw.
+    let open = read_position(v, "4/1Q2/2k1/K3 b - - 0 1").unwrap();
+    assert_eq!(open.outcome(), None);
+    let both = read_position(v, "4/2k1/4/K3 w - - 0 1").unwrap();
+    assert_eq!(
+        both.outcome(),
+        Some(Outcome::Draw {
+            by: Ending::BareKing
+        })
+    );
+}
