@@ -77,6 +77,13 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         report: Option<String>,
     },
+    /// Merge the position index's small rows (one per import batch and
+    /// bucket) and refresh the query planner's statistics.
+    Optimize {
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+    },
     /// Games that play the same moves (variant, start, main line) under
     /// any tags, as pgn-extract's `-D` finds them: one group per line of
     /// moves, with each game's id and players.

@@ -9,6 +9,7 @@ mod error;
 pub mod export;
 pub mod import;
 mod migrate;
+pub mod optimize;
 pub mod packed;
 pub mod pattern;
 pub mod postings;

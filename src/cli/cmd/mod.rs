@@ -44,6 +44,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
         Command::Import { files, db, report } => import::run(files, db, report.as_deref(), out),
         Command::Duplicates { db, format, limit } => import::duplicates(db, *format, *limit, out),
+        Command::Optimize { db } => import::optimize(db, out),
         Command::Stats { db, format } => import::stats(db, *format, out),
         Command::Query(args) => query::run(args, out),
         Command::Export(args) => export::run(args, out),

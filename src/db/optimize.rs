@@ -1,0 +1,141 @@
+//! `xpgn optimize`: the position index's posting rows merged, bucket by
+//! bucket, and the query planner's statistics refreshed (`ANALYZE`).
+//!
+//! Every import batch writes one row per bucket it touches, so a database
+//! built by many small imports holds many small rows, and a position query
+//! reads one row per batch of its bucket. Merging leaves each bucket
+//! `ceil(entries / CHUNK)` rows, sorted by key across its rows.
+
+use rusqlite::{TransactionBehavior, params};
+
+use super::postings::{self, BUCKET_BITS, Posting};
+use super::{Database, DbError};
+
+/// Entries per merged row: about 900 KB, so a position query never reads
+/// one huge blob where a few rows serve.
+pub const CHUNK: usize = 65_536;
+
+/// What `optimize` did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OptimizeSummary {
+    /// Posting rows before.
+    pub rows_before: u64,
+    /// Posting rows after.
+    pub rows_after: u64,
+    /// Index entries (unchanged by merging).
+    pub entries: u64,
+}
+
+impl Database {
+    /// Merges the posting rows of each bucket (one short write transaction
+    /// per bucket, so readers and an import are held up little), then runs
+    /// `ANALYZE` and checkpoints the write-ahead log.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn optimize(&mut self) -> Result<OptimizeSummary, DbError> {
+        let mut summary = OptimizeSummary::default();
+        for bucket in 0..(1i64 << BUCKET_BITS) {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let blobs: Vec<Vec<u8>> = tx
+                .prepare_cached("SELECT entries FROM position_postings WHERE bucket = ?1")?
+                .query_map([bucket], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            summary.rows_before += blobs.len() as u64;
+            let mut all: Vec<Posting> = blobs.iter().flat_map(|b| postings::entries(b)).collect();
+            summary.entries += all.len() as u64;
+            let merged = all.len().div_ceil(CHUNK);
+            summary.rows_after += merged as u64;
+            if blobs.len() <= merged {
+                continue;
+            }
+            // By key, and within a key by game and ply, as `find` gives them.
+            all.sort_unstable();
+            tx.execute("DELETE FROM position_postings WHERE bucket = ?1", [bucket])?;
+            let mut insert = tx.prepare_cached(
+                "INSERT INTO position_postings (bucket, batch, entries) VALUES (?1, ?2, ?3)",
+            )?;
+            for (i, chunk) in all.chunks(CHUNK).enumerate() {
+                let groups = postings::group(chunk.to_vec());
+                let (b, blob) = groups.into_iter().next().expect("a chunk of one bucket");
+                debug_assert_eq!(b, bucket);
+                // Merged rows take batch ids below every import's (ids
+                // start at 1), in key order.
+                insert.execute(params![bucket, -(merged as i64) + i as i64, blob])?;
+            }
+            drop(insert);
+            tx.commit()?;
+        }
+        self.conn.execute_batch("ANALYZE")?;
+        let _: (i64, i64, i64) =
+            self.conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?;
+        Ok(summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::import::ImportSummary;
+
+    #[test]
+    fn merging_the_rows_keeps_every_position_findable() {
+        let mut db = Database::in_memory().unwrap();
+        let games = [
+            "1. e4 e5 2. Nf3 Nc6 *",
+            "1. Nf3 Nc6 2. e4 e5 *",
+            "1. d4 d5 *",
+            "1. e4 c5 *",
+        ];
+        // One import per game: one batch each, many small rows.
+        for g in games {
+            db.import(
+                "t",
+                g.as_bytes(),
+                &mut ImportSummary::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+        }
+        let keys: Vec<u64> = {
+            let mut stmt = db
+                .conn
+                .prepare("SELECT entries FROM position_postings")
+                .unwrap();
+            let blobs: Vec<Vec<u8>> = stmt
+                .query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            blobs
+                .iter()
+                .flat_map(|b| postings::entries(b).map(|p| p.key))
+                .collect()
+        };
+        let before: Vec<Vec<Posting>> = keys
+            .iter()
+            .map(|&k| postings::reached(&db.conn, k).unwrap())
+            .collect();
+        let s = db.optimize().unwrap();
+        assert_eq!(s.entries, keys.len() as u64);
+        assert!(s.rows_after < s.rows_before, "{s:?}");
+        let rows: i64 = db
+            .conn
+            .query_row("SELECT COUNT(*) FROM position_postings", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(rows as u64, s.rows_after);
+        let after: Vec<Vec<Posting>> = keys
+            .iter()
+            .map(|&k| postings::reached(&db.conn, k).unwrap())
+            .collect();
+        assert_eq!(before, after);
+        // Twice is the same.
+        let again = db.optimize().unwrap();
+        assert_eq!(again.rows_before, again.rows_after);
+    }
+}
