@@ -436,7 +436,22 @@ impl Database {
             .copied()
             .collect();
         if !keys.is_empty() {
-            stage_first_plies(&self.conn, &keys)?;
+            // Found by position alone (the key holds the variant): the
+            // first `offset + limit` games by id are all the query can
+            // return, so no more are staged.
+            let only_position = filter.tags.is_empty()
+                && filter.player.is_none()
+                && filter.result.is_none()
+                && filter.date_from.is_none()
+                && filter.date_to.is_none()
+                && filter.status.is_none()
+                && filter.moves_prefix.is_none()
+                && filter.pattern.is_none();
+            let most = filter
+                .limit
+                .filter(|_| only_position)
+                .map(|l| l.saturating_add(filter.offset.unwrap_or(0)));
+            stage_first_plies(&self.conn, &keys, most)?;
             sql.push_str("p.ply FROM games g JOIN temp.reached p ON p.game = g.id");
         } else {
             sql.push_str("NULL FROM games g");
@@ -627,10 +642,14 @@ impl Database {
 
 /// Puts the first ply at which each game reaches one of `keys` into the
 /// temporary table `temp.reached (game, ply)`, for the query to join
-/// with: one row per game, however often it comes back. The temporary
-/// database is the connection's own, so this works on a read-only
-/// database too.
-fn stage_first_plies(conn: &rusqlite::Connection, keys: &[u64]) -> Result<(), DbError> {
+/// with: one row per game, however often it comes back; with `most`,
+/// only that many games, the first by id. The temporary database is the
+/// connection's own, so this works on a read-only database too.
+fn stage_first_plies(
+    conn: &rusqlite::Connection,
+    keys: &[u64],
+    most: Option<u64>,
+) -> Result<(), DbError> {
     conn.execute_batch(
         "CREATE TEMP TABLE IF NOT EXISTS reached (
              game INTEGER PRIMARY KEY, ply INTEGER NOT NULL
@@ -645,7 +664,8 @@ fn stage_first_plies(conn: &rusqlite::Connection, keys: &[u64]) -> Result<(), Db
         }
     }
     let mut insert = conn.prepare_cached("INSERT INTO temp.reached VALUES (?1, ?2)")?;
-    for (game, ply) in first {
+    let most = most.map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));
+    for (game, ply) in first.into_iter().take(most) {
         insert.execute(rusqlite::params![game, ply])?;
     }
     Ok(())
@@ -833,6 +853,54 @@ mod tests {
             ),
             [(5, None)]
         );
+    }
+
+    #[test]
+    fn a_limit_on_a_position_search_stages_only_what_it_returns() {
+        let db = db();
+        let start = crate::rules::Position::start(Variant::chess()).key();
+        let all = ids(
+            &db,
+            GameFilter {
+                position: Some(start),
+                ..Default::default()
+            },
+        );
+        assert!(all.len() >= 4, "{all:?}");
+        for (limit, offset) in [(1, 0), (2, 0), (2, 1), (3, 2), (10, 0)] {
+            let page = ids(
+                &db,
+                GameFilter {
+                    position: Some(start),
+                    limit: Some(limit),
+                    offset: Some(offset),
+                    ..Default::default()
+                },
+            );
+            let expected: Vec<_> = all
+                .iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .copied()
+                .collect();
+            assert_eq!(page, expected, "limit {limit} offset {offset}");
+        }
+        let staged: i64 = db
+            .conn
+            .query_row("SELECT COUNT(*) FROM temp.reached", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(staged as usize, all.len().min(10));
+        // With another filter every match is staged, then filtered.
+        let cy = ids(
+            &db,
+            GameFilter {
+                position: Some(start),
+                tags: vec![("White".into(), "cy".into())],
+                limit: Some(1),
+                ..Default::default()
+            },
+        );
+        assert_eq!(cy, [(3, Some(0))]);
     }
 
     #[test]
