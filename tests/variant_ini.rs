@@ -220,3 +220,23 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
         "my.ini:2: name: the name `royal` is already taken by the variant `royal`"
     );
 }
+
+#[test]
+fn a_blocked_one_way_rider_of_black_names_the_square_in_its_way() {
+    // A lance (forward rook) for Black rides down the board.
+    let reg = load(
+        "[lances:chess]\ncustomPiece1 = l:fR\npromotionPieceTypes = ql\n\
+         startFen = l3k3/8/8/p7/8/8/8/L3K3 w - - 0 1\n",
+    );
+    let v = reg.lookup("lances").unwrap();
+    let pos = read_position(v, "l3k3/8/8/p7/8/8/8/L3K3 b - - 0 1").unwrap();
+    let sq = |s: &str| {
+        xpgn::rules::Square::new(s.as_bytes()[0] - b'a', s[1..].parse::<u8>().unwrap() - 1)
+    };
+    match pos.explain_illegal(sq("a8"), sq("a3")) {
+        xpgn::rules::Illegality::CannotReach { blocked_by, .. } => {
+            assert_eq!(blocked_by, Some(sq("a5")));
+        }
+        other => panic!("{other:?}"),
+    }
+}
