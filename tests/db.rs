@@ -979,7 +979,7 @@ fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_import()
     let o = xpgn(&["stats", "--db", &db]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("has schema version 2 and this xpgn reads version 4; another process is writing it now: run `xpgn import` on it"),
+        stderr(&o).contains("has schema version 2 and this xpgn reads version 5; another process is writing it now: run `xpgn import` on it"),
         "{}",
         stderr(&o)
     );

@@ -3,12 +3,16 @@
 //! Format: blocks separated by blank lines; `id NAME`, then `fen STRING`
 //! (optional: the start position), `moves COORD...` (optional), and
 //! `perft DEPTH NODES` lines. `#` starts a comment line.
+//!
+//! A table is named after its variant: a built-in, or a section of
+//! `tests/variants/fairy.ini` (Fairy-Stockfish's format, loaded through
+//! xpgn's .ini reader).
 
 use std::path::Path;
 
 use xpgn::notation::coord::resolve_coord;
 use xpgn::notation::position::read_position;
-use xpgn::rules::{Position, Variant, perft};
+use xpgn::rules::{Position, Registry, Variant, perft};
 
 struct Case {
     file: String,
@@ -78,13 +82,18 @@ fn perft_tables_of_every_variant() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/perft");
     let mut checked = 0;
     let mut seen_variants = Vec::new();
+    let mut registry = Registry::builtin();
+    let ini = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/fairy.ini");
+    let from_ini = registry.load_path(&ini).unwrap();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "perft") {
             continue;
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let variant = Variant::by_name(&name).unwrap_or_else(|| panic!("no variant {name}"));
+        let variant = registry
+            .lookup(&name)
+            .unwrap_or_else(|| panic!("no variant {name}"));
         seen_variants.push(variant.name());
         for case in load(&path) {
             let pos = position(variant, &case);
@@ -100,12 +109,8 @@ fn perft_tables_of_every_variant() {
             }
         }
     }
-    for v in Variant::builtin() {
-        assert!(
-            seen_variants.contains(&v.name()),
-            "no perft table for {}",
-            v.name()
-        );
+    for name in Variant::builtin().iter().map(|v| v.name()).chain(from_ini) {
+        assert!(seen_variants.contains(&name), "no perft table for {name}");
     }
     assert!(checked > 0);
 }

@@ -83,6 +83,27 @@ pub enum DbError {
     /// [`Database::set_deadline`](super::Database::set_deadline).
     #[error("the query took too long and was stopped")]
     TimedOut,
+    /// A variant's definition differs from the one the database stores its
+    /// games under (same name, another hash).
+    #[error(
+        "the database stores games of the variant `{name}` under another definition (sha256 {stored}); the one loaded now has sha256 {loaded}: give the changed variant another name, or use another database"
+    )]
+    VariantChanged {
+        /// The variant's short name.
+        name: String,
+        /// Hash of the stored definition.
+        stored: String,
+        /// Hash of the definition loaded now.
+        loaded: String,
+    },
+    /// A stored variant definition that does not load.
+    #[error("the stored definition of the variant `{name}` does not load: {message}")]
+    StoredVariant {
+        /// The variant's short name.
+        name: String,
+        /// Why.
+        message: String,
+    },
     /// Reading an input file failed.
     #[error("{path}: {source}")]
     Io {

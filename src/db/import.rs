@@ -383,6 +383,7 @@ impl Database {
         // id names it.
         let mut batch: Option<i64> = None;
         let mut batch_postings: Vec<Posting> = Vec::new();
+        let mut recorded = std::collections::HashSet::new();
         for item in read_games(input) {
             let (text, game) = item.map_err(|e| DbError::Io {
                 path: source.to_string(),
@@ -391,6 +392,10 @@ impl Database {
             summary.read += 1;
             summary.bytes += text.raw.len() as u64;
             let p = prepare(source, &text, game);
+            if !recorded.contains(&p.variant) {
+                super::variants::record(&tx, &p.variant)?;
+                recorded.insert(p.variant.clone());
+            }
             let id = store(&tx, &p, source, &text.raw, &mut batch_postings)?;
             match id {
                 Some(id) => {

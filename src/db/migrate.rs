@@ -42,6 +42,7 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Sql(include_str!("sql/004_diagnostics.sql")),
         Step::Code(reread_games),
     ],
+    &[Step::Sql(include_str!("sql/005_variant_definitions.sql"))],
 ];
 
 /// The schema version this build writes.

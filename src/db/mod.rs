@@ -15,6 +15,7 @@ pub mod pattern;
 pub mod postings;
 pub mod query;
 pub mod tree;
+pub mod variants;
 pub mod view;
 
 pub use error::DbError;

@@ -4,7 +4,7 @@
 use super::castling::Stage;
 use super::geometry::Square;
 use super::movement::Atom;
-use super::piece::{Color, PieceKind};
+use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::variant::CastlingSide;
 
@@ -156,17 +156,19 @@ impl Position {
             piece: def.name,
             from,
             to,
-            blocked_by: self.ride_blocker(p.kind, from, to),
+            blocked_by: self.ride_blocker(p, from, to),
             rule: def.rule,
         }
     }
 
     /// The first occupied square between `from` and `to`, when a ride of
-    /// `kind` goes from one to the other within its range.
-    fn ride_blocker(&self, kind: PieceKind, from: Square, to: Square) -> Option<Square> {
+    /// piece `p` goes from one to the other within its range. Directions
+    /// are written from White's side and mirrored for Black.
+    fn ride_blocker(&self, p: Piece, from: Square, to: Square) -> Option<Square> {
         let df = to.file() as i8 - from.file() as i8;
         let dr = to.rank() as i8 - from.rank() as i8;
-        for atom in &self.variant.piece_def(kind).movement.0 {
+        let forward = if p.color == Color::White { 1 } else { -1 };
+        for atom in &self.variant.piece_def(p.kind).movement.0 {
             let Atom::Ride {
                 directions, max, ..
             } = atom
@@ -174,6 +176,7 @@ impl Position {
                 continue;
             };
             for &(sf, sr) in directions {
+                let sr = sr * forward;
                 let steps = if sf != 0 { df / sf } else { dr / sr };
                 if steps <= 1
                     || (sf * steps, sr * steps) != (df, dr)

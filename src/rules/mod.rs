@@ -30,8 +30,8 @@ pub use setup::{Setup, WaitingPawn};
 pub use square_set::{SquareSet, SquareSetIter};
 pub use variant::{
     BareKing, CastlingDef, CastlingSafety, CastlingSide, DefinitionError, FreeCastling, PawnRules,
-    PieceDef, PromotionRule, Registry, Role, SpecialKingMove, StalemateOutcome, Variant,
-    VariantDef, VariantDefError, builtin_source, load_ini, load_toml,
+    PieceDef, PromotionRule, Registry, Role, SourceFormat, SpecialKingMove, StalemateOutcome,
+    Variant, VariantDef, VariantDefError, builtin_source, load_ini, load_toml,
 };
 
 mod piece;

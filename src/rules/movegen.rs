@@ -591,7 +591,14 @@ impl Position {
         }
         match &t.def.pawns.promotion {
             PromotionRule::Choice(kinds) => {
+                let limits = &t.def.pawns.promotion_limits;
                 for &k in kinds {
+                    if limits
+                        .iter()
+                        .any(|&(lk, n)| lk == k && self.counts[ctx.us.index()][k.index()] >= n)
+                    {
+                        continue;
+                    }
                     self.push(
                         ctx,
                         Move {

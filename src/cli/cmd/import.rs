@@ -56,13 +56,15 @@ pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
     crate::db::on_first_wait(move || {
         eprintln!("xpgn: waiting for another import of {name} to finish...");
     });
-    Database::open(Path::new(path)).map_err(|e| {
+    let db = Database::open(Path::new(path)).map_err(|e| {
         CliError::Usage(format!(
             "--db {}: {}",
             shown(path),
             shown_message(&e.to_string())
         ))
-    })
+    })?;
+    super::register_stored_variants(&db, path)?;
+    Ok(db)
 }
 
 pub(super) fn run(

@@ -16,13 +16,26 @@ use crate::rules::{Position, Variant};
 /// Opens an existing database to read, with a message that says which
 /// file and why it cannot be.
 pub(super) fn open_to_read(path: &str) -> Result<Database, CliError> {
-    Database::open_existing(std::path::Path::new(path)).map_err(|e| {
+    let db = Database::open_existing(std::path::Path::new(path)).map_err(|e| {
         CliError::Usage(format!(
             "--db {}: {}",
             shown(path),
             shown_message(&e.to_string())
         ))
-    })
+    })?;
+    super::register_stored_variants(&db, path)?;
+    Ok(db)
+}
+
+/// [`open_to_read`] when the file exists: commands open the database
+/// before reading their arguments, so that the variants it stores are
+/// known, but a missing one is reported only after the arguments.
+pub(super) fn open_if_exists(path: &str) -> Result<Option<Database>, CliError> {
+    if std::path::Path::new(path).exists() {
+        open_to_read(path).map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 /// The variant `--variant` names.
@@ -191,8 +204,14 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
 pub(super) fn select(
     args: &FilterArgs,
 ) -> Result<(Database, Vec<FoundGame>, Option<String>), CliError> {
+    // The stored definitions are registered before `--variant` is read;
+    // a database that does not exist is not created by a faulty argument.
+    let early = open_if_exists(&args.db)?;
     let (filter, note) = filter(args)?;
-    let db = open_to_read(&args.db)?;
+    let db = match early {
+        Some(db) => db,
+        None => open_to_read(&args.db)?,
+    };
     let games = db
         .find_games(&filter)
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.db))))?;

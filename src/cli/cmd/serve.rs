@@ -14,6 +14,10 @@ pub(super) fn run(
     timeout: u64,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    // The viewer replays games of the user's variants the database stores.
+    if std::path::Path::new(db).exists() {
+        super::query::open_to_read(db)?;
+    }
     let config = Config {
         db: db.into(),
         addr,

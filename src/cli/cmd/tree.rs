@@ -23,6 +23,8 @@ pub(super) fn run(
     format: ReportFormat,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    // The stored definitions are registered before the variant is named.
+    let early = super::query::open_if_exists(db)?;
     let variant = variant_arg(variant)?;
     let (positions, note) = match fen {
         Some(f) => {
@@ -43,7 +45,10 @@ pub(super) fn run(
         (Some(f), Some(_)) => f.trim().to_string(),
         _ => write_position(&positions[0]),
     };
-    let database = open_to_read(db)?;
+    let database = match early {
+        Some(database) => database,
+        None => open_to_read(db)?,
+    };
     let tree = database
         .tree_of(&positions)
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", super::shown(db))))?;

@@ -103,6 +103,7 @@ struct PawnEntry {
     promotion_choices: Option<Spanned<String>>,
     #[serde(default = "yes")]
     promotion_mandatory: bool,
+    promotion_limit: Option<Spanned<std::collections::BTreeMap<String, u8>>>,
     on_king_square: Option<Spanned<String>>,
     waiting_turns: Option<u8>,
     rule: Option<String>,
@@ -452,6 +453,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             ),
             promotion_ranks: Vec::new(),
             promotion_mandatory: true,
+            promotion_limits: Vec::new(),
             rule: "R-0-4",
         },
         Some(sp) => {
@@ -531,12 +533,36 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             if matches!(promotion, PromotionRule::Choice(ref c) if c.is_empty()) {
                 return Err(src.err(at, "pawns.promotion-choices", "no type to promote to"));
             }
+            let mut promotion_limits = Vec::new();
+            if let Some(limits) = &p.promotion_limit {
+                let PromotionRule::Choice(choices) = &promotion else {
+                    return Err(src.err(
+                        offset_of(limits),
+                        "pawns.promotion-limit",
+                        "limits apply to promotion = \"choice\" only",
+                    ));
+                };
+                for (letter, &n) in limits.get_ref() {
+                    let mut cs = letter.chars();
+                    match (cs.next().and_then(kind_of), cs.next()) {
+                        (Some(k), None) if choices.contains(&k) => promotion_limits.push((k, n)),
+                        _ => {
+                            return Err(src.err(
+                                offset_of(limits),
+                                "pawns.promotion-limit",
+                                format!("`{letter}` is not the letter of a promotion choice"),
+                            ));
+                        }
+                    }
+                }
+            }
             PawnRules {
                 double_step_ranks,
                 en_passant: p.en_passant,
                 promotion,
                 promotion_ranks,
                 promotion_mandatory: p.promotion_mandatory,
+                promotion_limits,
                 rule: leak(p.rule.as_deref().unwrap_or("R-0-4")),
             }
         }
@@ -785,6 +811,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         free_castling,
         bare_king,
         source: Some(leak(src.text)),
+        source_format: super::SourceFormat::Toml,
     })
 }
 

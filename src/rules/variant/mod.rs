@@ -88,6 +88,11 @@ pub struct PawnRules {
     /// Whether a pawn must promote in the zone: with `false` it may stay a
     /// pawn, except on the last rank, where it would never move again.
     pub promotion_mandatory: bool,
+    /// Most pieces of a type its owner may have on the board after a
+    /// promotion: a type is offered only while its owner has fewer than
+    /// the limit (Grand chess: promote only to captured pieces). Types not
+    /// listed are not limited.
+    pub promotion_limits: Vec<(PieceKind, u8)>,
     /// The ruling on promotion, cited in messages (`R-CO-3`).
     pub rule: &'static str,
 }
@@ -231,8 +236,31 @@ pub struct VariantDef {
     pub free_castling: Option<FreeCastling>,
     /// Bare-king outcome.
     pub bare_king: BareKing,
-    /// The definition file's text, when it came from one.
+    /// The definition file's text, when it came from one (for a
+    /// `variants.ini` section: that section and the sections it inherits
+    /// from, parents first).
     pub source: Option<&'static str>,
+    /// The format of `source`.
+    pub source_format: SourceFormat,
+}
+
+/// The format a definition was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceFormat {
+    /// xpgn's TOML definition (`docs/variants.md`).
+    Toml,
+    /// A section of Fairy-Stockfish's `variants.ini`.
+    Ini,
+}
+
+impl SourceFormat {
+    /// `toml` or `ini`, as stored and as a file extension.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceFormat::Toml => "toml",
+            SourceFormat::Ini => "ini",
+        }
+    }
 }
 
 /// A fault in a variant definition.
