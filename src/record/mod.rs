@@ -50,6 +50,7 @@ pub(crate) struct Prepared {
     pub(crate) san: String,
     /// The main line in coordinates separated by spaces, when asked for
     /// ([`prepare_with`]).
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     pub(crate) coord: Option<String>,
     pub(crate) packed: Vec<u8>,
     pub(crate) start: Option<String>,
@@ -303,6 +304,7 @@ impl GameRecord {
 
     /// The record of a game prepared with coordinates ([`prepare_with`]),
     /// read from `source` as `original`.
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     pub(crate) fn from_prepared(p: Prepared, source: &str, original: Vec<u8>) -> GameRecord {
         let line = p.has_line.then(|| MainLine {
             start: p.start,
