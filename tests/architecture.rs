@@ -76,3 +76,26 @@ fn serve_is_above_db_and_below_nothing() {
     forbid("src/db", &["crate::serve", "crate::render"]);
     forbid("src/notation", &["crate::serve", "crate::render"]);
 }
+
+#[test]
+fn records_and_datasets_know_no_database_and_no_command_line() {
+    // The preparation of a game serves both stores: no SQLite in it.
+    forbid(
+        "src/record",
+        &[
+            "crate::db",
+            "crate::cli",
+            "crate::dataset",
+            "clap::",
+            "rusqlite",
+        ],
+    );
+    // The datasets are written from records; the database is only a
+    // source the command line reads them from.
+    forbid("src/dataset", &["crate::cli", "clap::", "rusqlite"]);
+    forbid("src/db", &["crate::dataset", "parquet::"]);
+    forbid(
+        "src/notation",
+        &["crate::record", "crate::dataset", "parquet::"],
+    );
+}

@@ -125,8 +125,22 @@ pub enum Command {
         format: ReportFormat,
     },
     /// Write the games the filters select (as for `query`): canonical XPGN,
-    /// JSON, or the original bytes; invalid games always as imported.
+    /// JSON, or the original bytes; invalid games always as imported; or a
+    /// Parquet dataset (`--to parquet --out DIR`).
     Export(Box<ExportArgs>),
+    /// Read game files and write a Parquet dataset of their games and
+    /// main-line positions (no database): `games-N.parquet` and
+    /// `positions-N.parquet` parts in DIR, for DuckDB, Spark and friends.
+    #[cfg(feature = "parquet")]
+    Dataset(Box<DatasetArgs>),
+    /// Print the 64-bit key of a position as the datasets' `positions.key`
+    /// column holds it (a signed decimal integer).
+    Key {
+        /// The position: `--fen` (a whole position string), or `--moves`
+        /// from the variant's start.
+        #[command(flatten)]
+        position: PositionArgs,
+    },
     /// Games per variant, valid and invalid, plies, positions, size.
     Stats {
         /// Database file.
@@ -327,8 +341,38 @@ pub struct ExportArgs {
     #[arg(long)]
     pub original: bool,
     /// Output file (default: standard output).
-    #[arg(long, short = 'o')]
+    #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
+    /// With `--to parquet`: the dataset folder to write.
+    #[cfg(feature = "parquet")]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<String>,
+    /// With `--to parquet`: most rows per part file.
+    #[cfg(feature = "parquet")]
+    #[arg(long, value_name = "ROWS", default_value_t = crate::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub part_size: usize,
+}
+
+/// `xpgn dataset` arguments.
+#[cfg(feature = "parquet")]
+#[derive(Args, Debug)]
+pub struct DatasetArgs {
+    /// Files or folders (`.pgn`, `.xpgn` below them); `-` for standard input.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// The dataset folder to write (created; it must hold no parts yet).
+    /// Write each shard of a large input into a folder of its own: the
+    /// folders together are one dataset.
+    #[arg(long, value_name = "DIR")]
+    pub out: String,
+    /// Most rows per part: a part's `positions` file (and its `games`
+    /// file) closes before it would pass this many rows.
+    #[arg(long, value_name = "ROWS", default_value_t = crate::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub part_size: usize,
+    /// Worker threads reading and replaying games (default: all cores); the
+    /// dataset is the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub jobs: Option<usize>,
 }
 
 /// What `export` writes.
@@ -338,6 +382,10 @@ pub enum ExportTo {
     Xpgn,
     /// One JSON document per game (one per line).
     Json,
+    /// A Parquet dataset of games and positions (`--out DIR`), as
+    /// `xpgn dataset` writes it.
+    #[cfg(feature = "parquet")]
+    Parquet,
 }
 
 /// How `tree` and `stats` print.

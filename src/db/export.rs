@@ -8,12 +8,18 @@
 
 use rusqlite::OptionalExtension;
 
+use super::migrate::tags_from_json;
+use super::packed::{self, Decoder, PackedError};
 use super::{Database, DbError};
+use crate::notation::coord::write_coord;
+use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::writer::{
     MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
 };
+use crate::record::{GameRecord, MAX_INDEXED_PLY, MainLine};
+use crate::rules::{Position, Variant};
 
 /// The form of an exported game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +105,140 @@ impl Database {
         Ok(Some(Exported {
             bytes,
             unchanged: Some(why),
+        }))
+    }
+}
+
+impl Database {
+    /// Game `id` as the datasets hold it ([`GameRecord`]): its stored
+    /// columns, its main line in coordinates and the keys of its indexed
+    /// positions, decoded from the stored packed line (the same keys the
+    /// position index holds for it); `None` if there is no such game.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not decode.
+    pub fn stored_record(&self, id: i64) -> Result<Option<GameRecord>, DbError> {
+        type Row = (
+            Vec<u8>,
+            String,
+            String,
+            i64,
+            String,
+            i64,
+            Option<String>,
+            Option<String>,
+            String,
+            i64,
+            Vec<u8>,
+            Option<Vec<u8>>,
+            Option<(Vec<u8>, String, Option<String>)>,
+        );
+        let row: Option<Row> = self
+            .conn
+            .prepare_cached(
+                "SELECT g.hash, g.variant, g.tags, g.plies, g.status, g.warnings,
+                        g.diagnostic, g.diagnostics, g.source_file, g.source_line,
+                        g.original, g.moves_hash, m.packed, m.san, m.start, m.game
+                 FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
+            )?
+            .query_row([id], |r| {
+                let line = match r.get::<_, Option<i64>>(15)? {
+                    Some(_) => Some((r.get(12)?, r.get(13)?, r.get(14)?)),
+                    None => None,
+                };
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                    r.get(9)?,
+                    r.get(10)?,
+                    r.get(11)?,
+                    line,
+                ))
+            })
+            .optional()?;
+        let Some((
+            hash,
+            variant,
+            tags,
+            plies,
+            status,
+            warnings,
+            diagnostic,
+            diagnostics,
+            source_file,
+            source_line,
+            original,
+            moves_hash,
+            line,
+        )) = row
+        else {
+            return Ok(None);
+        };
+        let corrupt = |what: &str| DbError::Corrupt {
+            game: id,
+            source: PackedError::Invalid {
+                ply: 0,
+                what: what.to_string(),
+            },
+        };
+        let hash: [u8; 32] = hash
+            .try_into()
+            .map_err(|_| corrupt("the content hash is not 32 bytes"))?;
+        let (mut keys, mut main_line) = (Vec::new(), None);
+        if let Some((packed_line, san, start)) = line {
+            let v = Variant::by_name(&variant)
+                .ok_or_else(|| corrupt("a stored main line of an unknown variant"))?;
+            let mut pos = match &start {
+                Some(text) => read_position(v, text)
+                    .map_err(|_| corrupt("the stored start position does not read"))?,
+                None => Position::start(v),
+            };
+            keys.push(pos.key());
+            let (mut coord, mut after_null) = (String::new(), false);
+            for (i, m) in Decoder::new(v, &packed_line).enumerate() {
+                let m = m.map_err(|source| DbError::Corrupt { game: id, source })?;
+                if !coord.is_empty() {
+                    coord.push(' ');
+                }
+                coord.push_str(&write_coord(&pos, &m));
+                after_null |= m.is_null();
+                packed::play(&mut pos, &m, i + 1)
+                    .map_err(|source| DbError::Corrupt { game: id, source })?;
+                if !after_null && i < MAX_INDEXED_PLY {
+                    keys.push(pos.key());
+                }
+            }
+            main_line = Some(MainLine {
+                start,
+                packed: packed_line,
+                san,
+                coord,
+                moves_hash: moves_hash
+                    .and_then(|h| h.try_into().ok())
+                    .unwrap_or_default(),
+            });
+        }
+        Ok(Some(GameRecord {
+            hash,
+            variant,
+            tags: tags_from_json(&tags),
+            plies: u32::try_from(plies).unwrap_or(0),
+            valid: status == "valid",
+            warnings: u32::try_from(warnings).unwrap_or(0),
+            diagnostic,
+            diagnostics: diagnostics.unwrap_or_else(|| "[]".into()),
+            source_file,
+            source_line: u64::try_from(source_line).unwrap_or(0),
+            original,
+            line: main_line,
+            keys,
         }))
     }
 }

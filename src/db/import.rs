@@ -12,17 +12,14 @@ use std::io::BufRead;
 
 use rusqlite::types::Value;
 use rusqlite::{Transaction, params};
-use sha2::{Digest, Sha256};
 
-use super::migrate::{start_text, tags_json};
+use super::migrate::tags_json;
 use super::postings::{self, Posting};
-use super::{Database, DbError, packed};
-use crate::notation::diagnostic::{Diagnostic, Severity};
-use crate::notation::game::Game;
-use crate::notation::reader::{GameText, read_games};
-use crate::notation::replay::{check_game, game_variant};
-use crate::notation::san::push_san_after;
-use crate::rules::{Move, Position};
+use super::{Database, DbError};
+use crate::notation::diagnostic::Diagnostic;
+use crate::notation::reader::read_games;
+// The preparation of a game is shared with the datasets (`crate::record`).
+pub(crate) use crate::record::{Prepared, diagnostics_json, prepare};
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,177 +55,6 @@ pub struct GameReport<'a> {
 
 /// Games per transaction.
 pub const BATCH: u64 = 1000;
-
-/// One game made ready for storage.
-pub(crate) struct Prepared {
-    pub(crate) variant: String,
-    pub(crate) tags: Vec<(String, String)>,
-    pub(crate) plies: usize,
-    pub(crate) diagnostics: Vec<Diagnostic>,
-    pub(crate) valid: bool,
-    pub(crate) warnings: usize,
-    /// The first error, rendered (the `diagnostic` column).
-    pub(crate) diagnostic: Option<String>,
-    pub(crate) san: String,
-    pub(crate) packed: Vec<u8>,
-    pub(crate) start: Option<String>,
-    /// Keys of the main-line positions to index (none after a null move).
-    pub(crate) keys: Vec<u64>,
-    pub(crate) has_line: bool,
-    pub(crate) line: usize,
-    pub(crate) hash: [u8; 32],
-    pub(crate) moves_hash: Option<[u8; 32]>,
-}
-
-/// A tag value as the content hash reads it: white space runs as one
-/// space, trimmed; `None` for what says nothing (empty, `?`, `????.??.??`).
-fn tag_content(value: &str) -> Option<String> {
-    let v = value.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!v.is_empty() && !v.chars().all(|c| c == '?' || c == '.' || c == '-')).then_some(v)
-}
-
-/// The result a game records, in standard form (`*` when it records none).
-fn result_content(game: &Game) -> &'static str {
-    let written = game.result.as_deref().or_else(|| game.tag("Result"));
-    match written.map(str::trim) {
-        Some("1-0") => "1-0",
-        Some("0-1") => "0-1",
-        Some("1/2-1/2" | "1/2" | "½-½" | "½" | "0.5-0.5") => "1/2-1/2",
-        _ => "*",
-    }
-}
-
-/// The content hash: variant, start, the tags that say something (sorted,
-/// white space normalised; `Variant`, `FEN`, `SetUp` and `Result` are read
-/// through what they mean), the result, and the main line as moves (so
-/// notation does not count). An invalid game adds its text with white
-/// space normalised, the tag lines left out, as its moves are not all known.
-pub(crate) fn content_hash(
-    variant: &str,
-    start: Option<&str>,
-    game: &Game,
-    packed: &[u8],
-    invalid_text: Option<&str>,
-) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(b"xpgn content 4\0");
-    h.update(variant.as_bytes());
-    h.update(b"\0");
-    h.update(start.unwrap_or("").as_bytes());
-    h.update(b"\0");
-    let mut tags: Vec<(&str, String)> = game
-        .tags
-        .iter()
-        .filter(|(n, _)| !matches!(n.as_str(), "Variant" | "FEN" | "SetUp" | "Result"))
-        .filter_map(|(n, v)| tag_content(v).map(|v| (n.as_str(), v)))
-        .collect();
-    tags.sort();
-    for (n, v) in &tags {
-        h.update(n.as_bytes());
-        h.update(b"\0");
-        h.update(v.as_bytes());
-        h.update(b"\0");
-    }
-    h.update(b"result\0");
-    h.update(result_content(game).as_bytes());
-    h.update(b"\0moves\0");
-    h.update(packed);
-    if let Some(text) = invalid_text {
-        h.update(b"\0invalid\0");
-        for line in text.lines().filter(|l| !l.trim_start().starts_with('[')) {
-            for word in line.split_whitespace() {
-                h.update(word.as_bytes());
-                h.update(b" ");
-            }
-        }
-    }
-    h.finalize().into()
-}
-
-/// The hash of what `xpgn duplicates` compares: variant, start, main line.
-fn moves_hash(variant: &str, start: Option<&str>, packed: &[u8]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(b"xpgn moves 4\0");
-    h.update(variant.as_bytes());
-    h.update(b"\0");
-    h.update(start.unwrap_or("").as_bytes());
-    h.update(b"\0");
-    h.update(packed);
-    h.finalize().into()
-}
-
-/// Reads, replays and hashes one game for storage.
-pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
-    let variant = game_variant(&game).map_or_else(
-        |_| game.tag("Variant").unwrap_or("unknown").to_string(),
-        |v| v.name().to_string(),
-    );
-    // SAN separated by spaces and the key of every position, made as the
-    // replay plays each main-line move, so the game is played once.
-    let (mut san, mut keys, mut after_null) = (String::new(), Vec::new(), false);
-    let mut visit = |before: &Position, m: &Move, after: &Position| {
-        if keys.is_empty() {
-            keys.push(before.key());
-        }
-        if !san.is_empty() {
-            san.push(' ');
-        }
-        if m.is_null() {
-            san.push_str("--");
-            // Positions after a null move are no positions of the game (R-0-6).
-            after_null = true;
-        } else {
-            push_san_after(&mut san, before, m, after);
-        }
-        if !after_null {
-            keys.push(after.key());
-        }
-    };
-    let checked = check_game(&game, Some(&mut visit));
-    let valid = checked.is_valid();
-    let warnings = checked
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
-    let diagnostic = checked.first_error().map(|e| e.render(source, text.number));
-    let (mut packed, mut start, mut has_line) = (Vec::new(), None, false);
-    if let Some(r) = &checked.replay {
-        if keys.is_empty() {
-            // A game without moves: its start is its one position.
-            keys.push(r.start.key());
-        }
-        packed = packed::encode_all(&r.moves);
-        start = start_text(&r.start);
-        has_line = true;
-    }
-    let hash = content_hash(
-        &variant,
-        start.as_deref(),
-        &game,
-        &packed,
-        (!valid).then_some(text.text.as_str()),
-    );
-    let moves_hash = has_line.then(|| moves_hash(&variant, start.as_deref(), &packed));
-    let line = game.at.line;
-    Prepared {
-        variant,
-        plies: checked.replay.as_ref().map_or(0, |r| r.moves.len()),
-        diagnostics: checked.diagnostics,
-        valid,
-        warnings,
-        diagnostic,
-        san,
-        packed,
-        start,
-        keys,
-        has_line,
-        line,
-        hash,
-        moves_hash,
-        tags: game.tags,
-    }
-}
 
 /// The columns of a game's row that its reading decides, in the order of
 /// [`game_values`] (import inserts them, migration 4 updates them).
@@ -339,12 +165,6 @@ pub(crate) fn store_line(
         });
     }
     Ok(())
-}
-
-/// The `diagnostics` column: a JSON array of objects (severity, kind,
-/// ply, in_variation, line, column, move, message).
-pub(crate) fn diagnostics_json(diagnostics: &[Diagnostic]) -> String {
-    serde_json::to_string(diagnostics).unwrap_or_else(|_| "[]".into())
 }
 
 impl Database {

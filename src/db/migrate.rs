@@ -85,10 +85,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
 
 /// The `start` column: the position string of a start that is not the
 /// variant's own start position.
-pub(crate) fn start_text(start: &Position) -> Option<String> {
-    (*start != Position::start(start.variant()))
-        .then(|| crate::notation::position::write_position(start))
-}
+pub(crate) use crate::record::start_text;
 
 /// Version 2: packs every stored main line by replaying its version-1
 /// coordinate text from the game's start (its `FEN` tag, if any).

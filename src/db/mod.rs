@@ -10,7 +10,9 @@ pub mod export;
 pub mod import;
 mod migrate;
 pub mod optimize;
-pub mod packed;
+/// The packed main line (kept under `db` for its users; it lives in
+/// [`crate::record`], below both stores).
+pub use crate::record::packed;
 pub mod pattern;
 pub mod postings;
 pub mod query;

@@ -19,6 +19,8 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
         (true, _) => ExportForm::Original,
         (false, ExportTo::Xpgn) => ExportForm::Xpgn,
         (false, ExportTo::Json) => ExportForm::Json,
+        #[cfg(feature = "parquet")]
+        (false, ExportTo::Parquet) => unreachable!("run sends parquet to dataset::export"),
     };
     let mut unchanged = 0;
     let mut open_end = false;
@@ -46,6 +48,17 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
 }
 
 pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
+    #[cfg(feature = "parquet")]
+    {
+        if args.to == ExportTo::Parquet && !args.original {
+            return super::dataset::export(args, stdout);
+        }
+        if args.out.is_some() {
+            return Err(CliError::Usage(
+                "--out DIR is for --to parquet; write other forms with -o FILE".into(),
+            ));
+        }
+    }
     let unchanged = match &args.output {
         None => write_games(args, stdout)?,
         Some(path) => {

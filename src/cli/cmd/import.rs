@@ -11,7 +11,7 @@ use crate::db::{Database, DbError};
 
 /// The files an argument names: the file itself, or every `.pgn` and
 /// `.xpgn` file below a folder, in name order.
-fn expand(arg: &str) -> Result<Vec<String>, CliError> {
+pub(super) fn expand(arg: &str) -> Result<Vec<String>, CliError> {
     if arg == "-" {
         return Ok(vec![arg.to_string()]);
     }

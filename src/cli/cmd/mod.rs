@@ -1,9 +1,12 @@
 //! One function per subcommand.
 
 mod convert;
+#[cfg(feature = "parquet")]
+mod dataset;
 mod diagram;
 mod export;
 mod import;
+mod key;
 mod output;
 mod perft;
 mod query;
@@ -48,6 +51,9 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Stats { db, format } => import::stats(db, *format, out),
         Command::Query(args) => query::run(args, out),
         Command::Export(args) => export::run(args, out),
+        #[cfg(feature = "parquet")]
+        Command::Dataset(args) => dataset::run(args, out),
+        Command::Key { position } => key::run(position, out),
         Command::Tree {
             db,
             variant,

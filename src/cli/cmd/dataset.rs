@@ -1,0 +1,104 @@
+//! `xpgn dataset` and `xpgn export --to parquet`: Parquet datasets.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::time::Instant;
+
+use super::import::expand;
+use super::query::select;
+use super::{shown, shown_message};
+use crate::cli::args::{DatasetArgs, ExportArgs};
+use crate::cli::exit::CliError;
+use crate::dataset::files::{FilesSummary, write_files};
+use crate::dataset::{DatasetError, DatasetWriter, WrittenSummary};
+
+/// A dataset error as the command reports it: a bad input or output
+/// (exit code 2), its message escaped.
+fn usage(e: &DatasetError) -> CliError {
+    CliError::Usage(shown_message(&e.to_string()).into_owned())
+}
+
+fn written_line(w: &WrittenSummary) -> String {
+    format!(
+        "{} games, {} positions in {} parts; {} bytes of games, {} of positions",
+        w.games, w.positions, w.parts, w.games_bytes, w.positions_bytes
+    )
+}
+
+pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let mut paths = Vec::new();
+    for f in &args.files {
+        paths.extend(expand(f)?);
+    }
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let writer = DatasetWriter::create(Path::new(&args.out), args.part_size)
+        .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    let start = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let mut last = Instant::now();
+    let mut progress = |s: &FilesSummary| {
+        if terminal && last.elapsed().as_millis() >= 200 {
+            last = Instant::now();
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            eprint!(
+                "\r{} games, {:.1} MB, {:.0} games/s   ",
+                s.read,
+                s.bytes as f64 / 1e6,
+                s.read as f64 / secs
+            );
+        }
+    };
+    let summary = write_files(&paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
+    if terminal {
+        eprint!("\r\x1b[K");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    writeln!(
+        out,
+        "read {}, written {}, duplicates {}, invalid {}, {:.2} seconds ({:.0} games/s, {} jobs); {} with warnings; {} in {}",
+        summary.read,
+        summary.written.games,
+        summary.duplicates,
+        summary.invalid,
+        secs,
+        summary.read as f64 / secs.max(1e-9),
+        jobs,
+        summary.warned,
+        written_line(&summary.written),
+        shown(&args.out),
+    )?;
+    Ok(())
+}
+
+/// `xpgn export --to parquet --out DIR`: the selected games of the
+/// database, as `xpgn dataset` writes them from their files.
+pub(super) fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+    let Some(dir) = args.out.as_deref() else {
+        return Err(CliError::Usage(
+            "--to parquet writes a folder: give it with --out DIR".into(),
+        ));
+    };
+    let (db, games, note) = select(&args.filter)?;
+    if let Some(note) = note {
+        eprintln!("xpgn: {note}");
+    }
+    let mut writer = DatasetWriter::create(Path::new(dir), args.part_size)
+        .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    let db_error = |e: crate::db::DbError| {
+        CliError::Usage(format!(
+            "--db {}: {}",
+            shown(&args.filter.db),
+            shown_message(&e.to_string())
+        ))
+    };
+    for g in &games {
+        if let Some(record) = db.stored_record(g.id).map_err(db_error)? {
+            writer.push(record).map_err(|e| usage(&e))?;
+        }
+    }
+    let written = writer.finish().map_err(|e| usage(&e))?;
+    writeln!(out, "{} in {}", written_line(&written), shown(dir))?;
+    Ok(())
+}

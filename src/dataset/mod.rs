@@ -1,0 +1,605 @@
+//! Parquet datasets of games and positions (feature `parquet`), for
+//! DuckDB, Spark, Polars and anything else that reads Parquet: a folder
+//! of `games-NNNNN.parquet` and `positions-NNNNN.parquet` parts, written
+//! from game files ([`files`], no database involved) or from a database
+//! (`xpgn export --to parquet`, through [`crate::db::Database::stored_record`]).
+//!
+//! A game's id ([`crate::record::game_id`]) comes from its content hash, so
+//! folders written on different machines from different shards of the
+//! input are one dataset when read together
+//! (`read_parquet('DIR/**/games*.parquet')`): the same game gets the same
+//! id everywhere, different games different ids. Part `N`'s positions are
+//! those of part `N`'s games, sorted by key, so an engine skips the row
+//! groups whose key range misses the key it looks for. The schema is in
+//! `docs/datasets.md`.
+//!
+//! This layer sits above [`crate::record`] (and so [`crate::notation`]);
+//! the database is only a source of records, read by the command line.
+
+pub mod files;
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use parquet::basic::Compression;
+use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::errors::ParquetError;
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
+use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::Type;
+
+use crate::record::GameRecord;
+
+/// Why a dataset could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetError {
+    /// An input file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Input {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file of the dataset could not be written.
+    #[error("{path}: cannot write: {source}")]
+    Output {
+        /// The file or folder.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The Parquet encoder failed.
+    #[error("{path}: {source}")]
+    Parquet {
+        /// The file.
+        path: String,
+        /// Why.
+        source: ParquetError,
+    },
+    /// The output folder holds parts of a dataset already.
+    #[error(
+        "{path}: holds dataset parts already ({file}); write each run into a folder of its own"
+    )]
+    Exists {
+        /// The folder.
+        path: String,
+        /// One of the parts found.
+        file: String,
+    },
+}
+
+/// The schema of `games` parts (see `docs/datasets.md`).
+pub const GAMES_SCHEMA: &str = "message games {
+    required int64 game_id;
+    required binary content_hash;
+    required binary variant (STRING);
+    optional binary event (STRING);
+    optional binary site (STRING);
+    optional binary date (STRING);
+    optional int32 year;
+    optional int32 month;
+    optional int32 day;
+    optional binary round (STRING);
+    optional binary white (STRING);
+    optional binary black (STRING);
+    optional binary result (STRING);
+    optional int32 white_elo;
+    optional int32 black_elo;
+    required group tags (LIST) {
+        repeated group list {
+            required group element {
+                required binary name (STRING);
+                required binary value (STRING);
+            }
+        }
+    }
+    required int32 plies;
+    required binary status (STRING);
+    required int32 warnings;
+    optional binary diagnostic (STRING);
+    required binary diagnostics (STRING);
+    required binary source_file (STRING);
+    required int64 source_line;
+    required binary original;
+    optional binary start (STRING);
+    optional binary moves_packed;
+    optional binary moves_san (STRING);
+    optional binary moves_coord (STRING);
+    optional binary moves_hash;
+}";
+
+/// The schema of `positions` parts.
+pub const POSITIONS_SCHEMA: &str = "message positions {
+    required binary variant (STRING);
+    required int64 key;
+    required int64 game_id;
+    required int32 ply;
+}";
+
+/// Games per row group of a `games` part.
+const GAME_GROUP_ROWS: usize = 8 * 1024;
+
+/// Positions per row group of a `positions` part: small enough that a key
+/// looked up skips most of a part, large enough to compress well.
+const POSITION_GROUP_ROWS: usize = 128 * 1024;
+
+/// Default bound of a part, in rows of its `positions` file (and of its
+/// `games` file): about 12,000 games of 80 plies.
+pub const DEFAULT_PART_ROWS: usize = 1_000_000;
+
+/// What a dataset writer wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WrittenSummary {
+    /// Rows of `games`.
+    pub games: u64,
+    /// Rows of `positions`.
+    pub positions: u64,
+    /// Parts (each a `games` and a `positions` file).
+    pub parts: u64,
+    /// Bytes of the `games` files.
+    pub games_bytes: u64,
+    /// Bytes of the `positions` files.
+    pub positions_bytes: u64,
+}
+
+/// A row of `positions`: variant (an index into the writer's names), key
+/// as a signed integer, game id, ply.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct PositionRow {
+    key: i64,
+    game_id: i64,
+    ply: i32,
+    variant: u32,
+}
+
+/// Writes game records into a dataset folder, part after part.
+pub struct DatasetWriter {
+    dir: PathBuf,
+    part_rows: usize,
+    props: WriterPropertiesPtr,
+    games_schema: Arc<Type>,
+    positions_schema: Arc<Type>,
+    games: Vec<GameRecord>,
+    positions: Vec<PositionRow>,
+    variants: Vec<String>,
+    summary: WrittenSummary,
+}
+
+/// The position key of the index as the `key` column holds it: the same
+/// 64 bits read as a signed integer (what `xpgn key` prints).
+pub fn key_column(key: u64) -> i64 {
+    key as i64
+}
+
+impl DatasetWriter {
+    /// A writer into `dir` (created if missing), closing a part whenever
+    /// one more game would take its `positions` or its `games` past
+    /// `part_rows` rows (a single game longer than that is a part alone).
+    ///
+    /// # Errors
+    /// The folder cannot be made or read, or holds parts already.
+    pub fn create(dir: &Path, part_rows: usize) -> Result<DatasetWriter, DatasetError> {
+        let shown = || dir.display().to_string();
+        std::fs::create_dir_all(dir).map_err(|source| DatasetError::Output {
+            path: shown(),
+            source,
+        })?;
+        let entries = std::fs::read_dir(dir).map_err(|source| DatasetError::Output {
+            path: shown(),
+            source,
+        })?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_part_name(&name) {
+                return Err(DatasetError::Exists {
+                    path: shown(),
+                    file: name,
+                });
+            }
+        }
+        let schema = |text: &str| {
+            parse_message_type(text)
+                .map(Arc::new)
+                .map_err(|source| DatasetError::Parquet {
+                    path: shown(),
+                    source,
+                })
+        };
+        let props = WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        Ok(DatasetWriter {
+            dir: dir.to_path_buf(),
+            part_rows: part_rows.max(1),
+            props: Arc::new(props),
+            games_schema: schema(GAMES_SCHEMA)?,
+            positions_schema: schema(POSITIONS_SCHEMA)?,
+            games: Vec::new(),
+            positions: Vec::new(),
+            variants: Vec::new(),
+            summary: WrittenSummary::default(),
+        })
+    }
+
+    /// Adds one game and its positions.
+    ///
+    /// # Errors
+    /// Writing a full part failed.
+    pub fn push(&mut self, record: GameRecord) -> Result<(), DatasetError> {
+        if !self.games.is_empty()
+            && (self.games.len() + 1 > self.part_rows
+                || self.positions.len() + record.keys.len() > self.part_rows)
+        {
+            self.flush()?;
+        }
+        let variant = match self.variants.iter().position(|v| *v == record.variant) {
+            Some(i) => i,
+            None => {
+                self.variants.push(record.variant.clone());
+                self.variants.len() - 1
+            }
+        } as u32;
+        let game_id = record.game_id();
+        self.positions.extend(
+            record
+                .keys
+                .iter()
+                .enumerate()
+                .map(|(ply, &key)| PositionRow {
+                    key: key_column(key),
+                    game_id,
+                    ply: ply as i32,
+                    variant,
+                }),
+        );
+        self.games.push(record);
+        Ok(())
+    }
+
+    /// Writes the last part (an empty one if no game came, so that the
+    /// folder is a dataset with its schema) and says what was written.
+    ///
+    /// # Errors
+    /// Writing the part failed.
+    pub fn finish(mut self) -> Result<WrittenSummary, DatasetError> {
+        if !self.games.is_empty() || self.summary.parts == 0 {
+            self.flush()?;
+        }
+        Ok(self.summary)
+    }
+
+    /// Writes the games and positions gathered as part `summary.parts`.
+    fn flush(&mut self) -> Result<(), DatasetError> {
+        let part = self.summary.parts;
+        let games = std::mem::take(&mut self.games);
+        let mut positions = std::mem::take(&mut self.positions);
+        positions.sort_unstable();
+        let name = format!("games-{part:05}.parquet");
+        self.summary.games_bytes +=
+            self.write_file(&name, &self.games_schema, |w| write_games(w, &games))?;
+        let name = format!("positions-{part:05}.parquet");
+        let variants = &self.variants;
+        self.summary.positions_bytes += self.write_file(&name, &self.positions_schema, |w| {
+            write_positions(w, &positions, variants)
+        })?;
+        self.summary.games += games.len() as u64;
+        self.summary.positions += positions.len() as u64;
+        self.summary.parts += 1;
+        Ok(())
+    }
+
+    /// Writes `name` in the folder through a hidden temporary file renamed
+    /// when complete (a reader's `games*.parquet` never sees half a file);
+    /// its size.
+    fn write_file(
+        &self,
+        name: &str,
+        schema: &Arc<Type>,
+        fill: impl FnOnce(&mut SerializedFileWriter<BufWriter<File>>) -> Result<(), ParquetError>,
+    ) -> Result<u64, DatasetError> {
+        let path = self.dir.join(name);
+        let temp = self.dir.join(format!(".{name}.tmp"));
+        let shown = || path.display().to_string();
+        let output = |source| DatasetError::Output {
+            path: shown(),
+            source,
+        };
+        let file = File::create(&temp).map_err(output)?;
+        let parquet = |source| DatasetError::Parquet {
+            path: shown(),
+            source,
+        };
+        let result = (|| {
+            let mut w = SerializedFileWriter::new(
+                BufWriter::new(file),
+                schema.clone(),
+                self.props.clone(),
+            )?;
+            fill(&mut w)?;
+            let inner = w.into_inner()?;
+            inner
+                .into_inner()
+                .map_err(|e| ParquetError::External(Box::new(e.into_error())))?
+                .sync_all()
+                .map_err(|e| ParquetError::External(Box::new(e)))
+        })();
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&temp);
+            return Err(parquet(e));
+        }
+        std::fs::rename(&temp, &path).map_err(output)?;
+        let bytes = std::fs::metadata(&path).map_err(output)?.len();
+        Ok(bytes)
+    }
+}
+
+/// Whether `name` is a part of a dataset (`games*.parquet`,
+/// `positions*.parquet`).
+fn is_part_name(name: &str) -> bool {
+    (name.starts_with("games") || name.starts_with("positions")) && name.ends_with(".parquet")
+}
+
+/// Year, month and day of a `Date` tag (`YYYY.MM.DD`, `-` or `/` also
+/// separating), each `None` where unknown (`??`) or out of range.
+pub fn date_parts(date: &str) -> (Option<i32>, Option<i32>, Option<i32>) {
+    let mut parts = date.trim().split(['.', '-', '/']);
+    let mut number = |lo: i32, hi: i32| {
+        parts
+            .next()
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.len() <= 4)
+            .and_then(|p| p.parse::<i32>().ok())
+            .filter(|n| (lo..=hi).contains(n))
+    };
+    let year = number(0, 9999);
+    let month = number(1, 12);
+    let day = number(1, 31);
+    // A month or day without the year before it is no date.
+    match (year, month) {
+        (None, _) => (None, None, None),
+        (Some(_), None) => (year, None, None),
+        _ => (year, month, day),
+    }
+}
+
+/// An Elo tag as an integer: a positive whole number, else `None`
+/// (`""`, `"-"`, `"?"`, `"0"`).
+pub fn elo(value: &str) -> Option<i32> {
+    value.trim().parse::<i32>().ok().filter(|&n| n > 0)
+}
+
+/// Writes the columns of `rows` in schema order, row group by row group.
+fn write_games(
+    w: &mut SerializedFileWriter<BufWriter<File>>,
+    games: &[GameRecord],
+) -> Result<(), ParquetError> {
+    for rows in games.chunks(GAME_GROUP_ROWS) {
+        let mut rg = w.next_row_group()?;
+        let mut index = 0;
+        while let Some(mut col) = rg.next_column()? {
+            write_game_column(&mut col, index, rows)?;
+            col.close()?;
+            index += 1;
+        }
+        rg.close()?;
+    }
+    Ok(())
+}
+
+fn text(s: &str) -> ByteArray {
+    ByteArray::from(s)
+}
+
+fn bytes(b: &[u8]) -> ByteArray {
+    ByteArray::from(b)
+}
+
+fn write_i64(col: &mut SerializedColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
+    col.typed::<Int64Type>().write_batch(values, None, None)?;
+    Ok(())
+}
+
+fn write_i32(col: &mut SerializedColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
+    col.typed::<Int32Type>().write_batch(values, None, None)?;
+    Ok(())
+}
+
+fn write_opt_i32(
+    col: &mut SerializedColumnWriter<'_>,
+    values: impl Iterator<Item = Option<i32>>,
+) -> Result<(), ParquetError> {
+    let (mut present, mut defs) = (Vec::new(), Vec::new());
+    for v in values {
+        defs.push(i16::from(v.is_some()));
+        present.extend(v);
+    }
+    col.typed::<Int32Type>()
+        .write_batch(&present, Some(&defs), None)?;
+    Ok(())
+}
+
+fn write_bytes(
+    col: &mut SerializedColumnWriter<'_>,
+    values: impl Iterator<Item = ByteArray>,
+) -> Result<(), ParquetError> {
+    let values: Vec<ByteArray> = values.collect();
+    col.typed::<ByteArrayType>()
+        .write_batch(&values, None, None)?;
+    Ok(())
+}
+
+fn write_opt_bytes(
+    col: &mut SerializedColumnWriter<'_>,
+    values: impl Iterator<Item = Option<ByteArray>>,
+) -> Result<(), ParquetError> {
+    let (mut present, mut defs) = (Vec::new(), Vec::new());
+    for v in values {
+        defs.push(i16::from(v.is_some()));
+        present.extend(v);
+    }
+    col.typed::<ByteArrayType>()
+        .write_batch(&present, Some(&defs), None)?;
+    Ok(())
+}
+
+/// One leaf of the tags list (`name` or `value`): an empty list is one
+/// level of 0; each pair repeats at level 1 after the first.
+fn write_tags(
+    col: &mut SerializedColumnWriter<'_>,
+    rows: &[GameRecord],
+    value: bool,
+) -> Result<(), ParquetError> {
+    let (mut present, mut defs, mut reps) = (Vec::new(), Vec::new(), Vec::new());
+    for g in rows {
+        if g.tags.is_empty() {
+            defs.push(0);
+            reps.push(0);
+        }
+        for (i, (n, v)) in g.tags.iter().enumerate() {
+            defs.push(1);
+            reps.push(i16::from(i > 0));
+            present.push(text(if value { v } else { n }));
+        }
+    }
+    col.typed::<ByteArrayType>()
+        .write_batch(&present, Some(&defs), Some(&reps))?;
+    Ok(())
+}
+
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`.
+fn write_game_column(
+    col: &mut SerializedColumnWriter<'_>,
+    index: usize,
+    rows: &[GameRecord],
+) -> Result<(), ParquetError> {
+    let tag = |name: &'static str| rows.iter().map(move |g| g.tag(name).map(text));
+    let date = |which: usize| {
+        rows.iter().map(move |g| {
+            let (y, m, d) = g.tag("Date").map_or((None, None, None), date_parts);
+            [y, m, d][which]
+        })
+    };
+    let line = |f: fn(&crate::record::MainLine) -> ByteArray| {
+        rows.iter().map(move |g| g.line.as_ref().map(f))
+    };
+    match index {
+        0 => write_i64(
+            col,
+            &rows.iter().map(GameRecord::game_id).collect::<Vec<_>>(),
+        ),
+        1 => write_bytes(col, rows.iter().map(|g| bytes(&g.hash))),
+        2 => write_bytes(col, rows.iter().map(|g| text(&g.variant))),
+        3 => write_opt_bytes(col, tag("Event")),
+        4 => write_opt_bytes(col, tag("Site")),
+        5 => write_opt_bytes(col, tag("Date")),
+        6..=8 => write_opt_i32(col, date(index - 6)),
+        9 => write_opt_bytes(col, tag("Round")),
+        10 => write_opt_bytes(col, tag("White")),
+        11 => write_opt_bytes(col, tag("Black")),
+        12 => write_opt_bytes(col, tag("Result")),
+        13 => write_opt_i32(col, rows.iter().map(|g| g.tag("WhiteElo").and_then(elo))),
+        14 => write_opt_i32(col, rows.iter().map(|g| g.tag("BlackElo").and_then(elo))),
+        15 => write_tags(col, rows, false),
+        16 => write_tags(col, rows, true),
+        17 => write_i32(
+            col,
+            &rows
+                .iter()
+                .map(|g| i32::try_from(g.plies).unwrap_or(i32::MAX))
+                .collect::<Vec<_>>(),
+        ),
+        18 => write_bytes(
+            col,
+            rows.iter()
+                .map(|g| text(if g.valid { "valid" } else { "invalid" })),
+        ),
+        19 => write_i32(
+            col,
+            &rows
+                .iter()
+                .map(|g| i32::try_from(g.warnings).unwrap_or(i32::MAX))
+                .collect::<Vec<_>>(),
+        ),
+        20 => write_opt_bytes(col, rows.iter().map(|g| g.diagnostic.as_deref().map(text))),
+        21 => write_bytes(col, rows.iter().map(|g| text(&g.diagnostics))),
+        22 => write_bytes(col, rows.iter().map(|g| text(&g.source_file))),
+        23 => write_i64(
+            col,
+            &rows
+                .iter()
+                .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX))
+                .collect::<Vec<_>>(),
+        ),
+        24 => write_bytes(col, rows.iter().map(|g| bytes(&g.original))),
+        25 => write_opt_bytes(
+            col,
+            rows.iter()
+                .map(|g| g.line.as_ref().and_then(|l| l.start.as_deref()).map(text)),
+        ),
+        26 => write_opt_bytes(col, line(|l| bytes(&l.packed))),
+        27 => write_opt_bytes(col, line(|l| text(&l.san))),
+        28 => write_opt_bytes(col, line(|l| text(&l.coord))),
+        29 => write_opt_bytes(col, line(|l| bytes(&l.moves_hash))),
+        _ => Err(ParquetError::General(format!(
+            "games schema has no column {index}"
+        ))),
+    }
+}
+
+/// Writes sorted position rows, row group by row group.
+fn write_positions(
+    w: &mut SerializedFileWriter<BufWriter<File>>,
+    positions: &[PositionRow],
+    variants: &[String],
+) -> Result<(), ParquetError> {
+    for rows in positions.chunks(POSITION_GROUP_ROWS) {
+        let mut rg = w.next_row_group()?;
+        let mut index = 0;
+        while let Some(mut col) = rg.next_column()? {
+            match index {
+                0 => write_bytes(
+                    &mut col,
+                    rows.iter().map(|p| text(&variants[p.variant as usize])),
+                )?,
+                1 => write_i64(&mut col, &rows.iter().map(|p| p.key).collect::<Vec<_>>())?,
+                2 => write_i64(
+                    &mut col,
+                    &rows.iter().map(|p| p.game_id).collect::<Vec<_>>(),
+                )?,
+                3 => write_i32(&mut col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>())?,
+                _ => {
+                    return Err(ParquetError::General(format!(
+                        "positions schema has no column {index}"
+                    )));
+                }
+            }
+            col.close()?;
+            index += 1;
+        }
+        rg.close()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_elos() {
+        assert_eq!(date_parts("1985.03.07"), (Some(1985), Some(3), Some(7)));
+        assert_eq!(date_parts("1985.??.??"), (Some(1985), None, None));
+        assert_eq!(date_parts("????.??.??"), (None, None, None));
+        assert_eq!(date_parts("????.03.07"), (None, None, None));
+        assert_eq!(date_parts("2019-11-30"), (Some(2019), Some(11), Some(30)));
+        assert_eq!(date_parts("2019.13.01"), (Some(2019), None, None));
+        assert_eq!(date_parts(""), (None, None, None));
+        assert_eq!(elo(" 2750 "), Some(2750));
+        assert_eq!((elo("0"), elo("-"), elo("")), (None, None, None));
+        assert_eq!(key_column(u64::MAX), -1);
+    }
+}
