@@ -86,13 +86,7 @@ pub(super) fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliEr
     }
     let mut writer = DatasetWriter::create(Path::new(dir), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
-    let db_error = |e: crate::db::DbError| {
-        CliError::Usage(format!(
-            "--db {}: {}",
-            shown(&args.filter.db),
-            shown_message(&e.to_string())
-        ))
-    };
+    let db_error = |e: crate::db::DbError| super::db_error(&args.filter.db, e);
     for g in &games {
         if let Some(record) = db.stored_record(g.id).map_err(db_error)? {
             writer.push(record).map_err(|e| usage(&e))?;

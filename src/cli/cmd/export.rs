@@ -3,7 +3,7 @@ use std::path::Path;
 
 use super::output::{FileId, write_atomically};
 use super::query::select;
-use super::{shown, shown_message};
+use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
 use crate::cli::exit::CliError;
 use crate::db::export::ExportForm;
@@ -25,13 +25,9 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
     let mut unchanged = 0;
     let mut open_end = false;
     for g in &games {
-        let exported = db.export_game(g.id, form).map_err(|e| {
-            CliError::Usage(format!(
-                "--db {}: {}",
-                shown(&args.filter.db),
-                shown_message(&e.to_string())
-            ))
-        })?;
+        let exported = db
+            .export_game(g.id, form)
+            .map_err(|e| super::db_error(&args.filter.db, e))?;
         if let Some(e) = exported {
             unchanged += usize::from(e.unchanged.is_some());
             if open_end {

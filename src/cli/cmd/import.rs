@@ -56,13 +56,7 @@ pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
     crate::db::on_first_wait(move || {
         eprintln!("xpgn: waiting for another import of {name} to finish...");
     });
-    let db = Database::open(Path::new(path)).map_err(|e| {
-        CliError::Usage(format!(
-            "--db {}: {}",
-            shown(path),
-            shown_message(&e.to_string())
-        ))
-    })?;
+    let db = Database::open(Path::new(path)).map_err(|e| super::db_error(path, e))?;
     super::register_stored_variants(&db, path)?;
     Ok(db)
 }
@@ -131,11 +125,7 @@ pub(super) fn run(
             .import_reporting(path, input, &mut summary, &mut progress, &mut on_game)
             .map_err(|e| match e {
                 DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
-                _ => CliError::Usage(format!(
-                    "--db {}: {}",
-                    shown(db),
-                    shown_message(&e.to_string())
-                )),
+                _ => super::db_error(db, e),
             })?;
     }
     if terminal {

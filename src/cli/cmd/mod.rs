@@ -71,27 +71,32 @@ const SHOWN_CHARS: usize = 80;
 /// input it rejects) an error message repeats.
 const MESSAGE_CHARS: usize = 400;
 
-/// A value the user gave (an argument, a path), as an error message
-/// repeats it: control characters escaped, long values shortened.
 /// Registers the variant definitions `db` stores (games of a user's
 /// variant replay without `--variants`), after those loaded from files;
 /// a stored definition that differs from a loaded one of the same name is
 /// refused, naming the variant.
 fn register_stored_variants(db: &crate::db::Database, path: &str) -> Result<(), CliError> {
     let mut registry = (*crate::rules::Registry::global()).clone();
-    let added = db.register_variants(&mut registry).map_err(|e| {
-        CliError::Usage(format!(
-            "--db {}: {}",
-            shown(path),
-            shown_message(&e.to_string())
-        ))
-    })?;
+    let added = db
+        .register_variants(&mut registry)
+        .map_err(|e| db_error(path, e))?;
     if !added.is_empty() {
         crate::rules::Registry::set_global(registry);
     }
     Ok(())
 }
 
+/// An error of the database `--db path`, as the user reads it.
+fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
+    CliError::Usage(format!(
+        "--db {}: {}",
+        shown(path),
+        shown_message(&e.to_string())
+    ))
+}
+
+/// A value the user gave (an argument, a path), as an error message
+/// repeats it: control characters escaped, long values shortened.
 fn shown(text: &str) -> Cow<'_, str> {
     printable(text, SHOWN_CHARS)
 }

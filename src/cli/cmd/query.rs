@@ -16,13 +16,8 @@ use crate::rules::{Position, Variant};
 /// Opens an existing database to read, with a message that says which
 /// file and why it cannot be.
 pub(super) fn open_to_read(path: &str) -> Result<Database, CliError> {
-    let db = Database::open_existing(std::path::Path::new(path)).map_err(|e| {
-        CliError::Usage(format!(
-            "--db {}: {}",
-            shown(path),
-            shown_message(&e.to_string())
-        ))
-    })?;
+    let db = Database::open_existing(std::path::Path::new(path))
+        .map_err(|e| super::db_error(path, e))?;
     super::register_stored_variants(&db, path)?;
     Ok(db)
 }
