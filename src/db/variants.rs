@@ -33,7 +33,7 @@ pub struct StoredVariant {
 
 /// The text and hash of a variant's definition, `None` for a built-in.
 fn user_definition(variant: Variant) -> Option<(&'static str, String)> {
-    if Variant::builtin().contains(&variant) {
+    if variant.is_builtin() {
         return None;
     }
     let text = variant.def().source?;

@@ -100,7 +100,7 @@ pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
         None => Ok(Variant::chess()),
         Some(name) => Variant::by_name(name).ok_or_else(|| {
             let registry = crate::rules::Registry::global();
-            let known: Vec<&str> = registry.variants().iter().map(|v| v.name()).collect();
+            let known = registry.names();
             ReplayError {
                 kind: ReplayErrorKind::UnknownVariant,
                 ply: None,

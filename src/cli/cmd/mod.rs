@@ -110,7 +110,7 @@ fn shown_message(text: &str) -> Cow<'_, str> {
 /// The variant, start position and played moves the arguments name.
 fn position_from(args: &PositionArgs) -> Result<Position, CliError> {
     let variant = Variant::by_name(&args.variant).ok_or_else(|| {
-        let names: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
+        let names = crate::rules::Registry::global().names();
         CliError::Usage(format!(
             "unknown variant `{}`; known: {}",
             shown(&args.variant),

@@ -36,7 +36,7 @@ pub(super) fn open_if_exists(path: &str) -> Result<Option<Database>, CliError> {
 /// The variant `--variant` names.
 pub(super) fn variant_arg(name: &str) -> Result<Variant, CliError> {
     Variant::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Variant::builtin().iter().map(|v| v.name()).collect();
+        let names = crate::rules::Registry::global().names();
         CliError::Usage(format!(
             "--variant: unknown variant `{}`; known: {}",
             shown(name),

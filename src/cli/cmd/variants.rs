@@ -8,7 +8,7 @@ pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliErro
     let registry = Registry::global();
     if let Some(name) = show {
         let v = Variant::by_name(name).ok_or_else(|| {
-            let names: Vec<&str> = registry.variants().iter().map(|v| v.name()).collect();
+            let names = registry.names();
             CliError::Usage(format!(
                 "unknown variant `{name}` (known: {})",
                 names.join(", ")
@@ -29,7 +29,7 @@ pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliErro
             v.name(),
             format!("{}x{}", size.files, size.ranks),
             v.def().display_name,
-            start_position(*v)
+            start_position(v)
         )?;
         // The piece letters, as the variant's definition names them.
         let legend: Vec<String> = v

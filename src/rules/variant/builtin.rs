@@ -51,3 +51,46 @@ pub fn builtin_def(name: &str) -> Option<VariantDef> {
         .unwrap_or_else(|e| panic!("built-in definition: {e}"));
     Some(def)
 }
+
+/// The names a built-in answers to (short name, display name, aliases),
+/// read from the top of its file without loading it: name lookups then
+/// need no variant compiled but the one they find. A test checks these
+/// against the loaded definitions.
+pub(crate) fn builtin_names(i: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    let unquote = |v: &str| v.trim().trim_matches('"').to_string();
+    for line in SOURCES[i].lines().take_while(|l| !l.starts_with('[')) {
+        let Some((key, value)) = line.split_once('=') else {
+            continue;
+        };
+        match key.trim() {
+            "name" | "display-name" => names.push(unquote(value)),
+            "aliases" => names.extend(
+                value
+                    .trim()
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .split(',')
+                    .map(unquote)
+                    .filter(|a| !a.is_empty()),
+            ),
+            _ => {}
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_read_without_loading_are_those_of_the_definitions() {
+        for (i, name) in BUILTIN_NAMES.iter().enumerate() {
+            let def = builtin_def(name).unwrap();
+            let mut expected = vec![def.name.to_string(), def.display_name.to_string()];
+            expected.extend(def.aliases.iter().map(|a| a.to_string()));
+            assert_eq!(builtin_names(i), expected, "{name}");
+        }
+    }
+}

@@ -836,7 +836,35 @@ fn kind_of_role(pieces: &[PieceDef], role: Role) -> PieceKind {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Registry {
-    variants: Vec<Variant>,
+    entries: Vec<Entry>,
+}
+
+/// A variant of a registry: a built-in, compiled when first found, or a
+/// loaded one.
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    Builtin(usize),
+    Loaded(Variant),
+}
+
+impl Entry {
+    fn variant(self) -> Variant {
+        match self {
+            Entry::Builtin(i) => Variant::builtin_at(i),
+            Entry::Loaded(v) => v,
+        }
+    }
+
+    /// Whether `key` (a [`normalize_name`] key) names it; a built-in is
+    /// not compiled to answer.
+    fn answers_to(self, key: &str) -> bool {
+        match self {
+            Entry::Builtin(i) => super::builtin::builtin_names(i)
+                .iter()
+                .any(|n| normalize_name(n) == key),
+            Entry::Loaded(v) => v.answers_to(key),
+        }
+    }
 }
 
 static GLOBAL: OnceLock<RwLock<Arc<Registry>>> = OnceLock::new();
@@ -845,20 +873,38 @@ impl Registry {
     /// The built-in variants only.
     pub fn builtin() -> Registry {
         Registry {
-            variants: Variant::builtin().to_vec(),
+            entries: (0..super::BUILTIN_NAMES.len())
+                .map(Entry::Builtin)
+                .collect(),
         }
     }
 
-    /// Every variant, built-ins first, then in loading order.
-    pub fn variants(&self) -> &[Variant] {
-        &self.variants
+    /// Every variant, built-ins first, then in loading order (each
+    /// compiled).
+    pub fn variants(&self) -> Vec<Variant> {
+        self.entries.iter().map(|e| e.variant()).collect()
+    }
+
+    /// The short names of every variant, in the order of
+    /// [`Registry::variants`], without compiling any.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.entries
+            .iter()
+            .map(|e| match e {
+                Entry::Builtin(i) => super::BUILTIN_NAMES[*i],
+                Entry::Loaded(v) => v.name(),
+            })
+            .collect()
     }
 
     /// Finds a variant by short name, display name or alias, case-blind,
     /// ignoring spaces, `-`, `_` and `'`.
     pub fn lookup(&self, name: &str) -> Option<Variant> {
         let key = normalize_name(name);
-        self.variants.iter().copied().find(|v| v.answers_to(&key))
+        self.entries
+            .iter()
+            .find(|e| e.answers_to(&key))
+            .map(|e| e.variant())
     }
 
     /// Adds a compiled variant.
@@ -878,7 +924,7 @@ impl Registry {
                 ));
             }
         }
-        self.variants.push(variant);
+        self.entries.push(Entry::Loaded(variant));
         Ok(())
     }
 
