@@ -454,3 +454,73 @@ fn game_diagnostics_do_not_print_escapes_from_the_file() {
     // The game itself goes out as read: nothing the user gave is dropped.
     assert!(stdout(&o).contains('\x1b'));
 }
+
+/// Every sample (the invalid ones too) and an input that cannot be read.
+fn sample_inputs() -> Vec<String> {
+    let mut files = Vec::new();
+    for dir in std::fs::read_dir("samples").expect("samples") {
+        let dir = dir.expect("entry").path();
+        for f in std::fs::read_dir(&dir).expect("sample folder") {
+            let f = f.expect("entry").path();
+            if f.extension().is_some_and(|e| e == "xpgn") {
+                files.push(f.to_string_lossy().into_owned());
+            }
+        }
+    }
+    files.sort();
+    files.insert(files.len() / 2, "no-such-file.pgn".to_string());
+    files
+}
+
+#[test]
+fn validate_and_convert_say_the_same_for_any_number_of_jobs() {
+    let files = sample_inputs();
+    let args = |cmd: &[&str], jobs: &str| -> Vec<String> {
+        let mut a: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
+        a.extend(["--jobs".to_string(), jobs.to_string()]);
+        a.extend(files.iter().cloned());
+        a
+    };
+    for cmd in [
+        &["validate"][..],
+        &["validate", "--format", "json"],
+        &["validate", "--strict"],
+    ] {
+        let run = |jobs| {
+            let a = args(cmd, jobs);
+            xpgn(&a.iter().map(String::as_str).collect::<Vec<_>>())
+        };
+        let one = run("1");
+        assert_eq!(one.status.code(), Some(2), "{}", stderr(&one));
+        assert!(stderr(&one).contains("no-such-file.pgn: cannot read"));
+        assert!(stdout(&one).lines().count() > 10, "{}", stdout(&one));
+        for jobs in ["2", "5"] {
+            let many = run(jobs);
+            assert_eq!(
+                many.status.code(),
+                one.status.code(),
+                "{cmd:?} --jobs {jobs}"
+            );
+            assert_eq!(stdout(&many), stdout(&one), "{cmd:?} --jobs {jobs}");
+            assert_eq!(stderr(&many), stderr(&one), "{cmd:?} --jobs {jobs}");
+        }
+    }
+    let readable: Vec<String> = files
+        .into_iter()
+        .filter(|f| f != "no-such-file.pgn")
+        .collect();
+    for to in ["xpgn", "lan", "uci", "json", "fen"] {
+        let run = |jobs: &str| {
+            let mut a = vec!["convert", "--to", to, "--jobs", jobs];
+            a.extend(readable.iter().map(String::as_str));
+            xpgn(&a)
+        };
+        let one = run("1");
+        assert!(!one.stdout.is_empty());
+        assert!(stderr(&one).contains("as an invalid game"), "{to}");
+        let many = run("3");
+        assert_eq!(many.stdout, one.stdout, "--to {to}");
+        assert_eq!(stderr(&many), stderr(&one), "--to {to}");
+        assert_eq!(many.status.code(), one.status.code());
+    }
+}

@@ -49,6 +49,10 @@ pub enum Command {
         /// Warnings count as errors: a game with any is invalid.
         #[arg(long)]
         strict: bool,
+        /// Worker threads (default: one per core; 1 for one); the output is
+        /// the same for any number.
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        jobs: Option<usize>,
     },
     /// Rewrite games in another notation; faulty games are reported and
     /// written unchanged.
@@ -62,6 +66,10 @@ pub enum Command {
         /// Output file (default: standard output).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// Worker threads (default: one per core; 1 for one); the output is
+        /// the same for any number.
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        jobs: Option<usize>,
     },
     /// Import game files into the database: every game replayed and stored
     /// (invalid ones with their diagnostic), every position indexed.

@@ -3,12 +3,13 @@ use std::path::Path;
 
 use super::output::{FileId, write_atomically};
 use super::shown;
-use super::validate::open;
+use super::validate::open_input;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::game::Game;
-use crate::notation::reader::{GameText, read_games};
+use crate::notation::parallel::{Event, map_games};
+use crate::notation::reader::GameText;
 use crate::notation::replay::check_game;
 use crate::notation::writer::{
     MoveNotation, write_fens, write_game, write_invalid, write_invalid_json, write_json,
@@ -67,6 +68,7 @@ pub(super) fn run(
     files: &[String],
     to: ConvertTo,
     output: Option<&str>,
+    jobs: usize,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
     let invalid = match output {
@@ -74,9 +76,9 @@ pub(super) fn run(
             // Every input is checked before the output is created: a typo
             // or an input named as output leaves the target untouched.
             check_inputs(files, target)?;
-            write_atomically(target, |out| convert(files, to, out))?
+            write_atomically(target, |out| convert(files, to, jobs, out))?
         }
-        None => convert(files, to, stdout)?,
+        None => convert(files, to, jobs, stdout)?,
     };
     if invalid > 0 {
         return Err(CliError::Quiet(Exit::Rejected));
@@ -111,27 +113,60 @@ fn check_inputs(files: &[String], target: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Converts every game of `files` into `out`; returns how many games were
-/// invalid (reported, and written whole in their safe form).
-fn convert(files: &[String], to: ConvertTo, out: &mut dyn Write) -> Result<usize, CliError> {
+/// Converts every game of `files` into `out` on `jobs` threads; returns
+/// how many games were invalid (reported, and written whole in their safe
+/// form).
+fn convert(
+    files: &[String],
+    to: ConvertTo,
+    jobs: usize,
+    out: &mut dyn Write,
+) -> Result<usize, CliError> {
     let mut invalid = 0usize;
-    for path in files {
-        for item in read_games(open(path)?) {
-            let (text, game) =
-                item.map_err(|e| CliError::Usage(format!("{}: read error: {e}", shown(path))))?;
+    map_games(
+        files,
+        &open_input,
+        jobs,
+        |input, text| {
+            let game = text.read();
             let (bytes, errors) = convert_game(&text, &game, to);
-            if !errors.is_empty() {
-                invalid += 1;
-                for d in &errors {
-                    eprintln!(
+            let reports: Vec<String> = errors
+                .iter()
+                .map(|d| {
+                    format!(
                         "{} (written whole, as an invalid game)",
-                        d.render(path, text.number)
-                    );
+                        d.render(&files[input], text.number)
+                    )
+                })
+                .collect();
+            (bytes, reports)
+        },
+        |event| -> Result<(), CliError> {
+            match event {
+                Event::Game {
+                    value: (bytes, reports),
+                    ..
+                } => {
+                    if !reports.is_empty() {
+                        invalid += 1;
+                        for r in &reports {
+                            eprintln!("{r}");
+                        }
+                    }
+                    out.write_all(&bytes)?;
+                    Ok(())
                 }
+                Event::Unopened { input, error } => Err(CliError::Usage(format!(
+                    "{}: cannot read: {error}",
+                    shown(&files[input])
+                ))),
+                Event::Failed { input, error } => Err(CliError::Usage(format!(
+                    "{}: read error: {error}",
+                    shown(&files[input])
+                ))),
             }
-            out.write_all(&bytes)?;
-        }
-    }
+        },
+    )?;
     out.flush()?;
     Ok(invalid)
 }

@@ -30,9 +30,7 @@ pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliErro
     for f in &args.files {
         paths.extend(expand(f)?);
     }
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let jobs = super::jobs_or_all(args.jobs);
     let writer = DatasetWriter::create(Path::new(&args.out), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
     let start = Instant::now();

@@ -27,6 +27,11 @@ use crate::notation::position::read_position;
 use crate::notation::printable::printable;
 use crate::rules::{Position, Variant};
 
+/// `--jobs`, or one worker per core.
+fn jobs_or_all(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(crate::notation::parallel::default_jobs)
+}
+
 pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
     match &cli.command {
         Command::Variants { show } => variants::run(out, show.as_deref()),
@@ -43,8 +48,14 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             files,
             format,
             strict,
-        } => validate::run(files, *format, *strict, out),
-        Command::Convert { files, to, output } => convert::run(files, *to, output.as_deref(), out),
+            jobs,
+        } => validate::run(files, *format, *strict, jobs_or_all(*jobs), out),
+        Command::Convert {
+            files,
+            to,
+            output,
+            jobs,
+        } => convert::run(files, *to, output.as_deref(), jobs_or_all(*jobs), out),
         Command::Import { files, db, report } => import::run(files, db, report.as_deref(), out),
         Command::Duplicates { db, format, limit } => import::duplicates(db, *format, *limit, out),
         Command::Optimize { db } => import::optimize(db, out),

@@ -6,8 +6,9 @@ use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use crate::notation::diagnostic::{Diagnostic, Severity};
+use crate::notation::parallel::{Event, map_games};
 use crate::notation::position::write_position;
-use crate::notation::reader::read_games;
+use crate::notation::reader::GameText;
 use crate::notation::replay::check_game;
 
 #[derive(Serialize)]
@@ -35,13 +36,17 @@ struct GameJson<'a> {
 }
 
 /// Opens `path`, or standard input for `-`.
-pub(super) fn open(path: &str) -> Result<Box<dyn BufRead>, CliError> {
+pub(super) fn open(path: &str) -> Result<Box<dyn BufRead + Send>, CliError> {
+    open_input(path).map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))
+}
+
+/// Opens `path`, or standard input for `-`, for the reading threads.
+pub(super) fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
     if path == "-" {
         return Ok(Box::new(BufReader::new(std::io::stdin())));
     }
     std::fs::File::open(path)
-        .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead>)
-        .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))
+        .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>)
 }
 
 /// Counts of a validation run.
@@ -52,75 +57,101 @@ struct Tally {
     warned: usize,
 }
 
+/// One game's verdict and what is printed for it.
+struct Verdict {
+    valid: bool,
+    warned: bool,
+    printed: Vec<u8>,
+}
+
+/// Reads and replays one game and writes what is printed for it.
+fn judge(path: &str, text: &GameText, format: OutputFormat, strict: bool) -> Verdict {
+    let game = text.read();
+    let checked = check_game(&game, None);
+    let warned = checked
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Warning);
+    let valid = checked.is_valid() && !(strict && warned);
+    let mut printed = Vec::new();
+    match format {
+        OutputFormat::Text => {
+            for d in &checked.diagnostics {
+                printed.extend_from_slice(d.render(path, text.number).as_bytes());
+                printed.push(b'\n');
+            }
+        }
+        OutputFormat::Json => {
+            let first = checked.first_error();
+            let replay = checked.replay.as_ref();
+            let json = GameJson {
+                file: path,
+                game: text.number,
+                valid,
+                plies: replay.map_or(0, |r| r.moves.len()),
+                result: game.recorded_result(),
+                final_fen: replay
+                    .filter(|_| checked.is_valid())
+                    .map(|r| write_position(&r.end)),
+                error: first.map(|e| ErrorJson {
+                    kind: e.kind.name(),
+                    ply: e.ply,
+                    line: e.at.line,
+                    column: e.at.column,
+                    text: e.text.as_deref(),
+                    message: &e.message,
+                }),
+                diagnostics: &checked.diagnostics,
+            };
+            // Serialising these plain structures cannot fail.
+            if serde_json::to_writer(&mut printed, &json).is_ok() {
+                printed.push(b'\n');
+            }
+        }
+    }
+    Verdict {
+        valid,
+        warned: valid && warned,
+        printed,
+    }
+}
+
 pub(super) fn run(
     files: &[String],
     format: OutputFormat,
     strict: bool,
+    jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let mut tally = Tally::default();
-    let mut unreadable = Vec::new();
-    for path in files {
-        let input = match open(path) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("xpgn: {e}");
-                unreadable.push(path.clone());
-                continue;
-            }
-        };
-        for item in read_games(input) {
-            let (text, game) = match item {
-                Ok(x) => x,
-                Err(e) => {
-                    eprintln!("xpgn: {}: read error: {e}", shown(path));
+    let mut unreadable: Vec<String> = Vec::new();
+    map_games(
+        files,
+        &open_input,
+        jobs,
+        |input, text| judge(&files[input], &text, format, strict),
+        |event| -> Result<(), CliError> {
+            match event {
+                Event::Game { value, .. } => {
+                    tally.read += 1;
+                    tally.valid += usize::from(value.valid);
+                    tally.warned += usize::from(value.warned);
+                    out.write_all(&value.printed)?;
+                }
+                Event::Unopened { input, error } => {
+                    let path = &files[input];
+                    eprintln!("xpgn: {}: cannot read: {error}", shown(path));
                     unreadable.push(path.clone());
-                    break;
                 }
-            };
-            tally.read += 1;
-            let checked = check_game(&game, None);
-            let warned = checked
-                .diagnostics
-                .iter()
-                .any(|d| d.severity == Severity::Warning);
-            let valid = checked.is_valid() && !(strict && warned);
-            tally.valid += usize::from(valid);
-            tally.warned += usize::from(valid && warned);
-            match format {
-                OutputFormat::Text => {
-                    for d in &checked.diagnostics {
-                        writeln!(out, "{}", d.render(path, text.number))?;
-                    }
-                }
-                OutputFormat::Json => {
-                    let first = checked.first_error();
-                    let replay = checked.replay.as_ref();
-                    let json = GameJson {
-                        file: path,
-                        game: text.number,
-                        valid,
-                        plies: replay.map_or(0, |r| r.moves.len()),
-                        result: game.recorded_result(),
-                        final_fen: replay
-                            .filter(|_| checked.is_valid())
-                            .map(|r| write_position(&r.end)),
-                        error: first.map(|e| ErrorJson {
-                            kind: e.kind.name(),
-                            ply: e.ply,
-                            line: e.at.line,
-                            column: e.at.column,
-                            text: e.text.as_deref(),
-                            message: &e.message,
-                        }),
-                        diagnostics: &checked.diagnostics,
-                    };
-                    serde_json::to_writer(&mut *out, &json).map_err(std::io::Error::from)?;
-                    writeln!(out)?;
+                Event::Failed { input, error } => {
+                    let path = &files[input];
+                    eprintln!("xpgn: {}: read error: {error}", shown(path));
+                    unreadable.push(path.clone());
                 }
             }
-        }
-    }
+            Ok(())
+        },
+    )?;
     if format == OutputFormat::Text {
         let strictly = if strict {
             " (--strict: warnings count)"

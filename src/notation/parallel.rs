@@ -1,0 +1,428 @@
+//! Game files read on every core: one thread splits the inputs into games
+//! (a small share of the work) and hands them out in chunks, worker
+//! threads run the caller's function on each game, and the calling thread
+//! takes the results back in input order. What the caller makes of them
+//! (a report, a converted file, database rows, a dataset) is therefore the
+//! same, byte for byte, whatever the number of workers.
+//!
+//! Memory stays bounded: at most [`WINDOW_PER_JOB`] chunks per worker are
+//! out between the splitter and the caller, counting those done but
+//! waiting behind a slower one, and a chunk holds at most
+//! [`CHUNK_GAMES`] games or about [`CHUNK_BYTES`] bytes.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Condvar, Mutex};
+
+use super::reader::{GameSplitter, GameText};
+
+/// Games per chunk at most.
+pub const CHUNK_GAMES: usize = 64;
+/// Bytes per chunk, about: a chunk is closed once it holds this many.
+pub const CHUNK_BYTES: usize = 256 * 1024;
+/// Chunks in flight per worker, done or not.
+pub const WINDOW_PER_JOB: u64 = 4;
+
+/// Opens an input by name (the caller decides what `-` means).
+pub type Open<'a> = dyn Fn(&str) -> std::io::Result<Box<dyn BufRead + Send>> + Sync + 'a;
+
+/// What the caller takes, in input order.
+#[derive(Debug)]
+pub enum Event<T> {
+    /// The worker's result for one game of input `input` (an index into
+    /// the inputs).
+    Game {
+        /// Index of the game's input.
+        input: usize,
+        /// What the work function made of it.
+        value: T,
+    },
+    /// Input `input` could not be opened; the next input follows.
+    Unopened {
+        /// Index of the input.
+        input: usize,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// Reading input `input` failed after the games already given; the
+    /// rest of it is not read and the next input follows.
+    Failed {
+        /// Index of the input.
+        input: usize,
+        /// Why.
+        error: std::io::Error,
+    },
+}
+
+/// Worker threads to use by default: one per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Runs `work` on every game of `inputs` (opened by `open`, split by
+/// [`GameSplitter`]) on `jobs` worker threads (1: everything in the
+/// calling thread), and hands each result, and each input that fails, to
+/// `take` in input order. `work` gets the index of the game's input.
+///
+/// # Errors
+/// The first error `take` returns: everything stops (the threads finish
+/// the chunk they hold and end).
+pub fn map_games<T, E, W, C>(
+    inputs: &[String],
+    open: &Open<'_>,
+    jobs: usize,
+    work: W,
+    mut take: C,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, GameText) -> T + Sync,
+    C: FnMut(Event<T>) -> Result<(), E>,
+{
+    if jobs <= 1 {
+        let mut failed = None;
+        split(inputs, open, &mut |piece| {
+            let result = match piece {
+                Piece::Games(chunk) => chunk.texts.into_iter().try_for_each(|text| {
+                    take(Event::Game {
+                        input: chunk.input,
+                        value: work(chunk.input, text),
+                    })
+                }),
+                Piece::Event(_, event) => take(event),
+            };
+            match result {
+                Ok(()) => true,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            }
+        });
+        return failed.map_or(Ok(()), Err);
+    }
+    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
+    let (work_tx, work_rx) = sync_channel::<Chunk>(jobs);
+    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize);
+    let work_rx = Mutex::new(work_rx);
+    std::thread::scope(|scope| {
+        let splitter_done = done_tx.clone();
+        let window = &window;
+        scope.spawn(move || splitter(inputs, open, window, work_tx, splitter_done));
+        let (work, work_rx) = (&work, &work_rx);
+        for _ in 0..jobs {
+            let done = done_tx.clone();
+            scope.spawn(move || worker(work_rx, &done, work));
+        }
+        // Only the threads hold the senders now: when every thread has
+        // ended, `collect` sees the channel close.
+        drop(done_tx);
+        let result = collect(done_rx, window, &mut take);
+        // Wakes a splitter waiting for room, so the scope can end after
+        // an early stop.
+        window.close();
+        result
+    })
+}
+
+/// A chunk of games of one input, numbered in input order.
+struct Chunk {
+    seq: u64,
+    input: usize,
+    texts: Vec<GameText>,
+}
+
+/// What the splitter produces, in order.
+enum Piece<T> {
+    Games(Chunk),
+    /// An input's failure, numbered as the chunks.
+    Event(u64, Event<T>),
+}
+
+/// What comes back to the calling thread, numbered as the chunks.
+enum Done<T> {
+    Games(u64, Vec<Event<T>>),
+    /// The splitter has sent everything: the number is one past the last.
+    End(u64),
+}
+
+impl<T> Done<T> {
+    fn seq(&self) -> u64 {
+        match self {
+            Done::Games(seq, _) | Done::End(seq) => *seq,
+        }
+    }
+}
+
+/// How far the caller has taken: the splitter may run at most `size`
+/// chunks ahead of it.
+struct Window {
+    size: u64,
+    taken: Mutex<(u64, bool)>,
+    moved: Condvar,
+}
+
+impl Window {
+    fn new(size: u64) -> Window {
+        Window {
+            size,
+            taken: Mutex::new((0, false)),
+            moved: Condvar::new(),
+        }
+    }
+
+    /// Waits until chunk `seq` may be sent; false once the caller has
+    /// stopped.
+    fn wait_for(&self, seq: u64) -> bool {
+        let Ok(mut state) = self.taken.lock() else {
+            return false;
+        };
+        while !state.1 && seq >= state.0 + self.size {
+            state = match self.moved.wait(state) {
+                Ok(s) => s,
+                Err(_) => return false,
+            };
+        }
+        !state.1
+    }
+
+    fn advance(&self, taken: u64) {
+        if let Ok(mut state) = self.taken.lock() {
+            state.0 = taken;
+        }
+        self.moved.notify_all();
+    }
+
+    fn close(&self) {
+        if let Ok(mut state) = self.taken.lock() {
+            state.1 = true;
+        }
+        self.moved.notify_all();
+    }
+}
+
+/// Splits every input into chunks numbered from 0, handing each (and each
+/// input's failure) to `send`, which says whether to go on.
+fn split<T>(inputs: &[String], open: &Open<'_>, send: &mut dyn FnMut(Piece<T>) -> bool) -> u64 {
+    let mut seq = 0;
+    for (input, name) in inputs.iter().enumerate() {
+        let reader = match open(name) {
+            Ok(reader) => reader,
+            Err(error) => {
+                if !send(Piece::Event(seq, Event::Unopened { input, error })) {
+                    return seq + 1;
+                }
+                seq += 1;
+                continue;
+            }
+        };
+        let mut texts = Vec::new();
+        let mut bytes = 0;
+        let mut splitter = GameSplitter::new(reader);
+        loop {
+            let (ended, failure) = match splitter.next() {
+                Some(Ok(text)) => {
+                    bytes += text.raw.len();
+                    texts.push(text);
+                    (false, None)
+                }
+                Some(Err(error)) => (true, Some(error)),
+                None => (true, None),
+            };
+            let full = ended || texts.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES;
+            if full && !texts.is_empty() {
+                let chunk = Chunk {
+                    seq,
+                    input,
+                    texts: std::mem::take(&mut texts),
+                };
+                bytes = 0;
+                if !send(Piece::Games(chunk)) {
+                    return seq + 1;
+                }
+                seq += 1;
+            }
+            if let Some(error) = failure {
+                if !send(Piece::Event(seq, Event::Failed { input, error })) {
+                    return seq + 1;
+                }
+                seq += 1;
+            }
+            if ended {
+                break;
+            }
+        }
+    }
+    seq
+}
+
+/// The splitting thread: chunks to the workers, failures and the end
+/// straight to the calling thread, never more than the window ahead.
+fn splitter<T>(
+    inputs: &[String],
+    open: &Open<'_>,
+    window: &Window,
+    work: SyncSender<Chunk>,
+    done: SyncSender<Done<T>>,
+) {
+    let end = split(inputs, open, &mut |piece| match piece {
+        Piece::Games(chunk) => window.wait_for(chunk.seq) && work.send(chunk).is_ok(),
+        Piece::Event(seq, event) => {
+            window.wait_for(seq) && done.send(Done::Games(seq, vec![event])).is_ok()
+        }
+    });
+    let _ = done.send(Done::End(end));
+}
+
+/// A worker thread: runs `work` on chunks until there are none.
+fn worker<T, W>(chunks: &Mutex<Receiver<Chunk>>, done: &SyncSender<Done<T>>, work: &W)
+where
+    W: Fn(usize, GameText) -> T,
+{
+    loop {
+        // The lock is held only to receive.
+        let next = match chunks.lock() {
+            Ok(rx) => rx.recv(),
+            Err(_) => return,
+        };
+        let Ok(chunk) = next else { return };
+        let input = chunk.input;
+        let values = chunk
+            .texts
+            .into_iter()
+            .map(|text| Event::Game {
+                input,
+                value: work(input, text),
+            })
+            .collect();
+        if done.send(Done::Games(chunk.seq, values)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Takes the workers' chunks in input order.
+fn collect<T, E>(
+    done: Receiver<Done<T>>,
+    window: &Window,
+    take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut waiting: BTreeMap<u64, Vec<Event<T>>> = BTreeMap::new();
+    let (mut next, mut end) = (0u64, None);
+    loop {
+        while let Some(events) = waiting.remove(&next) {
+            for event in events {
+                take(event)?;
+            }
+            next += 1;
+            window.advance(next);
+        }
+        if end.is_some_and(|end| next >= end) {
+            return Ok(());
+        }
+        match done.recv() {
+            Ok(Done::End(n)) => end = Some(n),
+            Ok(item) => {
+                let seq = item.seq();
+                if let Done::Games(_, events) = item {
+                    waiting.insert(seq, events);
+                }
+            }
+            // Every thread ended without saying the end: nothing more comes.
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn games(n: usize) -> String {
+        (0..n)
+            .map(|i| format!("[Event \"{i}\"]\n1. e4 *\n\n"))
+            .collect()
+    }
+
+    fn open_named(name: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
+        match name.strip_prefix("games:") {
+            Some(n) => {
+                let n: usize = n.parse().map_err(std::io::Error::other)?;
+                Ok(Box::new(std::io::Cursor::new(games(n).into_bytes())))
+            }
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "no such input",
+            )),
+        }
+    }
+
+    /// Each event as text: the same list for any number of workers.
+    fn run(inputs: &[&str], jobs: usize) -> Vec<String> {
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        let mut seen = Vec::new();
+        map_games::<_, (), _, _>(
+            &inputs,
+            &open_named,
+            jobs,
+            |input, text| {
+                format!(
+                    "{input}:{}:{}",
+                    text.number,
+                    text.text.lines().next().unwrap_or("")
+                )
+            },
+            |event| {
+                seen.push(match event {
+                    Event::Game { value, .. } => value,
+                    Event::Unopened { input, .. } => format!("{input}: unopened"),
+                    Event::Failed { input, .. } => format!("{input}: failed"),
+                });
+                Ok(())
+            },
+        )
+        .unwrap();
+        seen
+    }
+
+    #[test]
+    fn results_come_in_input_order_for_any_number_of_workers() {
+        let inputs = ["games:500", "missing", "games:3", "games:0", "games:130"];
+        let one = run(&inputs, 1);
+        assert_eq!(one.len(), 500 + 1 + 3 + 130);
+        assert_eq!(one[0], "0:1:[Event \"0\"]");
+        assert_eq!(one[500], "1: unopened");
+        assert_eq!(one[501], "2:1:[Event \"0\"]");
+        assert_eq!(
+            one.last().map(String::as_str),
+            Some("4:130:[Event \"129\"]")
+        );
+        for jobs in [2, 3, 8] {
+            assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
+        }
+    }
+
+    #[test]
+    fn an_error_of_the_caller_stops_everything() {
+        let inputs = vec!["games:5000".to_string()];
+        for jobs in [1, 2] {
+            let mut taken = 0;
+            let result = map_games(
+                &inputs,
+                &open_named,
+                jobs,
+                |_, text| text.number,
+                |event| {
+                    taken += 1;
+                    match event {
+                        Event::Game { value: 100, .. } => Err("stop"),
+                        _ => Ok(()),
+                    }
+                },
+            );
+            assert_eq!(result, Err("stop"));
+            assert_eq!(taken, 100, "{jobs} workers");
+        }
+    }
+}
