@@ -1,0 +1,75 @@
+//! Validation on every core: the same games read and replayed by
+//! `notation::parallel::map_games` with 1 worker and with one per core
+//! (what `xpgn validate --jobs N` does), so the ratio between them is the
+//! parallel speed-up. Run with `cargo bench --bench parallel`; input
+//! `../shared/corpus/*.pgn` laid end to end four times (10,000 real games)
+//! when present, else generated games.
+
+use std::io::BufRead;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use xpgn::notation::parallel::{Event, default_jobs, map_games};
+use xpgn::notation::replay::check_game;
+
+/// The corpus, four times, or a small generated stand-in.
+fn input() -> Vec<u8> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "pgn"));
+    files.sort();
+    let mut data = Vec::new();
+    for _ in 0..4 {
+        for f in &files {
+            data.extend(std::fs::read(f).unwrap_or_default());
+            data.push(b'\n');
+        }
+    }
+    if data.len() < 1000 {
+        data = "[Event \"x\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0\n\n"
+            .repeat(5000)
+            .into_bytes();
+    }
+    data
+}
+
+/// Games and valid games, as `xpgn validate --jobs jobs` counts them.
+fn validate(data: &'static [u8], jobs: usize) -> (usize, usize) {
+    let open = |_: &str| Ok(Box::new(data) as Box<dyn BufRead + Send>);
+    let (mut games, mut valid) = (0, 0);
+    map_games::<_, (), _, _>(
+        &["input".to_string()],
+        &open,
+        jobs,
+        |_, text| check_game(&text.read(), None).is_valid(),
+        |event| {
+            if let Event::Game { value, .. } = event {
+                games += 1;
+                valid += usize::from(value);
+            }
+            Ok(())
+        },
+    )
+    .expect("in-memory input");
+    (games, valid)
+}
+
+fn parallel(c: &mut Criterion) {
+    let data: &'static [u8] = input().leak();
+    let mut group = c.benchmark_group("validate");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(data.len() as u64));
+    let all = default_jobs();
+    for jobs in [1, all] {
+        let (games, valid) = validate(data, jobs);
+        assert_eq!(games, valid, "the input is valid");
+        group.bench_function(format!("{games} games, {jobs} jobs"), |b| {
+            b.iter(|| validate(data, jobs))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, parallel);
+criterion_main!(benches);
