@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 
 use super::{DatasetError, DatasetWriter, WrittenSummary};
 use crate::notation::reader::{GameSplitter, GameText};
-use crate::record::{GameRecord, prepare_with};
+use crate::record::{GameRecord, LineTexts, prepare_with};
 
 /// What a dataset run read and wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -70,7 +70,15 @@ fn prepare_chunk(chunk: Chunk) -> Vec<(GameRecord, u64)> {
         .into_iter()
         .map(|text| {
             let game = text.read();
-            let p = prepare_with(&chunk.source, &text, game, true);
+            let p = prepare_with(
+                &chunk.source,
+                &text,
+                game,
+                LineTexts {
+                    san: true,
+                    coord: true,
+                },
+            );
             let n = text.raw.len() as u64;
             (GameRecord::from_prepared(p, &chunk.source, text.raw), n)
         })

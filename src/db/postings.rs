@@ -1,9 +1,18 @@
 //! The position index as posting lists: for each import batch, every
 //! (position key, game, ply) of its games, grouped by the key's top bits
-//! (its bucket), sorted, one blob per bucket. A batch writes at most one
-//! row per bucket instead of one per position, and "which games reach this position"
-//! reads one primary-key range (the bucket's rows, one per batch) and
-//! binary-searches each blob: an index, not a scan.
+//! (its bucket), sorted, one compact blob per bucket. A batch writes at
+//! most one row per bucket instead of one per position, and "which games
+//! reach this position" reads one primary-key range (the bucket's rows,
+//! one per batch) and decodes each blob up to the key: an index, not a scan.
+//!
+//! A blob (schema 6) is varints (LEB128): the smallest game id of the
+//! blob, then per distinct key in ascending order the key's distance from
+//! the previous key (from 0 for the first), the number of its entries, and
+//! per entry, by game and ply, the game's distance from the previous entry
+//! of the key (from the smallest game id for the first) and the ply. The
+//! key runs take 6 to 7 bytes for a position one game reaches, entries 2
+//! to 4 bytes: about half of the 14 fixed bytes of schema 3 to 5
+//! ([`legacy`]).
 
 use rusqlite::{Connection, params};
 
@@ -16,9 +25,6 @@ use super::DbError;
 /// query reads 256 times fewer rows than a full scan (0.5 ms for a rare
 /// position in 100,000 games).
 pub const BUCKET_BITS: u32 = 8;
-
-/// Bytes per entry: key (8), game id (4), ply (2), little-endian.
-const ENTRY: usize = 14;
 
 /// The bucket of `key`.
 pub fn bucket(key: u64) -> i64 {
@@ -36,10 +42,36 @@ pub struct Posting {
     pub ply: u16,
 }
 
-/// Sorts `entries` by key and splits them into one blob per bucket, in
-/// bucket order. Entries of one key keep the order they came in (an
-/// import gives them by game and ply).
-pub fn group(entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a varint at `*at`; `None` at the end of `blob` or inside a
+/// varint (a damaged blob reads as ending there).
+fn get_varint(blob: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = *blob.get(*at)?;
+        *at += 1;
+        if shift > 63 {
+            return None;
+        }
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+        shift += 7;
+    }
+}
+
+/// Sorts `entries` (by key, game, ply) into buckets, in bucket order:
+/// per bucket its entries, sorted.
+fn sorted_by_bucket(entries: Vec<Posting>) -> Vec<(i64, Vec<Posting>)> {
     let Some(&first) = entries.first() else {
         return Vec::new();
     };
@@ -62,58 +94,125 @@ pub fn group(entries: Vec<Posting>) -> Vec<(i64, Vec<u8>)> {
     }
     let mut out = Vec::new();
     for b in 0..buckets {
-        let run = &mut sorted[starts[b]..starts[b + 1]];
+        let mut run = sorted[starts[b]..starts[b + 1]].to_vec();
         if run.is_empty() {
             continue;
         }
-        run.sort_by_key(|p| p.key);
-        let mut blob = Vec::with_capacity(run.len() * ENTRY);
-        for p in run.iter() {
-            blob.extend_from_slice(&p.key.to_le_bytes());
-            blob.extend_from_slice(&p.game.to_le_bytes());
-            blob.extend_from_slice(&p.ply.to_le_bytes());
-        }
-        out.push((b as i64, blob));
+        run.sort_unstable();
+        out.push((b as i64, run));
     }
     out
 }
 
-fn entry(blob: &[u8], i: usize) -> Posting {
-    let e = &blob[i * ENTRY..(i + 1) * ENTRY];
-    let mut key = [0; 8];
-    key.copy_from_slice(&e[..8]);
-    let mut game = [0; 4];
-    game.copy_from_slice(&e[8..12]);
-    Posting {
-        key: u64::from_le_bytes(key),
-        game: u32::from_le_bytes(game),
-        ply: u16::from_le_bytes([e[12], e[13]]),
-    }
-}
-
-/// Every entry of a blob, in order (a blob that is not whole entries is
-/// read up to its last whole one).
-pub fn entries(blob: &[u8]) -> impl Iterator<Item = Posting> + '_ {
-    (0..blob.len() / ENTRY).map(move |i| entry(blob, i))
-}
-
-/// The entries of `blob` (as written by [`group`]) with key `key`, by game
-/// and ply.
-pub fn find(blob: &[u8], key: u64) -> impl Iterator<Item = Posting> + '_ {
-    let n = blob.len() / ENTRY;
-    // First entry whose key is not below `key`.
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if entry(blob, mid).key < key {
-            lo = mid + 1;
-        } else {
-            hi = mid;
+/// The blob of `sorted` entries (by key, game, ply).
+pub fn encode(sorted: &[Posting]) -> Vec<u8> {
+    let mut blob = Vec::with_capacity(sorted.len() * 6 + 8);
+    let base = sorted.iter().map(|p| p.game).min().unwrap_or(0);
+    put_varint(&mut blob, u64::from(base));
+    let mut prev_key = 0u64;
+    for run in sorted.chunk_by(|a, b| a.key == b.key) {
+        put_varint(&mut blob, run[0].key - prev_key);
+        prev_key = run[0].key;
+        put_varint(&mut blob, run.len() as u64);
+        let mut prev_game = base;
+        for p in run {
+            put_varint(&mut blob, u64::from(p.game - prev_game));
+            prev_game = p.game;
+            put_varint(&mut blob, u64::from(p.ply));
         }
     }
-    (lo..n)
-        .map(move |i| entry(blob, i))
-        .take_while(move |p| p.key == key)
+    blob
+}
+
+/// Sorts `entries` and splits them into one blob per bucket, in bucket
+/// order, with the number of entries of each.
+pub fn group(entries: Vec<Posting>) -> Vec<(i64, usize, Vec<u8>)> {
+    sorted_by_bucket(entries)
+        .into_iter()
+        .map(|(b, run)| (b, run.len(), encode(&run)))
+        .collect()
+}
+
+/// The runs of a blob: each key with its entries, in key order.
+struct Runs<'a> {
+    blob: &'a [u8],
+    at: usize,
+    base: u64,
+    key: u64,
+}
+
+impl<'a> Runs<'a> {
+    fn new(blob: &'a [u8]) -> Runs<'a> {
+        let mut at = 0;
+        let base = get_varint(blob, &mut at).unwrap_or(0);
+        Runs {
+            blob,
+            at,
+            base,
+            key: 0,
+        }
+    }
+
+    /// The next key and its entry count, the cursor on its first entry.
+    fn next_key(&mut self) -> Option<(u64, u64)> {
+        let delta = get_varint(self.blob, &mut self.at)?;
+        self.key = self.key.checked_add(delta)?;
+        let count = get_varint(self.blob, &mut self.at)?;
+        Some((self.key, count))
+    }
+
+    /// Reads the `count` entries of the current key (into `out` when
+    /// given); `None` when the blob ends inside them.
+    fn entries(&mut self, count: u64, mut out: Option<&mut Vec<Posting>>) -> Option<()> {
+        let mut game = self.base;
+        for _ in 0..count {
+            game = game.checked_add(get_varint(self.blob, &mut self.at)?)?;
+            let ply = get_varint(self.blob, &mut self.at)?;
+            if let Some(out) = out.as_deref_mut() {
+                out.push(Posting {
+                    key: self.key,
+                    game: u32::try_from(game).ok()?,
+                    ply: u16::try_from(ply).ok()?,
+                });
+            }
+        }
+        Some(())
+    }
+}
+
+/// Every entry of a blob, in order (a damaged blob is read up to where
+/// it stops making sense).
+pub fn entries(blob: &[u8]) -> Vec<Posting> {
+    let mut runs = Runs::new(blob);
+    let mut out = Vec::new();
+    while let Some((_, count)) = runs.next_key() {
+        if runs.entries(count, Some(&mut out)).is_none() {
+            break;
+        }
+    }
+    out
+}
+
+/// Appends the entries of `blob` with key `key` to `out`, by game and ply.
+pub fn find_into(blob: &[u8], key: u64, out: &mut Vec<Posting>) {
+    let mut runs = Runs::new(blob);
+    while let Some((k, count)) = runs.next_key() {
+        if k > key {
+            return;
+        }
+        let found = (k == key).then_some(&mut *out);
+        let done = found.is_some();
+        if runs.entries(count, found).is_none() || done {
+            return;
+        }
+    }
+}
+
+/// The entries of `blob` with key `key`, by game and ply.
+pub fn find(blob: &[u8], key: u64) -> Vec<Posting> {
+    let mut out = Vec::new();
+    find_into(blob, key, &mut out);
+    out
 }
 
 /// Stores the entries of one import batch, whose first game has id
@@ -127,10 +226,10 @@ pub(crate) fn store_batch(
     entries: Vec<Posting>,
 ) -> Result<(), DbError> {
     let mut insert = conn.prepare_cached(
-        "INSERT INTO position_postings (bucket, batch, entries) VALUES (?1, ?2, ?3)",
+        "INSERT INTO position_postings (bucket, batch, count, entries) VALUES (?1, ?2, ?3, ?4)",
     )?;
-    for (bucket, blob) in group(entries) {
-        insert.execute(params![bucket, batch, blob])?;
+    for (bucket, count, blob) in group(entries) {
+        insert.execute(params![bucket, batch, count as i64, blob])?;
     }
     Ok(())
 }
@@ -146,10 +245,36 @@ pub(crate) fn reached(conn: &Connection, key: u64) -> Result<Vec<Posting>, DbErr
     let mut found = Vec::new();
     while let Some(row) = rows.next()? {
         let blob = super::query::blob(row, 0)?;
-        found.extend(find(blob, key));
+        find_into(blob, key, &mut found);
     }
     found.sort_unstable_by_key(|p| (p.game, p.ply));
     Ok(found)
+}
+
+/// Calls `each` with every entry with `key`, row by row of the bucket
+/// (each row's entries by game and ply), until it returns `false`.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn scan(
+    conn: &Connection,
+    key: u64,
+    mut each: impl FnMut(Posting) -> bool,
+) -> Result<(), DbError> {
+    let mut stmt =
+        conn.prepare_cached("SELECT entries FROM position_postings WHERE bucket = ?1")?;
+    let mut rows = stmt.query([bucket(key)])?;
+    let mut found = Vec::new();
+    while let Some(row) = rows.next()? {
+        found.clear();
+        find_into(super::query::blob(row, 0)?, key, &mut found);
+        for &p in &found {
+            if !each(p) {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// How many entries the index holds.
@@ -157,12 +282,61 @@ pub(crate) fn reached(conn: &Connection, key: u64) -> Result<Vec<Posting>, DbErr
 /// # Errors
 /// SQLite errors.
 pub(crate) fn count(conn: &Connection) -> Result<u64, DbError> {
-    let bytes: i64 = conn.query_row(
-        "SELECT COALESCE(SUM(length(entries)), 0) FROM position_postings",
+    let n: i64 = conn.query_row(
+        "SELECT COALESCE(SUM(count), 0) FROM position_postings",
         [],
         |r| r.get(0),
     )?;
-    Ok(bytes as u64 / ENTRY as u64)
+    Ok(n as u64)
+}
+
+/// The blob format of schemas 3 to 5: sorted 14-byte entries, key (8),
+/// game id (4), ply (2), little-endian. Migrations 3 and 4 write it, and
+/// migration 6 reads it to write the compact form.
+pub(crate) mod legacy {
+    use rusqlite::{Connection, params};
+
+    use super::{Posting, sorted_by_bucket};
+    use crate::db::DbError;
+
+    const ENTRY: usize = 14;
+
+    /// Every entry of a schema-5 blob (read up to its last whole entry).
+    pub(crate) fn entries(blob: &[u8]) -> impl Iterator<Item = Posting> + '_ {
+        blob.chunks_exact(ENTRY).map(|e| {
+            let mut key = [0; 8];
+            key.copy_from_slice(&e[..8]);
+            let mut game = [0; 4];
+            game.copy_from_slice(&e[8..12]);
+            Posting {
+                key: u64::from_le_bytes(key),
+                game: u32::from_le_bytes(game),
+                ply: u16::from_le_bytes([e[12], e[13]]),
+            }
+        })
+    }
+
+    /// Stores one batch in the schema-5 table (`bucket`, `batch`,
+    /// `entries`), as migrations 3 and 4 wrote it.
+    pub(crate) fn store_batch(
+        conn: &Connection,
+        batch: i64,
+        entries: Vec<Posting>,
+    ) -> Result<(), DbError> {
+        let mut insert = conn.prepare_cached(
+            "INSERT INTO position_postings (bucket, batch, entries) VALUES (?1, ?2, ?3)",
+        )?;
+        for (bucket, run) in sorted_by_bucket(entries) {
+            let mut blob = Vec::with_capacity(run.len() * ENTRY);
+            for p in &run {
+                blob.extend_from_slice(&p.key.to_le_bytes());
+                blob.extend_from_slice(&p.game.to_le_bytes());
+                blob.extend_from_slice(&p.ply.to_le_bytes());
+            }
+            insert.execute(params![bucket, batch, blob])?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -187,20 +361,21 @@ mod tests {
                 })
                 .collect();
             let groups = group(all.clone());
-            for (b, blob) in &groups {
-                prop_assert!(entries(blob).all(|p| bucket(p.key) == *b));
+            for (b, n, blob) in &groups {
+                prop_assert!(entries(blob).iter().all(|p| bucket(p.key) == *b));
+                prop_assert_eq!(entries(blob).len(), *n);
             }
             prop_assert!(groups.windows(2).all(|w| w[0].0 < w[1].0));
             for p in &all {
-                let (_, blob) = groups.iter().find(|(b, _)| *b == bucket(p.key)).unwrap();
-                let mut found: Vec<Posting> = find(blob, p.key).collect();
+                let (_, _, blob) = groups.iter().find(|(b, _, _)| *b == bucket(p.key)).unwrap();
+                let mut found: Vec<Posting> = find(blob, p.key);
                 let mut expected: Vec<Posting> =
                     all.iter().filter(|q| q.key == p.key).copied().collect();
                 found.sort_unstable();
                 expected.sort_unstable();
                 prop_assert_eq!(found, expected);
             }
-            let total: usize = groups.iter().map(|(_, blob)| blob.len() / ENTRY).sum();
+            let total: usize = groups.iter().map(|(_, _, blob)| entries(blob).len()).sum();
             prop_assert_eq!(total, all.len());
         }
     }
@@ -220,11 +395,11 @@ mod tests {
             },
         ]);
         assert_eq!(groups.len(), 1);
-        let blob = &groups[0].1;
-        assert_eq!(find(blob, 7).count(), 0);
-        assert_eq!(find(blob, 10).count(), 0);
+        let blob = &groups[0].2;
+        assert_eq!(find(blob, 7).len(), 0);
+        assert_eq!(find(blob, 10).len(), 0);
         assert_eq!(
-            find(blob, 9).collect::<Vec<_>>(),
+            find(blob, 9),
             [Posting {
                 key: 9,
                 game: 2,
