@@ -172,7 +172,7 @@ pub(crate) fn prepare_with(
     );
     // SAN separated by spaces and the key of every position, made as the
     // replay plays each main-line move, so the game is played once.
-    let (mut keys, mut after_null) = (Vec::new(), false);
+    let (mut keys, mut after_null) = (Vec::with_capacity(game.moves.len() + 1), false);
     let mut san = texts.san.then(String::new);
     let mut coords = texts.coord.then(String::new);
     let mut visit = |before: &Position, m: &Move, after: &Position| {
@@ -218,7 +218,14 @@ pub(crate) fn prepare_with(
             keys.push(r.start.key());
         }
         packed = packed::encode_all(&r.moves);
-        start = start_text(&r.start);
+        // Without a `FEN` tag a game starts from its variant's start
+        // position (`check_game`): no position to compare (two setups
+        // built, 20,000 instructions a game).
+        start = if game.tag("FEN").is_some() {
+            start_text(&r.start)
+        } else {
+            None
+        };
         has_line = true;
     }
     let hash = content_hash(
