@@ -29,7 +29,7 @@ use xpgn::notation::writer::{MoveNotation, write_game};
 use xpgn::rules::{Move, Position, Variant};
 
 /// Changes whenever the generator does, so a cached database is rebuilt.
-const GENERATOR: u32 = 1;
+const GENERATOR: u32 = 3;
 
 /// Whether criterion measures (`cargo bench`) or smoke-runs each
 /// function once (`cargo test --benches`).
@@ -94,14 +94,14 @@ fn real_lines() -> Vec<Vec<Move>> {
     lines
 }
 
-/// `n` distinct games as XPGN text.
-fn generate(n: usize, real: &[Vec<Move>], seed: u64) -> String {
+/// `n` distinct games as XPGN text, numbered from `first` in their tags.
+fn generate(first: usize, n: usize, real: &[Vec<Move>], seed: u64) -> String {
     let mut rng = Rng(seed | 1);
     let names = [
         "Adler", "Brandt", "Cramer", "Dietz", "Ebert", "Fuchs", "Graf",
     ];
     let mut out = String::new();
-    for i in 0..n {
+    for i in first..first + n {
         let (opening, length): (&[Move], usize) = if real.is_empty() {
             (&[], 40 + rng.below(80))
         } else {
@@ -168,7 +168,22 @@ fn import_text(db: &mut Database, text: &str) -> ImportSummary {
     summary
 }
 
-/// The database of `n` corpus games, built once and kept.
+/// Seconds this thread has run on a CPU (Linux: `/proc/thread-self/schedstat`),
+/// so an import rate is the rate of one core however busy the machine is;
+/// `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// Games per timed step of the large build.
+const STEP: usize = 20_000;
+
+/// The database of `n` corpus games, built once and kept. Built in steps
+/// of [`STEP`] games (each generated, then imported and timed), so the
+/// import rate into an empty database and into one of `n - STEP` games
+/// are both reported.
 fn large_db(n: usize, real: &[Vec<Move>]) -> PathBuf {
     let kind = if real.is_empty() {
         "generated"
@@ -185,23 +200,52 @@ fn large_db(n: usize, real: &[Vec<Move>]) -> PathBuf {
         }
     }
     let building = path.with_extension("building");
-    let _ = std::fs::remove_file(&building);
-    let started = Instant::now();
-    let text = generate(n, real, 0x5eed);
-    let generated = started.elapsed();
+    for ext in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{ext}", building.display()));
+    }
     let mut db = Database::open(&building).expect("a new database");
-    let started = Instant::now();
-    let s = import_text(&mut db, &text);
+    let (mut generating, mut importing, mut imported, mut bytes) = (0.0, 0.0, 0, 0);
+    let mut rates: Vec<(u64, f64)> = Vec::new();
+    let steps = n.div_ceil(STEP);
+    for step in 0..steps {
+        let games = STEP.min(n - step * STEP);
+        let started = Instant::now();
+        // The first step keeps the seed of earlier builds: its first game
+        // is the rare position's.
+        let text = generate(step * STEP, games, real, 0x5eed + step as u64 * 0x9e37);
+        generating += started.elapsed().as_secs_f64();
+        bytes += text.len();
+        let (started, cpu) = (Instant::now(), cpu_seconds());
+        let s = import_text(&mut db, &text);
+        let seconds = started.elapsed().as_secs_f64();
+        importing += seconds;
+        let on_cpu = cpu.zip(cpu_seconds()).map(|(a, b)| b - a);
+        rates.push((imported, s.imported as f64 / on_cpu.unwrap_or(seconds)));
+        imported += s.imported;
+    }
     drop(db);
     eprintln!(
-        "built {}: {} games ({} bytes of text) generated in {:.1} s, imported in {:.1} s ({:.0} games/s)",
+        "built {}: {imported} games ({bytes} bytes of text) generated in {generating:.1} s, imported in {importing:.1} s ({:.0} games/s)",
         path.display(),
-        s.imported,
-        text.len(),
-        generated.as_secs_f64(),
-        started.elapsed().as_secs_f64(),
-        s.imported as f64 / started.elapsed().as_secs_f64()
+        imported as f64 / importing,
     );
+    if let (Some(first), Some(last)) = (rates.first(), rates.last()) {
+        let mut sorted: Vec<f64> = rates.iter().map(|r| r.1).collect();
+        sorted.sort_by(f64::total_cmp);
+        eprintln!(
+            "  import rate per step of {STEP} games (CPU time of the importing thread): median {:.0}, lowest {:.0}, highest {:.0} games/s",
+            sorted[sorted.len() / 2],
+            sorted[0],
+            sorted[sorted.len() - 1]
+        );
+        eprintln!(
+            "  import rate: {:.0} games/s into an empty database, {:.0} games/s into one of {} games ({:+.1}%)",
+            first.1,
+            last.1,
+            last.0,
+            (last.1 / first.1 - 1.0) * 100.0
+        );
+    }
     std::fs::rename(&building, &path).expect("rename into place");
     path
 }
@@ -239,15 +283,15 @@ fn report_size(path: &Path) {
             "games.original payload",
             "SELECT SUM(length(original)) FROM games",
         ),
-        ("moves.san payload", "SELECT SUM(length(san)) FROM moves"),
         (
             "moves.packed payload",
             "SELECT SUM(length(packed)) FROM moves",
         ),
         ("games.tags payload", "SELECT SUM(length(tags)) FROM games"),
+        ("index entries", "SELECT SUM(count) FROM position_postings"),
         (
-            "index entries (14 bytes)",
-            "SELECT SUM(length(entries)) / 14 FROM position_postings",
+            "index bytes",
+            "SELECT SUM(length(entries)) FROM position_postings",
         ),
     ] {
         let v: i64 = conn.query_row(sql, [], |r| r.get(0)).unwrap_or(0);
@@ -258,7 +302,7 @@ fn report_size(path: &Path) {
 fn import(c: &mut Criterion) {
     let real = real_lines();
     let n = if measuring() { 2_000 } else { 50 };
-    let text = generate(n, &real, 0xfeed);
+    let text = generate(0, n, &real, 0xfeed);
     let dir = bench_dir();
     let mut group = c.benchmark_group("import");
     group.sample_size(10);
@@ -299,7 +343,7 @@ fn queries(c: &mut Criterion) {
         let mv = resolve_coord(&pos, m).expect("a legal opening");
         pos.play_unchecked(&mv);
     }
-    let rare = generate(1, &real, 0x5eed);
+    let rare = generate(0, 1, &real, 0x5eed);
     let rare_pos = {
         let game = read_games(rare.as_bytes())
             .next()
@@ -314,16 +358,33 @@ fn queries(c: &mut Criterion) {
         }
         p
     };
+    let start = Position::start(chess);
     let mut group = c.benchmark_group(format!("query ({n} games)"));
     group.sample_size(20);
-    for (name, p) in [("--fen popular", &pos), ("--fen ply 16", &rare_pos)] {
+    for (name, p, limit) in [
+        ("--fen popular", &pos, None),
+        ("--fen popular --limit 30", &pos, Some(30)),
+        ("--fen start --limit 30", &start, Some(30)),
+        ("--fen ply 16", &rare_pos, None),
+    ] {
         let filter = GameFilter {
             position: Some(p.key()),
+            limit,
             ..GameFilter::default()
         };
         let found = db.find_games(&filter).expect("query").len();
         group.bench_function(format!("{name} ({found} games found)"), |b| {
             b.iter(|| db.find_games(&filter).expect("query").len())
+        });
+    }
+    for (name, p) in [
+        ("tree start", &start),
+        ("tree popular", &pos),
+        ("tree ply 16", &rare_pos),
+    ] {
+        let games = db.tree(p).expect("tree").games;
+        group.bench_function(format!("{name} ({games} games)"), |b| {
+            b.iter(|| db.tree(p).expect("tree").moves.len())
         });
     }
     group.finish();

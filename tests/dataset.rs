@@ -173,14 +173,15 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
         Vec<u8>,
         Option<String>,
         Option<Vec<u8>>,
-        Option<String>,
     );
     let mut by_id: BTreeMap<i64, DbGame> = BTreeMap::new();
     let mut row_game: BTreeMap<i64, i64> = BTreeMap::new();
     let mut stmt = conn
         .prepare(
-            "SELECT g.id, g.hash, g.variant, g.tags, g.plies, g.status, g.original, g.result,
-                    m.packed, m.san
+            "SELECT g.id,
+                    (SELECT substr(h.content, (g.id - h.first_game) * 32 + 1, 32) FROM game_hashes h
+                     WHERE h.first_game <= g.id ORDER BY h.first_game DESC LIMIT 1),
+                    g.variant, g.tags, g.plies, g.status, g.original, g.result, m.packed
              FROM games g LEFT JOIN moves m ON m.game = g.id",
         )
         .unwrap();
@@ -200,7 +201,6 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
                 r.get(6).unwrap(),
                 r.get(7).unwrap(),
                 r.get(8).unwrap(),
-                r.get(9).unwrap(),
             ),
         );
     }
@@ -223,7 +223,14 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
                 blob(g, "original").unwrap(),
                 text(g, "result"),
                 blob(g, "moves_packed"),
-                text(g, "moves_san"),
+            );
+            // The database keeps no SAN text (schema 6): the dataset's is
+            // written from the moves, present with them. The two ways
+            // giving the same rows (below) compares it.
+            assert_eq!(
+                text(g, "moves_san").is_some(),
+                want.6.is_some(),
+                "game {id}"
             );
             assert_eq!(&got, want, "game {id}");
             let tag = |n: &str| want.1.iter().find(|(k, _)| k == n).map(|(_, v)| v.clone());

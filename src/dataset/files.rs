@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use super::{DatasetError, DatasetWriter, WrittenSummary};
 use crate::notation::parallel::{Event, map_games};
 use crate::notation::reader::GameText;
-use crate::record::{GameRecord, prepare_with};
+use crate::record::{GameRecord, LineTexts, prepare_with};
 
 /// What a dataset run read and wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -41,7 +41,15 @@ fn open(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
 /// Reads, replays and prepares one game; with its bytes read.
 fn prepare_game(source: &str, text: GameText) -> (GameRecord, u64) {
     let game = text.read();
-    let p = prepare_with(source, &text, game, true);
+    let p = prepare_with(
+        source,
+        &text,
+        game,
+        LineTexts {
+            san: true,
+            coord: true,
+        },
+    );
     let n = text.raw.len() as u64;
     (GameRecord::from_prepared(p, source, text.raw), n)
 }

@@ -2,10 +2,14 @@
 //! with the same variant, start and main line, whatever their tags say
 //! ("Short, Nigel D" and "Short, Nigel" play the same game). The content
 //! hash, which keeps a game out of the database a second time, also
-//! compares tags; this compares moves alone, through `games.moves_hash`.
+//! compares tags; this compares moves alone, through the moves hashes of
+//! `game_hashes`.
 
-use rusqlite::params;
+use std::collections::{HashMap, HashSet};
 
+use rusqlite::OptionalExtension;
+
+use super::import::row_hashes;
 use super::{Database, DbError};
 
 /// One stored game of a group.
@@ -36,6 +40,21 @@ pub struct DuplicateGroup {
     pub games: Vec<DuplicateGame>,
 }
 
+/// Every stored game's moves hash, by id (games without a main line
+/// left out), from `game_hashes`.
+fn moves_hashes(conn: &rusqlite::Connection) -> Result<Vec<(i64, [u8; 32])>, DbError> {
+    let mut stmt = conn
+        .prepare_cached("SELECT first_game, content, moves FROM game_hashes ORDER BY first_game")?;
+    let mut rows = stmt.query([])?;
+    let mut all = Vec::new();
+    while let Some(r) = rows.next()? {
+        let first: i64 = r.get(0)?;
+        let (content, moves) = (super::query::blob(r, 1)?, super::query::blob(r, 2)?);
+        all.extend(row_hashes(first, content, moves).filter_map(|(id, (_, m))| Some((id, m?))));
+    }
+    Ok(all)
+}
+
 impl Database {
     /// The groups of games with the same moves, in the order their first
     /// game was stored; at most `limit` groups. Games without a move from
@@ -44,42 +63,55 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn duplicate_groups(&self, limit: Option<u64>) -> Result<Vec<DuplicateGroup>, DbError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT g.moves_hash, g.variant, g.plies, g.id, g.white, g.black, g.event, g.date,
-                    g.status
-             FROM games g
-             JOIN (SELECT moves_hash, MIN(id) AS first FROM games
-                   WHERE moves_hash IS NOT NULL
-                   GROUP BY moves_hash HAVING COUNT(*) > 1
-                   ORDER BY first LIMIT ?1) d ON d.moves_hash = g.moves_hash
-             ORDER BY d.first, g.id",
-        )?;
-        let limit = limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-        let mut rows = stmt.query(params![limit])?;
-        let mut groups: Vec<(Vec<u8>, DuplicateGroup)> = Vec::new();
-        while let Some(r) = rows.next()? {
-            let hash: Vec<u8> = r.get(0)?;
-            let game = DuplicateGame {
-                id: r.get(3)?,
-                white: r.get(4)?,
-                black: r.get(5)?,
-                event: r.get(6)?,
-                date: r.get(7)?,
-                status: r.get(8)?,
-            };
-            match groups.last_mut() {
-                Some((h, g)) if *h == hash => g.games.push(game),
-                _ => groups.push((
-                    hash,
-                    DuplicateGroup {
-                        variant: r.get(1)?,
-                        plies: r.get(2)?,
-                        games: vec![game],
-                    },
-                )),
-            }
+        // The hashes are grouped in memory (32 bytes a game), where an
+        // index on them cost every import a random B-tree insert per game.
+        let mut by_hash: HashMap<[u8; 32], Vec<i64>> = HashMap::new();
+        for (id, h) in moves_hashes(&self.conn)? {
+            by_hash.entry(h).or_default().push(id);
         }
-        Ok(groups.into_iter().map(|(_, g)| g).collect())
+        let mut groups: Vec<Vec<i64>> = by_hash.into_values().filter(|ids| ids.len() > 1).collect();
+        groups.sort_unstable_by_key(|ids| ids[0]);
+        if let Some(limit) = limit {
+            groups.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT variant, plies, white, black, event, date, status FROM games WHERE id = ?1",
+        )?;
+        let mut out = Vec::with_capacity(groups.len());
+        for ids in groups {
+            let mut group: Option<DuplicateGroup> = None;
+            for id in ids {
+                let Some((variant, plies, game)) = stmt
+                    .query_row([id], |r| {
+                        Ok((
+                            r.get::<_, String>(0)?,
+                            r.get::<_, i64>(1)?,
+                            DuplicateGame {
+                                id,
+                                white: r.get(2)?,
+                                black: r.get(3)?,
+                                event: r.get(4)?,
+                                date: r.get(5)?,
+                                status: r.get(6)?,
+                            },
+                        ))
+                    })
+                    .optional()?
+                else {
+                    continue;
+                };
+                group
+                    .get_or_insert_with(|| DuplicateGroup {
+                        variant,
+                        plies,
+                        games: Vec::new(),
+                    })
+                    .games
+                    .push(game);
+            }
+            out.extend(group);
+        }
+        Ok(out)
     }
 
     /// How many games stored from id `since` on play the moves of a game
@@ -88,15 +120,14 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn count_move_duplicates(&self, since: i64) -> Result<u64, DbError> {
-        let n: i64 = self.conn.query_row(
-            "SELECT COUNT(*) FROM games g
-             WHERE g.id >= ?1 AND g.moves_hash IS NOT NULL
-               AND EXISTS (SELECT 1 FROM games h
-                           WHERE h.moves_hash = g.moves_hash AND h.id < g.id)",
-            params![since],
-            |r| r.get(0),
-        )?;
-        Ok(n as u64)
+        let mut seen: HashSet<[u8; 32]> = HashSet::new();
+        let mut repeats = 0;
+        for (id, h) in moves_hashes(&self.conn)? {
+            if !seen.insert(h) && id >= since {
+                repeats += 1;
+            }
+        }
+        Ok(repeats)
     }
 
     /// The id the next stored game will have.

@@ -8,6 +8,7 @@
 
 use rusqlite::OptionalExtension;
 
+use super::import::game_hashes;
 use super::migrate::tags_from_json;
 use super::packed::{self, Decoder, PackedError};
 use super::{Database, DbError};
@@ -15,6 +16,7 @@ use crate::notation::coord::write_coord;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
+use crate::notation::san::push_san_after;
 use crate::notation::writer::{
     MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
 };
@@ -119,7 +121,6 @@ impl Database {
     /// SQLite errors, or a stored main line that does not decode.
     pub fn stored_record(&self, id: i64) -> Result<Option<GameRecord>, DbError> {
         type Row = (
-            Vec<u8>,
             String,
             String,
             i64,
@@ -130,20 +131,19 @@ impl Database {
             String,
             i64,
             Vec<u8>,
-            Option<Vec<u8>>,
-            Option<(Vec<u8>, String, Option<String>)>,
+            Option<(Vec<u8>, Option<String>)>,
         );
         let row: Option<Row> = self
             .conn
             .prepare_cached(
-                "SELECT g.hash, g.variant, g.tags, g.plies, g.status, g.warnings,
+                "SELECT g.variant, g.tags, g.plies, g.status, g.warnings,
                         g.diagnostic, g.diagnostics, g.source_file, g.source_line,
-                        g.original, g.moves_hash, m.packed, m.san, m.start, m.game
+                        g.original, m.packed, m.start, m.game
                  FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
             )?
             .query_row([id], |r| {
-                let line = match r.get::<_, Option<i64>>(15)? {
-                    Some(_) => Some((r.get(12)?, r.get(13)?, r.get(14)?)),
+                let line = match r.get::<_, Option<i64>>(12)? {
+                    Some(_) => Some((r.get(10)?, r.get(11)?)),
                     None => None,
                 };
                 Ok((
@@ -157,14 +157,11 @@ impl Database {
                     r.get(7)?,
                     r.get(8)?,
                     r.get(9)?,
-                    r.get(10)?,
-                    r.get(11)?,
                     line,
                 ))
             })
             .optional()?;
         let Some((
-            hash,
             variant,
             tags,
             plies,
@@ -175,7 +172,6 @@ impl Database {
             source_file,
             source_line,
             original,
-            moves_hash,
             line,
         )) = row
         else {
@@ -188,11 +184,10 @@ impl Database {
                 what: what.to_string(),
             },
         };
-        let hash: [u8; 32] = hash
-            .try_into()
-            .map_err(|_| corrupt("the content hash is not 32 bytes"))?;
+        let (hash, moves_hash) =
+            game_hashes(&self.conn, id)?.ok_or_else(|| corrupt("no stored content hash"))?;
         let (mut keys, mut main_line) = (Vec::new(), None);
-        if let Some((packed_line, san, start)) = line {
+        if let Some((packed_line, start)) = line {
             let v = Variant::by_name(&variant)
                 .ok_or_else(|| corrupt("a stored main line of an unknown variant"))?;
             let mut pos = match &start {
@@ -201,16 +196,22 @@ impl Database {
                 None => Position::start(v),
             };
             keys.push(pos.key());
-            let (mut coord, mut after_null) = (String::new(), false);
+            let (mut coord, mut san, mut after_null) = (String::new(), String::new(), false);
             for (i, m) in Decoder::new(v, &packed_line).enumerate() {
                 let m = m.map_err(|source| DbError::Corrupt { game: id, source })?;
                 if !coord.is_empty() {
                     coord.push(' ');
+                    san.push(' ');
                 }
                 coord.push_str(&write_coord(&pos, &m));
                 after_null |= m.is_null();
+                let before = (!m.is_null()).then(|| pos.clone());
                 packed::play(&mut pos, &m, i + 1)
                     .map_err(|source| DbError::Corrupt { game: id, source })?;
+                match &before {
+                    Some(before) => push_san_after(&mut san, before, &m, &pos),
+                    None => san.push_str("--"),
+                }
                 if !after_null && i < MAX_INDEXED_PLY {
                     keys.push(pos.key());
                 }
@@ -220,9 +221,7 @@ impl Database {
                 packed: packed_line,
                 san,
                 coord,
-                moves_hash: moves_hash
-                    .and_then(|h| h.try_into().ok())
-                    .unwrap_or_default(),
+                moves_hash: moves_hash.unwrap_or_default(),
             });
         }
         Ok(Some(GameRecord {

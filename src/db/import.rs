@@ -4,21 +4,29 @@
 //! the same content is already stored, in batched transactions so a killed
 //! import leaves every committed game intact and a rerun completes it.
 //!
-//! "The same content" ([`content_hash`]) ignores tag order, white space,
-//! roster placeholders (`?`) and notation: a game exported by xpgn and
-//! imported again is found stored.
+//! "The same content" ([`content_hash`](crate::record)) ignores tag order,
+//! white space, roster placeholders (`?`) and notation: a game exported by
+//! xpgn and imported again is found stored.
+//!
+//! The writing half is [`Importer`]: it takes games prepared anywhere
+//! ([`prepare`], on any thread) in the order they are to be stored, and
+//! writes only at the end of each B-tree: game rows under ids it hands out
+//! in order, their hashes one row per batch (`game_hashes`), the position
+//! index one row per bucket per batch. Duplicates are found in memory, in
+//! the set of the content hashes stored, loaded once per connection from
+//! `game_hashes` and kept up to date: no random index insert per game.
 
+use std::collections::HashSet;
 use std::io::BufRead;
 
-use rusqlite::types::Value;
-use rusqlite::{Transaction, params};
+use rusqlite::{Connection, params};
 
-use super::migrate::tags_json;
 use super::postings::{self, Posting};
 use super::{Database, DbError};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
+use super::migrate::tags_json;
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare};
 
 /// What an import did.
@@ -53,42 +61,303 @@ pub struct GameReport<'a> {
     pub diagnostics: &'a [Diagnostic],
 }
 
-/// Games per transaction.
-pub const BATCH: u64 = 1000;
+/// Games stored per transaction. Each commit writes the last, partly
+/// filled page of every B-tree and one posting row per bucket (256): with
+/// 10,000 games that is a few hundredths of a page per game; a killed
+/// import loses at most the batch it was writing.
+pub const BATCH: u64 = 10_000;
 
-/// The columns of a game's row that its reading decides, in the order of
-/// [`game_values`] (import inserts them, migration 4 updates them).
-pub(crate) const GAME_COLUMNS: [&str; 17] = [
-    "variant",
-    "event",
-    "site",
-    "date",
-    "round",
-    "white",
-    "black",
-    "result",
-    "plies",
-    "status",
-    "diagnostic",
-    "source_line",
-    "hash",
-    "tags",
-    "diagnostics",
-    "warnings",
-    "moves_hash",
-];
+/// A batch open this long is committed however few games it holds, so
+/// that readers see an import's progress (they see what is committed).
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 
-/// The values of [`GAME_COLUMNS`] for a prepared game stored under `hash`.
-pub(crate) fn game_values(p: &Prepared, hash: &[u8]) -> Vec<Value> {
+/// Bytes per game in each blob of `game_hashes`.
+pub(crate) const HASH_BYTES: usize = 32;
+
+/// Games per row of `game_hashes`: a row of 4 KB fits a page, so the
+/// hashes of one game are read without a chain of overflow pages.
+pub(crate) const HASH_ROW_GAMES: usize = 64;
+
+/// The hashes of every stored game: `(id, content hash, moves hash)` by
+/// id, the moves hash `None` for a game without a main line.
+pub(crate) type GameHashes = ([u8; HASH_BYTES], Option<[u8; HASH_BYTES]>);
+
+/// Splits the `content` and `moves` blobs of a `game_hashes` row that
+/// starts at game `first` into its games' hashes.
+pub(crate) fn row_hashes<'a>(
+    first: i64,
+    content: &'a [u8],
+    moves: &'a [u8],
+) -> impl Iterator<Item = (i64, GameHashes)> + 'a {
+    content
+        .chunks_exact(HASH_BYTES)
+        .zip(moves.chunks_exact(HASH_BYTES))
+        .enumerate()
+        .filter_map(move |(i, (c, m))| {
+            let c = <[u8; HASH_BYTES]>::try_from(c).ok()?;
+            let m = <[u8; HASH_BYTES]>::try_from(m).ok()?;
+            let m = (m != [0; HASH_BYTES]).then_some(m);
+            Some((first + i as i64, (c, m)))
+        })
+}
+
+/// The hashes of stored game `id`.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn game_hashes(conn: &Connection, id: i64) -> Result<Option<GameHashes>, DbError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_game, content, moves FROM game_hashes
+         WHERE first_game <= ?1 ORDER BY first_game DESC LIMIT 1",
+    )?;
+    let mut rows = stmt.query([id])?;
+    let Some(r) = rows.next()? else {
+        return Ok(None);
+    };
+    let first: i64 = r.get(0)?;
+    let (content, moves) = (super::query::blob(r, 1)?, super::query::blob(r, 2)?);
+    Ok(row_hashes(first, content, moves)
+        .find(|(g, _)| *g == id)
+        .map(|(_, h)| h))
+}
+
+/// The content hashes of the stored games, kept by a writing connection
+/// across its imports.
+#[derive(Default)]
+pub(crate) struct StoredHashes {
+    hashes: HashSet<[u8; HASH_BYTES]>,
+    /// Every game with an id below this one has its hash in `hashes`.
+    next_id: i64,
+}
+
+impl StoredHashes {
+    /// Adds the hashes of the games stored from id `self.next_id` on (by
+    /// this connection before it knew them, or by another process), up to
+    /// `next_id`.
+    fn catch_up(&mut self, conn: &Connection, next_id: i64) -> Result<(), DbError> {
+        if next_id == self.next_id {
+            return Ok(());
+        }
+        let mut stmt = conn.prepare_cached(
+            "SELECT first_game, content FROM game_hashes WHERE first_game >= ?1 ORDER BY first_game",
+        )?;
+        let mut rows = stmt.query([self.next_id])?;
+        while let Some(r) = rows.next()? {
+            let content = super::query::blob(r, 1)?;
+            self.hashes.extend(
+                content
+                    .chunks_exact(HASH_BYTES)
+                    .filter_map(|h| <[u8; HASH_BYTES]>::try_from(h).ok()),
+            );
+        }
+        self.next_id = next_id;
+        Ok(())
+    }
+}
+
+/// The id the next stored game takes.
+fn next_id(conn: &Connection) -> Result<i64, DbError> {
+    Ok(
+        conn.query_row("SELECT COALESCE(MAX(id), 0) + 1 FROM games", [], |r| {
+            r.get(0)
+        })?,
+    )
+}
+
+/// The batch being written: its first game's id names its rows.
+#[derive(Default)]
+struct Batch {
+    first: Option<i64>,
+    /// When its first game was stored.
+    opened: Option<std::time::Instant>,
+    games: u64,
+    content: Vec<u8>,
+    moves: Vec<u8>,
+    postings: Vec<Posting>,
+}
+
+/// The writer of an import: stores prepared games in the order given, in
+/// transactions of [`BATCH`] games, and checkpoints the write-ahead log
+/// once, when [`Importer::finish`] commits the last batch. Dropped without
+/// `finish` (after an error), it rolls its open batch back: every batch
+/// committed before stays, whole.
+///
+/// Made by [`Database::importer`]; the games may be prepared anywhere
+/// ([`prepare`] needs no database), on other threads, as long as they come
+/// to [`Importer::store`] in input order.
+pub struct Importer<'db> {
+    db: &'db mut Database,
+    in_transaction: bool,
+    next_id: i64,
+    batch: Batch,
+    recorded: HashSet<String>,
+}
+
+impl Database {
+    /// The writer for an import into this database (see [`Importer`]).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn importer(&mut self) -> Result<Importer<'_>, DbError> {
+        // One checkpoint when the import ends, not one every 1,000 pages
+        // of log (each copies into the database what the log holds).
+        self.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        Ok(Importer {
+            db: self,
+            in_transaction: false,
+            next_id: 0,
+            batch: Batch::default(),
+            recorded: HashSet::new(),
+        })
+    }
+}
+
+impl Importer<'_> {
+    /// Opens the next batch's transaction (waiting for another writer),
+    /// and learns the hashes of games another process stored meanwhile.
+    fn begin(&mut self) -> Result<(), DbError> {
+        self.db.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.in_transaction = true;
+        let next = next_id(&self.db.conn)?;
+        let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
+        hashes.catch_up(&self.db.conn, next)?;
+        self.next_id = next;
+        Ok(())
+    }
+
+    /// Stores `p`, read from `source` as `raw`, unless a game with its
+    /// content is stored already; counts it in `summary`. Returns its id,
+    /// `None` for a duplicate.
+    ///
+    /// # Errors
+    /// SQLite errors (the open batch is rolled back when the importer is
+    /// dropped), a game id past what the position index holds, or a stored
+    /// definition of the game's variant other than the one in use.
+    pub(crate) fn store(
+        &mut self,
+        source: &str,
+        raw: &[u8],
+        p: &Prepared,
+        summary: &mut ImportSummary,
+    ) -> Result<Option<i64>, DbError> {
+        if !self.in_transaction {
+            self.begin()?;
+        }
+        summary.read += 1;
+        summary.bytes += raw.len() as u64;
+        if !self.recorded.contains(&p.variant) {
+            super::variants::record(&self.db.conn, &p.variant)?;
+            self.recorded.insert(p.variant.clone());
+        }
+        let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
+        if !hashes.hashes.insert(p.hash) {
+            summary.duplicates += 1;
+            return Ok(None);
+        }
+        let id = self.next_id;
+        insert_game(&self.db.conn, id, source, raw, p)?;
+        store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
+        self.next_id += 1;
+        let batch = &mut self.batch;
+        batch.first.get_or_insert(id);
+        let opened = *batch.opened.get_or_insert_with(std::time::Instant::now);
+        batch.games += 1;
+        batch.content.extend_from_slice(&p.hash);
+        batch
+            .moves
+            .extend_from_slice(&p.moves_hash.unwrap_or([0; HASH_BYTES]));
+        summary.imported += 1;
+        summary.invalid += u64::from(!p.valid);
+        summary.warned += u64::from(p.valid && p.warnings > 0);
+        if batch.games >= BATCH || opened.elapsed() >= BATCH_TIME {
+            self.commit()?;
+        }
+        Ok(Some(id))
+    }
+
+    /// Writes the batch's hashes and postings and commits it.
+    fn commit(&mut self) -> Result<(), DbError> {
+        if !self.in_transaction {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.batch);
+        if let Some(first) = batch.first {
+            let mut insert = self.db.conn.prepare_cached(
+                "INSERT INTO game_hashes (first_game, content, moves) VALUES (?1, ?2, ?3)",
+            )?;
+            let row = HASH_ROW_GAMES * HASH_BYTES;
+            for (i, (content, moves)) in batch
+                .content
+                .chunks(row)
+                .zip(batch.moves.chunks(row))
+                .enumerate()
+            {
+                let first_game = first + (i * HASH_ROW_GAMES) as i64;
+                insert.execute(params![first_game, content, moves])?;
+            }
+            drop(insert);
+            postings::store_batch(&self.db.conn, first, batch.postings)?;
+        }
+        self.db.conn.execute_batch("COMMIT")?;
+        self.in_transaction = false;
+        if let Some(h) = self.db.stored_hashes.as_mut() {
+            h.next_id = self.next_id;
+        }
+        Ok(())
+    }
+
+    /// Commits the last batch and checkpoints the write-ahead log (as far
+    /// as readers allow: it never waits for them).
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn finish(mut self) -> Result<(), DbError> {
+        self.commit()?;
+        let _: (i64, i64, i64) =
+            self.db
+                .conn
+                .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                })?;
+        Ok(())
+    }
+}
+
+impl Drop for Importer<'_> {
+    fn drop(&mut self) {
+        if self.in_transaction {
+            // An error left the batch half written: none of it stays, and
+            // the hashes it added are forgotten with the set.
+            let _ = self.db.conn.execute_batch("ROLLBACK");
+            self.db.stored_hashes = None;
+        }
+        let _ = self.db.conn.pragma_update(None, "wal_autocheckpoint", 1000);
+    }
+}
+
+/// Inserts the row of game `id`.
+fn insert_game(
+    conn: &Connection,
+    id: i64,
+    source: &str,
+    raw: &[u8],
+    p: &Prepared,
+) -> Result<(), DbError> {
     let tag = |name: &str| {
         p.tags
             .iter()
             .find(|(n, _)| n == name)
-            .map_or(Value::Null, |(_, v)| Value::Text(v.clone()))
+            .map(|(_, v)| v.as_str())
     };
-    let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::Text);
-    vec![
-        Value::Text(p.variant.clone()),
+    conn.prepare_cached(
+        "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
+                            status, diagnostic, source_file, source_line, tags, diagnostics,
+                            warnings, original)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+    )?
+    .execute(params![
+        id,
+        p.variant,
         tag("Event"),
         tag("Site"),
         tag("Date"),
@@ -96,56 +365,27 @@ pub(crate) fn game_values(p: &Prepared, hash: &[u8]) -> Vec<Value> {
         tag("White"),
         tag("Black"),
         tag("Result"),
-        Value::Integer(p.plies as i64),
-        Value::Text(if p.valid { "valid" } else { "invalid" }.into()),
-        text(&p.diagnostic),
-        Value::Integer(p.line as i64),
-        Value::Blob(hash.to_vec()),
-        Value::Text(tags_json(&p.tags)),
-        Value::Text(diagnostics_json(&p.diagnostics)),
-        Value::Integer(p.warnings as i64),
-        p.moves_hash
-            .map_or(Value::Null, |h| Value::Blob(h.to_vec())),
-    ]
-}
-
-/// Stores one game, its positions into `postings`; returns its id, `None`
-/// when its content was already stored.
-pub(crate) fn store(
-    tx: &Transaction<'_>,
-    p: &Prepared,
-    source: &str,
-    raw: &[u8],
-    postings: &mut Vec<Posting>,
-) -> Result<Option<i64>, DbError> {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let sql = SQL.get_or_init(|| {
-        let placeholders: Vec<String> = (3..3 + GAME_COLUMNS.len())
-            .map(|i| format!("?{i}"))
-            .collect();
-        format!(
-            "INSERT OR IGNORE INTO games (source_file, original, {}) VALUES (?1, ?2, {})",
-            GAME_COLUMNS.join(", "),
-            placeholders.join(", ")
-        )
-    });
-    let mut values = vec![Value::Text(source.to_string()), Value::Blob(raw.to_vec())];
-    values.extend(game_values(p, &p.hash));
-    let inserted = tx
-        .prepare_cached(sql)?
-        .execute(rusqlite::params_from_iter(values))?;
-    if inserted == 0 {
-        return Ok(None);
-    }
-    let id = tx.last_insert_rowid();
-    store_line(tx, id, p, postings)?;
-    Ok(Some(id))
+        p.plies as i64,
+        if p.valid { "valid" } else { "invalid" },
+        p.diagnostic,
+        source,
+        p.line as i64,
+        tags_json(&p.tags),
+        if p.diagnostics.is_empty() {
+            "[]".to_string()
+        } else {
+            diagnostics_json(&p.diagnostics)
+        },
+        p.warnings as i64,
+        raw,
+    ])?;
+    Ok(())
 }
 
 /// Stores the main line of game `id` (as far as it replays) and queues its
 /// positions for the index.
-pub(crate) fn store_line(
-    tx: &Transaction<'_>,
+fn store_line(
+    conn: &Connection,
     id: i64,
     p: &Prepared,
     postings: &mut Vec<Posting>,
@@ -153,17 +393,21 @@ pub(crate) fn store_line(
     if !p.has_line {
         return Ok(());
     }
-    tx.prepare_cached("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![id, p.san, p.packed, p.start])?;
+    conn.prepare_cached("INSERT INTO moves (game, packed, start) VALUES (?1, ?2, ?3)")?
+        .execute(params![id, p.packed, p.start])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
     // Positions past ply 65,535 (no real game) are left out of the index.
-    for (ply, &key) in p.keys.iter().enumerate().take(usize::from(u16::MAX) + 1) {
-        postings.push(Posting {
-            key,
-            game,
-            ply: ply as u16,
-        });
-    }
+    postings.extend(
+        p.keys
+            .iter()
+            .take(usize::from(u16::MAX) + 1)
+            .enumerate()
+            .map(|(ply, &key)| Posting {
+                key,
+                game,
+                ply: ply as u16,
+            }),
+    );
     Ok(())
 }
 
@@ -197,35 +441,14 @@ impl Database {
         progress: &mut dyn FnMut(&ImportSummary),
         report: &mut dyn FnMut(&GameReport<'_>),
     ) -> Result<(), DbError> {
-        let mut tx = self.conn.transaction()?;
-        let mut in_batch = 0;
-        // The batch's positions, indexed when it commits: its first game's
-        // id names it.
-        let mut batch: Option<i64> = None;
-        let mut batch_postings: Vec<Posting> = Vec::new();
-        let mut recorded = std::collections::HashSet::new();
+        let mut importer = self.importer()?;
         for item in read_games(input) {
             let (text, game) = item.map_err(|e| DbError::Io {
                 path: source.to_string(),
                 source: e,
             })?;
-            summary.read += 1;
-            summary.bytes += text.raw.len() as u64;
             let p = prepare(source, &text, game);
-            if !recorded.contains(&p.variant) {
-                super::variants::record(&tx, &p.variant)?;
-                recorded.insert(p.variant.clone());
-            }
-            let id = store(&tx, &p, source, &text.raw, &mut batch_postings)?;
-            match id {
-                Some(id) => {
-                    batch.get_or_insert(id);
-                    summary.imported += 1;
-                    summary.invalid += u64::from(!p.valid);
-                    summary.warned += u64::from(p.valid && p.warnings > 0);
-                }
-                None => summary.duplicates += 1,
-            }
+            let id = importer.store(source, &text.raw, &p, summary)?;
             report(&GameReport {
                 number: text.number,
                 line: p.line,
@@ -233,22 +456,9 @@ impl Database {
                 valid: p.valid,
                 diagnostics: &p.diagnostics,
             });
-            in_batch += 1;
-            if in_batch >= BATCH {
-                if let Some(first) = batch.take() {
-                    postings::store_batch(&tx, first, std::mem::take(&mut batch_postings))?;
-                }
-                tx.commit()?;
-                tx = self.conn.transaction()?;
-                in_batch = 0;
-            }
             progress(summary);
         }
-        if let Some(first) = batch {
-            postings::store_batch(&tx, first, batch_postings)?;
-        }
-        tx.commit()?;
-        Ok(())
+        importer.finish()
     }
 }
 

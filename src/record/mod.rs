@@ -47,7 +47,10 @@ pub(crate) struct Prepared {
     pub(crate) warnings: usize,
     /// The first error, rendered (the `diagnostic` column).
     pub(crate) diagnostic: Option<String>,
-    pub(crate) san: String,
+    /// The main line in SAN separated by spaces, when asked for
+    /// ([`prepare_with`]): the database rebuilds it from `packed`.
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+    pub(crate) san: Option<String>,
     /// The main line in coordinates separated by spaces, when asked for
     /// ([`prepare_with`]).
     #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
@@ -139,28 +142,52 @@ pub(crate) fn moves_hash(variant: &str, start: Option<&str>, packed: &[u8]) -> [
     h.finalize().into()
 }
 
-/// Reads, replays and hashes one game for storage (the database's form:
-/// no coordinate text).
-pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
-    prepare_with(source, text, game, false)
+/// Which texts of the main line [`prepare_with`] writes besides the packed
+/// moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineTexts {
+    /// SAN, separated by spaces.
+    pub(crate) san: bool,
+    /// Coordinates, separated by spaces.
+    pub(crate) coord: bool,
 }
 
-/// [`prepare`], also writing the main line in coordinates when `coord`.
-pub(crate) fn prepare_with(source: &str, text: &GameText, game: Game, coord: bool) -> Prepared {
+/// Reads, replays and hashes one game for storage (the database's form:
+/// no move text, which the packed line gives back when asked for; SAN
+/// needs a legal-move count per move, most of an import's cost).
+pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
+    prepare_with(source, text, game, LineTexts::default())
+}
+
+/// [`prepare`], also writing the main line as text where `texts` asks.
+pub(crate) fn prepare_with(
+    source: &str,
+    text: &GameText,
+    game: Game,
+    texts: LineTexts,
+) -> Prepared {
     let variant = game_variant(&game).map_or_else(
         |_| game.tag("Variant").unwrap_or("unknown").to_string(),
         |v| v.name().to_string(),
     );
     // SAN separated by spaces and the key of every position, made as the
     // replay plays each main-line move, so the game is played once.
-    let (mut san, mut keys, mut after_null) = (String::new(), Vec::new(), false);
-    let mut coords = coord.then(String::new);
+    let (mut keys, mut after_null) = (Vec::with_capacity(game.moves.len() + 1), false);
+    let mut san = texts.san.then(String::new);
+    let mut coords = texts.coord.then(String::new);
     let mut visit = |before: &Position, m: &Move, after: &Position| {
         if keys.is_empty() {
             keys.push(before.key());
         }
-        if !san.is_empty() {
-            san.push(' ');
+        if let Some(s) = san.as_mut() {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            if m.is_null() {
+                s.push_str("--");
+            } else {
+                push_san_after(s, before, m, after);
+            }
         }
         if let Some(c) = coords.as_mut() {
             if !c.is_empty() {
@@ -169,11 +196,8 @@ pub(crate) fn prepare_with(source: &str, text: &GameText, game: Game, coord: boo
             c.push_str(&write_coord(before, m));
         }
         if m.is_null() {
-            san.push_str("--");
             // Positions after a null move are no positions of the game (R-0-6).
             after_null = true;
-        } else {
-            push_san_after(&mut san, before, m, after);
         }
         if !after_null {
             keys.push(after.key());
@@ -194,7 +218,14 @@ pub(crate) fn prepare_with(source: &str, text: &GameText, game: Game, coord: boo
             keys.push(r.start.key());
         }
         packed = packed::encode_all(&r.moves);
-        start = start_text(&r.start);
+        // Without a `FEN` tag a game starts from its variant's start
+        // position (`check_game`): no position to compare (two setups
+        // built, 20,000 instructions a game).
+        start = if game.tag("FEN").is_some() {
+            start_text(&r.start)
+        } else {
+            None
+        };
         has_line = true;
     }
     let hash = content_hash(
@@ -302,13 +333,13 @@ impl GameRecord {
             .map(|(_, v)| v.as_str())
     }
 
-    /// The record of a game prepared with coordinates ([`prepare_with`]),
+    /// The record of a game prepared with SAN and coordinates ([`prepare_with`]),
     /// read from `source` as `original`.
     #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     pub(crate) fn from_prepared(p: Prepared, source: &str, original: Vec<u8>) -> GameRecord {
         let line = p.has_line.then(|| MainLine {
             start: p.start,
-            san: p.san,
+            san: p.san.unwrap_or_default(),
             coord: p.coord.unwrap_or_default(),
             moves_hash: p.moves_hash.unwrap_or_default(),
             packed: p.packed,
