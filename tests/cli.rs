@@ -524,3 +524,37 @@ fn validate_and_convert_say_the_same_for_any_number_of_jobs() {
         assert_eq!(many.status.code(), one.status.code());
     }
 }
+
+#[test]
+fn import_stores_the_same_database_for_any_number_of_jobs() {
+    let dir = scratch("import-jobs");
+    let samples = std::fs::canonicalize("samples").expect("samples");
+    let samples = samples.to_string_lossy();
+    let mut exports = Vec::new();
+    for jobs in ["1", "2", "4"] {
+        let db = format!("j{jobs}.db");
+        let report = format!("j{jobs}.report");
+        let o = xpgn_in(
+            &dir,
+            &[
+                "import", "--jobs", jobs, "--db", &db, "--report", &report, &samples,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stdout(&o).contains("invalid 18"), "{}", stdout(&o));
+        let again = xpgn_in(&dir, &["import", "--jobs", jobs, "--db", &db, &samples]);
+        assert!(stdout(&again).contains("imported 0,"), "{}", stdout(&again));
+        let json = xpgn_in(&dir, &["export", "--db", &db, "--to", "json"]);
+        let original = xpgn_in(&dir, &["export", "--db", &db, "--original"]);
+        let report = std::fs::read(dir.join(&report)).expect("the report");
+        exports.push((json.stdout, original.stdout, report));
+    }
+    assert!(!exports[0].0.is_empty() && !exports[0].2.is_empty());
+    for (i, e) in exports.iter().enumerate().skip(1) {
+        assert!(
+            *e == exports[0],
+            "export {i} differs from the one-job import"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

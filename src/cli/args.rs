@@ -84,6 +84,11 @@ pub enum Command {
         /// line, id, status, diagnostics) to this file.
         #[arg(long, value_name = "FILE")]
         report: Option<String>,
+        /// Threads reading and replaying games (default: one per core; 1 for
+        /// one) while one thread stores them in input order: the database is
+        /// the same for any number.
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+        jobs: Option<usize>,
     },
     /// Merge the position index's small rows (one per import batch and
     /// bucket) and refresh the query planner's statistics.

@@ -24,6 +24,7 @@ use rusqlite::{Connection, params};
 use super::postings::{self, Posting};
 use super::{Database, DbError};
 use crate::notation::diagnostic::Diagnostic;
+use crate::notation::parallel::{Event, Open, map_games};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
 use super::migrate::tags_json;
@@ -458,6 +459,78 @@ impl Database {
             });
             progress(summary);
         }
+        importer.finish()
+    }
+}
+
+/// One game read and prepared by a worker thread, for the writer.
+struct Read {
+    number: usize,
+    raw: Vec<u8>,
+    prepared: Prepared,
+}
+
+impl Database {
+    /// Imports every game of `inputs` (opened by `open`, named by their
+    /// paths in diagnostics and in the `source_file` column) with `jobs`
+    /// threads reading, replaying and preparing games while this one
+    /// stores them, in input order: the database is the same, ids
+    /// included, for any number of jobs. `progress` is called after each
+    /// game with its input's index and the running summary; `report` is
+    /// told what became of each game.
+    ///
+    /// # Errors
+    /// An input that cannot be opened or read, or an SQLite error; every
+    /// batch committed before it stays.
+    pub fn import_files(
+        &mut self,
+        inputs: &[String],
+        open: &Open<'_>,
+        jobs: usize,
+        summary: &mut ImportSummary,
+        progress: &mut dyn FnMut(usize, &ImportSummary),
+        report: &mut dyn FnMut(usize, &GameReport<'_>),
+    ) -> Result<(), DbError> {
+        let mut importer = self.importer()?;
+        map_games(
+            inputs,
+            open,
+            jobs,
+            |input, text| {
+                let game = text.read();
+                let prepared = prepare(&inputs[input], &text, game);
+                Read {
+                    number: text.number,
+                    raw: text.raw,
+                    prepared,
+                }
+            },
+            |event| match event {
+                Event::Game { input, value } => {
+                    let source = &inputs[input];
+                    let p = &value.prepared;
+                    let id = importer.store(source, &value.raw, p, summary)?;
+                    report(
+                        input,
+                        &GameReport {
+                            number: value.number,
+                            line: p.line,
+                            id,
+                            valid: p.valid,
+                            diagnostics: &p.diagnostics,
+                        },
+                    );
+                    progress(input, summary);
+                    Ok(())
+                }
+                Event::Unopened { input, error } | Event::Failed { input, error } => {
+                    Err(DbError::Io {
+                        path: inputs[input].clone(),
+                        source: error,
+                    })
+                }
+            },
+        )?;
         importer.finish()
     }
 }

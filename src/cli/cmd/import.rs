@@ -2,7 +2,7 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::validate::open;
+use super::validate::open_input;
 use super::{shown, shown_message};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
@@ -65,6 +65,7 @@ pub(super) fn run(
     files: &[String],
     db: &str,
     report: Option<&str>,
+    jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let mut paths = Vec::new();
@@ -88,46 +89,50 @@ pub(super) fn run(
     let mut summary = ImportSummary::default();
     let terminal = std::io::stderr().is_terminal();
     let mut last = Instant::now();
-    for path in &paths {
-        let input = open(path)?;
-        let name = shown(path);
-        let mut progress = |s: &ImportSummary| {
-            if terminal && last.elapsed().as_millis() >= 200 {
-                last = Instant::now();
-                let secs = start.elapsed().as_secs_f64().max(1e-9);
-                eprint!(
-                    "\r{name}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
-                    s.read,
-                    s.bytes as f64 / 1e6,
-                    s.read as f64 / secs,
-                    s.bytes as f64 / 1e6 / secs
-                );
-            }
+    let mut progress = |input: usize, s: &ImportSummary| {
+        if terminal && last.elapsed().as_millis() >= 200 {
+            last = Instant::now();
+            let secs = start.elapsed().as_secs_f64().max(1e-9);
+            eprint!(
+                "\r{}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
+                shown(&paths[input]),
+                s.read,
+                s.bytes as f64 / 1e6,
+                s.read as f64 / secs,
+                s.bytes as f64 / 1e6 / secs
+            );
+        }
+    };
+    let mut on_game = |input: usize, g: &GameReport<'_>| {
+        let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {
+            return;
         };
-        let mut on_game = |g: &GameReport<'_>| {
-            let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {
-                return;
-            };
-            let line = serde_json::json!({
-                "file": path,
-                "game": g.number,
-                "line": g.line,
-                "id": g.id,
-                "status": if g.valid { "valid" } else { "invalid" },
-                "stored": g.id.is_some(),
-                "diagnostics": g.diagnostics,
-            });
-            if let Err(e) = writeln!(w, "{line}") {
-                report_error.get_or_insert(e);
-            }
-        };
-        database
-            .import_reporting(path, input, &mut summary, &mut progress, &mut on_game)
-            .map_err(|e| match e {
-                DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
-                _ => super::db_error(db, e),
-            })?;
-    }
+        let line = serde_json::json!({
+            "file": paths[input],
+            "game": g.number,
+            "line": g.line,
+            "id": g.id,
+            "status": if g.valid { "valid" } else { "invalid" },
+            "stored": g.id.is_some(),
+            "diagnostics": g.diagnostics,
+        });
+        if let Err(e) = writeln!(w, "{line}") {
+            report_error.get_or_insert(e);
+        }
+    };
+    database
+        .import_files(
+            &paths,
+            &open_input,
+            jobs,
+            &mut summary,
+            &mut progress,
+            &mut on_game,
+        )
+        .map_err(|e| match e {
+            DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
+            _ => super::db_error(db, e),
+        })?;
     if terminal {
         eprint!("\r\x1b[K");
     }

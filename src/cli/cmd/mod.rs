@@ -56,7 +56,12 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
             output,
             jobs,
         } => convert::run(files, *to, output.as_deref(), jobs_or_all(*jobs), out),
-        Command::Import { files, db, report } => import::run(files, db, report.as_deref(), out),
+        Command::Import {
+            files,
+            db,
+            report,
+            jobs,
+        } => import::run(files, db, report.as_deref(), jobs_or_all(*jobs), out),
         Command::Duplicates { db, format, limit } => import::duplicates(db, *format, *limit, out),
         Command::Optimize { db } => import::optimize(db, out),
         Command::Stats { db, format } => import::stats(db, *format, out),
