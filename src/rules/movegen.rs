@@ -1,34 +1,38 @@
 //! The one move generator: it reads the compiled variant tables and never
 //! names a variant.
 //!
-//! Legality: a pseudo-legal move is legal without a test when the king is
-//! not in check, the moving piece is not the king and does not shield the
-//! king from a rider, and the move neither captures en passant nor
-//! promotes an enemy pawn (R-CS-6). Every other move is tried on a copy
-//! of the board and kept if the king is then not attacked (R-0-1).
+//! It works on square sets sized to the board (`bitboard` module): each
+//! entry point picks the set width of the variant once and runs the
+//! generator monomorphised for it. Leaps are table lookups per square and
+//! atom; rides take one bit scan per direction for the first piece met;
+//! whether a square is attacked is asked backwards, per kind: do the
+//! leaps of a kind, or the reversed rides of a group of kinds, reach from
+//! that square one such enemy piece.
+//!
+//! Legality: the pins on our king are found once per generation; a
+//! pseudo-legal move is legal without a test when the king is not in
+//! check, the moving piece is not the king and not pinned, and the move
+//! neither captures en passant, castles, nor promotes an enemy pawn
+//! (R-CS-6). Every other move is tested on the occupancy it leaves, with
+//! the captured piece taken out of the attackers: no board is copied
+//! (R-0-1), except for the rare R-CS-6 capture, which changes an enemy
+//! piece's type.
 
-use super::geometry::{SQUARE_SPACE, Square};
+use super::bitboard::{BitIter, Bits, Wide, Width};
+use super::geometry::Square;
 use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::square_set::SquareSet;
-use super::variant::{Line, PromotionRule};
-
-/// Which of our pieces shield the king from an enemy rider.
-enum Pins {
-    /// Found for the whole board (a full generation).
-    Known(SquareSet),
-    /// Looked for per moving piece (a generation of one or two moves).
-    PerMove,
-}
+use super::variant::PromotionRule;
 
 /// What every move of one generation shares.
-struct Context {
+struct Context<B: Bits> {
     us: Color,
     king: Square,
     in_check: bool,
-    pins: Pins,
+    /// Our pieces standing between our king and an enemy rider.
+    pinned: B,
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
@@ -40,24 +44,125 @@ struct Context {
 }
 
 #[inline]
-fn color_of(code: u8) -> Color {
-    if code > 16 {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
-#[inline]
 fn kind_of(code: u8) -> u8 {
     (code - 1) & 15
 }
 
+/// Calls `$self.$f::<B>(args)` with the set type `B` of the variant's width.
+macro_rules! by_width {
+    ($self:ident . $f:ident ( $($arg:expr),* )) => {
+        match $self.tables().width {
+            Width::W64 => $self.$f::<u64>($($arg),*),
+            Width::W128 => $self.$f::<u128>($($arg),*),
+            Width::W256 => $self.$f::<Wide>($($arg),*),
+        }
+    };
+}
+
+/// Origin hints of a written move: its file and rank, when given.
+#[derive(Clone, Copy, Default)]
+struct Hints {
+    file: Option<u8>,
+    rank: Option<u8>,
+}
+
+impl Hints {
+    fn allow(self, sq: Square) -> bool {
+        self.file.is_none_or(|f| sq.file() == f) && self.rank.is_none_or(|r| sq.rank() == r)
+    }
+}
+
 impl Position {
-    /// Whether `by` attacks `sq` on `board` (this position's board, or a
-    /// trial copy of it).
-    pub(crate) fn attacked(&self, board: &[u8; SQUARE_SPACE], sq: Square, by: Color) -> bool {
+    /// Every square holding a piece.
+    #[inline]
+    fn occupancy<B: Bits>(&self) -> B {
+        B::load(&self.color_bits[0]) | B::load(&self.color_bits[1])
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    fn side<B: Bits>(&self, color: Color) -> B {
+        B::load(&self.color_bits[color.index()])
+    }
+
+    /// The squares of pieces of kind number `k`, both colours.
+    #[inline]
+    fn of_kind<B: Bits>(&self, k: usize) -> B {
+        B::load(&self.kind_bits[k])
+    }
+
+    /// The squares of pieces of the kinds in `kinds` (bit per kind).
+    #[inline]
+    fn of_kinds<B: Bits>(&self, mut kinds: u16) -> B {
+        let mut set = B::EMPTY;
+        while kinds != 0 {
+            set |= self.of_kind::<B>(kinds.trailing_zeros() as usize);
+            kinds &= kinds - 1;
+        }
+        set
+    }
+
+    /// Whether `by` attacks `sq` in this position.
+    pub(crate) fn attacked(&self, sq: Square, by: Color) -> bool {
+        let i = self.tables().bit(sq);
+        by_width!(self.attacked_here(i, by))
+    }
+
+    fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
+        self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
+    }
+
+    /// Whether the pieces of `by` standing on `attackers` attack bit `i`
+    /// when the squares `occ` are occupied: the position's, or those a
+    /// trial move leaves.
+    #[inline]
+    fn attacked_on<B: Bits>(&self, i: usize, by: Color, occ: B, attackers: B) -> bool {
         let t = self.tables();
+        let pawns = self.of_kind::<B>(t.pawn.index()) & attackers;
+        if !(t.pawn_capture_from::<B>(by, i) & pawns).is_empty() {
+            return true;
+        }
+        let mut leapers = t.leap_capture_kinds[by.index()];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            if !(t.leap_capture_from::<B>(by, k, i) & self.of_kind::<B>(k) & attackers).is_empty() {
+                return true;
+            }
+        }
+        for g in &t.ride_groups[by.index()] {
+            let riders = self.of_kinds::<B>(g.kinds) & attackers;
+            if riders.is_empty() {
+                continue;
+            }
+            for &d in &g.dirs {
+                if !(t.ride_set::<B>(d, i, g.max, occ) & riders).is_empty() {
+                    return true;
+                }
+            }
+        }
+        if !t.special_attacks.is_empty() && self.king_rights[by.index()] {
+            let k = self.kings[by.index()];
+            let sq = t.square_at[i];
+            let delta = (
+                k.file() as i8 - sq.file() as i8,
+                k.rank() as i8 - sq.rank() as i8,
+            );
+            if t.special_attacks.contains(&delta) && attackers.has(t.bit(k)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Position::attacked`] the slow way, walking every ray and leap
+    /// from the square over the board: the independent reference the
+    /// debug builds check the incremental check flag against.
+    #[cfg(debug_assertions)]
+    pub(crate) fn attacked_by_walking(&self, sq: Square, by: Color) -> bool {
+        let t = self.tables();
+        let board = &self.board;
+        let color_of = |c: u8| if c > 16 { Color::Black } else { Color::White };
         let pawn = Piece {
             color: by,
             kind: t.pawn,
@@ -106,47 +211,33 @@ impl Position {
         false
     }
 
-    /// Calls `note` with each square holding a piece of the side to move
-    /// of `kind` (not a pawn) that its movement would bring to `to` on
-    /// this board, legal or not, maybe more than once: the squares
-    /// a written move of that piece may come from.
-    fn origins(&self, kind: PieceKind, to: Square, note: &mut impl FnMut(Square)) {
+    /// The squares holding a piece of the side to move of `kind` (not a
+    /// pawn) that its movement would bring to `to` on this board, legal or
+    /// not: the squares a written move of that piece may come from.
+    fn origins<B: Bits>(&self, kind: PieceKind, to: Square) -> B {
         let t = self.tables();
-        let ours = Piece {
-            color: self.turn,
-            kind,
-        }
-        .code();
-        let bit = 1u16 << kind.0;
-        let empty = self.board[to.index()] == 0;
-        if t.leapers & bit != 0 {
-            let from = if empty {
-                t.leap_movers(self.turn, to)
+        let us = self.turn;
+        let k = kind.index();
+        let ti = t.bit(to);
+        let occ = self.occupancy::<B>();
+        let mine = self.side::<B>(us) & self.of_kind::<B>(k);
+        let empty = !occ.has(ti);
+        let mut from = B::EMPTY;
+        if t.leapers & (1 << k) != 0 {
+            from |= if empty {
+                t.leap_move_from::<B>(us, k, ti)
             } else {
-                t.leap_attackers(self.turn, to)
+                t.leap_capture_from::<B>(us, k, ti)
             };
-            for &(s, mask) in from {
-                if mask & bit != 0 && self.board[s.index()] == ours {
-                    note(s);
-                }
+        }
+        // Each ride of the kind, ridden backwards from `to`: the first
+        // piece met is the only one of that ride that can come.
+        for &(d, max, mode) in &t.rides[us.index()][k] {
+            if if empty { mode.moves() } else { mode.captures() } {
+                from |= t.ride_set::<B>(t.reverse[d as usize], ti, max, occ);
             }
         }
-        // Each ride of the kind, walked backwards from `to`.
-        for &(d, max, mode) in &t.rides[self.turn.index()][kind.index()] {
-            if !(if empty { mode.moves() } else { mode.captures() }) {
-                continue;
-            }
-            for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
-                let c = self.board[s.index()];
-                if c == 0 {
-                    continue;
-                }
-                if c == ours {
-                    note(s);
-                }
-                break;
-            }
-        }
+        from & mine
     }
 
     /// Whether a piece of `kind` (not a pawn) of the side to move other
@@ -154,15 +245,19 @@ impl Position {
     /// when none can, a move from `from` needs no disambiguation, and no
     /// legality test has to say so.
     pub fn may_have_rival(&self, kind: PieceKind, from: Square, to: Square) -> bool {
-        let mut rival = false;
-        self.origins(kind, to, &mut |s| rival |= s != from);
-        rival
+        let t = self.tables();
+        let fi = t.bit(from);
+        by_width!(self.has_rival(kind, fi, to))
+    }
+
+    fn has_rival<B: Bits>(&self, kind: PieceKind, from: usize, to: Square) -> bool {
+        !(self.origins::<B>(kind, to) & !B::single(from)).is_empty()
     }
 
     /// The waiting pawns that change this generation's moves: the
     /// opponent's blocked pawn a capture promotes (R-CS-6), and ours whose
     /// wait this move ends (R-CS-4, R-CS-5).
-    fn note_waiting_pawns(&self, ctx: &mut Context) {
+    fn note_waiting_pawns<B: Bits>(&self, ctx: &mut Context<B>) {
         if self.waiting_len == 0 {
             return;
         }
@@ -179,129 +274,69 @@ impl Position {
             .map(|w| (w.square, self.available_kinds(us)));
     }
 
-    /// Whether the piece on `from` may stand between our `king` and an
-    /// enemy rider (false only when it surely does not).
-    fn may_shield_king(&self, king: Square, from: Square) -> bool {
-        let t = self.tables();
-        let Line::Along { dir, steps } = t.line(king, from) else {
-            return t.line(king, from) == Line::Several;
-        };
-        let us = color_of(self.board[king.index()]);
-        let back = &t.ride_mask[us.other().index()][t.reverse[dir as usize] as usize];
-        let ray = t.ray(dir, king);
-        if ray[..steps as usize - 1]
-            .iter()
-            .any(|s| self.board[s.index()] != 0)
-        {
-            return false;
-        }
-        for (i, &s) in ray.iter().enumerate().skip(steps as usize) {
-            if back[i + 1] == 0 {
-                return false;
-            }
-            let c = self.board[s.index()];
-            if c != 0 {
-                return color_of(c) != us && back[i + 1] & (1 << kind_of(c)) != 0;
-            }
-        }
-        false
-    }
-
-    /// Whether the move just made from `from` to `to` by `by` attacks the
-    /// enemy `king`: the piece where it landed, or a rider line it opened.
-    /// Only for moves that change nothing else on the board, played when
-    /// `by`'s own king was safe.
-    pub(crate) fn gives_check(&self, from: Square, to: Square, king: Square, by: Color) -> bool {
-        let t = self.tables();
-        let code = self.board[to.index()];
-        let kind = kind_of(code);
-        // The piece that moved.
-        if kind == t.pawn.0 {
-            let dr = t.pawn_push[by.index()];
-            if [-1, 1]
-                .iter()
-                .any(|&df| t.size.offset(to, df, dr) == Some(king))
-            {
-                return true;
-            }
-        } else {
-            if t.leaps(by, PieceKind(kind), to).contains(&king)
-                || t.leaps_mode(by, Mode::CaptureOnly, PieceKind(kind), to)
-                    .contains(&king)
-            {
-                return true;
-            }
-            if let Some(seen) = self.rider_on_line(king, to, by) {
-                if seen == to {
-                    return true;
-                }
-            }
-            if t.line(king, to) == Line::Several {
-                return self.attacked(&self.board, king, by);
-            }
-        }
-        // A line the move opened.
-        match t.line(king, from) {
-            Line::None => false,
-            Line::Several => self.attacked(&self.board, king, by),
-            Line::Along { .. } => self.rider_on_line(king, from, by).is_some(),
-        }
-    }
-
-    /// The square of a rider of `by` attacking `king` along the line from
-    /// `king` through `through`, if there is one.
-    fn rider_on_line(&self, king: Square, through: Square, by: Color) -> Option<Square> {
-        let t = self.tables();
-        let Line::Along { dir, .. } = t.line(king, through) else {
-            return None;
-        };
-        let back = &t.ride_mask[by.index()][t.reverse[dir as usize] as usize];
-        for (i, &s) in t.ray(dir, king).iter().enumerate() {
-            if back[i + 1] == 0 {
-                return None;
-            }
-            let c = self.board[s.index()];
-            if c != 0 {
-                return (color_of(c) == by && back[i + 1] & (1 << kind_of(c)) != 0).then_some(s);
-            }
-        }
-        None
-    }
-
     /// Our pieces standing between our king and an enemy rider that would
-    /// attack the king if they left.
-    fn pinned(&self, us: Color) -> SquareSet {
+    /// attack the king if they left: per direction a rider may come from,
+    /// the first piece met must be ours and the next an enemy riding
+    /// that far toward the king.
+    fn pinned<B: Bits>(&self, us: Color, occ: B) -> B {
         let t = self.tables();
+        let them = us.other();
         let king = self.kings[us.index()];
-        let mut pinned = SquareSet::EMPTY;
-        let masks = &t.ride_mask[us.other().index()];
-        for d in 0..t.dirs.len() {
-            let back = &masks[t.reverse[d] as usize];
-            let mut shield: Option<Square> = None;
-            for (i, &s) in t.ray(d as u8, king).iter().enumerate() {
-                if back[i + 1] == 0 {
-                    break;
-                }
-                let c = self.board[s.index()];
-                if c == 0 {
-                    continue;
-                }
-                if color_of(c) == us {
-                    if shield.is_some() {
-                        break;
-                    }
-                    shield = Some(s);
-                } else {
-                    if let Some(sh) = shield {
-                        if back[i + 1] & (1 << kind_of(c)) != 0 {
-                            pinned.insert(sh);
-                        }
-                    }
-                    break;
-                }
+        let ki = t.bit(king);
+        let ours = self.side::<B>(us);
+        let theirs = self.side::<B>(them);
+        let mut pinned = B::EMPTY;
+        for &d in &t.pin_dirs[us.index()] {
+            let d = usize::from(d);
+            let hit = t.ray_set::<B>(d, ki) & occ;
+            if hit.is_empty() {
+                continue;
+            }
+            let shield = t.nearest(d, hit);
+            if !ours.has(shield) {
+                continue;
+            }
+            let beyond = t.ray_set::<B>(d, shield) & occ;
+            if beyond.is_empty() {
+                continue;
+            }
+            let rider = t.nearest(d, beyond);
+            if !theirs.has(rider) {
+                continue;
+            }
+            let sq = t.square_at[rider];
+            let (df, dr) = t.dirs[d];
+            let steps = if df != 0 {
+                (sq.file() as i8 - king.file() as i8) / df
+            } else {
+                (sq.rank() as i8 - king.rank() as i8) / dr
+            };
+            let kind = kind_of(self.board[sq.index()]);
+            if t.ride_mask[them.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0 {
+                pinned |= B::single(shield);
             }
         }
         pinned
+    }
+
+    fn context<B: Bits>(&self, test_legality: bool, only_to: Option<Square>) -> Context<B> {
+        let us = self.turn;
+        let mut ctx = Context {
+            us,
+            king: self.kings[us.index()],
+            in_check: self.check,
+            pinned: if test_legality && !self.check {
+                self.pinned::<B>(us, self.occupancy())
+            } else {
+                B::EMPTY
+            },
+            their_blocked: None,
+            our_promoting: None,
+            test_legality,
+            only_to,
+        };
+        self.note_waiting_pawns(&mut ctx);
+        ctx
     }
 
     /// Every legal move.
@@ -334,45 +369,45 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         match (kind, to) {
-            (Some(kind), Some(to)) => self.generate_to(out, kind, to),
+            (Some(kind), Some(to)) => by_width!(self.generate_to(out, kind, to, Hints::default())),
             _ => self.generate(out, true, kind, to),
         }
     }
 
+    /// The legal moves a written move names: pieces of `kind` landing on
+    /// `to`, from the given origin `file` and `rank` if any, into `out`
+    /// (cleared first). Castlings and the king's special moves landing on
+    /// `to` come whatever the hints (the caller matches them itself).
+    /// Only the squares such a piece could come from are looked at.
+    pub fn legal_moves_named_into(
+        &self,
+        kind: PieceKind,
+        to: Square,
+        file: Option<u8>,
+        rank: Option<u8>,
+        out: &mut Vec<Move>,
+    ) {
+        by_width!(self.generate_to(out, kind, to, Hints { file, rank }))
+    }
+
     /// The legal moves of our pieces of `kind` to `to`, found backwards
-    /// from `to`: only the squares such a piece could come from are looked
-    /// at, which is what reading a written move needs.
-    fn generate_to(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square) {
+    /// from `to`, their origins filtered by `hints`.
+    fn generate_to<B: Bits>(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square, hints: Hints) {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let mut ctx = Context {
-            us,
-            king: self.kings[us.index()],
-            in_check: self.check,
-            pins: Pins::PerMove,
-            their_blocked: None,
-            our_promoting: None,
-            test_legality: true,
-            only_to: Some(to),
-        };
-        self.note_waiting_pawns(&mut ctx);
-        let ours = Piece { color: us, kind }.code();
-        // At most 8 rides and a few leaps reach one square with one kind.
-        let mut from_squares: [Square; 32] = [to; 32];
-        let mut n = 0;
-        let mut note = |sq: Square| {
-            if n < from_squares.len() && !from_squares[..n].contains(&sq) {
-                from_squares[n] = sq;
-                n += 1;
-            }
-        };
+        let ctx = self.context::<B>(true, Some(to));
         if kind == t.pawn {
+            let ours = Piece { color: us, kind }.code();
+            // At most four pawns reach one square.
+            let mut from_squares: [Square; 4] = [to; 4];
+            let mut n = 0;
             let back = -t.pawn_push[us.index()];
             for (df, dr) in [(0, back), (0, 2 * back), (-1, back), (1, back)] {
                 if let Some(s) = t.size.offset(to, df, dr) {
-                    if self.board[s.index()] == ours && !self.immune.contains(s) {
-                        note(s);
+                    if self.board[s.index()] == ours && !self.immune.contains(s) && hints.allow(s) {
+                        from_squares[n] = s;
+                        n += 1;
                     }
                 }
             }
@@ -383,17 +418,19 @@ impl Position {
             }
             return;
         }
-        self.origins(kind, to, &mut note);
         let target = self.board[to.index()];
-        if target != 0 && (color_of(target) == us || self.immune.contains(to)) {
-            // No capture of one's own piece or a waiting pawn (R-CS-3); a
-            // king's castling may still land here only on an empty square.
-            n = 0;
-        }
-        let found = &mut from_squares[..n];
-        found.sort_unstable();
-        for &from in found.iter() {
-            self.push(&ctx, Move::normal(from, to), out);
+        // No capture of one's own piece or a waiting pawn (R-CS-3); a
+        // king's castling may still land here only on an empty square.
+        let open = target == 0
+            || (Piece::from_code(target).is_some_and(|p| p.color != us)
+                && !self.immune.contains(to));
+        if open {
+            for fi in BitIter(self.origins::<B>(kind, to)) {
+                let from = t.square_at[fi];
+                if hints.allow(from) {
+                    self.push(&ctx, Move::normal(from, to), out);
+                }
+            }
         }
         if kind == t.king {
             let king = ctx.king;
@@ -422,11 +459,12 @@ impl Position {
     /// stalemate tests need no more.
     pub fn has_legal_move(&self) -> bool {
         let mut out = Vec::with_capacity(8);
-        self.generate_until(&mut out, true, Some(self.tables().king), None, true);
+        let king = Some(self.tables().king);
+        by_width!(self.generate_until(&mut out, true, king, None, true));
         if !out.is_empty() {
             return true;
         }
-        self.generate_until(&mut out, true, None, None, true);
+        by_width!(self.generate_until(&mut out, true, None, None, true));
         !out.is_empty()
     }
 
@@ -437,12 +475,12 @@ impl Position {
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
     ) {
-        self.generate_until(out, test_legality, only_kind, only_to, false);
+        by_width!(self.generate_until(out, test_legality, only_kind, only_to, false));
     }
 
     /// The generation; with `first_only`, it may stop once `out` holds a
     /// move.
-    fn generate_until(
+    fn generate_until<B: Bits>(
         &self,
         out: &mut Vec<Move>,
         test_legality: bool,
@@ -453,67 +491,54 @@ impl Position {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let king = self.kings[us.index()];
-        let mut ctx = Context {
-            us,
-            king,
-            in_check: self.check,
-            // A filtered generation finds one or two moves: testing their
-            // pieces is cheaper than finding every pin.
-            pins: if only_to.is_none() {
-                Pins::Known(self.pinned(us))
-            } else {
-                Pins::PerMove
-            },
-            their_blocked: None,
-            our_promoting: None,
-            test_legality,
-            only_to,
+        let ctx = self.context::<B>(test_legality, only_to);
+        let occ = self.occupancy::<B>();
+        let immune = B::load(&self.immune_bits);
+        let empty = !occ;
+        let capturable = self.side::<B>(us.other()) & !immune;
+        let within = match only_to {
+            Some(to) => B::single(t.bit(to)),
+            None => !B::EMPTY,
         };
-        self.note_waiting_pawns(&mut ctx);
+        let onto = [
+            (empty | capturable) & within,
+            empty & within,
+            capturable & within,
+        ];
+        let mut movers = self.side::<B>(us) & !immune;
+        if let Some(k) = only_kind {
+            movers &= self.of_kind::<B>(k.index());
+        }
         let pawn_kind = t.pawn;
-        for from in self.by_color[us.index()].iter() {
+        for fi in BitIter(movers) {
             if first_only && !out.is_empty() {
                 return;
             }
-            if self.immune.contains(from) {
-                continue;
-            }
-            let code = self.board[from.index()];
-            let kind = PieceKind(kind_of(code));
-            if only_kind.is_some_and(|k| k != kind) {
-                continue;
-            }
-            if kind == pawn_kind {
+            let from = t.square_at[fi];
+            let kind = kind_of(self.board[from.index()]);
+            if kind == pawn_kind.0 {
                 self.pawn_moves(&ctx, from, out);
                 continue;
             }
-            for mode in [Mode::Any, Mode::MoveOnly, Mode::CaptureOnly] {
-                for &to in t.leaps_mode(us, mode, kind, from) {
-                    let c = self.board[to.index()];
-                    if (c == 0 && mode.moves())
-                        || (c != 0
-                            && mode.captures()
-                            && color_of(c) != us
-                            && !self.immune.contains(to))
-                    {
-                        self.push(&ctx, Move::normal(from, to), out);
-                    }
+            let k = usize::from(kind);
+            if t.leapers & (1 << k) != 0 {
+                let targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
+                    | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
+                    | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
+                for ti in BitIter(targets) {
+                    self.push(&ctx, Move::normal(from, t.square_at[ti]), out);
                 }
             }
-            for &(d, max, mode) in &t.rides[us.index()][kind.index()] {
-                for &to in t.ray(d, from).iter().take(max as usize) {
-                    let c = self.board[to.index()];
-                    if c == 0 {
-                        if mode.moves() {
-                            self.push(&ctx, Move::normal(from, to), out);
-                        }
-                        continue;
-                    }
-                    if mode.captures() && color_of(c) != us && !self.immune.contains(to) {
-                        self.push(&ctx, Move::normal(from, to), out);
-                    }
-                    break;
+            for &(d, max, mode) in &t.rides[us.index()][k] {
+                let reach = t.ride_set::<B>(d, fi, max, occ);
+                let targets = reach
+                    & match mode {
+                        Mode::Any => onto[0],
+                        Mode::MoveOnly => onto[1],
+                        Mode::CaptureOnly => onto[2],
+                    };
+                for ti in BitIter(targets) {
+                    self.push(&ctx, Move::normal(from, t.square_at[ti]), out);
                 }
             }
         }
@@ -523,7 +548,7 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, ctx: &Context, from: Square, out: &mut Vec<Move>) {
+    fn pawn_moves<B: Bits>(&self, ctx: &Context<B>, from: Square, out: &mut Vec<Move>) {
         let t = self.tables();
         let us = ctx.us;
         let push = t.pawn_push[us.index()];
@@ -547,21 +572,18 @@ impl Position {
                 }
             }
         }
-        for df in [-1, 1] {
-            let Some(to) = t.size.offset(from, df, push) else {
-                continue;
-            };
-            let c = self.board[to.index()];
-            if c != 0 {
-                if color_of(c) != us && !self.immune.contains(to) {
-                    self.pawn_to(ctx, from, to, MoveKind::Normal, last, out);
-                }
-            } else if Some(to) == self.ep_square && t.def.pawns.en_passant {
+        let capturable = self.side::<B>(us.other()) & !B::load(&self.immune_bits);
+        let attacks = t.pawn_captures::<B>(us, t.bit(from));
+        for ti in BitIter(attacks & capturable) {
+            self.pawn_to(ctx, from, t.square_at[ti], MoveKind::Normal, last, out);
+        }
+        if let Some(ep) = self.ep_square {
+            if t.def.pawns.en_passant && attacks.has(t.bit(ep)) && self.board[ep.index()] == 0 {
                 self.push(
                     ctx,
                     Move {
                         kind: MoveKind::EnPassant,
-                        ..Move::normal(from, to)
+                        ..Move::normal(from, ep)
                     },
                     out,
                 );
@@ -569,9 +591,9 @@ impl Position {
         }
     }
 
-    fn pawn_to(
+    fn pawn_to<B: Bits>(
         &self,
-        ctx: &Context,
+        ctx: &Context<B>,
         from: Square,
         to: Square,
         kind: MoveKind,
@@ -617,7 +639,7 @@ impl Position {
         }
     }
 
-    fn special_king_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
+    fn special_king_moves<B: Bits>(&self, ctx: &Context<B>, out: &mut Vec<Move>) {
         let t = self.tables();
         let Some(sp) = &t.def.special_king_move else {
             return;
@@ -633,16 +655,17 @@ impl Position {
             if ctx.only_to.is_some_and(|only| only != to) {
                 continue;
             }
-            let c = self.board[to.index()];
-            if c != 0 && (color_of(c) == ctx.us || !sp.may_capture || self.immune.contains(to)) {
+            let target = self.piece_at(to);
+            if target.is_some_and(|p| p.color == ctx.us || !sp.may_capture)
+                || self.immune.contains(to)
+            {
                 continue;
             }
             if sp.leapt_square_guarded {
                 let Some(mid) = t.size.offset(ctx.king, df / 2, dr / 2) else {
                     continue;
                 };
-                let mc = self.board[mid.index()];
-                if (mc != 0 && color_of(mc) == them) || self.attacked(&self.board, mid, them) {
+                if self.piece_at(mid).is_some_and(|p| p.color == them) || self.attacked(mid, them) {
                     continue;
                 }
             }
@@ -657,25 +680,23 @@ impl Position {
         }
     }
 
-    fn castling_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
-        if self.castling.is_none() || ctx.in_check {
+    fn castling_moves<B: Bits>(&self, ctx: &Context<B>, out: &mut Vec<Move>) {
+        if ctx.in_check || self.castling.is_none() {
             return;
         }
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
             if ctx.only_to.is_some_and(|to| to != c.king_to)
-                || !self.castling.ready_for(t, us, i)
                 || ctx.king != c.king_from
+                || !self.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
                     != Some(Piece {
                         color: us,
                         kind: c.partner_kind,
                     })
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
-                || c.safe
-                    .iter()
-                    .any(|&s| self.attacked(&self.board, s, us.other()))
+                || c.safe.iter().any(|&s| self.attacked(s, us.other()))
             {
                 continue;
             }
@@ -693,17 +714,14 @@ impl Position {
     /// Completes a pseudo-legal move (R-CS-6 instant promotion), keeps it if
     /// legal, and multiplies it by the waiting pawn's choices (R-CS-4).
     #[inline]
-    fn push(&self, ctx: &Context, mut m: Move, out: &mut Vec<Move>) {
+    fn push<B: Bits>(&self, ctx: &Context<B>, mut m: Move, out: &mut Vec<Move>) {
         if ctx.only_to.is_some_and(|to| to != m.to) {
             return;
         }
         let mut must_test = ctx.in_check
             || m.from == ctx.king
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
-            || match &ctx.pins {
-                Pins::Known(pinned) => pinned.contains(m.from),
-                Pins::PerMove => self.may_shield_king(ctx.king, m.from),
-            };
+            || ctx.pinned.has(self.tables().bit(m.from));
         if let Some(blocked) = ctx.their_blocked {
             let c = self.board[m.to.index()];
             if c != 0 && kind_of(c) != self.tables().pawn.0 && m.kind != MoveKind::EnPassant {
@@ -730,43 +748,62 @@ impl Position {
         }
     }
 
-    /// Whether our king is safe once `m` is made on a trial board (R-0-1).
-    fn safe_after(&self, ctx: &Context, m: &Move) -> bool {
+    /// Whether our king is safe once `m` is made (R-0-1): asked on the
+    /// occupancy the move leaves, the captured piece no longer attacking.
+    fn safe_after<B: Bits>(&self, ctx: &Context<B>, m: &Move) -> bool {
+        if m.instant_promotion.is_some() {
+            return self.safe_after_on_copy(ctx, m);
+        }
         let t = self.tables();
-        let mut board = self.board;
-        let mut king = ctx.king;
+        let them = ctx.us.other();
+        let mut occ = self.occupancy::<B>();
+        let mut attackers = self.side::<B>(them);
+        let mut king = t.bit(ctx.king);
+        let (from, to) = (t.bit(m.from), t.bit(m.to));
         match m.kind {
             MoveKind::Castle(i) => {
                 let c = &t.def.castling[i as usize];
-                let k = board[c.king_from.index()];
-                let p = board[c.partner_from.index()];
-                board[c.king_from.index()] = 0;
-                board[c.partner_from.index()] = 0;
-                board[c.king_to.index()] = k;
-                board[c.partner_to.index()] = p;
-                king = c.king_to;
+                occ &= !(B::single(t.bit(c.king_from)) | B::single(t.bit(c.partner_from)));
+                occ |= B::single(t.bit(c.king_to)) | B::single(t.bit(c.partner_to));
+                king = t.bit(c.king_to);
             }
             MoveKind::EnPassant => {
-                board[Square::new(m.to.file(), m.from.rank()).index()] = 0;
-                board[m.to.index()] = board[m.from.index()];
-                board[m.from.index()] = 0;
+                let victim = B::single(t.bit(Square::new(m.to.file(), m.from.rank())));
+                occ = (occ & !B::single(from) & !victim) | B::single(to);
+                attackers &= !victim;
             }
             _ => {
-                board[m.to.index()] = board[m.from.index()];
-                board[m.from.index()] = 0;
+                occ = (occ & !B::single(from)) | B::single(to);
+                attackers &= !B::single(to);
                 if m.from == ctx.king {
-                    king = m.to;
+                    king = to;
                 }
             }
         }
-        if let Some(ip) = m.instant_promotion {
-            board[ip.square.index()] = Piece {
-                color: ctx.us.other(),
-                kind: ip.kind,
-            }
-            .code();
+        !self.attacked_on::<B>(king, them, occ, attackers)
+    }
+
+    /// [`Position::safe_after`] for a capture that promotes the opponent's
+    /// blocked pawn (R-CS-6), which changes a piece's type: tried on a copy
+    /// of the position.
+    fn safe_after_on_copy<B: Bits>(&self, ctx: &Context<B>, m: &Move) -> bool {
+        let them = ctx.us.other();
+        let mut trial = self.clone();
+        trial.take(m.to);
+        if let Some(p) = trial.take(m.from) {
+            trial.put(m.to, p);
         }
-        !self.attacked(&board, king, ctx.us.other())
+        if let Some(ip) = m.instant_promotion {
+            trial.take(ip.square);
+            trial.put(
+                ip.square,
+                Piece {
+                    color: them,
+                    kind: ip.kind,
+                },
+            );
+        }
+        !trial.attacked(trial.kings[ctx.us.index()], them)
     }
 }
 
