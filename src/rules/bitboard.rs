@@ -109,6 +109,12 @@ pub(crate) trait Bits:
     fn last(self) -> usize;
     /// The set without its lowest bit.
     fn without_first(self) -> Self;
+    /// Number of bits set.
+    fn count(self) -> u32;
+    /// Every bit moved `n` places up (toward higher indices).
+    fn up(self, n: u32) -> Self;
+    /// Every bit moved `n` places down.
+    fn down(self, n: u32) -> Self;
 }
 
 impl Bits for u64 {
@@ -136,6 +142,18 @@ impl Bits for u64 {
     #[inline]
     fn without_first(self) -> u64 {
         self & (self - 1)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn up(self, n: u32) -> u64 {
+        self << n
+    }
+    #[inline]
+    fn down(self, n: u32) -> u64 {
+        self >> n
     }
 }
 
@@ -165,6 +183,18 @@ impl Bits for u128 {
     #[inline]
     fn without_first(self) -> u128 {
         self & (self - 1)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn up(self, n: u32) -> u128 {
+        self << n
+    }
+    #[inline]
+    fn down(self, n: u32) -> u128 {
+        self >> n
     }
 }
 
@@ -253,6 +283,38 @@ impl Bits for Wide {
         }
         Wide(w)
     }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    /// `n` is below 64 (a rank of at most 16 squares).
+    #[inline]
+    fn up(self, n: u32) -> Wide {
+        let w = self.0;
+        if n == 0 {
+            return self;
+        }
+        Wide([
+            w[0] << n,
+            w[1] << n | w[0] >> (64 - n),
+            w[2] << n | w[1] >> (64 - n),
+            w[3] << n | w[2] >> (64 - n),
+        ])
+    }
+    /// `n` is below 64.
+    #[inline]
+    fn down(self, n: u32) -> Wide {
+        let w = self.0;
+        if n == 0 {
+            return self;
+        }
+        Wide([
+            w[0] >> n | w[1] << (64 - n),
+            w[1] >> n | w[2] << (64 - n),
+            w[2] >> n | w[3] << (64 - n),
+            w[3] >> n,
+        ])
+    }
 }
 
 /// The bit indices of a set, lowest first.
@@ -277,7 +339,7 @@ mod tests {
 
     fn laws<B: Bits + std::fmt::Debug>(words: usize, top: usize) {
         let s = B::single(0) | B::single(5) | B::single(top);
-        assert_eq!((s.first(), s.last()), (0, top));
+        assert_eq!((s.first(), s.last(), s.count()), (0, top, 3));
         assert_eq!(BitIter(s).collect::<Vec<_>>(), vec![0, 5, top]);
         assert_eq!(BitIter(s ^ B::single(5)).collect::<Vec<_>>(), vec![0, top]);
         assert!(s.has(5) && !s.has(6));
@@ -293,6 +355,14 @@ mod tests {
         assert!(B::at(&table, 0).is_empty());
         store_remove(&mut store, 5);
         assert_eq!(B::load(&store), s & !B::single(5));
+        // Shifts carry across words and drop what leaves the set.
+        let row = B::single(60) | B::single(3);
+        let carried = if top >= 72 { B::single(72) } else { B::EMPTY };
+        assert_eq!(row.up(12), carried | B::single(15));
+        assert_eq!(row.down(4), B::single(56));
+        if top >= 72 {
+            assert_eq!((B::single(72) | B::single(1)).down(12), B::single(60));
+        }
     }
 
     #[test]

@@ -31,7 +31,8 @@ struct Context<B: Bits> {
     us: Color,
     king: Square,
     in_check: bool,
-    /// Our pieces standing between our king and an enemy rider.
+    /// Our pieces standing between our king and an enemy rider (or, for
+    /// a generation of a few moves, that may: see [`Position::context`]).
     pinned: B,
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
@@ -41,6 +42,77 @@ struct Context<B: Bits> {
     test_legality: bool,
     /// Only moves to this square, if set.
     only_to: Option<Square>,
+    /// No waiting pawn changes a move (R-CS-4..6): moves are kept as found.
+    plain: bool,
+}
+
+impl<B: Bits> Context<B> {
+    /// Whether an ordinary move of the piece on bit `from` needs the
+    /// legality test: when in check, and for the king (on bit `king`)
+    /// and pinned pieces.
+    #[inline]
+    fn must_test(&self, from: usize, king: usize) -> bool {
+        self.test_legality && (self.in_check || from == king || self.pinned.has(from))
+    }
+
+    /// The pieces of `set` whose ordinary moves need the legality test.
+    #[inline]
+    fn tested(&self, set: B, king: usize) -> B {
+        if !self.test_legality {
+            B::EMPTY
+        } else if self.in_check {
+            set
+        } else {
+            set & (self.pinned | B::single(king))
+        }
+    }
+}
+
+/// Where a generation puts its moves: a list, or a count.
+pub(crate) trait Sink {
+    /// Whether only the number of moves matters: then moves that need no
+    /// test may be counted without being made.
+    const COUNTS: bool;
+    /// Adds a move.
+    fn add(&mut self, m: Move);
+    /// Adds `n` moves that are not made (only when `COUNTS`).
+    fn add_count(&mut self, n: u32);
+    /// Whether no move was added.
+    fn is_empty(&self) -> bool;
+}
+
+impl Sink for Vec<Move> {
+    const COUNTS: bool = false;
+    #[inline]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+    fn add_count(&mut self, _: u32) {
+        debug_assert!(false, "a list of moves takes moves, not counts");
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+}
+
+/// A number of moves.
+pub(crate) struct MoveCount(pub usize);
+
+impl Sink for MoveCount {
+    const COUNTS: bool = true;
+    #[inline]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn add_count(&mut self, n: u32) {
+        self.0 += n as usize;
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0 == 0
+    }
 }
 
 #[inline]
@@ -48,13 +120,14 @@ fn kind_of(code: u8) -> u8 {
     (code - 1) & 15
 }
 
-/// Calls `$self.$f::<B>(args)` with the set type `B` of the variant's width.
+/// Calls `$self.$f::<B, ...>(args)` with the set type `B` of the
+/// variant's width.
 macro_rules! by_width {
-    ($self:ident . $f:ident ( $($arg:expr),* )) => {
+    ($self:ident . $f:ident $(:: <$($g:ty),*>)? ( $($arg:expr),* )) => {
         match $self.tables().width {
-            Width::W64 => $self.$f::<u64>($($arg),*),
-            Width::W128 => $self.$f::<u128>($($arg),*),
-            Width::W256 => $self.$f::<Wide>($($arg),*),
+            Width::W64 => $self.$f::<u64 $($(, $g)*)?>($($arg),*),
+            Width::W128 => $self.$f::<u128 $($(, $g)*)?>($($arg),*),
+            Width::W256 => $self.$f::<Wide $($(, $g)*)?>($($arg),*),
         }
     };
 }
@@ -131,12 +204,24 @@ impl Position {
             }
         }
         for g in &t.ride_groups[by.index()] {
-            let riders = self.of_kinds::<B>(g.kinds) & attackers;
+            let riders = self.of_kinds::<B>(g.kinds) & attackers & g.lines::<B>(i);
             if riders.is_empty() {
                 continue;
             }
             for &d in &g.dirs {
-                if !(t.ride_set::<B>(d, i, g.max, occ) & riders).is_empty() {
+                let du = usize::from(d);
+                let ray = t.ray_set::<B>(du, i);
+                if (ray & riders).is_empty() {
+                    continue;
+                }
+                // Unlimited riders: the first piece on the ray must be one.
+                // Limited ones: within their range along this direction.
+                let hit = if g.max >= 15 {
+                    riders.has(t.nearest(du, ray & occ))
+                } else {
+                    !(t.ride_set::<B>(d, i, g.max, occ) & riders).is_empty()
+                };
+                if hit {
                     return true;
                 }
             }
@@ -286,12 +371,17 @@ impl Position {
         let ours = self.side::<B>(us);
         let theirs = self.side::<B>(them);
         let mut pinned = B::EMPTY;
+        let riders = theirs & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
+        if riders.is_empty() {
+            return pinned;
+        }
         for &d in &t.pin_dirs[us.index()] {
             let d = usize::from(d);
-            let hit = t.ray_set::<B>(d, ki) & occ;
-            if hit.is_empty() {
+            let ray = t.ray_set::<B>(d, ki);
+            if (ray & riders).is_empty() {
                 continue;
             }
+            let hit = ray & occ;
             let shield = t.nearest(d, hit);
             if !ours.has(shield) {
                 continue;
@@ -319,23 +409,37 @@ impl Position {
         pinned
     }
 
-    fn context<B: Bits>(&self, test_legality: bool, only_to: Option<Square>) -> Context<B> {
+    /// The context of a generation. A full one finds the pins; one of a
+    /// few moves (`few`) only notes the pieces on a line a rider could pin
+    /// along, whose moves are then tested.
+    fn context<B: Bits>(
+        &self,
+        test_legality: bool,
+        only_to: Option<Square>,
+        few: bool,
+    ) -> Context<B> {
         let us = self.turn;
+        let king = self.kings[us.index()];
         let mut ctx = Context {
             us,
-            king: self.kings[us.index()],
+            king,
             in_check: self.check,
-            pinned: if test_legality && !self.check {
-                self.pinned::<B>(us, self.occupancy())
-            } else {
+            pinned: if !test_legality || self.check {
                 B::EMPTY
+            } else if few {
+                let t = self.tables();
+                t.pin_lines::<B>(us, t.bit(king)) & self.side::<B>(us)
+            } else {
+                self.pinned::<B>(us, self.occupancy())
             },
             their_blocked: None,
             our_promoting: None,
             test_legality,
             only_to,
+            plain: true,
         };
         self.note_waiting_pawns(&mut ctx);
+        ctx.plain = ctx.their_blocked.is_none() && ctx.our_promoting.is_none();
         ctx
     }
 
@@ -396,7 +500,7 @@ impl Position {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let ctx = self.context::<B>(true, Some(to));
+        let ctx = self.context::<B>(true, Some(to), true);
         if kind == t.pawn {
             let ours = Piece { color: us, kind }.code();
             // At most four pawns reach one square.
@@ -411,11 +515,10 @@ impl Position {
                     }
                 }
             }
-            let found = &mut from_squares[..n];
-            found.sort_unstable();
-            for &from in found.iter() {
-                self.pawn_moves(&ctx, from, out);
-            }
+            let pawns = from_squares[..n]
+                .iter()
+                .fold(B::EMPTY, |set, &s| set | B::single(t.bit(s)));
+            self.pawn_moves(&ctx, pawns, B::single(t.bit(to)), out);
             return;
         }
         let target = self.board[to.index()];
@@ -460,11 +563,11 @@ impl Position {
     pub fn has_legal_move(&self) -> bool {
         let mut out = Vec::with_capacity(8);
         let king = Some(self.tables().king);
-        by_width!(self.generate_until(&mut out, true, king, None, true));
+        by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
         if !out.is_empty() {
             return true;
         }
-        by_width!(self.generate_until(&mut out, true, None, None, true));
+        by_width!(self.generate_until::<_>(&mut out, true, None, None, true));
         !out.is_empty()
     }
 
@@ -475,23 +578,32 @@ impl Position {
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
     ) {
-        by_width!(self.generate_until(out, test_legality, only_kind, only_to, false));
+        out.clear();
+        by_width!(self.generate_until::<_>(out, test_legality, only_kind, only_to, false));
+    }
+
+    /// The number of legal moves, [`Position::legal_moves`]`.len()`,
+    /// found without making the moves that need no legality test: perft's
+    /// bulk count at the last ply.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = MoveCount(0);
+        by_width!(self.generate_until::<_>(&mut count, true, None, None, false));
+        count.0
     }
 
     /// The generation; with `first_only`, it may stop once `out` holds a
     /// move.
-    fn generate_until<B: Bits>(
+    fn generate_until<B: Bits, S: Sink>(
         &self,
-        out: &mut Vec<Move>,
+        out: &mut S,
         test_legality: bool,
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
         first_only: bool,
     ) {
-        out.clear();
         let t = self.tables();
         let us = self.turn;
-        let ctx = self.context::<B>(test_legality, only_to);
+        let ctx = self.context::<B>(test_legality, only_to, false);
         let occ = self.occupancy::<B>();
         let immune = B::load(&self.immune_bits);
         let empty = !occ;
@@ -505,40 +617,48 @@ impl Position {
             empty & within,
             capturable & within,
         ];
-        let mut movers = self.side::<B>(us) & !immune;
-        if let Some(k) = only_kind {
-            movers &= self.of_kind::<B>(k.index());
-        }
-        let pawn_kind = t.pawn;
-        for fi in BitIter(movers) {
+        let movers = self.side::<B>(us) & !immune;
+        let king = t.bit(ctx.king);
+        for k in 0..t.kind_count {
+            if only_kind.is_some_and(|only| only.index() != k) {
+                continue;
+            }
+            let pieces = movers & self.of_kind::<B>(k);
+            if pieces.is_empty() {
+                continue;
+            }
             if first_only && !out.is_empty() {
                 return;
             }
-            let from = t.square_at[fi];
-            let kind = kind_of(self.board[from.index()]);
-            if kind == pawn_kind.0 {
-                self.pawn_moves(&ctx, from, out);
+            if k == t.pawn.index() {
+                self.pawn_moves(&ctx, pieces, within, out);
                 continue;
             }
-            let k = usize::from(kind);
-            if t.leapers & (1 << k) != 0 {
-                let targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
-                    | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
-                    | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
-                for ti in BitIter(targets) {
-                    self.push(&ctx, Move::normal(from, t.square_at[ti]), out);
+            let leaps = t.leapers & (1 << k) != 0;
+            let rides = &t.rides[us.index()][k];
+            for fi in BitIter(pieces) {
+                let mut targets = B::EMPTY;
+                if leaps {
+                    targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
+                        | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
+                        | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
-            }
-            for &(d, max, mode) in &t.rides[us.index()][k] {
-                let reach = t.ride_set::<B>(d, fi, max, occ);
-                let targets = reach
-                    & match mode {
-                        Mode::Any => onto[0],
-                        Mode::MoveOnly => onto[1],
-                        Mode::CaptureOnly => onto[2],
-                    };
+                for &(d, max, mode) in rides {
+                    targets |= t.ride_set::<B>(d, fi, max, occ)
+                        & match mode {
+                            Mode::Any => onto[0],
+                            Mode::MoveOnly => onto[1],
+                            Mode::CaptureOnly => onto[2],
+                        };
+                }
+                let test = ctx.must_test(fi, king);
+                if S::COUNTS && ctx.plain && !test {
+                    out.add_count(targets.count());
+                    continue;
+                }
+                let from = t.square_at[fi];
                 for ti in BitIter(targets) {
-                    self.push(&ctx, Move::normal(from, t.square_at[ti]), out);
+                    self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
                 }
             }
         }
@@ -548,66 +668,100 @@ impl Position {
         }
     }
 
-    fn pawn_moves<B: Bits>(&self, ctx: &Context<B>, from: Square, out: &mut Vec<Move>) {
+    /// The moves of our `pawns` that land `within`.
+    fn pawn_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, pawns: B, within: B, out: &mut S) {
         let t = self.tables();
         let us = ctx.us;
-        let push = t.pawn_push[us.index()];
         let last = t.last_rank[us.index()];
-        if let Some(one) = t.size.offset(from, 0, push) {
-            if self.board[one.index()] == 0 {
-                self.pawn_to(ctx, from, one, MoveKind::Normal, last, out);
-                if t.double_step[us.index()] & (1 << from.rank()) != 0 {
-                    if let Some(two) = t.size.offset(one, 0, push) {
-                        if self.board[two.index()] == 0 {
-                            self.push(
-                                ctx,
-                                Move {
-                                    kind: MoveKind::DoubleStep,
-                                    ..Move::normal(from, two)
-                                },
-                                out,
-                            );
-                        }
-                    }
-                }
+        let rank = u32::from(t.size.files);
+        let forward = |set: B| match us {
+            Color::White => set.up(rank),
+            Color::Black => set.down(rank),
+        };
+        let origin = |i: usize| match us {
+            Color::White => i - rank as usize,
+            Color::Black => i + rank as usize,
+        };
+        let king = t.bit(ctx.king);
+        let occ = self.occupancy::<B>();
+        let empty = !occ & t.board_set::<B>();
+        let zone = t.zone_set::<B>(us);
+        let capturable = self.side::<B>(us.other()) & !B::load(&self.immune_bits) & within;
+        // Counting only, the moves of pawns that need no legality test are
+        // counted set-wise (promotions aside: each may be several moves).
+        let bulk = if S::COUNTS && ctx.plain {
+            pawns & !ctx.tested(pawns, king)
+        } else {
+            B::EMPTY
+        };
+        let double_from = t.double_step_set::<B>(us);
+        let one = forward(pawns) & empty & within;
+        let two = forward(forward(pawns & double_from) & empty) & empty & within;
+        let (mut one_left, mut two_left) = (one, two);
+        if !bulk.is_empty() {
+            let counted = forward(bulk) & !zone;
+            let two_counted = forward(forward(bulk & double_from) & empty);
+            out.add_count((one & counted).count() + (two & two_counted).count());
+            one_left &= !counted;
+            two_left &= !two_counted;
+        }
+        for ti in BitIter(one_left) {
+            let fi = origin(ti);
+            let m = Move::normal(t.square_at[fi], t.square_at[ti]);
+            if zone.has(ti) {
+                self.pawn_to(ctx, m, last, out);
+            } else {
+                self.emit(ctx, ctx.must_test(fi, king), m, out);
             }
         }
-        let capturable = self.side::<B>(us.other()) & !B::load(&self.immune_bits);
-        let attacks = t.pawn_captures::<B>(us, t.bit(from));
-        for ti in BitIter(attacks & capturable) {
-            self.pawn_to(ctx, from, t.square_at[ti], MoveKind::Normal, last, out);
+        for ti in BitIter(two_left) {
+            let fi = origin(origin(ti));
+            let m = Move {
+                kind: MoveKind::DoubleStep,
+                ..Move::normal(t.square_at[fi], t.square_at[ti])
+            };
+            self.emit(ctx, ctx.must_test(fi, king), m, out);
         }
-        if let Some(ep) = self.ep_square {
-            if t.def.pawns.en_passant && attacks.has(t.bit(ep)) && self.board[ep.index()] == 0 {
-                self.push(
-                    ctx,
-                    Move {
-                        kind: MoveKind::EnPassant,
-                        ..Move::normal(from, ep)
-                    },
-                    out,
-                );
+        let ep = self
+            .ep_square
+            .filter(|&ep| t.def.pawns.en_passant && self.board[ep.index()] == 0)
+            .map(|ep| t.bit(ep));
+        for fi in BitIter(pawns) {
+            let attacks = t.pawn_captures::<B>(us, fi);
+            let mut captures = attacks & capturable;
+            if bulk.has(fi) {
+                out.add_count((captures & !zone).count());
+                captures &= zone;
+            }
+            let from = t.square_at[fi];
+            let test = ctx.must_test(fi, king);
+            for ti in BitIter(captures) {
+                let m = Move::normal(from, t.square_at[ti]);
+                if zone.has(ti) {
+                    self.pawn_to(ctx, m, last, out);
+                } else {
+                    self.emit(ctx, test, m, out);
+                }
+            }
+            if let Some(ei) = ep {
+                if attacks.has(ei) && within.has(ei) {
+                    self.push(
+                        ctx,
+                        Move {
+                            kind: MoveKind::EnPassant,
+                            ..Move::normal(from, t.square_at[ei])
+                        },
+                        out,
+                    );
+                }
             }
         }
     }
 
-    fn pawn_to<B: Bits>(
-        &self,
-        ctx: &Context<B>,
-        from: Square,
-        to: Square,
-        kind: MoveKind,
-        last: u8,
-        out: &mut Vec<Move>,
-    ) {
+    /// A pawn's move `m` into the promotion zone, with its promotions.
+    fn pawn_to<B: Bits, S: Sink>(&self, ctx: &Context<B>, m: Move, last: u8, out: &mut S) {
         let t = self.tables();
-        let m = Move {
-            kind,
-            ..Move::normal(from, to)
-        };
-        if t.promotion_zone[ctx.us.index()] & (1 << to.rank()) == 0 {
-            return self.push(ctx, m, out);
-        }
+        let to = m.to;
         if !t.def.pawns.promotion_mandatory && to.rank() != last {
             self.push(ctx, m, out);
         }
@@ -639,7 +793,7 @@ impl Position {
         }
     }
 
-    fn special_king_moves<B: Bits>(&self, ctx: &Context<B>, out: &mut Vec<Move>) {
+    fn special_king_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
         let t = self.tables();
         let Some(sp) = &t.def.special_king_move else {
             return;
@@ -680,7 +834,7 @@ impl Position {
         }
     }
 
-    fn castling_moves<B: Bits>(&self, ctx: &Context<B>, out: &mut Vec<Move>) {
+    fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
         if ctx.in_check || self.castling.is_none() {
             return;
         }
@@ -711,10 +865,23 @@ impl Position {
         }
     }
 
+    /// Keeps the pseudo-legal `m` if legal; `test` says whether its piece
+    /// needs the test (see [`Context::must_test`]).
+    #[inline(always)]
+    fn emit<B: Bits, S: Sink>(&self, ctx: &Context<B>, test: bool, m: Move, out: &mut S) {
+        if !ctx.plain {
+            return self.push(ctx, m, out);
+        }
+        if test && !self.safe_after(ctx, &m) {
+            return;
+        }
+        out.add(m);
+    }
+
     /// Completes a pseudo-legal move (R-CS-6 instant promotion), keeps it if
     /// legal, and multiplies it by the waiting pawn's choices (R-CS-4).
     #[inline]
-    fn push<B: Bits>(&self, ctx: &Context<B>, mut m: Move, out: &mut Vec<Move>) {
+    fn push<B: Bits, S: Sink>(&self, ctx: &Context<B>, mut m: Move, out: &mut S) {
         if ctx.only_to.is_some_and(|to| to != m.to) {
             return;
         }
@@ -738,13 +905,13 @@ impl Position {
         match &ctx.our_promoting {
             Some((sq, kinds)) if !kinds.is_empty() => {
                 for &kind in kinds {
-                    out.push(Move {
+                    out.add(Move {
                         waiting_promotion: Some(WaitingPromotion { square: *sq, kind }),
                         ..m
                     });
                 }
             }
-            _ => out.push(m),
+            _ => out.add(m),
         }
     }
 
@@ -813,8 +980,10 @@ mod tests {
     use crate::rules::Variant;
 
     /// The backward search finds exactly the moves the full generation
-    /// finds for each kind and destination, the search for any legal move
-    /// agrees with it, and no legal rival escapes the quick rival test, all along random games of every variant
+    /// finds for each kind and destination (and, with origin hints, keeps
+    /// the moves from that file or rank), the search for any legal move
+    /// and the count agree with it, and no legal rival escapes the quick
+    /// rival test, all along random games of every variant
     /// (waiting pawns, pins and checks included; mates and stalemates are
     /// covered by the result checks of the sample games).
     #[test]
@@ -833,6 +1002,25 @@ mod tests {
                 for _ in 0..120 {
                     let all = pos.legal_moves();
                     assert_eq!(pos.has_legal_move(), !all.is_empty(), "{pos:?}");
+                    assert_eq!(pos.count_legal_moves(), all.len(), "{pos:?}");
+                    for m in &all {
+                        for hints in [(Some(m.from.file()), None), (None, Some(m.from.rank()))] {
+                            let Some(p) = pos.piece_at(m.from) else {
+                                continue;
+                            };
+                            let mut named = Vec::new();
+                            pos.legal_moves_named_into(p.kind, m.to, hints.0, hints.1, &mut named);
+                            let mut expected = pos.legal_moves_filtered(Some(p.kind), Some(m.to));
+                            expected.retain(|o| {
+                                o.is_castle()
+                                    || o.kind == MoveKind::SpecialKing
+                                    || (hints.0.is_none_or(|f| o.from.file() == f)
+                                        && hints.1.is_none_or(|r| o.from.rank() == r))
+                            });
+                            assert!(named.contains(m), "{pos:?} {m:?} {hints:?}");
+                            assert_eq!(named, expected, "{pos:?} {m:?} {hints:?}");
+                        }
+                    }
                     if all.is_empty() {
                         break;
                     }

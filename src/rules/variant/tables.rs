@@ -114,6 +114,12 @@ pub(crate) struct Tables {
     pawn_capture_from: Vec<u64>,
     /// Per colour and bit index: the squares its pawn captures from there.
     pawn_captures: Vec<u64>,
+    /// Every square of the board (one set).
+    board_set: Vec<u64>,
+    /// Per colour: the squares its pawns may double-step from.
+    double_step_set: Vec<u64>,
+    /// Per colour: the squares of its promotion zone.
+    zone_set: Vec<u64>,
     /// Per colour: kinds that capture by a leap (bit per kind).
     pub leap_capture_kinds: [u16; 2],
     /// Per colour: its capturing rides, grouped for the reverse lookup.
@@ -121,6 +127,12 @@ pub(crate) struct Tables {
     /// Per colour: the directions from its king along which an enemy
     /// rider may attack it (where pins can be).
     pub pin_dirs: [Vec<u8>; 2],
+    /// Per colour: the enemy kinds that ride toward its king along some
+    /// of `pin_dirs` (bit per kind).
+    pub pin_kinds_all: [u16; 2],
+    /// Per colour and bit index of its king: the squares along `pin_dirs`
+    /// (where a piece may be pinned).
+    pin_lines: Vec<u64>,
 }
 
 /// Riders of some kinds that attack a square along any of some directions
@@ -133,6 +145,17 @@ pub(crate) struct RideGroup {
     pub max: u8,
     /// The kinds (bit per kind).
     pub kinds: u16,
+    /// Per bit index: the squares these rides reach from there on an
+    /// empty board (a rider elsewhere cannot attack there).
+    lines: Vec<u64>,
+}
+
+impl RideGroup {
+    /// The squares the group's rides reach from bit `i` on an empty board.
+    #[inline]
+    pub fn lines<B: Bits>(&self, i: usize) -> B {
+        B::at(&self.lines, i)
+    }
 }
 
 /// Sets bit `i` of entry `at` of a table of `words`-word sets.
@@ -575,7 +598,28 @@ impl Tables {
                 }
             }
         }
+        let double_step = [
+            rank_bits(&def.pawns.double_step_ranks, |r| r),
+            rank_bits(&def.pawns.double_step_ranks, |r| top - r),
+        ];
+        let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
+        let mut board_set = vec![0u64; words];
+        let mut double_step_set = vec![0u64; 2 * words];
+        let mut zone_set = vec![0u64; 2 * words];
+        for (i, sq) in square_at.iter().enumerate() {
+            table_insert(&mut board_set, words, 0, i);
+            for ci in 0..2 {
+                if double_step[ci] & (1 << sq.rank()) != 0 {
+                    table_insert(&mut double_step_set, words, ci, i);
+                }
+                if promotion_zone[ci] & (1 << sq.rank()) != 0 {
+                    table_insert(&mut zone_set, words, ci, i);
+                }
+            }
+        }
         let mut ride_groups: [Vec<RideGroup>; 2] = [Vec::new(), Vec::new()];
+        // Per colour: the enemy kinds that may pin its pieces.
+        let mut pin_kinds_all = [0u16; 2];
         let mut pin_dirs: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
         for ci in 0..2 {
             // (reversed direction, range) -> kinds riding that way.
@@ -602,11 +646,25 @@ impl Tables {
                         dirs: vec![rd],
                         max,
                         kinds,
+                        lines: Vec::new(),
                     }),
                 }
                 // The king of the other colour may be pinned along `rd`.
                 if !pin_dirs[1 - ci].contains(&rd) {
                     pin_dirs[1 - ci].push(rd);
+                }
+                pin_kinds_all[1 - ci] |= kinds;
+            }
+            for g in &mut ride_groups[ci] {
+                g.lines = vec![0; area * words];
+                for (i, &sq) in square_at.iter().enumerate() {
+                    for &d in &g.dirs {
+                        let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                        let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
+                        for r in ray.iter().take(usize::from(g.max)) {
+                            table_insert(&mut g.lines, words, i, usize::from(bit_of[r.index()]));
+                        }
+                    }
                 }
             }
         }
@@ -618,6 +676,18 @@ impl Tables {
             .map(|s| s.offsets.clone())
             .unwrap_or_default();
 
+        let mut pin_lines = vec![0u64; 2 * area * words];
+        for ci in 0..2 {
+            for (i, &sq) in square_at.iter().enumerate() {
+                for &d in &pin_dirs[ci] {
+                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
+                        let ri = usize::from(bit_of[r.index()]);
+                        table_insert(&mut pin_lines, words, ci * area + i, ri);
+                    }
+                }
+            }
+        }
         Ok(Tables {
             size,
             king,
@@ -634,11 +704,11 @@ impl Tables {
             leap_attack_flat,
             leap_attack_span,
             pawn_push: [1, -1],
-            double_step: [
-                rank_bits(&def.pawns.double_step_ranks, |r| r),
-                rank_bits(&def.pawns.double_step_ranks, |r| top - r),
-            ],
-            promotion_zone: [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)],
+            double_step,
+            promotion_zone,
+            board_set,
+            double_step_set,
+            zone_set,
             last_rank: [top, 0],
             promote_on,
             castlings,
@@ -664,6 +734,8 @@ impl Tables {
             leap_capture_kinds,
             ride_groups,
             pin_dirs,
+            pin_kinds_all,
+            pin_lines,
             def,
         })
     }
@@ -700,7 +772,7 @@ impl Tables {
     /// The squares a rider standing on bit `i` reaches in direction `d`,
     /// at most `max` steps, on occupancy `occ`: the empty squares up to
     /// the first piece, and that piece's square.
-    #[inline]
+    #[inline(always)]
     pub fn ride_set<B: Bits>(&self, d: u8, i: usize, max: u8, occ: B) -> B {
         let d = usize::from(d);
         let ray = self.ray_set::<B>(d, i);
@@ -710,15 +782,23 @@ impl Tables {
             reach &= !self.ray_set::<B>(d, self.nearest(d, hit));
         }
         if max < 15 {
-            let sq = self.square_at[i];
-            match usize::from(max).checked_sub(1) {
-                Some(last) => {
-                    if let Some(&end) = self.ray(d as u8, sq).get(last) {
-                        reach &= !self.ray_set::<B>(d, self.bit(end));
-                    }
+            return self.within_range(d, i, max, reach);
+        }
+        reach
+    }
+
+    /// The squares of `reach` (along direction `d` from bit `i`) at most
+    /// `max` steps away.
+    #[inline(never)]
+    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, mut reach: B) -> B {
+        let sq = self.square_at[i];
+        match usize::from(max).checked_sub(1) {
+            Some(last) => {
+                if let Some(&end) = self.ray(d as u8, sq).get(last) {
+                    reach &= !self.ray_set::<B>(d, self.bit(end));
                 }
-                None => return B::EMPTY,
             }
+            None => return B::EMPTY,
         }
         reach
     }
@@ -755,6 +835,31 @@ impl Tables {
     #[inline]
     pub fn pawn_capture_from<B: Bits>(&self, color: Color, i: usize) -> B {
         B::at(&self.pawn_capture_from, color.index() * self.area + i)
+    }
+
+    /// The squares along the directions `color`'s king on bit `i` may be
+    /// attacked by a rider from.
+    #[inline]
+    pub fn pin_lines<B: Bits>(&self, color: Color, i: usize) -> B {
+        B::at(&self.pin_lines, color.index() * self.area + i)
+    }
+
+    /// Every square of the board.
+    #[inline]
+    pub fn board_set<B: Bits>(&self) -> B {
+        B::at(&self.board_set, 0)
+    }
+
+    /// The squares `color`'s pawns may double-step from.
+    #[inline]
+    pub fn double_step_set<B: Bits>(&self, color: Color) -> B {
+        B::at(&self.double_step_set, color.index())
+    }
+
+    /// The squares of `color`'s promotion zone.
+    #[inline]
+    pub fn zone_set<B: Bits>(&self, color: Color) -> B {
+        B::at(&self.zone_set, color.index())
     }
 
     /// The squares `color`'s pawn on bit `i` captures on.
