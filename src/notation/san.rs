@@ -296,7 +296,9 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             };
             let name = variant.piece_def(kind).name;
             let mut legal = SCRATCH.take();
-            pos.legal_moves_filtered_into(Some(kind), Some(*to), &mut legal);
+            // Only the pieces the written origin allows are tried; castlings
+            // and special king moves landing on `to` come whatever it says.
+            pos.legal_moves_named_into(kind, *to, *file, *rank, &mut legal);
             let named = |m: &Move| {
                 pos.piece_at(m.from).map(|p| p.kind) == Some(kind)
                     && !m.is_castle()

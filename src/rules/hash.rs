@@ -1,12 +1,18 @@
 //! The 64-bit position key (Zobrist): equal for positions with equal
 //! futures, whatever the move order; the clocks do not count.
+//!
+//! Keys are stored in users' databases and datasets, so their values are
+//! fixed: each feature's part is splitmix64 of a feature number
+//! ([`piece_key_formula`] and the constants below). The parts a move
+//! toggles (a piece on a square) are precomputed per variant into a table
+//! (`Tables::piece_key`) holding exactly those values; the rest are
+//! computed when a key is asked for.
 
 use super::castling::Stage;
 use super::geometry::Square;
 use super::moves::MoveKind;
 use super::piece::{Color, Piece};
 use super::position::Position;
-use super::variant::Variant;
 
 /// A well-mixed 64-bit value for feature `n` (splitmix64 finaliser), so no
 /// table has to be stored for 16x16 boards and 15 piece kinds.
@@ -28,16 +34,16 @@ const WAITING: u64 = 7 << 32;
 const BLOCKED_ORDER: u64 = 8 << 32;
 const VARIANT: u64 = 9 << 32;
 
-/// The part of the key one piece on one square gives.
-#[inline]
-pub(crate) fn piece_key(sq: Square, p: Piece) -> u64 {
+/// The part of the key one piece on one square gives: the definition the
+/// per-variant table is filled from.
+pub(crate) fn piece_key_formula(sq: Square, p: Piece) -> u64 {
     mix(PIECE | (p.color.index() as u64) << 16 | (p.kind.index() as u64) << 8 | sq.index() as u64)
 }
 
-/// The part of the key the variant gives.
-pub(crate) fn variant_key(variant: Variant) -> u64 {
+/// The part of the key the variant with this short name gives.
+pub(crate) fn variant_key(name: &str) -> u64 {
     let mut h = 0u64;
-    for b in variant.name().bytes() {
+    for b in name.bytes() {
         h = mix(h ^ VARIANT ^ b as u64);
     }
     h
@@ -68,7 +74,8 @@ impl Position {
         debug_assert_eq!(
             h,
             self.pieces()
-                .fold(variant_key(self.variant), |h, (sq, p)| h ^ piece_key(sq, p))
+                .fold(variant_key(self.variant.name()), |h, (sq, p)| h
+                    ^ piece_key_formula(sq, p))
         );
         if self.turn == Color::Black {
             h ^= mix(TURN);

@@ -2,6 +2,7 @@
 //! generation. It knows nothing of text, files or databases; `notation`
 //! and `db` build on it, never the other way.
 
+mod bitboard;
 mod castling;
 mod explain;
 mod geometry;

@@ -1,34 +1,39 @@
 //! The one move generator: it reads the compiled variant tables and never
 //! names a variant.
 //!
-//! Legality: a pseudo-legal move is legal without a test when the king is
-//! not in check, the moving piece is not the king and does not shield the
-//! king from a rider, and the move neither captures en passant nor
-//! promotes an enemy pawn (R-CS-6). Every other move is tried on a copy
-//! of the board and kept if the king is then not attacked (R-0-1).
+//! It works on square sets sized to the board (`bitboard` module): each
+//! entry point picks the set width of the variant once and runs the
+//! generator monomorphised for it. Leaps are table lookups per square and
+//! atom; rides take one bit scan per direction for the first piece met;
+//! whether a square is attacked is asked backwards, per kind: do the
+//! leaps of a kind, or the reversed rides of a group of kinds, reach from
+//! that square one such enemy piece.
+//!
+//! Legality: the pins on our king are found once per generation; a
+//! pseudo-legal move is legal without a test when the king is not in
+//! check, the moving piece is not the king and not pinned, and the move
+//! neither captures en passant, castles, nor promotes an enemy pawn
+//! (R-CS-6). Every other move is tested on the occupancy it leaves, with
+//! the captured piece taken out of the attackers: no board is copied
+//! (R-0-1), except for the rare R-CS-6 capture, which changes an enemy
+//! piece's type.
 
-use super::geometry::{SQUARE_SPACE, Square};
+use super::bitboard::{BitIter, Bits, Wide, Width};
+use super::geometry::Square;
 use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::square_set::SquareSet;
-use super::variant::{Line, PromotionRule};
-
-/// Which of our pieces shield the king from an enemy rider.
-enum Pins {
-    /// Found for the whole board (a full generation).
-    Known(SquareSet),
-    /// Looked for per moving piece (a generation of one or two moves).
-    PerMove,
-}
+use super::variant::PromotionRule;
 
 /// What every move of one generation shares.
-struct Context {
+struct Context<B: Bits> {
     us: Color,
     king: Square,
     in_check: bool,
-    pins: Pins,
+    /// Our pieces standing between our king and an enemy rider (or, for
+    /// a generation of a few moves, that may: see [`Position::context`]).
+    pinned: B,
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
@@ -37,14 +42,76 @@ struct Context {
     test_legality: bool,
     /// Only moves to this square, if set.
     only_to: Option<Square>,
+    /// No waiting pawn changes a move (R-CS-4..6): moves are kept as found.
+    plain: bool,
 }
 
-#[inline]
-fn color_of(code: u8) -> Color {
-    if code > 16 {
-        Color::Black
-    } else {
-        Color::White
+impl<B: Bits> Context<B> {
+    /// Whether an ordinary move of the piece on bit `from` needs the
+    /// legality test: when in check, and for the king (on bit `king`)
+    /// and pinned pieces.
+    #[inline]
+    fn must_test(&self, from: usize, king: usize) -> bool {
+        self.test_legality && (self.in_check || from == king || self.pinned.has(from))
+    }
+
+    /// The pieces of `set` whose ordinary moves need the legality test.
+    #[inline]
+    fn tested(&self, set: B, king: usize) -> B {
+        if !self.test_legality {
+            B::EMPTY
+        } else if self.in_check {
+            set
+        } else {
+            set & (self.pinned | B::single(king))
+        }
+    }
+}
+
+/// Where a generation puts its moves: a list, or a count.
+pub(crate) trait Sink {
+    /// Whether only the number of moves matters: then moves that need no
+    /// test may be counted without being made.
+    const COUNTS: bool;
+    /// Adds a move.
+    fn add(&mut self, m: Move);
+    /// Adds `n` moves that are not made (only when `COUNTS`).
+    fn add_count(&mut self, n: u32);
+    /// Whether no move was added.
+    fn is_empty(&self) -> bool;
+}
+
+impl Sink for Vec<Move> {
+    const COUNTS: bool = false;
+    #[inline]
+    fn add(&mut self, m: Move) {
+        self.push(m);
+    }
+    fn add_count(&mut self, _: u32) {
+        debug_assert!(false, "a list of moves takes moves, not counts");
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+}
+
+/// A number of moves.
+pub(crate) struct MoveCount(pub usize);
+
+impl Sink for MoveCount {
+    const COUNTS: bool = true;
+    #[inline]
+    fn add(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline]
+    fn add_count(&mut self, n: u32) {
+        self.0 += n as usize;
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0 == 0
     }
 }
 
@@ -53,11 +120,134 @@ fn kind_of(code: u8) -> u8 {
     (code - 1) & 15
 }
 
+/// Calls `$self.$f::<B, ...>(args)` with the set type `B` of the
+/// variant's width.
+macro_rules! by_width {
+    ($self:ident . $f:ident $(:: <$($g:ty),*>)? ( $($arg:expr),* )) => {
+        match $self.tables().width {
+            Width::W64 => $self.$f::<u64 $($(, $g)*)?>($($arg),*),
+            Width::W128 => $self.$f::<u128 $($(, $g)*)?>($($arg),*),
+            Width::W256 => $self.$f::<Wide $($(, $g)*)?>($($arg),*),
+        }
+    };
+}
+
+/// Origin hints of a written move: its file and rank, when given.
+#[derive(Clone, Copy, Default)]
+struct Hints {
+    file: Option<u8>,
+    rank: Option<u8>,
+}
+
+impl Hints {
+    fn allow(self, sq: Square) -> bool {
+        self.file.is_none_or(|f| sq.file() == f) && self.rank.is_none_or(|r| sq.rank() == r)
+    }
+}
+
 impl Position {
-    /// Whether `by` attacks `sq` on `board` (this position's board, or a
-    /// trial copy of it).
-    pub(crate) fn attacked(&self, board: &[u8; SQUARE_SPACE], sq: Square, by: Color) -> bool {
+    /// Every square holding a piece.
+    #[inline]
+    fn occupancy<B: Bits>(&self) -> B {
+        B::load(&self.color_bits[0]) | B::load(&self.color_bits[1])
+    }
+
+    /// The squares of `color`'s pieces.
+    #[inline]
+    fn side<B: Bits>(&self, color: Color) -> B {
+        B::load(&self.color_bits[color.index()])
+    }
+
+    /// The squares of pieces of kind number `k`, both colours.
+    #[inline]
+    fn of_kind<B: Bits>(&self, k: usize) -> B {
+        B::load(&self.kind_bits[k])
+    }
+
+    /// The squares of pieces of the kinds in `kinds` (bit per kind).
+    #[inline]
+    fn of_kinds<B: Bits>(&self, mut kinds: u16) -> B {
+        let mut set = B::EMPTY;
+        while kinds != 0 {
+            set |= self.of_kind::<B>(kinds.trailing_zeros() as usize);
+            kinds &= kinds - 1;
+        }
+        set
+    }
+
+    /// Whether `by` attacks `sq` in this position.
+    pub(crate) fn attacked(&self, sq: Square, by: Color) -> bool {
+        let i = self.tables().bit(sq);
+        by_width!(self.attacked_here(i, by))
+    }
+
+    fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
+        self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
+    }
+
+    /// Whether the pieces of `by` standing on `attackers` attack bit `i`
+    /// when the squares `occ` are occupied: the position's, or those a
+    /// trial move leaves.
+    #[inline]
+    fn attacked_on<B: Bits>(&self, i: usize, by: Color, occ: B, attackers: B) -> bool {
         let t = self.tables();
+        let pawns = self.of_kind::<B>(t.pawn.index()) & attackers;
+        if !(t.pawn_capture_from::<B>(by, i) & pawns).is_empty() {
+            return true;
+        }
+        let mut leapers = t.leap_capture_kinds[by.index()];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            if !(t.leap_capture_from::<B>(by, k, i) & self.of_kind::<B>(k) & attackers).is_empty() {
+                return true;
+            }
+        }
+        for g in &t.ride_groups[by.index()] {
+            let riders = self.of_kinds::<B>(g.kinds) & attackers & g.lines::<B>(i);
+            if riders.is_empty() {
+                continue;
+            }
+            for &d in &g.dirs {
+                let du = usize::from(d);
+                let ray = t.ray_set::<B>(du, i);
+                if (ray & riders).is_empty() {
+                    continue;
+                }
+                // Unlimited riders: the first piece on the ray must be one.
+                // Limited ones: within their range along this direction.
+                let hit = if g.max >= 15 {
+                    riders.has(t.nearest(du, ray & occ))
+                } else {
+                    !(t.ride_set::<B>(d, i, g.max, occ) & riders).is_empty()
+                };
+                if hit {
+                    return true;
+                }
+            }
+        }
+        if !t.special_attacks.is_empty() && self.king_rights[by.index()] {
+            let k = self.kings[by.index()];
+            let sq = t.square_at[i];
+            let delta = (
+                k.file() as i8 - sq.file() as i8,
+                k.rank() as i8 - sq.rank() as i8,
+            );
+            if t.special_attacks.contains(&delta) && attackers.has(t.bit(k)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// [`Position::attacked`] the slow way, walking every ray and leap
+    /// from the square over the board: the independent reference the
+    /// debug builds check the incremental check flag against.
+    #[cfg(debug_assertions)]
+    pub(crate) fn attacked_by_walking(&self, sq: Square, by: Color) -> bool {
+        let t = self.tables();
+        let board = &self.board;
+        let color_of = |c: u8| if c > 16 { Color::Black } else { Color::White };
         let pawn = Piece {
             color: by,
             kind: t.pawn,
@@ -106,47 +296,33 @@ impl Position {
         false
     }
 
-    /// Calls `note` with each square holding a piece of the side to move
-    /// of `kind` (not a pawn) that its movement would bring to `to` on
-    /// this board, legal or not, maybe more than once: the squares
-    /// a written move of that piece may come from.
-    fn origins(&self, kind: PieceKind, to: Square, note: &mut impl FnMut(Square)) {
+    /// The squares holding a piece of the side to move of `kind` (not a
+    /// pawn) that its movement would bring to `to` on this board, legal or
+    /// not: the squares a written move of that piece may come from.
+    fn origins<B: Bits>(&self, kind: PieceKind, to: Square) -> B {
         let t = self.tables();
-        let ours = Piece {
-            color: self.turn,
-            kind,
-        }
-        .code();
-        let bit = 1u16 << kind.0;
-        let empty = self.board[to.index()] == 0;
-        if t.leapers & bit != 0 {
-            let from = if empty {
-                t.leap_movers(self.turn, to)
+        let us = self.turn;
+        let k = kind.index();
+        let ti = t.bit(to);
+        let occ = self.occupancy::<B>();
+        let mine = self.side::<B>(us) & self.of_kind::<B>(k);
+        let empty = !occ.has(ti);
+        let mut from = B::EMPTY;
+        if t.leapers & (1 << k) != 0 {
+            from |= if empty {
+                t.leap_move_from::<B>(us, k, ti)
             } else {
-                t.leap_attackers(self.turn, to)
+                t.leap_capture_from::<B>(us, k, ti)
             };
-            for &(s, mask) in from {
-                if mask & bit != 0 && self.board[s.index()] == ours {
-                    note(s);
-                }
+        }
+        // Each ride of the kind, ridden backwards from `to`: the first
+        // piece met is the only one of that ride that can come.
+        for &(d, max, mode) in &t.rides[us.index()][k] {
+            if if empty { mode.moves() } else { mode.captures() } {
+                from |= t.ride_set::<B>(t.reverse[d as usize], ti, max, occ);
             }
         }
-        // Each ride of the kind, walked backwards from `to`.
-        for &(d, max, mode) in &t.rides[self.turn.index()][kind.index()] {
-            if !(if empty { mode.moves() } else { mode.captures() }) {
-                continue;
-            }
-            for &s in t.ray(t.reverse[d as usize], to).iter().take(max as usize) {
-                let c = self.board[s.index()];
-                if c == 0 {
-                    continue;
-                }
-                if c == ours {
-                    note(s);
-                }
-                break;
-            }
-        }
+        from & mine
     }
 
     /// Whether a piece of `kind` (not a pawn) of the side to move other
@@ -154,15 +330,19 @@ impl Position {
     /// when none can, a move from `from` needs no disambiguation, and no
     /// legality test has to say so.
     pub fn may_have_rival(&self, kind: PieceKind, from: Square, to: Square) -> bool {
-        let mut rival = false;
-        self.origins(kind, to, &mut |s| rival |= s != from);
-        rival
+        let t = self.tables();
+        let fi = t.bit(from);
+        by_width!(self.has_rival(kind, fi, to))
+    }
+
+    fn has_rival<B: Bits>(&self, kind: PieceKind, from: usize, to: Square) -> bool {
+        !(self.origins::<B>(kind, to) & !B::single(from)).is_empty()
     }
 
     /// The waiting pawns that change this generation's moves: the
     /// opponent's blocked pawn a capture promotes (R-CS-6), and ours whose
     /// wait this move ends (R-CS-4, R-CS-5).
-    fn note_waiting_pawns(&self, ctx: &mut Context) {
+    fn note_waiting_pawns<B: Bits>(&self, ctx: &mut Context<B>) {
         if self.waiting_len == 0 {
             return;
         }
@@ -179,129 +359,88 @@ impl Position {
             .map(|w| (w.square, self.available_kinds(us)));
     }
 
-    /// Whether the piece on `from` may stand between our `king` and an
-    /// enemy rider (false only when it surely does not).
-    fn may_shield_king(&self, king: Square, from: Square) -> bool {
-        let t = self.tables();
-        let Line::Along { dir, steps } = t.line(king, from) else {
-            return t.line(king, from) == Line::Several;
-        };
-        let us = color_of(self.board[king.index()]);
-        let back = &t.ride_mask[us.other().index()][t.reverse[dir as usize] as usize];
-        let ray = t.ray(dir, king);
-        if ray[..steps as usize - 1]
-            .iter()
-            .any(|s| self.board[s.index()] != 0)
-        {
-            return false;
-        }
-        for (i, &s) in ray.iter().enumerate().skip(steps as usize) {
-            if back[i + 1] == 0 {
-                return false;
-            }
-            let c = self.board[s.index()];
-            if c != 0 {
-                return color_of(c) != us && back[i + 1] & (1 << kind_of(c)) != 0;
-            }
-        }
-        false
-    }
-
-    /// Whether the move just made from `from` to `to` by `by` attacks the
-    /// enemy `king`: the piece where it landed, or a rider line it opened.
-    /// Only for moves that change nothing else on the board, played when
-    /// `by`'s own king was safe.
-    pub(crate) fn gives_check(&self, from: Square, to: Square, king: Square, by: Color) -> bool {
-        let t = self.tables();
-        let code = self.board[to.index()];
-        let kind = kind_of(code);
-        // The piece that moved.
-        if kind == t.pawn.0 {
-            let dr = t.pawn_push[by.index()];
-            if [-1, 1]
-                .iter()
-                .any(|&df| t.size.offset(to, df, dr) == Some(king))
-            {
-                return true;
-            }
-        } else {
-            if t.leaps(by, PieceKind(kind), to).contains(&king)
-                || t.leaps_mode(by, Mode::CaptureOnly, PieceKind(kind), to)
-                    .contains(&king)
-            {
-                return true;
-            }
-            if let Some(seen) = self.rider_on_line(king, to, by) {
-                if seen == to {
-                    return true;
-                }
-            }
-            if t.line(king, to) == Line::Several {
-                return self.attacked(&self.board, king, by);
-            }
-        }
-        // A line the move opened.
-        match t.line(king, from) {
-            Line::None => false,
-            Line::Several => self.attacked(&self.board, king, by),
-            Line::Along { .. } => self.rider_on_line(king, from, by).is_some(),
-        }
-    }
-
-    /// The square of a rider of `by` attacking `king` along the line from
-    /// `king` through `through`, if there is one.
-    fn rider_on_line(&self, king: Square, through: Square, by: Color) -> Option<Square> {
-        let t = self.tables();
-        let Line::Along { dir, .. } = t.line(king, through) else {
-            return None;
-        };
-        let back = &t.ride_mask[by.index()][t.reverse[dir as usize] as usize];
-        for (i, &s) in t.ray(dir, king).iter().enumerate() {
-            if back[i + 1] == 0 {
-                return None;
-            }
-            let c = self.board[s.index()];
-            if c != 0 {
-                return (color_of(c) == by && back[i + 1] & (1 << kind_of(c)) != 0).then_some(s);
-            }
-        }
-        None
-    }
-
     /// Our pieces standing between our king and an enemy rider that would
-    /// attack the king if they left.
-    fn pinned(&self, us: Color) -> SquareSet {
+    /// attack the king if they left: per direction a rider may come from,
+    /// the first piece met must be ours and the next an enemy riding
+    /// that far toward the king.
+    fn pinned<B: Bits>(&self, us: Color, occ: B) -> B {
         let t = self.tables();
+        let them = us.other();
         let king = self.kings[us.index()];
-        let mut pinned = SquareSet::EMPTY;
-        let masks = &t.ride_mask[us.other().index()];
-        for d in 0..t.dirs.len() {
-            let back = &masks[t.reverse[d] as usize];
-            let mut shield: Option<Square> = None;
-            for (i, &s) in t.ray(d as u8, king).iter().enumerate() {
-                if back[i + 1] == 0 {
-                    break;
-                }
-                let c = self.board[s.index()];
-                if c == 0 {
-                    continue;
-                }
-                if color_of(c) == us {
-                    if shield.is_some() {
-                        break;
-                    }
-                    shield = Some(s);
-                } else {
-                    if let Some(sh) = shield {
-                        if back[i + 1] & (1 << kind_of(c)) != 0 {
-                            pinned.insert(sh);
-                        }
-                    }
-                    break;
-                }
+        let ki = t.bit(king);
+        let ours = self.side::<B>(us);
+        let theirs = self.side::<B>(them);
+        let mut pinned = B::EMPTY;
+        let riders = theirs & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
+        if riders.is_empty() {
+            return pinned;
+        }
+        for &d in &t.pin_dirs[us.index()] {
+            let d = usize::from(d);
+            let ray = t.ray_set::<B>(d, ki);
+            if (ray & riders).is_empty() {
+                continue;
+            }
+            let hit = ray & occ;
+            let shield = t.nearest(d, hit);
+            if !ours.has(shield) {
+                continue;
+            }
+            let beyond = t.ray_set::<B>(d, shield) & occ;
+            if beyond.is_empty() {
+                continue;
+            }
+            let rider = t.nearest(d, beyond);
+            if !theirs.has(rider) {
+                continue;
+            }
+            let sq = t.square_at[rider];
+            let (df, dr) = t.dirs[d];
+            let steps = if df != 0 {
+                (sq.file() as i8 - king.file() as i8) / df
+            } else {
+                (sq.rank() as i8 - king.rank() as i8) / dr
+            };
+            let kind = kind_of(self.board[sq.index()]);
+            if t.ride_mask[them.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0 {
+                pinned |= B::single(shield);
             }
         }
         pinned
+    }
+
+    /// The context of a generation. A full one finds the pins; one of a
+    /// few moves (`few`) only notes the pieces on a line a rider could pin
+    /// along, whose moves are then tested.
+    fn context<B: Bits>(
+        &self,
+        test_legality: bool,
+        only_to: Option<Square>,
+        few: bool,
+    ) -> Context<B> {
+        let us = self.turn;
+        let king = self.kings[us.index()];
+        let mut ctx = Context {
+            us,
+            king,
+            in_check: self.check,
+            pinned: if !test_legality || self.check {
+                B::EMPTY
+            } else if few {
+                let t = self.tables();
+                t.pin_lines::<B>(us, t.bit(king)) & self.side::<B>(us)
+            } else {
+                self.pinned::<B>(us, self.occupancy())
+            },
+            their_blocked: None,
+            our_promoting: None,
+            test_legality,
+            only_to,
+            plain: true,
+        };
+        self.note_waiting_pawns(&mut ctx);
+        ctx.plain = ctx.their_blocked.is_none() && ctx.our_promoting.is_none();
+        ctx
     }
 
     /// Every legal move.
@@ -334,66 +473,67 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         match (kind, to) {
-            (Some(kind), Some(to)) => self.generate_to(out, kind, to),
+            (Some(kind), Some(to)) => by_width!(self.generate_to(out, kind, to, Hints::default())),
             _ => self.generate(out, true, kind, to),
         }
     }
 
+    /// The legal moves a written move names: pieces of `kind` landing on
+    /// `to`, from the given origin `file` and `rank` if any, into `out`
+    /// (cleared first). Castlings and the king's special moves landing on
+    /// `to` come whatever the hints (the caller matches them itself).
+    /// Only the squares such a piece could come from are looked at.
+    pub fn legal_moves_named_into(
+        &self,
+        kind: PieceKind,
+        to: Square,
+        file: Option<u8>,
+        rank: Option<u8>,
+        out: &mut Vec<Move>,
+    ) {
+        by_width!(self.generate_to(out, kind, to, Hints { file, rank }))
+    }
+
     /// The legal moves of our pieces of `kind` to `to`, found backwards
-    /// from `to`: only the squares such a piece could come from are looked
-    /// at, which is what reading a written move needs.
-    fn generate_to(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square) {
+    /// from `to`, their origins filtered by `hints`.
+    fn generate_to<B: Bits>(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square, hints: Hints) {
         out.clear();
         let t = self.tables();
         let us = self.turn;
-        let mut ctx = Context {
-            us,
-            king: self.kings[us.index()],
-            in_check: self.check,
-            pins: Pins::PerMove,
-            their_blocked: None,
-            our_promoting: None,
-            test_legality: true,
-            only_to: Some(to),
-        };
-        self.note_waiting_pawns(&mut ctx);
-        let ours = Piece { color: us, kind }.code();
-        // At most 8 rides and a few leaps reach one square with one kind.
-        let mut from_squares: [Square; 32] = [to; 32];
-        let mut n = 0;
-        let mut note = |sq: Square| {
-            if n < from_squares.len() && !from_squares[..n].contains(&sq) {
-                from_squares[n] = sq;
-                n += 1;
-            }
-        };
+        let ctx = self.context::<B>(true, Some(to), true);
         if kind == t.pawn {
+            let ours = Piece { color: us, kind }.code();
+            // At most four pawns reach one square.
+            let mut from_squares: [Square; 4] = [to; 4];
+            let mut n = 0;
             let back = -t.pawn_push[us.index()];
             for (df, dr) in [(0, back), (0, 2 * back), (-1, back), (1, back)] {
                 if let Some(s) = t.size.offset(to, df, dr) {
-                    if self.board[s.index()] == ours && !self.immune.contains(s) {
-                        note(s);
+                    if self.board[s.index()] == ours && !self.immune.contains(s) && hints.allow(s) {
+                        from_squares[n] = s;
+                        n += 1;
                     }
                 }
             }
-            let found = &mut from_squares[..n];
-            found.sort_unstable();
-            for &from in found.iter() {
-                self.pawn_moves(&ctx, from, out);
-            }
+            let pawns = from_squares[..n]
+                .iter()
+                .fold(B::EMPTY, |set, &s| set | B::single(t.bit(s)));
+            self.pawn_moves(&ctx, pawns, B::single(t.bit(to)), out);
             return;
         }
-        self.origins(kind, to, &mut note);
         let target = self.board[to.index()];
-        if target != 0 && (color_of(target) == us || self.immune.contains(to)) {
-            // No capture of one's own piece or a waiting pawn (R-CS-3); a
-            // king's castling may still land here only on an empty square.
-            n = 0;
-        }
-        let found = &mut from_squares[..n];
-        found.sort_unstable();
-        for &from in found.iter() {
-            self.push(&ctx, Move::normal(from, to), out);
+        // No capture of one's own piece or a waiting pawn (R-CS-3); a
+        // king's castling may still land here only on an empty square.
+        let open = target == 0
+            || (Piece::from_code(target).is_some_and(|p| p.color != us)
+                && !self.immune.contains(to));
+        if open {
+            for fi in BitIter(self.origins::<B>(kind, to)) {
+                let from = t.square_at[fi];
+                if hints.allow(from) {
+                    self.push(&ctx, Move::normal(from, to), out);
+                }
+            }
         }
         if kind == t.king {
             let king = ctx.king;
@@ -422,11 +562,12 @@ impl Position {
     /// stalemate tests need no more.
     pub fn has_legal_move(&self) -> bool {
         let mut out = Vec::with_capacity(8);
-        self.generate_until(&mut out, true, Some(self.tables().king), None, true);
+        let king = Some(self.tables().king);
+        by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
         if !out.is_empty() {
             return true;
         }
-        self.generate_until(&mut out, true, None, None, true);
+        by_width!(self.generate_until::<_>(&mut out, true, None, None, true));
         !out.is_empty()
     }
 
@@ -437,83 +578,87 @@ impl Position {
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
     ) {
-        self.generate_until(out, test_legality, only_kind, only_to, false);
+        out.clear();
+        by_width!(self.generate_until::<_>(out, test_legality, only_kind, only_to, false));
+    }
+
+    /// The number of legal moves, [`Position::legal_moves`]`.len()`,
+    /// found without making the moves that need no legality test: perft's
+    /// bulk count at the last ply.
+    pub fn count_legal_moves(&self) -> usize {
+        let mut count = MoveCount(0);
+        by_width!(self.generate_until::<_>(&mut count, true, None, None, false));
+        count.0
     }
 
     /// The generation; with `first_only`, it may stop once `out` holds a
     /// move.
-    fn generate_until(
+    fn generate_until<B: Bits, S: Sink>(
         &self,
-        out: &mut Vec<Move>,
+        out: &mut S,
         test_legality: bool,
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
         first_only: bool,
     ) {
-        out.clear();
         let t = self.tables();
         let us = self.turn;
-        let king = self.kings[us.index()];
-        let mut ctx = Context {
-            us,
-            king,
-            in_check: self.check,
-            // A filtered generation finds one or two moves: testing their
-            // pieces is cheaper than finding every pin.
-            pins: if only_to.is_none() {
-                Pins::Known(self.pinned(us))
-            } else {
-                Pins::PerMove
-            },
-            their_blocked: None,
-            our_promoting: None,
-            test_legality,
-            only_to,
+        let ctx = self.context::<B>(test_legality, only_to, false);
+        let occ = self.occupancy::<B>();
+        let immune = B::load(&self.immune_bits);
+        let empty = !occ;
+        let capturable = self.side::<B>(us.other()) & !immune;
+        let within = match only_to {
+            Some(to) => B::single(t.bit(to)),
+            None => !B::EMPTY,
         };
-        self.note_waiting_pawns(&mut ctx);
-        let pawn_kind = t.pawn;
-        for from in self.by_color[us.index()].iter() {
+        let onto = [
+            (empty | capturable) & within,
+            empty & within,
+            capturable & within,
+        ];
+        let movers = self.side::<B>(us) & !immune;
+        let king = t.bit(ctx.king);
+        for k in 0..t.kind_count {
+            if only_kind.is_some_and(|only| only.index() != k) {
+                continue;
+            }
+            let pieces = movers & self.of_kind::<B>(k);
+            if pieces.is_empty() {
+                continue;
+            }
             if first_only && !out.is_empty() {
                 return;
             }
-            if self.immune.contains(from) {
+            if k == t.pawn.index() {
+                self.pawn_moves(&ctx, pieces, within, out);
                 continue;
             }
-            let code = self.board[from.index()];
-            let kind = PieceKind(kind_of(code));
-            if only_kind.is_some_and(|k| k != kind) {
-                continue;
-            }
-            if kind == pawn_kind {
-                self.pawn_moves(&ctx, from, out);
-                continue;
-            }
-            for mode in [Mode::Any, Mode::MoveOnly, Mode::CaptureOnly] {
-                for &to in t.leaps_mode(us, mode, kind, from) {
-                    let c = self.board[to.index()];
-                    if (c == 0 && mode.moves())
-                        || (c != 0
-                            && mode.captures()
-                            && color_of(c) != us
-                            && !self.immune.contains(to))
-                    {
-                        self.push(&ctx, Move::normal(from, to), out);
-                    }
+            let leaps = t.leapers & (1 << k) != 0;
+            let rides = &t.rides[us.index()][k];
+            for fi in BitIter(pieces) {
+                let mut targets = B::EMPTY;
+                if leaps {
+                    targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
+                        | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
+                        | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
-            }
-            for &(d, max, mode) in &t.rides[us.index()][kind.index()] {
-                for &to in t.ray(d, from).iter().take(max as usize) {
-                    let c = self.board[to.index()];
-                    if c == 0 {
-                        if mode.moves() {
-                            self.push(&ctx, Move::normal(from, to), out);
-                        }
-                        continue;
-                    }
-                    if mode.captures() && color_of(c) != us && !self.immune.contains(to) {
-                        self.push(&ctx, Move::normal(from, to), out);
-                    }
-                    break;
+                for &(d, max, mode) in rides {
+                    targets |= t.ride_set::<B>(d, fi, max, occ)
+                        & match mode {
+                            Mode::Any => onto[0],
+                            Mode::MoveOnly => onto[1],
+                            Mode::CaptureOnly => onto[2],
+                        };
+                }
+                let test = ctx.must_test(fi, king);
+                if S::COUNTS && ctx.plain && !test {
+                    out.add_count(targets.count());
+                    continue;
+                }
+                let from = t.square_at[fi];
+                for ti in BitIter(targets) {
+                    self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
                 }
             }
         }
@@ -523,69 +668,100 @@ impl Position {
         }
     }
 
-    fn pawn_moves(&self, ctx: &Context, from: Square, out: &mut Vec<Move>) {
+    /// The moves of our `pawns` that land `within`.
+    fn pawn_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, pawns: B, within: B, out: &mut S) {
         let t = self.tables();
         let us = ctx.us;
-        let push = t.pawn_push[us.index()];
         let last = t.last_rank[us.index()];
-        if let Some(one) = t.size.offset(from, 0, push) {
-            if self.board[one.index()] == 0 {
-                self.pawn_to(ctx, from, one, MoveKind::Normal, last, out);
-                if t.double_step[us.index()] & (1 << from.rank()) != 0 {
-                    if let Some(two) = t.size.offset(one, 0, push) {
-                        if self.board[two.index()] == 0 {
-                            self.push(
-                                ctx,
-                                Move {
-                                    kind: MoveKind::DoubleStep,
-                                    ..Move::normal(from, two)
-                                },
-                                out,
-                            );
-                        }
-                    }
-                }
+        let rank = u32::from(t.size.files);
+        let forward = |set: B| match us {
+            Color::White => set.up(rank),
+            Color::Black => set.down(rank),
+        };
+        let origin = |i: usize| match us {
+            Color::White => i - rank as usize,
+            Color::Black => i + rank as usize,
+        };
+        let king = t.bit(ctx.king);
+        let occ = self.occupancy::<B>();
+        let empty = !occ & t.board_set::<B>();
+        let zone = t.zone_set::<B>(us);
+        let capturable = self.side::<B>(us.other()) & !B::load(&self.immune_bits) & within;
+        // Counting only, the moves of pawns that need no legality test are
+        // counted set-wise (promotions aside: each may be several moves).
+        let bulk = if S::COUNTS && ctx.plain {
+            pawns & !ctx.tested(pawns, king)
+        } else {
+            B::EMPTY
+        };
+        let double_from = t.double_step_set::<B>(us);
+        let one = forward(pawns) & empty & within;
+        let two = forward(forward(pawns & double_from) & empty) & empty & within;
+        let (mut one_left, mut two_left) = (one, two);
+        if !bulk.is_empty() {
+            let counted = forward(bulk) & !zone;
+            let two_counted = forward(forward(bulk & double_from) & empty);
+            out.add_count((one & counted).count() + (two & two_counted).count());
+            one_left &= !counted;
+            two_left &= !two_counted;
+        }
+        for ti in BitIter(one_left) {
+            let fi = origin(ti);
+            let m = Move::normal(t.square_at[fi], t.square_at[ti]);
+            if zone.has(ti) {
+                self.pawn_to(ctx, m, last, out);
+            } else {
+                self.emit(ctx, ctx.must_test(fi, king), m, out);
             }
         }
-        for df in [-1, 1] {
-            let Some(to) = t.size.offset(from, df, push) else {
-                continue;
+        for ti in BitIter(two_left) {
+            let fi = origin(origin(ti));
+            let m = Move {
+                kind: MoveKind::DoubleStep,
+                ..Move::normal(t.square_at[fi], t.square_at[ti])
             };
-            let c = self.board[to.index()];
-            if c != 0 {
-                if color_of(c) != us && !self.immune.contains(to) {
-                    self.pawn_to(ctx, from, to, MoveKind::Normal, last, out);
+            self.emit(ctx, ctx.must_test(fi, king), m, out);
+        }
+        let ep = self
+            .ep_square
+            .filter(|&ep| t.def.pawns.en_passant && self.board[ep.index()] == 0)
+            .map(|ep| t.bit(ep));
+        for fi in BitIter(pawns) {
+            let attacks = t.pawn_captures::<B>(us, fi);
+            let mut captures = attacks & capturable;
+            if bulk.has(fi) {
+                out.add_count((captures & !zone).count());
+                captures &= zone;
+            }
+            let from = t.square_at[fi];
+            let test = ctx.must_test(fi, king);
+            for ti in BitIter(captures) {
+                let m = Move::normal(from, t.square_at[ti]);
+                if zone.has(ti) {
+                    self.pawn_to(ctx, m, last, out);
+                } else {
+                    self.emit(ctx, test, m, out);
                 }
-            } else if Some(to) == self.ep_square && t.def.pawns.en_passant {
-                self.push(
-                    ctx,
-                    Move {
-                        kind: MoveKind::EnPassant,
-                        ..Move::normal(from, to)
-                    },
-                    out,
-                );
+            }
+            if let Some(ei) = ep {
+                if attacks.has(ei) && within.has(ei) {
+                    self.push(
+                        ctx,
+                        Move {
+                            kind: MoveKind::EnPassant,
+                            ..Move::normal(from, t.square_at[ei])
+                        },
+                        out,
+                    );
+                }
             }
         }
     }
 
-    fn pawn_to(
-        &self,
-        ctx: &Context,
-        from: Square,
-        to: Square,
-        kind: MoveKind,
-        last: u8,
-        out: &mut Vec<Move>,
-    ) {
+    /// A pawn's move `m` into the promotion zone, with its promotions.
+    fn pawn_to<B: Bits, S: Sink>(&self, ctx: &Context<B>, m: Move, last: u8, out: &mut S) {
         let t = self.tables();
-        let m = Move {
-            kind,
-            ..Move::normal(from, to)
-        };
-        if t.promotion_zone[ctx.us.index()] & (1 << to.rank()) == 0 {
-            return self.push(ctx, m, out);
-        }
+        let to = m.to;
         if !t.def.pawns.promotion_mandatory && to.rank() != last {
             self.push(ctx, m, out);
         }
@@ -617,7 +793,7 @@ impl Position {
         }
     }
 
-    fn special_king_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
+    fn special_king_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
         let t = self.tables();
         let Some(sp) = &t.def.special_king_move else {
             return;
@@ -633,16 +809,17 @@ impl Position {
             if ctx.only_to.is_some_and(|only| only != to) {
                 continue;
             }
-            let c = self.board[to.index()];
-            if c != 0 && (color_of(c) == ctx.us || !sp.may_capture || self.immune.contains(to)) {
+            let target = self.piece_at(to);
+            if target.is_some_and(|p| p.color == ctx.us || !sp.may_capture)
+                || self.immune.contains(to)
+            {
                 continue;
             }
             if sp.leapt_square_guarded {
                 let Some(mid) = t.size.offset(ctx.king, df / 2, dr / 2) else {
                     continue;
                 };
-                let mc = self.board[mid.index()];
-                if (mc != 0 && color_of(mc) == them) || self.attacked(&self.board, mid, them) {
+                if self.piece_at(mid).is_some_and(|p| p.color == them) || self.attacked(mid, them) {
                     continue;
                 }
             }
@@ -657,25 +834,23 @@ impl Position {
         }
     }
 
-    fn castling_moves(&self, ctx: &Context, out: &mut Vec<Move>) {
-        if self.castling.is_none() || ctx.in_check {
+    fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
+        if ctx.in_check || self.castling.is_none() {
             return;
         }
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
             if ctx.only_to.is_some_and(|to| to != c.king_to)
-                || !self.castling.ready_for(t, us, i)
                 || ctx.king != c.king_from
+                || !self.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
                     != Some(Piece {
                         color: us,
                         kind: c.partner_kind,
                     })
                 || c.empty.iter().any(|s| self.board[s.index()] != 0)
-                || c.safe
-                    .iter()
-                    .any(|&s| self.attacked(&self.board, s, us.other()))
+                || c.safe.iter().any(|&s| self.attacked(s, us.other()))
             {
                 continue;
             }
@@ -690,20 +865,30 @@ impl Position {
         }
     }
 
+    /// Keeps the pseudo-legal `m` if legal; `test` says whether its piece
+    /// needs the test (see [`Context::must_test`]).
+    #[inline(always)]
+    fn emit<B: Bits, S: Sink>(&self, ctx: &Context<B>, test: bool, m: Move, out: &mut S) {
+        if !ctx.plain {
+            return self.push(ctx, m, out);
+        }
+        if test && !self.safe_after(ctx, &m) {
+            return;
+        }
+        out.add(m);
+    }
+
     /// Completes a pseudo-legal move (R-CS-6 instant promotion), keeps it if
     /// legal, and multiplies it by the waiting pawn's choices (R-CS-4).
     #[inline]
-    fn push(&self, ctx: &Context, mut m: Move, out: &mut Vec<Move>) {
+    fn push<B: Bits, S: Sink>(&self, ctx: &Context<B>, mut m: Move, out: &mut S) {
         if ctx.only_to.is_some_and(|to| to != m.to) {
             return;
         }
         let mut must_test = ctx.in_check
             || m.from == ctx.king
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
-            || match &ctx.pins {
-                Pins::Known(pinned) => pinned.contains(m.from),
-                Pins::PerMove => self.may_shield_king(ctx.king, m.from),
-            };
+            || ctx.pinned.has(self.tables().bit(m.from));
         if let Some(blocked) = ctx.their_blocked {
             let c = self.board[m.to.index()];
             if c != 0 && kind_of(c) != self.tables().pawn.0 && m.kind != MoveKind::EnPassant {
@@ -720,53 +905,72 @@ impl Position {
         match &ctx.our_promoting {
             Some((sq, kinds)) if !kinds.is_empty() => {
                 for &kind in kinds {
-                    out.push(Move {
+                    out.add(Move {
                         waiting_promotion: Some(WaitingPromotion { square: *sq, kind }),
                         ..m
                     });
                 }
             }
-            _ => out.push(m),
+            _ => out.add(m),
         }
     }
 
-    /// Whether our king is safe once `m` is made on a trial board (R-0-1).
-    fn safe_after(&self, ctx: &Context, m: &Move) -> bool {
+    /// Whether our king is safe once `m` is made (R-0-1): asked on the
+    /// occupancy the move leaves, the captured piece no longer attacking.
+    fn safe_after<B: Bits>(&self, ctx: &Context<B>, m: &Move) -> bool {
+        if m.instant_promotion.is_some() {
+            return self.safe_after_on_copy(ctx, m);
+        }
         let t = self.tables();
-        let mut board = self.board;
-        let mut king = ctx.king;
+        let them = ctx.us.other();
+        let mut occ = self.occupancy::<B>();
+        let mut attackers = self.side::<B>(them);
+        let mut king = t.bit(ctx.king);
+        let (from, to) = (t.bit(m.from), t.bit(m.to));
         match m.kind {
             MoveKind::Castle(i) => {
                 let c = &t.def.castling[i as usize];
-                let k = board[c.king_from.index()];
-                let p = board[c.partner_from.index()];
-                board[c.king_from.index()] = 0;
-                board[c.partner_from.index()] = 0;
-                board[c.king_to.index()] = k;
-                board[c.partner_to.index()] = p;
-                king = c.king_to;
+                occ &= !(B::single(t.bit(c.king_from)) | B::single(t.bit(c.partner_from)));
+                occ |= B::single(t.bit(c.king_to)) | B::single(t.bit(c.partner_to));
+                king = t.bit(c.king_to);
             }
             MoveKind::EnPassant => {
-                board[Square::new(m.to.file(), m.from.rank()).index()] = 0;
-                board[m.to.index()] = board[m.from.index()];
-                board[m.from.index()] = 0;
+                let victim = B::single(t.bit(Square::new(m.to.file(), m.from.rank())));
+                occ = (occ & !B::single(from) & !victim) | B::single(to);
+                attackers &= !victim;
             }
             _ => {
-                board[m.to.index()] = board[m.from.index()];
-                board[m.from.index()] = 0;
+                occ = (occ & !B::single(from)) | B::single(to);
+                attackers &= !B::single(to);
                 if m.from == ctx.king {
-                    king = m.to;
+                    king = to;
                 }
             }
         }
-        if let Some(ip) = m.instant_promotion {
-            board[ip.square.index()] = Piece {
-                color: ctx.us.other(),
-                kind: ip.kind,
-            }
-            .code();
+        !self.attacked_on::<B>(king, them, occ, attackers)
+    }
+
+    /// [`Position::safe_after`] for a capture that promotes the opponent's
+    /// blocked pawn (R-CS-6), which changes a piece's type: tried on a copy
+    /// of the position.
+    fn safe_after_on_copy<B: Bits>(&self, ctx: &Context<B>, m: &Move) -> bool {
+        let them = ctx.us.other();
+        let mut trial = self.clone();
+        trial.take(m.to);
+        if let Some(p) = trial.take(m.from) {
+            trial.put(m.to, p);
         }
-        !self.attacked(&board, king, ctx.us.other())
+        if let Some(ip) = m.instant_promotion {
+            trial.take(ip.square);
+            trial.put(
+                ip.square,
+                Piece {
+                    color: them,
+                    kind: ip.kind,
+                },
+            );
+        }
+        !trial.attacked(trial.kings[ctx.us.index()], them)
     }
 }
 
@@ -776,8 +980,10 @@ mod tests {
     use crate::rules::Variant;
 
     /// The backward search finds exactly the moves the full generation
-    /// finds for each kind and destination, the search for any legal move
-    /// agrees with it, and no legal rival escapes the quick rival test, all along random games of every variant
+    /// finds for each kind and destination (and, with origin hints, keeps
+    /// the moves from that file or rank), the search for any legal move
+    /// and the count agree with it, and no legal rival escapes the quick
+    /// rival test, all along random games of every variant
     /// (waiting pawns, pins and checks included; mates and stalemates are
     /// covered by the result checks of the sample games).
     #[test]
@@ -796,6 +1002,25 @@ mod tests {
                 for _ in 0..120 {
                     let all = pos.legal_moves();
                     assert_eq!(pos.has_legal_move(), !all.is_empty(), "{pos:?}");
+                    assert_eq!(pos.count_legal_moves(), all.len(), "{pos:?}");
+                    for m in &all {
+                        for hints in [(Some(m.from.file()), None), (None, Some(m.from.rank()))] {
+                            let Some(p) = pos.piece_at(m.from) else {
+                                continue;
+                            };
+                            let mut named = Vec::new();
+                            pos.legal_moves_named_into(p.kind, m.to, hints.0, hints.1, &mut named);
+                            let mut expected = pos.legal_moves_filtered(Some(p.kind), Some(m.to));
+                            expected.retain(|o| {
+                                o.is_castle()
+                                    || o.kind == MoveKind::SpecialKing
+                                    || (hints.0.is_none_or(|f| o.from.file() == f)
+                                        && hints.1.is_none_or(|r| o.from.rank() == r))
+                            });
+                            assert!(named.contains(m), "{pos:?} {m:?} {hints:?}");
+                            assert_eq!(named, expected, "{pos:?} {m:?} {hints:?}");
+                        }
+                    }
                     if all.is_empty() {
                         break;
                     }

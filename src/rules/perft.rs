@@ -20,11 +20,11 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 
 fn count(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
+    if depth == 1 {
+        return pos.count_legal_moves() as u64;
+    }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
     pos.legal_moves_into(moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut total = 0;
     for m in moves.iter() {
         let mut next = pos.clone();

@@ -1,9 +1,9 @@
 //! [`Position`]: a legal position of a variant, with everything that
 //! decides which moves are legal.
 
+use super::bitboard::{BitIter, Bits, STORE_WORDS, Store, Wide, store_insert, store_remove};
 use super::castling::{CastlingState, Stage};
 use super::geometry::{SQUARE_SPACE, Square};
-use super::hash::{piece_key, variant_key};
 use super::moves::{Move, MoveKind};
 use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
@@ -66,7 +66,10 @@ pub enum PositionError {
 pub struct Position {
     pub(crate) variant: Variant,
     pub(crate) board: [u8; SQUARE_SPACE],
-    pub(crate) by_color: [SquareSet; 2],
+    /// Per colour: its pieces' squares, by bit index (`bitboard` module).
+    pub(crate) color_bits: [Store; 2],
+    /// Per kind: the squares of pieces of that kind, both colours.
+    pub(crate) kind_bits: [Store; 16],
     pub(crate) kings: [Square; 2],
     pub(crate) counts: [[u8; 16]; 2],
     pub(crate) turn: Color,
@@ -82,6 +85,8 @@ pub struct Position {
     pub(crate) waiting_len: u8,
     /// Squares of waiting pawns: immobile, uncapturable (R-CS-3).
     pub(crate) immune: SquareSet,
+    /// `immune` by bit index.
+    pub(crate) immune_bits: Store,
     /// Whether the side to move is in check: kept up to date by each move,
     /// mostly from the move itself, so that legality rarely needs a full
     /// attack test.
@@ -116,7 +121,7 @@ impl Position {
         pos.castling = CastlingState::start(t);
         pos.castling_history = pos.castling;
         pos.king_rights = [t.def.special_king_move.is_some(); 2];
-        pos.check = pos.attacked(&pos.board, pos.kings[0], Color::Black);
+        pos.check = pos.attacked(pos.kings[0], Color::Black);
         pos
     }
 
@@ -125,7 +130,8 @@ impl Position {
         Position {
             variant,
             board: [0; SQUARE_SPACE],
-            by_color: [SquareSet::EMPTY; 2],
+            color_bits: [[0; STORE_WORDS]; 2],
+            kind_bits: [[0; STORE_WORDS]; 16],
             kings: t.king_origin,
             counts: [[0; 16]; 2],
             turn: Color::White,
@@ -142,8 +148,9 @@ impl Position {
             }; MAX_WAITING],
             waiting_len: 0,
             immune: SquareSet::EMPTY,
+            immune_bits: [0; STORE_WORDS],
             check: false,
-            board_key: variant_key(variant),
+            board_key: t.variant_key,
         }
     }
 
@@ -168,14 +175,19 @@ impl Position {
 
     /// Squares holding `color`'s pieces.
     pub fn occupied_by(&self, color: Color) -> SquareSet {
-        self.by_color[color.index()]
+        self.squares_of(color).collect()
+    }
+
+    /// The squares of `color`'s pieces, in index order.
+    fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
+        let t = self.tables();
+        BitIter(Wide::load(&self.color_bits[color.index()])).map(|i| t.square_at[i])
     }
 
     /// Every piece with its square.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         Color::BOTH.into_iter().flat_map(move |c| {
-            self.by_color[c.index()]
-                .iter()
+            self.squares_of(c)
                 .filter_map(move |sq| self.piece_at(sq).map(|p| (sq, p)))
         })
     }
@@ -249,9 +261,12 @@ impl Position {
 
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
+        let t = self.tables();
         self.board[sq.index()] = p.code();
-        self.board_key ^= piece_key(sq, p);
-        self.by_color[p.color.index()].insert(sq);
+        self.board_key ^= t.piece_key(sq, p);
+        let i = t.bit(sq);
+        store_insert(&mut self.color_bits[p.color.index()], i);
+        store_insert(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] += 1;
         if p.kind == self.tables().king {
             self.kings[p.color.index()] = sq;
@@ -262,8 +277,11 @@ impl Position {
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
         let p = Piece::from_code(self.board[sq.index()])?;
         self.board[sq.index()] = 0;
-        self.board_key ^= piece_key(sq, p);
-        self.by_color[p.color.index()].remove(sq);
+        let t = self.tables();
+        self.board_key ^= t.piece_key(sq, p);
+        let i = t.bit(sq);
+        store_remove(&mut self.color_bits[p.color.index()], i);
+        store_remove(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] -= 1;
         Some(p)
     }
@@ -427,6 +445,7 @@ impl Position {
             }
             pos.waiting[i] = *w;
             pos.immune.insert(w.square);
+            store_insert(&mut pos.immune_bits, t.bit(w.square));
         }
         pos.waiting_len = setup.waiting.len() as u8;
         for c in Color::BOTH {
@@ -512,10 +531,10 @@ impl Position {
             pos.ep_square = Some(ep);
         }
 
-        if pos.attacked(&pos.board, pos.kings[pos.turn.other().index()], pos.turn) {
+        if pos.attacked(pos.kings[pos.turn.other().index()], pos.turn) {
             return Err(PositionError::OppositeCheck);
         }
-        pos.check = pos.attacked(&pos.board, pos.kings[pos.turn.index()], pos.turn.other());
+        pos.check = pos.attacked(pos.kings[pos.turn.index()], pos.turn.other());
         Ok(pos)
     }
 
@@ -526,7 +545,7 @@ impl Position {
 
     /// Whether `by` attacks `sq` in this position.
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
-        self.attacked(&self.board, sq, by)
+        self.attacked(sq, by)
     }
 
     /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
@@ -567,7 +586,7 @@ impl Position {
         if t.def.bare_king != BareKing::Loses {
             return None;
         }
-        let others = |c: Color| self.by_color[c.index()].iter().count() - 1;
+        let others = |c: Color| self.squares_of(c).count() - 1;
         let (us, them) = (self.turn, self.turn.other());
         match (others(us), others(them)) {
             (0, 0) => Some(Outcome::Draw {
@@ -576,8 +595,7 @@ impl Position {
             (0, n) => {
                 let last = (n == 1)
                     .then(|| {
-                        self.by_color[them.index()]
-                            .iter()
+                        self.squares_of(them)
                             .find(|&s| s != self.kings[them.index()])
                     })
                     .flatten();
@@ -622,7 +640,7 @@ impl Position {
         self.ep_square = None;
         self.halfmove_clock += 1;
         self.turn = us.other();
-        self.check = self.attacked(&self.board, self.kings[us.other().index()], us);
+        self.check = self.attacked(self.kings[us.other().index()], us);
         if us == Color::Black {
             self.fullmove_number += 1;
         }
@@ -673,7 +691,12 @@ impl Position {
                 self.put(m.to, placed);
             }
         }
-        if !self.castling_history.is_none() && !m.is_castle() {
+        // Most moves touch no castling piece: only the king's, those from
+        // one of our partners' squares and captures on one of theirs can.
+        let touches_castling = is_king
+            || t.castling_touch[us.index()].contains(m.from)
+            || t.castling_touch[them.index()].contains(m.to);
+        if touches_castling && !m.is_castle() && !self.castling_history.is_none() {
             self.castling = self
                 .castling
                 .after_move(t, us, m.from, m.to, is_king, self.kings);
@@ -704,26 +727,9 @@ impl Position {
         }
 
         self.turn = them;
-        // Our king was safe before the move, so only the move can give
-        // check: the piece where it lands, or a line it opened. Moves that
-        // change more of the board, and kings that attack from afar
-        // (R-CH-5), take the full test.
-        let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            && m.promotion.is_none()
-            && m.waiting_promotion.is_none()
-            && m.instant_promotion.is_none()
-            && t.special_attacks.is_empty();
-        let king = self.kings[them.index()];
-        self.check = if plain {
-            self.gives_check(m.from, m.to, king, us)
-        } else {
-            self.attacked(&self.board, king, us)
-        };
-        debug_assert_eq!(
-            self.check,
-            self.attacked(&self.board, king, us),
-            "check after {m:?}"
-        );
+        self.check = self.attacked(self.kings[them.index()], us);
+        #[cfg(debug_assertions)]
+        self.assert_incremental_state(m);
         if us == Color::Black {
             self.fullmove_number += 1;
         }
@@ -780,6 +786,7 @@ impl Position {
             };
             self.waiting_len += 1;
             self.immune.insert(m.to);
+            store_insert(&mut self.immune_bits, t.bit(m.to));
         }
         if let (Some(ip), Some(_)) = (m.instant_promotion, captured) {
             if let Some(i) = self
@@ -807,6 +814,41 @@ impl Position {
         self.waiting.copy_within(i + 1..n, i);
         self.waiting_len -= 1;
         self.immune.remove(sq);
+        let i = self.tables().bit(sq);
+        store_remove(&mut self.immune_bits, i);
+    }
+
+    /// Recomputes from the board what moves keep up to date (square sets,
+    /// key, check flag, the latter by walking rays as the reference) and
+    /// panics on a difference: every move of every debug test checks the
+    /// incremental updates.
+    #[cfg(debug_assertions)]
+    fn assert_incremental_state(&self, m: &Move) {
+        let t = self.tables();
+        let mut colors = [[0; STORE_WORDS]; 2];
+        let mut kinds = [[0; STORE_WORDS]; 16];
+        let mut key = crate::rules::hash::variant_key(self.variant.name());
+        for sq in t.size.squares() {
+            if let Some(p) = self.piece_at(sq) {
+                store_insert(&mut colors[p.color.index()], t.bit(sq));
+                store_insert(&mut kinds[p.kind.index()], t.bit(sq));
+                key ^= crate::rules::hash::piece_key_formula(sq, p);
+            }
+        }
+        let mut immune = [0; STORE_WORDS];
+        for w in self.waiting_pawns() {
+            store_insert(&mut immune, t.bit(w.square));
+        }
+        assert_eq!(colors, self.color_bits, "colour sets after {m:?}");
+        assert_eq!(kinds, self.kind_bits, "kind sets after {m:?}");
+        assert_eq!(immune, self.immune_bits, "waiting pawns after {m:?}");
+        assert_eq!(key, self.board_key, "key after {m:?}");
+        let king = self.kings[self.turn.index()];
+        assert_eq!(
+            self.check,
+            self.attacked_by_walking(king, self.turn.other()),
+            "check after {m:?}"
+        );
     }
 }
 

@@ -3,10 +3,12 @@
 use super::{
     CastlingDef, CastlingSafety, CastlingSide, PromotionRule, Role, VariantDef, VariantDefError,
 };
+use crate::rules::bitboard::{Bits, Width};
 use crate::rules::castling::MAX_PARTNERS;
 use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
+use crate::rules::hash::{piece_key_formula, variant_key};
 use crate::rules::movement::{Atom, Mode};
-use crate::rules::piece::{Color, PieceKind};
+use crate::rules::piece::{Color, Piece, PieceKind};
 use crate::rules::square_set::SquareSet;
 
 /// A slice of a flat square table: start and length.
@@ -44,8 +46,6 @@ pub(crate) struct Tables {
     pub kind_count: usize,
     pub king_origin: [Square; 2],
     pub setup_counts: [[u8; 16]; 2],
-    leap_flat: Vec<Square>,
-    leap_span: Vec<Span>,
     /// Per colour, per kind: (direction index, maximum steps, mode).
     pub rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
     pub dirs: Vec<(i8, i8)>,
@@ -55,8 +55,11 @@ pub(crate) struct Tables {
     /// Per direction, per distance 0..=16: kinds riding that way at least that far.
     /// Per colour; only rides that capture (attack).
     pub ride_mask: [Vec<[u16; 17]>; 2],
-    /// Per square: the squares a leaper could attack it from, with the kinds that can.
+    /// Per square: the squares a leaper could attack it from, with the
+    /// kinds that can (the debug builds' reference attack test).
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     leap_attack_flat: Vec<(Square, u16)>,
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     leap_attack_span: Vec<Span>,
     /// Per colour: (file, rank) step of a pawn push, and its two captures.
     pub pawn_push: [i8; 2],
@@ -76,25 +79,94 @@ pub(crate) struct Tables {
     pub special_attacks: Vec<(i8, i8)>,
     /// Kinds that have leaps (bit per kind).
     pub leapers: u16,
-    /// Per offset (file, rank) in -15..=15: the rider direction it lies
-    /// along, as [`Line`].
-    lines: Vec<Line>,
+    /// The key's part for each piece on each square
+    /// (`hash::piece_key_formula`), indexed by [`Tables::piece_key_index`].
+    piece_keys: Vec<u64>,
+    /// The key's part for the variant.
+    pub variant_key: u64,
+    /// Per colour: the squares where its castling partners may stand
+    /// (origins and stage squares). A move that is not the king's, leaves
+    /// none of the mover's and lands on none of the opponent's changes no
+    /// castling progress.
+    pub castling_touch: [SquareSet; 2],
+    /// The narrowest square set the board fits (`bitboard` module).
+    pub width: Width,
+    /// Squares of the board.
+    pub area: usize,
+    /// Per packed square index (`Square::index`): its bit index
+    /// `rank * files + file`.
+    bit_of: [u8; SQUARE_SPACE],
+    /// Per bit index: the square.
+    pub square_at: Vec<Square>,
+    /// Per direction: whether its steps raise the bit index.
+    pub dir_up: Vec<bool>,
+    /// Per direction and bit index: the squares from there to the edge
+    /// (tables of sets are `width.words()` words per entry).
+    ray_sets: Vec<u64>,
+    /// Per colour, mode, kind and bit index: the squares its leaps reach.
+    leap_sets: Vec<u64>,
+    /// Per colour, kind and bit index: the squares from which that kind
+    /// of that colour captures there by a leap.
+    leap_capture_from: Vec<u64>,
+    /// Likewise for leaps to an empty square.
+    leap_move_from: Vec<u64>,
+    /// Per colour and bit index: the squares from which its pawn captures there.
+    pawn_capture_from: Vec<u64>,
+    /// Per colour and bit index: the squares its pawn captures from there.
+    pawn_captures: Vec<u64>,
+    /// Every square of the board (one set).
+    board_set: Vec<u64>,
+    /// Per colour: the squares its pawns may double-step from.
+    double_step_set: Vec<u64>,
+    /// Per colour: the squares of its promotion zone.
+    zone_set: Vec<u64>,
+    /// Per colour: kinds that capture by a leap (bit per kind).
+    pub leap_capture_kinds: [u16; 2],
+    /// Per colour: its capturing rides, grouped for the reverse lookup.
+    pub ride_groups: [Vec<RideGroup>; 2],
+    /// Per colour: the directions from its king along which an enemy
+    /// rider may attack it (where pins can be).
+    pub pin_dirs: [Vec<u8>; 2],
+    /// Per colour: the enemy kinds that ride toward its king along some
+    /// of `pin_dirs` (bit per kind).
+    pub pin_kinds_all: [u16; 2],
+    /// Per colour and bit index of its king: the squares along `pin_dirs`
+    /// (where a piece may be pinned).
+    pin_lines: Vec<u64>,
 }
 
-/// How two squares lie for riders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Line {
-    /// No rider direction joins them.
-    None,
-    /// Direction `dir` joins them, `steps` steps apart.
-    Along { dir: u8, steps: u8 },
-    /// Several directions join them (say, one step of two squares and one
-    /// of one): callers fall back to a full test.
-    Several,
+/// Riders of some kinds that attack a square along any of some directions
+/// within the same range: a square is attacked by them when the ride from
+/// it in a reversed direction first meets one of them.
+pub(crate) struct RideGroup {
+    /// Directions to ride from the attacked square (the reversed rides).
+    pub dirs: Vec<u8>,
+    /// Longest ride (15: to the edge of any board).
+    pub max: u8,
+    /// The kinds (bit per kind).
+    pub kinds: u16,
+    /// Per bit index: the squares these rides reach from there on an
+    /// empty board (a rider elsewhere cannot attack there).
+    lines: Vec<u64>,
 }
 
-fn line_index(df: i8, dr: i8) -> usize {
-    (df + 15) as usize * 31 + (dr + 15) as usize
+impl RideGroup {
+    /// The squares the group's rides reach from bit `i` on an empty board.
+    #[inline]
+    pub fn lines<B: Bits>(&self, i: usize) -> B {
+        B::at(&self.lines, i)
+    }
+}
+
+/// Sets bit `i` of entry `at` of a table of `words`-word sets.
+fn table_insert(table: &mut [u64], words: usize, at: usize, i: usize) {
+    table[at * words + (i >> 6)] |= 1u64 << (i & 63);
+}
+
+#[inline]
+fn piece_key_index(size: BoardSize, kinds: usize, sq: Square, p: Piece) -> usize {
+    let dense = usize::from(sq.rank()) * usize::from(size.files) + usize::from(sq.file());
+    (p.color.index() * kinds + p.kind.index()) * size.area() + dense
 }
 
 fn rank_bits(ranks: &[u8], map: impl Fn(u8) -> u8) -> u16 {
@@ -204,32 +276,10 @@ impl Tables {
                 }
             }
         }
-        let reverse = dirs
+        let reverse: Vec<u8> = dirs
             .iter()
             .map(|&(f, r)| dirs.iter().position(|&d| d == (-f, -r)).unwrap_or(0) as u8)
             .collect();
-
-        let mut lines = vec![Line::None; 31 * 31];
-        for df in -15i8..=15 {
-            for dr in -15i8..=15 {
-                let mut found = Line::None;
-                for (d, &(f, r)) in dirs.iter().enumerate() {
-                    let steps = (1..=15i16).find(|&k| {
-                        (i16::from(f) * k, i16::from(r) * k) == (i16::from(df), i16::from(dr))
-                    });
-                    if let Some(k) = steps {
-                        found = match found {
-                            Line::None => Line::Along {
-                                dir: d as u8,
-                                steps: k as u8,
-                            },
-                            _ => Line::Several,
-                        };
-                    }
-                }
-                lines[line_index(df, dr)] = found;
-            }
-        }
 
         let mut ray_flat = Vec::new();
         let mut ray_span = vec![Span::default(); dirs.len() * SQUARE_SPACE];
@@ -449,6 +499,176 @@ impl Tables {
             });
         }
 
+        let mut castling_touch = [SquareSet::EMPTY; 2];
+        for c in &def.castling {
+            let touch = &mut castling_touch[c.color.index()];
+            touch.insert(c.partner_origin);
+            touch.insert(c.partner_from);
+        }
+        let area = usize::from(size.files) * usize::from(size.ranks);
+        let mut piece_keys = vec![0; 2 * n * area];
+        for color in Color::BOTH {
+            for k in 0..n {
+                let p = Piece {
+                    color,
+                    kind: PieceKind(k as u8),
+                };
+                for sq in size.squares() {
+                    piece_keys[piece_key_index(size, n, sq, p)] = piece_key_formula(sq, p);
+                }
+            }
+        }
+        let variant_key = variant_key(def.name);
+
+        // Square sets sized to the board.
+        let width = Width::for_area(area);
+        let words = width.words();
+        let mut bit_of = [0u8; SQUARE_SPACE];
+        let square_at: Vec<Square> = size.squares().collect();
+        for (i, sq) in square_at.iter().enumerate() {
+            bit_of[sq.index()] = i as u8;
+        }
+        let dir_up = dirs
+            .iter()
+            .map(|&(f, r)| i16::from(r) * i16::from(size.files) + i16::from(f) > 0)
+            .collect();
+        let mut ray_sets = vec![0u64; dirs.len() * area * words];
+        for d in 0..dirs.len() {
+            for (i, &sq) in square_at.iter().enumerate() {
+                let s = ray_span[d * SQUARE_SPACE + sq.index()];
+                for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
+                    table_insert(
+                        &mut ray_sets,
+                        words,
+                        d * area + i,
+                        usize::from(bit_of[r.index()]),
+                    );
+                }
+            }
+        }
+        let mut leap_sets = vec![0u64; 2 * 3 * n * area * words];
+        let mut leap_capture_from = vec![0u64; 2 * n * area * words];
+        let mut leap_move_from = vec![0u64; 2 * n * area * words];
+        let mut leap_capture_kinds = [0u16; 2];
+        for ci in 0..2 {
+            for mi in 0..3 {
+                for k in 0..n {
+                    for (i, &sq) in square_at.iter().enumerate() {
+                        let sp = leap_span[leap_index(ci, mi, n, k, sq)];
+                        for t in &leap_flat[sp.start as usize..(sp.start + sp.len) as usize] {
+                            let ti = usize::from(bit_of[t.index()]);
+                            table_insert(
+                                &mut leap_sets,
+                                words,
+                                ((ci * 3 + mi) * n + k) * area + i,
+                                ti,
+                            );
+                            if mi != 1 {
+                                table_insert(
+                                    &mut leap_capture_from,
+                                    words,
+                                    (ci * n + k) * area + ti,
+                                    i,
+                                );
+                                leap_capture_kinds[ci] |= 1 << k;
+                            }
+                            if mi != 2 {
+                                table_insert(
+                                    &mut leap_move_from,
+                                    words,
+                                    (ci * n + k) * area + ti,
+                                    i,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut pawn_capture_from = vec![0u64; 2 * area * words];
+        let mut pawn_captures = vec![0u64; 2 * area * words];
+        for (ci, push) in [1i8, -1].into_iter().enumerate() {
+            for (i, &sq) in square_at.iter().enumerate() {
+                for df in [-1, 1] {
+                    if let Some(t) = size.offset(sq, df, push) {
+                        let ti = usize::from(bit_of[t.index()]);
+                        table_insert(&mut pawn_captures, words, ci * area + i, ti);
+                        table_insert(&mut pawn_capture_from, words, ci * area + ti, i);
+                    }
+                }
+            }
+        }
+        let double_step = [
+            rank_bits(&def.pawns.double_step_ranks, |r| r),
+            rank_bits(&def.pawns.double_step_ranks, |r| top - r),
+        ];
+        let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
+        let mut board_set = vec![0u64; words];
+        let mut double_step_set = vec![0u64; 2 * words];
+        let mut zone_set = vec![0u64; 2 * words];
+        for (i, sq) in square_at.iter().enumerate() {
+            table_insert(&mut board_set, words, 0, i);
+            for ci in 0..2 {
+                if double_step[ci] & (1 << sq.rank()) != 0 {
+                    table_insert(&mut double_step_set, words, ci, i);
+                }
+                if promotion_zone[ci] & (1 << sq.rank()) != 0 {
+                    table_insert(&mut zone_set, words, ci, i);
+                }
+            }
+        }
+        let mut ride_groups: [Vec<RideGroup>; 2] = [Vec::new(), Vec::new()];
+        // Per colour: the enemy kinds that may pin its pieces.
+        let mut pin_kinds_all = [0u16; 2];
+        let mut pin_dirs: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        for ci in 0..2 {
+            // (reversed direction, range) -> kinds riding that way.
+            let mut reach: Vec<(u8, u8, u16)> = Vec::new();
+            for (k, list) in rides[ci].iter().enumerate() {
+                for &(d, max, mode) in list {
+                    if !mode.captures() {
+                        continue;
+                    }
+                    let rd = reverse[d as usize];
+                    match reach.iter_mut().find(|e| e.0 == rd && e.1 == max) {
+                        Some(e) => e.2 |= 1 << k,
+                        None => reach.push((rd, max, 1 << k)),
+                    }
+                }
+            }
+            for (rd, max, kinds) in reach {
+                match ride_groups[ci]
+                    .iter_mut()
+                    .find(|g| g.max == max && g.kinds == kinds)
+                {
+                    Some(g) => g.dirs.push(rd),
+                    None => ride_groups[ci].push(RideGroup {
+                        dirs: vec![rd],
+                        max,
+                        kinds,
+                        lines: Vec::new(),
+                    }),
+                }
+                // The king of the other colour may be pinned along `rd`.
+                if !pin_dirs[1 - ci].contains(&rd) {
+                    pin_dirs[1 - ci].push(rd);
+                }
+                pin_kinds_all[1 - ci] |= kinds;
+            }
+            for g in &mut ride_groups[ci] {
+                g.lines = vec![0; area * words];
+                for (i, &sq) in square_at.iter().enumerate() {
+                    for &d in &g.dirs {
+                        let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                        let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
+                        for r in ray.iter().take(usize::from(g.max)) {
+                            table_insert(&mut g.lines, words, i, usize::from(bit_of[r.index()]));
+                        }
+                    }
+                }
+            }
+        }
+
         let special_attacks = def
             .special_king_move
             .as_ref()
@@ -456,6 +676,18 @@ impl Tables {
             .map(|s| s.offsets.clone())
             .unwrap_or_default();
 
+        let mut pin_lines = vec![0u64; 2 * area * words];
+        for ci in 0..2 {
+            for (i, &sq) in square_at.iter().enumerate() {
+                for &d in &pin_dirs[ci] {
+                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
+                        let ri = usize::from(bit_of[r.index()]);
+                        table_insert(&mut pin_lines, words, ci * area + i, ri);
+                    }
+                }
+            }
+        }
         Ok(Tables {
             size,
             king,
@@ -463,8 +695,6 @@ impl Tables {
             kind_count: n,
             king_origin,
             setup_counts,
-            leap_flat,
-            leap_span,
             rides,
             dirs,
             reverse,
@@ -474,11 +704,11 @@ impl Tables {
             leap_attack_flat,
             leap_attack_span,
             pawn_push: [1, -1],
-            double_step: [
-                rank_bits(&def.pawns.double_step_ranks, |r| r),
-                rank_bits(&def.pawns.double_step_ranks, |r| top - r),
-            ],
-            promotion_zone: [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)],
+            double_step,
+            promotion_zone,
+            board_set,
+            double_step_set,
+            zone_set,
             last_rank: [top, 0],
             promote_on,
             castlings,
@@ -487,36 +717,155 @@ impl Tables {
             has_stages,
             special_attacks,
             leapers,
-            lines,
+            piece_keys,
+            variant_key,
+            castling_touch,
+            width,
+            area,
+            bit_of,
+            square_at,
+            dir_up,
+            ray_sets,
+            leap_sets,
+            leap_capture_from,
+            leap_move_from,
+            pawn_capture_from,
+            pawn_captures,
+            leap_capture_kinds,
+            ride_groups,
+            pin_dirs,
+            pin_kinds_all,
+            pin_lines,
             def,
         })
     }
 
-    /// How `to` lies from `from` for riders.
+    /// The key's part for `p` on `sq` (a square of the board).
     #[inline]
-    pub fn line(&self, from: Square, to: Square) -> Line {
-        let df = to.file() as i8 - from.file() as i8;
-        let dr = to.rank() as i8 - from.rank() as i8;
-        self.lines[line_index(df, dr)]
+    pub fn piece_key(&self, sq: Square, p: Piece) -> u64 {
+        self.piece_keys[piece_key_index(self.size, self.kind_count, sq, p)]
     }
 
-    /// Squares `color`'s kind `k` leaps to from `sq`, moving or capturing.
+    /// The bit index of `sq` (a square of the board).
     #[inline]
-    pub fn leaps(&self, color: Color, k: PieceKind, sq: Square) -> &[Square] {
-        self.leaps_mode(color, Mode::Any, k, sq)
+    pub fn bit(&self, sq: Square) -> usize {
+        usize::from(self.bit_of[sq.index()])
     }
 
-    /// Squares `color`'s kind `k` leaps to from `sq` with atoms of `mode`.
+    /// The squares from bit `i` to the edge in direction `d`.
     #[inline]
-    pub fn leaps_mode(&self, color: Color, mode: Mode, k: PieceKind, sq: Square) -> &[Square] {
-        let s = self.leap_span[leap_index(
-            color.index(),
-            mode_index(mode),
-            self.kind_count,
-            k.index(),
-            sq,
-        )];
-        &self.leap_flat[s.start as usize..(s.start + s.len) as usize]
+    pub fn ray_set<B: Bits>(&self, d: usize, i: usize) -> B {
+        B::at(&self.ray_sets, d * self.area + i)
+    }
+
+    /// The bit of `set` (squares along direction `d` from some square)
+    /// nearest to that square.
+    #[inline]
+    pub fn nearest<B: Bits>(&self, d: usize, set: B) -> usize {
+        if self.dir_up[d] {
+            set.first()
+        } else {
+            set.last()
+        }
+    }
+
+    /// The squares a rider standing on bit `i` reaches in direction `d`,
+    /// at most `max` steps, on occupancy `occ`: the empty squares up to
+    /// the first piece, and that piece's square.
+    #[inline(always)]
+    pub fn ride_set<B: Bits>(&self, d: u8, i: usize, max: u8, occ: B) -> B {
+        let d = usize::from(d);
+        let ray = self.ray_set::<B>(d, i);
+        let mut reach = ray;
+        let hit = ray & occ;
+        if !hit.is_empty() {
+            reach &= !self.ray_set::<B>(d, self.nearest(d, hit));
+        }
+        if max < 15 {
+            return self.within_range(d, i, max, reach);
+        }
+        reach
+    }
+
+    /// The squares of `reach` (along direction `d` from bit `i`) at most
+    /// `max` steps away.
+    #[inline(never)]
+    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, mut reach: B) -> B {
+        let sq = self.square_at[i];
+        match usize::from(max).checked_sub(1) {
+            Some(last) => {
+                if let Some(&end) = self.ray(d as u8, sq).get(last) {
+                    reach &= !self.ray_set::<B>(d, self.bit(end));
+                }
+            }
+            None => return B::EMPTY,
+        }
+        reach
+    }
+
+    /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
+    /// mode number `mode` (0 any, 1 move only, 2 capture only).
+    #[inline]
+    pub fn leap_set<B: Bits>(&self, color: Color, mode: usize, k: usize, i: usize) -> B {
+        B::at(
+            &self.leap_sets,
+            ((color.index() * 3 + mode) * self.kind_count + k) * self.area + i,
+        )
+    }
+
+    /// The squares from which `color`'s kind `k` captures on bit `i` by a leap.
+    #[inline]
+    pub fn leap_capture_from<B: Bits>(&self, color: Color, k: usize, i: usize) -> B {
+        B::at(
+            &self.leap_capture_from,
+            (color.index() * self.kind_count + k) * self.area + i,
+        )
+    }
+
+    /// The squares from which `color`'s kind `k` leaps to the empty bit `i`.
+    #[inline]
+    pub fn leap_move_from<B: Bits>(&self, color: Color, k: usize, i: usize) -> B {
+        B::at(
+            &self.leap_move_from,
+            (color.index() * self.kind_count + k) * self.area + i,
+        )
+    }
+
+    /// The squares from which `color`'s pawn captures on bit `i`.
+    #[inline]
+    pub fn pawn_capture_from<B: Bits>(&self, color: Color, i: usize) -> B {
+        B::at(&self.pawn_capture_from, color.index() * self.area + i)
+    }
+
+    /// The squares along the directions `color`'s king on bit `i` may be
+    /// attacked by a rider from.
+    #[inline]
+    pub fn pin_lines<B: Bits>(&self, color: Color, i: usize) -> B {
+        B::at(&self.pin_lines, color.index() * self.area + i)
+    }
+
+    /// Every square of the board.
+    #[inline]
+    pub fn board_set<B: Bits>(&self) -> B {
+        B::at(&self.board_set, 0)
+    }
+
+    /// The squares `color`'s pawns may double-step from.
+    #[inline]
+    pub fn double_step_set<B: Bits>(&self, color: Color) -> B {
+        B::at(&self.double_step_set, color.index())
+    }
+
+    /// The squares of `color`'s promotion zone.
+    #[inline]
+    pub fn zone_set<B: Bits>(&self, color: Color) -> B {
+        B::at(&self.zone_set, color.index())
+    }
+
+    /// The squares `color`'s pawn on bit `i` captures on.
+    #[inline]
+    pub fn pawn_captures<B: Bits>(&self, color: Color, i: usize) -> B {
+        B::at(&self.pawn_captures, color.index() * self.area + i)
     }
 
     /// Squares from `sq` to the edge in direction `d`.
@@ -527,17 +876,9 @@ impl Tables {
     }
 
     /// Squares a leaper of `color` may attack `sq` from, with the kinds that can.
-    #[inline]
+    #[cfg(debug_assertions)]
     pub fn leap_attackers(&self, color: Color, sq: Square) -> &[(Square, u16)] {
         let s = self.leap_attack_span[color.index() * SQUARE_SPACE + sq.index()];
-        &self.leap_attack_flat[s.start as usize..(s.start + s.len) as usize]
-    }
-
-    /// Squares a leaper of `color` may move to the empty `sq` from, with the
-    /// kinds that can.
-    #[inline]
-    pub fn leap_movers(&self, color: Color, sq: Square) -> &[(Square, u16)] {
-        let s = self.leap_attack_span[(2 + color.index()) * SQUARE_SPACE + sq.index()];
         &self.leap_attack_flat[s.start as usize..(s.start + s.len) as usize]
     }
 }

@@ -1,0 +1,378 @@
+//! Square sets sized to the board, for the move generator and the attack
+//! tables.
+//!
+//! A board of `files` x `ranks` numbers its squares densely,
+//! `rank * files + file` (its *bit index*), so an 8x8 board fills one
+//! `u64`, a 10x8 or 12x8 board a `u128`, and only boards of more than 128
+//! squares (up to 16x16) need the four-word [`Wide`]. The public
+//! [`Square`](super::Square) keeps its 16x16 packing; `Tables::bit` and
+//! `Tables::square_at` translate.
+//!
+//! Positions store their sets as four words ([`Store`]) whatever the board,
+//! so `Position` stays one type; the hot code is generic over [`Bits`] and
+//! monomorphised for each width, and the entry points (`legal_moves`,
+//! `is_attacked`, ...) pick the width once per call from the variant's
+//! [`Width`]. A `u64` board so costs what a dedicated 8x8 generator would,
+//! and loading a `u64` from a [`Store`] is reading its first word.
+//!
+//! Along any rider direction `(df, dr)` that fits on the board
+//! (`|df| < files`), the bit index moves monotonically (by
+//! `dr * files + df`), so the first piece a ray meets is the lowest or the
+//! highest set bit of the ray's mask and the occupancy: riders of any step,
+//! any range, on any board up to 16x16 need one bit scan per direction.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not};
+
+/// Words a position keeps per square set: enough for 16x16.
+pub(crate) const STORE_WORDS: usize = 4;
+
+/// A square set as a position stores it, whatever the board's width.
+pub(crate) type Store = [u64; STORE_WORDS];
+
+/// Sets the bit `i` of a stored set.
+#[inline]
+pub(crate) fn store_insert(s: &mut Store, i: usize) {
+    s[i >> 6] |= 1u64 << (i & 63);
+}
+
+/// Clears the bit `i` of a stored set.
+#[inline]
+pub(crate) fn store_remove(s: &mut Store, i: usize) {
+    s[i >> 6] &= !(1u64 << (i & 63));
+}
+
+/// The set widths; a variant uses the narrowest its board fits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Width {
+    /// Up to 64 squares.
+    W64,
+    /// Up to 128 squares.
+    W128,
+    /// Up to 256 squares.
+    W256,
+}
+
+impl Width {
+    /// The narrowest width holding `area` squares.
+    pub(crate) fn for_area(area: usize) -> Width {
+        if area <= 64 {
+            Width::W64
+        } else if area <= 128 {
+            Width::W128
+        } else {
+            Width::W256
+        }
+    }
+
+    /// Words of 64 bits per set.
+    pub(crate) fn words(self) -> usize {
+        match self {
+            Width::W64 => 1,
+            Width::W128 => 2,
+            Width::W256 => 4,
+        }
+    }
+}
+
+/// A set of bit indices of one width.
+pub(crate) trait Bits:
+    Copy
+    + Eq
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+{
+    /// The empty set.
+    const EMPTY: Self;
+
+    /// Entry `at` of a table of sets of this width.
+    fn at(table: &[u64], at: usize) -> Self;
+    /// The set a position stores.
+    fn load(s: &Store) -> Self;
+    /// The set of bit `i` alone.
+    fn single(i: usize) -> Self;
+    /// Whether bit `i` is set.
+    fn has(self, i: usize) -> bool {
+        self & Self::single(i) != Self::EMPTY
+    }
+    /// Whether no bit is set.
+    #[inline]
+    fn is_empty(self) -> bool {
+        self == Self::EMPTY
+    }
+    /// The lowest set bit (the set is not empty).
+    fn first(self) -> usize;
+    /// The highest set bit (the set is not empty).
+    fn last(self) -> usize;
+    /// The set without its lowest bit.
+    fn without_first(self) -> Self;
+    /// Number of bits set.
+    fn count(self) -> u32;
+    /// Every bit moved `n` places up (toward higher indices).
+    fn up(self, n: u32) -> Self;
+    /// Every bit moved `n` places down.
+    fn down(self, n: u32) -> Self;
+}
+
+impl Bits for u64 {
+    const EMPTY: u64 = 0;
+    #[inline]
+    fn at(table: &[u64], at: usize) -> u64 {
+        table[at]
+    }
+    #[inline]
+    fn load(s: &Store) -> u64 {
+        s[0]
+    }
+    #[inline]
+    fn single(i: usize) -> u64 {
+        1 << i
+    }
+    #[inline]
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn last(self) -> usize {
+        63 - self.leading_zeros() as usize
+    }
+    #[inline]
+    fn without_first(self) -> u64 {
+        self & (self - 1)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn up(self, n: u32) -> u64 {
+        self << n
+    }
+    #[inline]
+    fn down(self, n: u32) -> u64 {
+        self >> n
+    }
+}
+
+impl Bits for u128 {
+    const EMPTY: u128 = 0;
+    #[inline]
+    fn at(table: &[u64], at: usize) -> u128 {
+        let w = &table[2 * at..2 * at + 2];
+        u128::from(w[0]) | u128::from(w[1]) << 64
+    }
+    #[inline]
+    fn load(s: &Store) -> u128 {
+        u128::from(s[0]) | u128::from(s[1]) << 64
+    }
+    #[inline]
+    fn single(i: usize) -> u128 {
+        1 << i
+    }
+    #[inline]
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    #[inline]
+    fn last(self) -> usize {
+        127 - self.leading_zeros() as usize
+    }
+    #[inline]
+    fn without_first(self) -> u128 {
+        self & (self - 1)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.count_ones()
+    }
+    #[inline]
+    fn up(self, n: u32) -> u128 {
+        self << n
+    }
+    #[inline]
+    fn down(self, n: u32) -> u128 {
+        self >> n
+    }
+}
+
+/// A set of up to 256 bit indices, for boards of more than 128 squares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Wide(Store);
+
+macro_rules! wide_op {
+    ($trait:ident, $f:ident, $assign:ident, $fa:ident, $op:tt) => {
+        impl $trait for Wide {
+            type Output = Wide;
+            #[inline]
+            fn $f(self, o: Wide) -> Wide {
+                Wide([
+                    self.0[0] $op o.0[0],
+                    self.0[1] $op o.0[1],
+                    self.0[2] $op o.0[2],
+                    self.0[3] $op o.0[3],
+                ])
+            }
+        }
+        impl $assign for Wide {
+            #[inline]
+            fn $fa(&mut self, o: Wide) {
+                *self = $trait::$f(*self, o);
+            }
+        }
+    };
+}
+wide_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+wide_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+
+impl BitXor for Wide {
+    type Output = Wide;
+    #[inline]
+    fn bitxor(self, o: Wide) -> Wide {
+        Wide([
+            self.0[0] ^ o.0[0],
+            self.0[1] ^ o.0[1],
+            self.0[2] ^ o.0[2],
+            self.0[3] ^ o.0[3],
+        ])
+    }
+}
+
+impl Not for Wide {
+    type Output = Wide;
+    #[inline]
+    fn not(self) -> Wide {
+        Wide([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+
+impl Bits for Wide {
+    const EMPTY: Wide = Wide([0; 4]);
+    #[inline]
+    fn at(table: &[u64], at: usize) -> Wide {
+        let w = &table[4 * at..4 * at + 4];
+        Wide([w[0], w[1], w[2], w[3]])
+    }
+    #[inline]
+    fn load(s: &Store) -> Wide {
+        Wide(*s)
+    }
+    #[inline]
+    fn single(i: usize) -> Wide {
+        let mut w = [0; 4];
+        w[i >> 6] = 1 << (i & 63);
+        Wide(w)
+    }
+    #[inline]
+    fn first(self) -> usize {
+        let i = self.0.iter().position(|&w| w != 0).unwrap_or(3);
+        i * 64 + self.0[i].trailing_zeros() as usize
+    }
+    #[inline]
+    fn last(self) -> usize {
+        let i = self.0.iter().rposition(|&w| w != 0).unwrap_or(0);
+        i * 64 + 63 - self.0[i].leading_zeros() as usize
+    }
+    #[inline]
+    fn without_first(self) -> Wide {
+        let mut w = self.0;
+        if let Some(i) = w.iter().position(|&x| x != 0) {
+            w[i] &= w[i] - 1;
+        }
+        Wide(w)
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+    /// `n` is below 64 (a rank of at most 16 squares).
+    #[inline]
+    fn up(self, n: u32) -> Wide {
+        let w = self.0;
+        if n == 0 {
+            return self;
+        }
+        Wide([
+            w[0] << n,
+            w[1] << n | w[0] >> (64 - n),
+            w[2] << n | w[1] >> (64 - n),
+            w[3] << n | w[2] >> (64 - n),
+        ])
+    }
+    /// `n` is below 64.
+    #[inline]
+    fn down(self, n: u32) -> Wide {
+        let w = self.0;
+        if n == 0 {
+            return self;
+        }
+        Wide([
+            w[0] >> n | w[1] << (64 - n),
+            w[1] >> n | w[2] << (64 - n),
+            w[2] >> n | w[3] << (64 - n),
+            w[3] >> n,
+        ])
+    }
+}
+
+/// The bit indices of a set, lowest first.
+pub(crate) struct BitIter<B: Bits>(pub B);
+
+impl<B: Bits> Iterator for BitIter<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let i = self.0.first();
+        self.0 = self.0.without_first();
+        Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn laws<B: Bits + std::fmt::Debug>(words: usize, top: usize) {
+        let s = B::single(0) | B::single(5) | B::single(top);
+        assert_eq!((s.first(), s.last(), s.count()), (0, top, 3));
+        assert_eq!(BitIter(s).collect::<Vec<_>>(), vec![0, 5, top]);
+        assert_eq!(BitIter(s ^ B::single(5)).collect::<Vec<_>>(), vec![0, top]);
+        assert!(s.has(5) && !s.has(6));
+        let mut store = [0; STORE_WORDS];
+        for i in [0, 5, top] {
+            store_insert(&mut store, i);
+        }
+        assert_eq!(B::load(&store), s);
+        // A table of two entries: the second is the set.
+        let mut table = vec![0; 2 * words];
+        table[words..].copy_from_slice(&store[..words]);
+        assert_eq!(B::at(&table, 1), s);
+        assert!(B::at(&table, 0).is_empty());
+        store_remove(&mut store, 5);
+        assert_eq!(B::load(&store), s & !B::single(5));
+        // Shifts carry across words and drop what leaves the set.
+        let row = B::single(60) | B::single(3);
+        let carried = if top >= 72 { B::single(72) } else { B::EMPTY };
+        assert_eq!(row.up(12), carried | B::single(15));
+        assert_eq!(row.down(4), B::single(56));
+        if top >= 72 {
+            assert_eq!((B::single(72) | B::single(1)).down(12), B::single(60));
+        }
+    }
+
+    #[test]
+    fn each_width_sets_scans_and_stores_alike() {
+        laws::<u64>(1, 63);
+        laws::<u128>(2, 127);
+        laws::<Wide>(4, 255);
+        laws::<Wide>(4, 130);
+        assert_eq!(Width::for_area(64), Width::W64);
+        assert_eq!(Width::for_area(96), Width::W128);
+        assert_eq!(Width::for_area(144), Width::W256);
+    }
+}
