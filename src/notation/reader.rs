@@ -78,6 +78,43 @@ impl GameText {
     pub fn read(&self) -> Game {
         let mut game = read_game_at(&self.text, self.start);
         let at = game.at;
+        game.diagnostics.extend(self.source_notes().diagnostics(at));
+        game
+    }
+
+    /// What the decoding and the splitter found about the game's bytes.
+    pub fn source_notes(&self) -> SourceNotes {
+        SourceNotes {
+            encoding: self.encoding,
+            nul: self.encoding == Encoding::Latin1 && self.raw.contains(&0),
+            runaway: self.runaway,
+        }
+    }
+}
+
+/// What the decoding and the splitter found about a game's bytes, told
+/// after what the reader finds in its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceNotes {
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+    /// Latin-1 bytes holding NUL: UTF-16 without its byte order mark?
+    pub nul: bool,
+    /// An unclosed comment cut short at the next game.
+    pub runaway: Option<Runaway>,
+}
+
+impl SourceNotes {
+    /// Whether there is anything to say.
+    pub fn is_empty(&self) -> bool {
+        matches!(self.encoding, Encoding::Utf8 | Encoding::Latin1)
+            && !self.nul
+            && self.runaway.is_none()
+    }
+
+    /// The diagnostics, pointing at `at`, where the game starts.
+    pub fn diagnostics(&self, at: Location) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
         match self.encoding {
             Encoding::Utf16Le | Encoding::Utf16Be => {
                 let which = if self.encoding == Encoding::Utf16Le {
@@ -85,7 +122,7 @@ impl GameText {
                 } else {
                     "UTF-16BE"
                 };
-                game.diagnostics.push(Diagnostic::warning(
+                diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
                     format!(
@@ -93,8 +130,8 @@ impl GameText {
                     ),
                 ));
             }
-            Encoding::Latin1 if self.raw.contains(&0) => {
-                game.diagnostics.push(Diagnostic::warning(
+            Encoding::Latin1 if self.nul => {
+                diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
                     "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Latin-1",
@@ -103,7 +140,7 @@ impl GameText {
             _ => {}
         }
         if let Some(r) = self.runaway {
-            game.diagnostics.push(Diagnostic::error(
+            diagnostics.push(Diagnostic::error(
                 DiagnosticKind::RunawayComment,
                 at,
                 format!(
@@ -112,7 +149,7 @@ impl GameText {
                 ),
             ));
         }
-        game
+        diagnostics
     }
 }
 

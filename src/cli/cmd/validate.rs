@@ -7,8 +7,8 @@ use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use crate::notation::diagnostic::{Diagnostic, Severity};
 use crate::notation::position::write_position;
-use crate::notation::reader::read_games;
-use crate::notation::replay::check_game;
+use crate::notation::reader::GameSplitter;
+use crate::notation::validation::validate;
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {
@@ -69,8 +69,8 @@ pub(super) fn run(
                 continue;
             }
         };
-        for item in read_games(input) {
-            let (text, game) = match item {
+        for item in GameSplitter::new(input) {
+            let text = match item {
                 Ok(x) => x,
                 Err(e) => {
                     eprintln!("xpgn: {}: read error: {e}", shown(path));
@@ -79,7 +79,7 @@ pub(super) fn run(
                 }
             };
             tally.read += 1;
-            let checked = check_game(&game, None);
+            let checked = validate(&text);
             let warned = checked
                 .diagnostics
                 .iter()
@@ -95,16 +95,17 @@ pub(super) fn run(
                 }
                 OutputFormat::Json => {
                     let first = checked.first_error();
-                    let replay = checked.replay.as_ref();
                     let json = GameJson {
                         file: path,
                         game: text.number,
                         valid,
-                        plies: replay.map_or(0, |r| r.moves.len()),
-                        result: game.recorded_result(),
-                        final_fen: replay
+                        plies: checked.plies,
+                        result: checked.result.as_deref(),
+                        final_fen: checked
+                            .end
+                            .as_ref()
                             .filter(|_| checked.is_valid())
-                            .map(|r| write_position(&r.end)),
+                            .map(write_position),
                         error: first.map(|e| ErrorJson {
                             kind: e.kind.name(),
                             ply: e.ply,

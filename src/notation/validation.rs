@@ -1,0 +1,249 @@
+//! Validating while reading: a [`Visitor`] that replays each move as the
+//! reader finds it, with no tree, and says what [`check_game`] says of
+//! the same game, in the same order (one [`Replayer`] serves both): the
+//! reader's diagnostics, the start position's, the replay's (variations
+//! included), the result checks of R-0-3. `xpgn validate` uses it.
+//!
+//! [`check_game`]: super::replay::check_game
+
+use super::diagnostic::{Diagnostic, has_error};
+use super::game::MoveText;
+use super::pgn::{AnyMove, read_with};
+use super::reader::{GameText, SourceNotes};
+use super::replay::{Replayer, WrittenMove, check_result, start_from_tags};
+use super::san::CheckMark;
+use super::span::Location;
+use super::visitor::{At, Flow, MoveToken, Visitor};
+use crate::rules::Position;
+
+/// What validating a game found.
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// The reader's diagnostics, then the replay's.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Main-line moves replayed.
+    pub plies: usize,
+    /// The position after them (`None`: the start is unknown).
+    pub end: Option<Position>,
+    /// The result the game records: its termination marker, else its
+    /// `Result` tag.
+    pub result: Option<String>,
+}
+
+impl Validation {
+    /// Whether no diagnostic is an error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !has_error(&self.diagnostics)
+    }
+
+    /// The first error, if any.
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.diagnostics.iter().find(|d| d.is_error())
+    }
+}
+
+/// Reads and replays the game of `text` in one pass.
+///
+/// ```
+/// use xpgn::notation::{reader::GameSplitter, validation::validate};
+/// let text = GameSplitter::new(&b"1. f3 e5 2. g4 Qh4# 1-0"[..]).next().unwrap().unwrap();
+/// let v = validate(&text);
+/// assert_eq!((v.plies, v.is_valid()), (4, false));
+/// ```
+pub fn validate(text: &GameText) -> Validation {
+    let mut validator = Validator::new(text.source_notes());
+    read_with(&text.text, text.start, &mut validator);
+    validator.finish()
+}
+
+/// A move kept until the replay plays it: as written, and its offset.
+struct StreamMove {
+    text: MoveText,
+    parsed: AnyMove,
+    check: Option<CheckMark>,
+    offset: usize,
+}
+
+impl WrittenMove for StreamMove {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn parsed(&self) -> Option<&AnyMove> {
+        Some(&self.parsed)
+    }
+
+    fn check(&self) -> Option<CheckMark> {
+        self.check
+    }
+
+    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location {
+        locate(self.offset)
+    }
+}
+
+/// The validating [`Visitor`] of one game: give it to
+/// [`read_with`], then take its [`Validation`] with [`Validator::finish`].
+pub struct Validator {
+    source: SourceNotes,
+    /// The reader's diagnostics.
+    reader: Vec<Diagnostic>,
+    /// The first `Variant` and `FEN` tags with where they stand, the
+    /// first `Result` tag.
+    variant: Option<(String, Location)>,
+    fen: Option<(String, Location)>,
+    result_tag: Option<String>,
+    marker: Option<&'static str>,
+    /// Where the game's text starts (after white space).
+    game_at: usize,
+    /// The start position's diagnostics (a fault, or warnings).
+    start: Vec<Diagnostic>,
+    started: bool,
+    replayer: Option<Replayer<'static, 'static, StreamMove>>,
+    done: Option<Validation>,
+}
+
+impl Validator {
+    /// A validator for a game whose bytes the splitter and decoding
+    /// described with `source`.
+    pub fn new(source: SourceNotes) -> Validator {
+        Validator {
+            source,
+            reader: Vec::new(),
+            variant: None,
+            fen: None,
+            result_tag: None,
+            marker: None,
+            game_at: 0,
+            start: Vec::new(),
+            started: false,
+            replayer: None,
+            done: None,
+        }
+    }
+
+    /// What was found; a game never read gives an empty validation.
+    pub fn finish(self) -> Validation {
+        self.done.unwrap_or(Validation {
+            diagnostics: Vec::new(),
+            plies: 0,
+            end: None,
+            result: None,
+        })
+    }
+
+    /// Sets the replay up from the tags, once they are read.
+    fn start_replay(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        match start_from_tags(placed(&self.variant), placed(&self.fen)) {
+            Ok((pos, notes)) => {
+                self.start = notes;
+                self.replayer = Some(Replayer::new(pos, false, None));
+            }
+            Err(e) => self.start.push(e.to_diagnostic()),
+        }
+    }
+}
+
+/// A kept tag as [`start_from_tags`] takes it.
+fn placed(tag: &Option<(String, Location)>) -> Option<(&str, Location)> {
+    tag.as_ref().map(|(value, at)| (value.as_str(), *at))
+}
+
+impl Visitor for Validator {
+    fn begin_game(&mut self, at: At<'_>) {
+        self.game_at = at.offset;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
+        match name {
+            "Variant" if self.variant.is_none() => {
+                self.variant = Some((value.to_string(), at.location()));
+            }
+            "FEN" if self.fen.is_none() => self.fen = Some((value.to_string(), at.location())),
+            "Result" if self.result_tag.is_none() => self.result_tag = Some(value.to_string()),
+            _ => {}
+        }
+    }
+
+    fn begin_movetext(&mut self) -> Flow {
+        self.start_replay();
+        Flow::Continue
+    }
+
+    fn move_token(&mut self, token: MoveToken<'_>) {
+        if let Some(replayer) = self.replayer.as_mut() {
+            let at = token.at;
+            replayer.play(
+                StreamMove {
+                    text: token.text.into(),
+                    parsed: token.parsed,
+                    check: token.check,
+                    offset: at.offset,
+                },
+                &|offset| at.locate(offset),
+            );
+        }
+    }
+
+    fn begin_variation(&mut self) -> Flow {
+        if let Some(replayer) = self.replayer.as_mut() {
+            replayer.open();
+        }
+        Flow::Continue
+    }
+
+    fn end_variation(&mut self, at: At<'_>) {
+        if let Some(replayer) = self.replayer.as_mut() {
+            replayer.close(&|offset| at.locate(offset));
+        }
+    }
+
+    fn result(&mut self, marker: &'static str) {
+        self.marker = Some(marker);
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.reader.push(diagnostic);
+    }
+
+    fn end_game(&mut self, at: At<'_>) {
+        self.start_replay();
+        let locate = |offset| at.locate(offset);
+        let game_at = at.locate(self.game_at);
+        let mut diagnostics = std::mem::take(&mut self.reader);
+        if !self.source.is_empty() {
+            diagnostics.extend(self.source.diagnostics(game_at));
+        }
+        let broken = has_error(&diagnostics);
+        diagnostics.append(&mut self.start);
+        let (plies, end) = match self.replayer.take() {
+            None => (0, None),
+            Some(replayer) => {
+                let mut done = replayer.finish(&locate);
+                diagnostics.append(&mut done.diagnostics);
+                if done.complete && !broken {
+                    let at = done.last_main.map_or(game_at, |m| m.at(&locate));
+                    check_result(
+                        self.marker,
+                        self.result_tag.as_deref(),
+                        at,
+                        &done.end,
+                        &mut diagnostics,
+                    );
+                }
+                (done.plies, Some(done.end))
+            }
+        };
+        let result = self.marker.map(str::to_string).or(self.result_tag.take());
+        self.done = Some(Validation {
+            diagnostics,
+            plies,
+            end,
+            result,
+        });
+    }
+}
