@@ -232,6 +232,10 @@ const LOOSE_RESULTS: [(&str, &str); 5] = [
 /// written in the standard form. Compared byte by byte: [`result_marker`]
 /// stays the grammar (a property test checks that they agree).
 fn whole_result(token: &str) -> Option<(&'static str, bool)> {
+    // Most tokens are moves: the first byte tells (`½` is 0xC2 0xBD).
+    if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
+        return None;
+    }
     match token {
         "1-0" => Some(("1-0", true)),
         "0-1" => Some(("0-1", true)),
@@ -323,9 +327,36 @@ fn is_delimiter(c: char) -> bool {
 
 /// An ASCII byte that is white space as `char::is_whitespace` says (tab,
 /// line feed, vertical tab, form feed, carriage return, space).
-fn is_space_byte(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b)
+const fn is_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r')
 }
+
+/// How a byte stands in a token: part of it, its end (white space and
+/// the delimiters of [`is_delimiter`]), or not ASCII (characters decide).
+const TOKEN_PART: u8 = 0;
+const TOKEN_END: u8 = 1;
+const NOT_ASCII: u8 = 2;
+const TOKEN_BYTES: [u8; 256] = {
+    let mut table = [TOKEN_PART; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte >= 0x80 {
+            NOT_ASCII
+        } else if is_space_byte(byte)
+            || matches!(
+                byte,
+                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
+            )
+        {
+            TOKEN_END
+        } else {
+            TOKEN_PART
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
@@ -333,19 +364,11 @@ fn token_length(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b >= 0x80 {
-            return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i);
+        match TOKEN_BYTES[usize::from(bytes[i])] {
+            TOKEN_PART => i += 1,
+            TOKEN_END => return i,
+            _ => return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i),
         }
-        if is_space_byte(b)
-            || matches!(
-                b,
-                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
-            )
-        {
-            return i;
-        }
-        i += 1;
     }
     i
 }

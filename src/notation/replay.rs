@@ -581,11 +581,12 @@ fn tag_result(tag: &str) -> Option<&'static str> {
 
 /// The result checks of R-0-3 on a main line replayed to its end:
 /// `marker` is the movetext's result, `tag` the `Result` tag's value,
-/// `at` where the diagnostics point (the last main-line move).
+/// `at` where the diagnostics point (the last main-line move), asked
+/// only when there is one.
 pub(crate) fn check_result(
     marker: Option<&str>,
     tag: Option<&str>,
-    at: Location,
+    at: &dyn Fn() -> Location,
     end: &Position,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -594,9 +595,9 @@ pub(crate) fn check_result(
         if t != m {
             let message = format!("the Result tag says {t} but the movetext ends with {m}");
             diagnostics.push(if t == "*" || m == "*" {
-                Diagnostic::warning(DiagnosticKind::Result, at, message)
+                Diagnostic::warning(DiagnosticKind::Result, at(), message)
             } else {
-                Diagnostic::error(DiagnosticKind::ResultMismatch, at, message)
+                Diagnostic::error(DiagnosticKind::ResultMismatch, at(), message)
             });
         }
     }
@@ -608,7 +609,7 @@ pub(crate) fn check_result(
         if written == "*" {
             diagnostics.push(Diagnostic::warning(
                 DiagnosticKind::Result,
-                at,
+                at(),
                 format!(
                     "the game ends in a final position where {why}, but its result is written `*` (unknown): read as {implied} (R-0-3)"
                 ),
@@ -616,7 +617,7 @@ pub(crate) fn check_result(
         } else if written != implied {
             diagnostics.push(Diagnostic::error(
                 DiagnosticKind::ResultMismatch,
-                at,
+                at(),
                 format!(
                     "the game ends in a final position where {why}; its result must be {implied}, not {written} (R-0-3)"
                 ),
@@ -680,7 +681,7 @@ pub fn check_game(game: &Game, visit: Option<&mut MoveVisitor<'_>>) -> Checked {
         check_result(
             game.result.as_deref(),
             game.tag("Result"),
-            at,
+            &|| at,
             &end,
             &mut diagnostics,
         );

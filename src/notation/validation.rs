@@ -9,7 +9,7 @@
 use super::diagnostic::{Diagnostic, has_error};
 use super::game::MoveText;
 use super::pgn::{AnyMove, read_with};
-use super::reader::{GameText, SourceNotes};
+use super::reader::{GameBytes, SourceNotes};
 use super::replay::{Replayer, WrittenMove, check_result, start_from_tags};
 use super::san::CheckMark;
 use super::span::Location;
@@ -42,17 +42,18 @@ impl Validation {
     }
 }
 
-/// Reads and replays the game of `text` in one pass.
+/// Reads and replays `game` in one pass.
 ///
 /// ```
 /// use xpgn::notation::{reader::GameSplitter, validation::validate};
-/// let text = GameSplitter::new(&b"1. f3 e5 2. g4 Qh4# 1-0"[..]).next().unwrap().unwrap();
-/// let v = validate(&text);
+/// let mut games = GameSplitter::new(&b"1. f3 e5 2. g4 Qh4# 1-0"[..]);
+/// let v = validate(&games.next_game().unwrap().unwrap());
 /// assert_eq!((v.plies, v.is_valid()), (4, false));
+/// assert!(v.diagnostics[0].message.contains("must be 0-1"));
 /// ```
-pub fn validate(text: &GameText) -> Validation {
-    let mut validator = Validator::new(text.source_notes());
-    read_with(&text.text, text.start, &mut validator);
+pub fn validate(game: &GameBytes<'_>) -> Validation {
+    let mut validator = Validator::new(game.source_notes());
+    read_with(&game.text, game.start, &mut validator);
     validator.finish()
 }
 
@@ -213,10 +214,10 @@ impl Visitor for Validator {
     fn end_game(&mut self, at: At<'_>) {
         self.start_replay();
         let locate = |offset| at.locate(offset);
-        let game_at = at.locate(self.game_at);
+        let game_at = self.game_at;
         let mut diagnostics = std::mem::take(&mut self.reader);
         if !self.source.is_empty() {
-            diagnostics.extend(self.source.diagnostics(game_at));
+            diagnostics.extend(self.source.diagnostics(at.locate(game_at)));
         }
         let broken = has_error(&diagnostics);
         diagnostics.append(&mut self.start);
@@ -226,11 +227,12 @@ impl Visitor for Validator {
                 let mut done = replayer.finish(&locate);
                 diagnostics.append(&mut done.diagnostics);
                 if done.complete && !broken {
-                    let at = done.last_main.map_or(game_at, |m| m.at(&locate));
+                    let last = done.last_main.as_ref();
+                    let at = || last.map_or_else(|| at.locate(game_at), |m| m.at(&locate));
                     check_result(
                         self.marker,
                         self.result_tag.as_deref(),
-                        at,
+                        &at,
                         &done.end,
                         &mut diagnostics,
                     );
@@ -245,5 +247,75 @@ impl Visitor for Validator {
             end,
             result,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::position::write_position;
+    use crate::notation::reader::GameSplitter;
+    use crate::notation::replay::check_game;
+
+    /// Games that exercise every path of the replay: faults in the main
+    /// line and in variations (nested, before and after the move they
+    /// replace), check marks, null moves, results against mate, broken
+    /// text inside open variations, unknown variants, FEN tags.
+    const GAMES: &str = r#"
+[Result "1-0"]
+1. e4 (1. d4 Ke3 2. c4) (1. c4 e5 (1... Qh4+ 2. Kd2) 2. Kd3) e5+ 2. Ke3 (2. Nf3 Nc6) Nc6 1-0
+
+1. f3 e5 2. g4 Qh4# *
+
+1. f3 e5 2. g4 Qh4# 1-0
+
+1. e4 e5 2. -- (2. Nf3 -- 3. --) Nc6 3. Bc4?! $1 {x} 0-1 {after}
+
+1. e4 (1. d4 (1. c4 e5 2. Ke8 *
+
+[Event "after a game broken in its variations"]
+1. e4 e5 (1... c5 2. Ke2 (2. Nf3 Qa5+ 3. Kd3) 2... d6 3. Kd3 (3. Qe2)) 2. Nf3 *
+
+[Variant "Xiangqi"]
+1. e4 *
+
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"]
+1. e4 e5 1/2
+
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+1. e4 *
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1/2-1/2
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 (4. Qxf7#) 1-0
+
+[Variant "Royal Chess"]
+1. e3 e6 2. Ke2 *
+
+1. e4 {open
+[Event "next"]
+1. d4 ( 1. e4 ) ( 1. c4 ) d5 ) *
+"#;
+
+    #[test]
+    fn validating_while_reading_says_what_the_tree_replay_says() {
+        let mut games = GameSplitter::new(GAMES.as_bytes());
+        let mut count = 0;
+        while let Some(game) = games.next_game() {
+            let game = game.unwrap();
+            count += 1;
+            let streamed = validate(&game);
+            let tree = game.to_game_text().read();
+            let checked = check_game(&tree, None);
+            assert_eq!(streamed.diagnostics, checked.diagnostics, "game {count}");
+            let replay = checked.replay.as_ref();
+            assert_eq!(streamed.plies, replay.map_or(0, |r| r.moves.len()));
+            assert_eq!(
+                streamed.end.as_ref().map(write_position),
+                replay.map(|r| write_position(&r.end))
+            );
+            assert_eq!(streamed.result.as_deref(), tree.recorded_result());
+        }
+        assert_eq!(count, 14);
     }
 }

@@ -69,7 +69,10 @@ pub(super) fn run(
                 continue;
             }
         };
-        for item in GameSplitter::new(input) {
+        // Each game borrowed from the splitter's buffer and validated as it
+        // is read: memory holds one game, whatever the file's size.
+        let mut games = GameSplitter::new(input);
+        while let Some(item) = games.next_game() {
             let text = match item {
                 Ok(x) => x,
                 Err(e) => {
