@@ -14,8 +14,8 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::game::{Game, Node};
 use xpgn::notation::reader::{GameSplitter, read_games};
-use xpgn::notation::validation::validate;
 use xpgn::notation::replay::replay;
+use xpgn::notation::validation::validate;
 use xpgn::notation::writer::{MoveNotation, write_game};
 use xpgn::rules::{Position, Variant};
 
@@ -101,9 +101,10 @@ fn reading(c: &mut Criterion) {
     for (name, data) in &inputs {
         let (games, plies) = validate_streaming(data);
         group.throughput(Throughput::Bytes(data.len() as u64));
-        group.bench_function(format!("{name} ({games} games, {plies} plies) bytes"), |b| {
-            b.iter(|| validate_streaming(data))
-        });
+        group.bench_function(
+            format!("{name} ({games} games, {plies} plies) bytes"),
+            |b| b.iter(|| validate_streaming(data)),
+        );
         group.throughput(Throughput::Elements(games as u64));
         group.bench_function(format!("{name} games"), |b| {
             b.iter(|| validate_streaming(data))

@@ -293,6 +293,37 @@ fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
     Ok((rest, (name, value)))
 }
 
+/// The shape of `tag-pair` that fills real files, read byte by byte:
+/// `[Name "value"]` with one space, no escapes and nothing else. Anything
+/// else it leaves to [`tag_pair`], which stays the grammar: a property
+/// test checks that wherever this answers, the grammar answers the same.
+fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
+    let bytes = input.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let name_end = 1 + bytes[1..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_end == 1 || bytes.get(name_end..name_end + 2) != Some(b" \"") {
+        return None;
+    }
+    let value_start = name_end + 2;
+    let close = value_start + memchr::memchr2(b'"', b'\\', &bytes[value_start..])?;
+    if bytes[close] != b'"' || bytes.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    // Every cut is at an ASCII byte: a character boundary.
+    Some((
+        &input[close + 2..],
+        (
+            &input[1..name_end],
+            Cow::Borrowed(&input[value_start..close]),
+        ),
+    ))
+}
+
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
 /// read as far as it goes (NOTATION §11): the bytes it spans, to `"]`,
 /// else the first `]`, else the end of its line; and the pair, when a
@@ -692,7 +723,10 @@ impl<'a> Reader<'a> {
             let start = self.c.pos;
             let rest = self.c.rest();
             if rest.starts_with('[') {
-                match tag_pair(rest) {
+                let pair = tag_pair_common(rest)
+                    .map(Ok)
+                    .unwrap_or_else(|| tag_pair(rest));
+                match pair {
                     Ok((after, (name, value))) => {
                         v.tag(name, &value, self.c.here(start));
                         if name == "Result" && self.result_tag.is_none() {
@@ -995,6 +1029,33 @@ mod tests {
         assert_eq!(whole_result("½-½"), Some(("1/2-1/2", false)));
         assert_eq!(whole_result("+/-"), None);
         assert_eq!(whole_result("12.e4"), None);
+        let tag = "[Event \"F/S Return Match\"]\n1. e4";
+        assert!(tag_pair_common(tag).is_some());
+        assert_eq!(tag_pair_common(tag), tag_pair(tag).ok());
+        for other in [
+            "[Event  \"x\"]",
+            "[Event \"a \\\"b\\\"\"]",
+            "[ Event \"x\"]",
+            "[Event \"x\" ]",
+        ] {
+            assert_eq!(tag_pair_common(other), None, "{other}");
+            assert!(tag_pair(other).is_ok(), "{other}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// Wherever the byte reader of common tag pairs answers, the
+        /// grammar's `tag-pair` gives the same answer.
+        #[test]
+        fn common_tag_pairs_read_as_the_grammar_reads_them(
+            text in "\\[[A-Za-z_0-9]{0,4}[ \t]{0,2}\"[a-z \\\\\"é\\]]{0,6}\"?[ ]?\\]?[ a-z]{0,2}",
+        ) {
+            if let Some(fast) = tag_pair_common(&text) {
+                prop_assert_eq!(Some(fast), tag_pair(&text).ok(), "{}", text);
+            }
+        }
     }
 
     proptest! {
