@@ -9,7 +9,17 @@
 //! with no replay (`reader::read_games`, what import and export read
 //! with); `read+replay` builds the tree and replays it (`replay`).
 //!
-//! FIGURES
+//! Measured on the 2-core development machine shared with other builds
+//! (medians, noisy: compare side by side), session 4, after the streaming
+//! reader: `validate` twic0920 93.7 ms (19.1 MiB/s, 20.1k games/s),
+//! generated 12x8 8.6 ms (12.8 MiB/s), generated 8x8 9.7 ms (11.3
+//! MiB/s); `read-tree` twic0920 26.1 ms (68.5 MiB/s, 68.0k games/s),
+//! generated 12x8 2.6 ms (42.0 MiB/s, 89.7k games/s), generated 8x8 2.5
+//! ms (44.4 MiB/s, 107.7k games/s); `read+replay` twic0920 109 ms (16.4
+//! MiB/s; 121 ms, 15.6 MB/s, before). Instructions (callgrind, `xpgn
+//! validate` on the 232 games of twic-01, 19,777 main-line plies): 82.0 M
+//! before, 66.2 M after; reading (splitting, decoding, tokens, SAN
+//! syntax) 1,924 -> about 1,090 per ply, the rest the replay.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::game::{Game, Node};

@@ -588,7 +588,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
         line: first_line,
         column: 1,
     };
-    let mut tree = TreeBuilder::default();
+    let mut tree = TreeBuilder::for_text_of(text.len());
     match read_with(text, start, &mut tree) {
         None => Ok(tree.finish()),
         Some(e) => Err(e),
@@ -619,7 +619,7 @@ pub fn read_game(text: &str, first_line: usize) -> Game {
 /// [`read_game`] for a text whose first byte stands at `start` of its
 /// file.
 pub fn read_game_at(text: &str, start: Location) -> Game {
-    let mut tree = TreeBuilder::default();
+    let mut tree = TreeBuilder::for_text_of(text.len());
     read_with(text, start, &mut tree);
     tree.finish()
 }

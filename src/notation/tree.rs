@@ -18,6 +18,15 @@ pub struct TreeBuilder {
 }
 
 impl TreeBuilder {
+    /// A builder for a game text of `bytes` bytes: room for its main line
+    /// made at once (about one move per 8 bytes), so it is not regrown.
+    pub fn for_text_of(bytes: usize) -> TreeBuilder {
+        TreeBuilder {
+            lines: vec![Vec::with_capacity(bytes / 8)],
+            ..TreeBuilder::default()
+        }
+    }
+
     /// The game built. Variations still open where the text broke off are
     /// left out: where they were meant to end is unknown, so their moves
     /// would be read against the wrong line. The main line up to them
