@@ -256,6 +256,7 @@ mod tests {
     use crate::notation::position::write_position;
     use crate::notation::reader::GameSplitter;
     use crate::notation::replay::check_game;
+    use proptest::prelude::*;
 
     /// Games that exercise every path of the replay: faults in the main
     /// line and in variations (nested, before and after the move they
@@ -317,5 +318,71 @@ mod tests {
             assert_eq!(streamed.result.as_deref(), tree.recorded_result());
         }
         assert_eq!(count, 14);
+    }
+
+    /// Pieces of games: moves legal and not, in and out of turn, move
+    /// numbers, check marks, null moves, variations, comments, NAGs,
+    /// results, tags, line ends.
+    const PIECES: [&str; 34] = [
+        "1.",
+        "2...",
+        "e4",
+        "e5",
+        "d4",
+        "d5",
+        "Nf3",
+        "Nc6",
+        "Bb5",
+        "Bc4",
+        "Nf6",
+        "Qh5",
+        "Qxf7#",
+        "Qh4#",
+        "f3",
+        "g4",
+        "Ke2",
+        "Ke7+",
+        "O-O",
+        "exd5",
+        "--",
+        "(",
+        "(",
+        ")",
+        "{c}",
+        "; x\n",
+        "$1",
+        "!",
+        "Zz",
+        "1-0",
+        "0-1",
+        "*",
+        "1/2",
+        "\n[Result \"1-0\"]\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// On any sequence of pieces, validating while reading says what
+        /// reading a tree and replaying it says.
+        #[test]
+        fn streaming_and_tree_validation_agree(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40),
+        ) {
+            let text: Vec<&str> = picks.iter().map(|&i| PIECES[i]).collect();
+            let text = text.join(" ");
+            let mut games = GameSplitter::new(text.as_bytes());
+            while let Some(game) = games.next_game() {
+                let game = game.unwrap();
+                let streamed = validate(&game);
+                let tree = game.to_game_text().read();
+                let checked = check_game(&tree, None);
+                prop_assert_eq!(&streamed.diagnostics, &checked.diagnostics, "{}", text);
+                prop_assert_eq!(
+                    streamed.plies,
+                    checked.replay.as_ref().map_or(0, |r| r.moves.len())
+                );
+            }
+        }
     }
 }
