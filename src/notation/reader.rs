@@ -435,6 +435,7 @@ struct Scan {
 }
 
 /// Whether `token` is a game result, in any form the reader accepts.
+#[inline]
 fn is_result(token: &[u8]) -> bool {
     // Most tokens are moves: the first byte tells.
     matches!(token.first(), Some(b'0' | b'1' | b'*' | 0xC2))
@@ -446,14 +447,26 @@ fn is_result(token: &[u8]) -> bool {
         || token == "½".as_bytes()
 }
 
-/// The bytes that end a token for the splitter: white space (as
-/// [`u8::is_ascii_whitespace`]) and `{`, `(`, `)`, `;`, `[`.
-const SCAN_DELIMITER: [bool; 256] = {
-    let mut table = [false; 256];
+/// What a byte is to the splitter's scan of a line: white space (as
+/// [`u8::is_ascii_whitespace`]), one of `{`, `(`, `)`, `;`, `[`, or part
+/// of a token.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScanClass {
+    Space,
+    Special,
+    Token,
+}
+
+const SCAN_CLASS: [ScanClass; 256] = {
+    let mut table = [ScanClass::Token; 256];
     let mut b = 0;
     while b < 256 {
         let byte = b as u8;
-        table[b] = matches!(byte, b'{' | b'(' | b')' | b';' | b'[') || byte.is_ascii_whitespace();
+        if byte.is_ascii_whitespace() {
+            table[b] = ScanClass::Space;
+        } else if matches!(byte, b'{' | b'(' | b')' | b';' | b'[') {
+            table[b] = ScanClass::Special;
+        }
         b += 1;
     }
     table
@@ -544,7 +557,6 @@ impl Scan {
             self.blank_after_tags |= self.tags && !self.movetext;
             return Cut::No;
         }
-        let mut token_start: Option<usize> = None;
         let mut i = 0;
         while i < line.len() {
             if self.in_comment {
@@ -558,24 +570,43 @@ impl Scan {
                 }
             }
             let b = line[i];
-            if SCAN_DELIMITER[usize::from(b)] {
-                if let Some(s) = token_start.take() {
-                    self.end_token(&line[s..i]);
+            match SCAN_CLASS[usize::from(b)] {
+                ScanClass::Space => i += 1,
+                ScanClass::Token => {
+                    if self.ended {
+                        return Cut::At(i);
+                    }
+                    self.movetext = true;
+                    // The whole token, in a tight loop.
+                    let start = i;
+                    i += 1;
+                    while i < line.len() && SCAN_CLASS[usize::from(line[i])] == ScanClass::Token {
+                        i += 1;
+                    }
+                    if self.depth <= 0 && is_result(&line[start..i]) {
+                        self.ended = true;
+                    }
                 }
-                match b {
+                ScanClass::Special => match b {
                     b'{' => {
                         self.in_comment = true;
                         self.comment_at = game_bytes + i as u64;
+                        i += 1;
                     }
                     b'(' => {
                         self.depth += 1;
                         self.movetext = true;
+                        i += 1;
                     }
-                    b')' => self.depth -= 1,
+                    b')' => {
+                        self.depth -= 1;
+                        i += 1;
+                    }
                     b';' => break,
-                    b'[' => {
-                        // After a result, or in movetext where a tag pair
-                        // follows: the next game, written on the same line.
+                    _ => {
+                        // `[`: after a result, or in movetext where a tag
+                        // pair follows, the next game, written on the same
+                        // line.
                         let len = tag_length(&line[i..]);
                         let pair = line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
                         if self.ended || (self.movetext && self.depth <= 0 && pair) {
@@ -583,37 +614,11 @@ impl Scan {
                         }
                         self.tags |= !self.movetext;
                         i += len;
-                        continue;
                     }
-                    _ => {}
-                }
-            } else if token_start.is_none() {
-                if self.ended {
-                    return Cut::At(i);
-                }
-                token_start = Some(i);
-                self.movetext = true;
-                // The rest of the token, in a tight loop.
-                i += 1;
-                while i < line.len() && !SCAN_DELIMITER[usize::from(line[i])] {
-                    i += 1;
-                }
-                continue;
-            }
-            i += 1;
-        }
-        if let Some(s) = token_start {
-            if !self.in_comment {
-                self.end_token(&line[s..]);
+                },
             }
         }
         Cut::No
-    }
-
-    fn end_token(&mut self, token: &[u8]) {
-        if self.depth <= 0 && is_result(token) {
-            self.ended = true;
-        }
     }
 }
 
