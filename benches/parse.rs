@@ -18,8 +18,9 @@
 //! ms (44.4 MiB/s, 107.7k games/s); `read+replay` twic0920 109 ms (16.4
 //! MiB/s; 121 ms, 15.6 MB/s, before). Instructions (callgrind, `xpgn
 //! validate` on the 232 games of twic-01, 19,777 main-line plies): 82.0 M
-//! before, 66.2 M after; reading (splitting, decoding, tokens, SAN
-//! syntax) 1,924 -> about 1,090 per ply, the rest the replay.
+//! before, 65.1 M after; on the five corpus files (203,659 plies) reading
+//! (splitting, decoding, tokens, SAN syntax) 1,936 -> 1,016 per ply, the
+//! replay 2,002 -> 2,061.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::game::{Game, Node};
