@@ -9,7 +9,7 @@ use std::io::BufRead;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::parallel::{Event, default_jobs, map_games};
-use xpgn::notation::replay::check_game;
+use xpgn::notation::validation::validate;
 
 /// The corpus, four times, or a small generated stand-in.
 fn input() -> Vec<u8> {
@@ -42,7 +42,7 @@ fn validate(data: &'static [u8], jobs: usize) -> (usize, usize) {
         &["input".to_string()],
         &open,
         jobs,
-        |_, text| check_game(&text.read(), None).is_valid(),
+        |_, text| validate(text).is_valid(),
         |event| {
             if let Event::Game { value, .. } = event {
                 games += 1;

@@ -93,7 +93,7 @@ pub fn write_files(
         inputs,
         &open,
         jobs,
-        |input, text| prepare_game(&inputs[input], text),
+        |input, text| prepare_game(&inputs[input], text.to_game_text()),
         |event| match event {
             Event::Game { value, .. } => {
                 take(value, &mut seen, &mut summary, &mut writer)?;

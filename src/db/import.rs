@@ -497,6 +497,7 @@ impl Database {
             open,
             jobs,
             |input, text| {
+                let text = text.to_game_text();
                 let game = text.read();
                 let prepared = prepare(&inputs[input], &text, game);
                 Read {

@@ -14,6 +14,9 @@ pub mod replay;
 pub mod san;
 pub mod span;
 pub mod square;
+pub mod tree;
+pub mod validation;
+pub mod visitor;
 pub mod writer;
 
 use crate::rules::{PieceKind, Variant};

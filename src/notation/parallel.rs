@@ -15,7 +15,7 @@ use std::io::BufRead;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Condvar, Mutex};
 
-use super::reader::{GameSplitter, GameText};
+use super::reader::{GameBytes, GameSplitter, GameText};
 
 /// Games per chunk at most.
 pub const CHUNK_GAMES: usize = 64;
@@ -62,8 +62,9 @@ pub fn default_jobs() -> usize {
 
 /// Runs `work` on every game of `inputs` (opened by `open`, split by
 /// [`GameSplitter`]) on `jobs` worker threads (1: everything in the
-/// calling thread), and hands each result, and each input that fails, to
-/// `take` in input order. `work` gets the index of the game's input.
+/// calling thread, each game borrowed from the splitter's buffer), and
+/// hands each result, and each input that fails, to `take` in input
+/// order. `work` gets the index of the game's input.
 ///
 /// # Errors
 /// The first error `take` returns: everything stops (the threads finish
@@ -77,30 +78,11 @@ pub fn map_games<T, E, W, C>(
 ) -> Result<(), E>
 where
     T: Send,
-    W: Fn(usize, GameText) -> T + Sync,
+    W: Fn(usize, &GameBytes<'_>) -> T + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
     if jobs <= 1 {
-        let mut failed = None;
-        split(inputs, open, &mut |piece| {
-            let result = match piece {
-                Piece::Games(chunk) => chunk.texts.into_iter().try_for_each(|text| {
-                    take(Event::Game {
-                        input: chunk.input,
-                        value: work(chunk.input, text),
-                    })
-                }),
-                Piece::Event(_, event) => take(event),
-            };
-            match result {
-                Ok(()) => true,
-                Err(e) => {
-                    failed = Some(e);
-                    false
-                }
-            }
-        });
-        return failed.map_or(Ok(()), Err);
+        return map_in_place(inputs, open, &work, &mut take);
     }
     let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
     let (work_tx, work_rx) = sync_channel::<Chunk>(jobs);
@@ -124,6 +106,38 @@ where
         window.close();
         result
     })
+}
+
+/// [`map_games`] in the calling thread.
+fn map_in_place<T, E>(
+    inputs: &[String],
+    open: &Open<'_>,
+    work: &dyn Fn(usize, &GameBytes<'_>) -> T,
+    take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+) -> Result<(), E> {
+    for (input, name) in inputs.iter().enumerate() {
+        let reader = match open(name) {
+            Ok(reader) => reader,
+            Err(error) => {
+                take(Event::Unopened { input, error })?;
+                continue;
+            }
+        };
+        let mut splitter = GameSplitter::new(reader);
+        while let Some(next) = splitter.next_game() {
+            match next {
+                Ok(game) => take(Event::Game {
+                    input,
+                    value: work(input, &game),
+                })?,
+                Err(error) => {
+                    take(Event::Failed { input, error })?;
+                    break;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A chunk of games of one input, numbered in input order.
@@ -278,7 +292,7 @@ fn splitter<T>(
 /// A worker thread: runs `work` on chunks until there are none.
 fn worker<T, W>(chunks: &Mutex<Receiver<Chunk>>, done: &SyncSender<Done<T>>, work: &W)
 where
-    W: Fn(usize, GameText) -> T,
+    W: Fn(usize, &GameBytes<'_>) -> T,
 {
     loop {
         // The lock is held only to receive.
@@ -293,7 +307,7 @@ where
             .into_iter()
             .map(|text| Event::Game {
                 input,
-                value: work(input, text),
+                value: work(input, &text.as_game_bytes()),
             })
             .collect();
         if done.send(Done::Games(chunk.seq, values)).is_err() {

@@ -1,20 +1,29 @@
-//! One game's text -> [`Game`]: tag pairs and movetext (PGN 1994 plus
-//! NOTATION.md). Productions: `game`, `tag-pair`, `movetext`, `comment`,
-//! `nag`, `move-number`, `any-move`, `result`.
+//! One game's text, read in one pass (PGN 1994 plus NOTATION.md) and told
+//! to a [`Visitor`] ([`read_with`]); [`read_game`] builds a [`Game`] with
+//! one. Productions: `game`, `tag-pair`, `movetext`, `comment`, `nag`,
+//! `move-number`, `any-move`, `result`. The forms that fill real files
+//! (move numbers, NAGs, results, common SAN) are read byte by byte; the
+//! nom productions stay the grammar, and property tests check that the
+//! byte readers agree with them.
+
+use std::borrow::Cow;
 
 use nom::IResult;
 use nom::Parser;
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while1};
-use nom::character::complete::char;
-use nom::combinator::{all_consuming, map, opt, value};
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::{char, digit1};
+use nom::combinator::{all_consuming, map, opt, recognize, value};
+use nom::sequence::preceded;
 
 use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
-use super::game::{Game, Node};
+use super::game::Game;
 use super::printable::printable;
 use super::san::{CheckMark, San, san_move, suffix_annotation};
 use super::span::{Location, Locator};
+use super::tree::TreeBuilder;
+use super::visitor::{At, Flow, MoveToken, Visitor};
 use crate::rules::{CastlingSide, Square};
 
 /// A syntax error in a game's text.
@@ -203,8 +212,9 @@ fn any_move_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8
     Some((AnyMove::San(san), check, nag))
 }
 
-/// Production `result`.
-fn result_marker(input: &str) -> IResult<&str, &str> {
+/// Production `result`, standard forms (the reader compares tokens byte
+/// by byte, [`whole_result`]).
+pub fn result_marker(input: &str) -> IResult<&str, &str> {
     alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
 }
 
@@ -219,52 +229,99 @@ const LOOSE_RESULTS: [(&str, &str); 5] = [
 ];
 
 /// The token as a whole `result`, if it is one, and whether it was
-/// written in the standard form; tokens that cannot start one are not put
-/// to the grammar.
+/// written in the standard form. Compared byte by byte: [`result_marker`]
+/// stays the grammar (a property test checks that they agree).
 fn whole_result(token: &str) -> Option<(&'static str, bool)> {
-    if token.starts_with(['0', '1', '*']) {
-        if let Ok(("", r)) = result_marker(token) {
-            let canonical = ["1-0", "0-1", "1/2-1/2", "*"]
-                .into_iter()
-                .find(|c| *c == r)?;
-            return Some((canonical, true));
-        }
+    // Most tokens are moves: the first byte tells (`½` is 0xC2 0xBD).
+    if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
+        return None;
     }
-    LOOSE_RESULTS
-        .iter()
-        .find(|(written, _)| *written == token && *written != "+/-")
-        .map(|&(_, r)| (r, false))
+    match token {
+        "1-0" => Some(("1-0", true)),
+        "0-1" => Some(("0-1", true)),
+        "1/2-1/2" => Some(("1/2-1/2", true)),
+        "*" => Some(("*", true)),
+        _ => LOOSE_RESULTS
+            .iter()
+            .find(|(written, _)| *written == token && *written != "+/-")
+            .map(|&(_, r)| (r, false)),
+    }
 }
 
-/// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes.
-fn tag_pair(input: &str) -> IResult<&str, (String, String)> {
+/// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes;
+/// the value is borrowed from the text unless it has escapes.
+fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
     let (rest, _) = (char('['), opt(take_while1(char::is_whitespace))).parse(input)?;
     let (rest, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(rest)?;
     let (rest, _) = (opt(take_while1(char::is_whitespace)), char('"')).parse(rest)?;
-    let mut value = String::new();
-    let mut chars = rest.char_indices();
-    let end = loop {
-        match chars.next() {
-            None => {
-                return Err(nom::Err::Error(nom::error::Error::new(
-                    rest,
-                    nom::error::ErrorKind::Char,
-                )));
-            }
-            Some((i, '"')) => break i + 1,
-            Some((_, '\\')) => match chars.next() {
-                Some((_, c @ ('"' | '\\'))) => value.push(c),
-                Some((_, c)) => {
-                    value.push('\\');
-                    value.push(c);
+    let bytes = rest.as_bytes();
+    // `"` and `\` are ASCII: a byte scan finds them in UTF-8.
+    let Some(close) = bytes.iter().position(|&b| b == b'"' || b == b'\\') else {
+        return Err(nom::Err::Error(nom::error::Error::new(
+            rest,
+            nom::error::ErrorKind::Char,
+        )));
+    };
+    let (value, end) = if bytes[close] == b'"' {
+        (Cow::Borrowed(&rest[..close]), close + 1)
+    } else {
+        let mut value = String::from(&rest[..close]);
+        let mut chars = rest[close..].char_indices();
+        let end = loop {
+            match chars.next() {
+                None => {
+                    return Err(nom::Err::Error(nom::error::Error::new(
+                        rest,
+                        nom::error::ErrorKind::Char,
+                    )));
                 }
-                None => value.push('\\'),
-            },
-            Some((_, c)) => value.push(c),
-        }
+                Some((i, '"')) => break close + i + 1,
+                Some((_, '\\')) => match chars.next() {
+                    Some((_, c @ ('"' | '\\'))) => value.push(c),
+                    Some((_, c)) => {
+                        value.push('\\');
+                        value.push(c);
+                    }
+                    None => value.push('\\'),
+                },
+                Some((_, c)) => value.push(c),
+            }
+        };
+        (Cow::Owned(value), end)
     };
     let (rest, _) = (opt(take_while1(char::is_whitespace)), char(']')).parse(&rest[end..])?;
-    Ok((rest, (name.to_string(), value)))
+    Ok((rest, (name, value)))
+}
+
+/// The shape of `tag-pair` that fills real files, read byte by byte:
+/// `[Name "value"]` with one space, no escapes and nothing else. Anything
+/// else it leaves to [`tag_pair`], which stays the grammar: a property
+/// test checks that wherever this answers, the grammar answers the same.
+fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
+    let bytes = input.as_bytes();
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let name_end = 1 + bytes[1..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    if name_end == 1 || bytes.get(name_end..name_end + 2) != Some(b" \"") {
+        return None;
+    }
+    let value_start = name_end + 2;
+    let close = value_start + memchr::memchr2(b'"', b'\\', &bytes[value_start..])?;
+    if bytes[close] != b'"' || bytes.get(close + 1) != Some(&b']') {
+        return None;
+    }
+    // Every cut is at an ASCII byte: a character boundary.
+    Some((
+        &input[close + 2..],
+        (
+            &input[1..name_end],
+            Cow::Borrowed(&input[value_start..close]),
+        ),
+    ))
 }
 
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
@@ -301,9 +358,36 @@ fn is_delimiter(c: char) -> bool {
 
 /// An ASCII byte that is white space as `char::is_whitespace` says (tab,
 /// line feed, vertical tab, form feed, carriage return, space).
-fn is_space_byte(b: u8) -> bool {
-    b == b' ' || (b'\t'..=b'\r').contains(&b)
+const fn is_space_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t'..=b'\r')
 }
+
+/// How a byte stands in a token: part of it, its end (white space and
+/// the delimiters of [`is_delimiter`]), or not ASCII (characters decide).
+const TOKEN_PART: u8 = 0;
+const TOKEN_END: u8 = 1;
+const NOT_ASCII: u8 = 2;
+const TOKEN_BYTES: [u8; 256] = {
+    let mut table = [TOKEN_PART; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        table[b] = if byte >= 0x80 {
+            NOT_ASCII
+        } else if is_space_byte(byte)
+            || matches!(
+                byte,
+                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
+            )
+        {
+            TOKEN_END
+        } else {
+            TOKEN_PART
+        };
+        b += 1;
+    }
+    table
+};
 
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
@@ -311,19 +395,11 @@ fn token_length(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b >= 0x80 {
-            return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i);
+        match TOKEN_BYTES[usize::from(bytes[i])] {
+            TOKEN_PART => i += 1,
+            TOKEN_END => return i,
+            _ => return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i),
         }
-        if is_space_byte(b)
-            || matches!(
-                b,
-                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
-            )
-        {
-            return i;
-        }
-        i += 1;
     }
     i
 }
@@ -341,6 +417,10 @@ impl<'a> Cursor<'a> {
 
     fn at(&self, offset: usize) -> Location {
         self.index.locate(offset)
+    }
+
+    fn here(&self, offset: usize) -> At<'_> {
+        At::new(offset, &self.index)
     }
 
     fn error(&self, offset: usize, expected: &str) -> ParseError {
@@ -370,12 +450,16 @@ impl<'a> Cursor<'a> {
             while self.pos < bytes.len() && is_space_byte(bytes[self.pos]) {
                 self.pos += 1;
             }
-            let rest = self.rest();
-            if rest.as_bytes().first().is_some_and(|&b| b >= 0x80) {
-                let trimmed = rest.trim_start();
-                self.pos += rest.len() - trimmed.len();
+            match bytes.get(self.pos) {
+                Some(&b) if b >= 0x80 => {
+                    let rest = self.rest();
+                    let trimmed = rest.trim_start();
+                    self.pos += rest.len() - trimmed.len();
+                }
+                Some(b'%') => {}
+                _ => break,
             }
-            let at_line_start = self.pos == 0 || self.text.as_bytes()[self.pos - 1] == b'\n';
+            let at_line_start = self.pos == 0 || bytes[self.pos - 1] == b'\n';
             if at_line_start && self.rest().starts_with('%') {
                 let len = self.rest().find('\n').map_or(self.rest().len(), |i| i + 1);
                 self.pos += len;
@@ -386,44 +470,102 @@ impl<'a> Cursor<'a> {
     }
 
     /// Production `comment`: `{...}` or `;` to the end of the line.
-    fn comment(&mut self) -> Result<Option<String>, ParseError> {
+    fn comment(&mut self) -> Result<Option<&'a str>, ParseError> {
         let rest = self.rest();
-        if let Some(body) = rest.strip_prefix('{') {
-            let Some(end) = body.find('}') else {
-                return Err(ParseError {
-                    at: self.at(self.pos),
-                    expected: "`}` closing this comment".into(),
-                    found: "end of game".into(),
-                });
-            };
-            let text = body[..end].to_string();
-            self.pos += end + 2;
-            return Ok(Some(text));
+        match rest.as_bytes().first() {
+            Some(b'{') => {
+                let body = &rest[1..];
+                let Some(end) = body.find('}') else {
+                    return Err(ParseError {
+                        at: self.at(self.pos),
+                        expected: "`}` closing this comment".into(),
+                        found: "end of game".into(),
+                    });
+                };
+                self.pos += end + 2;
+                Ok(Some(&body[..end]))
+            }
+            Some(b';') => {
+                let body = &rest[1..];
+                let end = body.find('\n').unwrap_or(body.len());
+                self.pos += end + 1;
+                Ok(Some(body[..end].trim_end_matches('\r')))
+            }
+            _ => Ok(None),
         }
-        if let Some(body) = rest.strip_prefix(';') {
-            let end = body.find('\n').unwrap_or(body.len());
-            let text = body[..end].trim_end_matches('\r').to_string();
-            self.pos += end + 1;
-            return Ok(Some(text));
-        }
-        Ok(None)
     }
 }
 
 const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(`...`)` or result (`1-0`, `0-1`, `1/2-1/2`, `*`)";
 
-/// Production `move-number`, as a token's prefix: the bytes of digits and
-/// then dots or an ellipsis (`12.`, `12...`, `12…`, `...`, `…`), or of
-/// digits alone (`12`); 0 where the token starts otherwise.
+/// Production `move-number`: digits and then dots or an ellipsis (`12.`,
+/// `12...`, `12…`, `...`, `…`), or digits alone (`12`). The reader uses
+/// its byte form, [`move_number_prefix`].
+pub fn move_number(input: &str) -> IResult<&str, &str> {
+    alt((
+        recognize((
+            take_while(|c: char| c.is_ascii_digit()),
+            alt((take_while1(|c| c == '.'), tag("…"))),
+            take_while(|c| c == '.' || c == '…'),
+        )),
+        take_while1(|c: char| c.is_ascii_digit()),
+    ))
+    .parse(input)
+}
+
+/// [`move_number`] as a token's prefix, byte by byte (a move number is
+/// glued to its move in half of real games: `12.e4`): its length, 0 where
+/// the token starts otherwise. A property test checks it against the
+/// grammar.
 fn move_number_prefix(token: &str) -> usize {
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    let after = &token[digits..];
-    let dots = after.len() - after.trim_start_matches(['.', '…']).len();
-    if dots > 0 || digits == token.len() {
-        digits + dots
+    let bytes = token.as_bytes();
+    let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut end = digits;
+    loop {
+        match bytes.get(end) {
+            Some(b'.') => end += 1,
+            // `…`, U+2026.
+            Some(0xE2) if bytes[end..].starts_with("…".as_bytes()) => end += 3,
+            _ => break,
+        }
+    }
+    if end > digits || digits == bytes.len() {
+        end
     } else {
         0
     }
+}
+
+/// Production `nag`: `$` and a number 0..255. The reader uses its byte
+/// form, [`nag_prefix`].
+pub fn nag(input: &str) -> IResult<&str, u8> {
+    let (rest, digits) = preceded(char('$'), digit1).parse(input)?;
+    match digits.parse::<u8>() {
+        Ok(n) => Ok((rest, n)),
+        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
+}
+
+/// [`nag`] at the start of `text` (which starts with `$`), byte by byte:
+/// the NAG and its length, or `None` where no number 0..255 follows. A
+/// property test checks it against the grammar.
+fn nag_prefix(text: &str) -> Option<(u8, usize)> {
+    let digits = &text.as_bytes()[1..];
+    let n = digits.iter().take_while(|b| b.is_ascii_digit()).count();
+    if n == 0 {
+        return None;
+    }
+    let mut value: u32 = 0;
+    for &d in &digits[..n] {
+        value = value * 10 + u32::from(d - b'0');
+        if value > 255 {
+            return None;
+        }
+    }
+    Some((value as u8, 1 + n))
 }
 
 /// Parses one game (production `game`): tag pairs, then movetext. A game
@@ -446,9 +588,10 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
         line: first_line,
         column: 1,
     };
-    match parse(text, start) {
-        (game, None) => Ok(game),
-        (_, Some(e)) => Err(e),
+    let mut tree = TreeBuilder::for_text_of(text.len());
+    match read_with(text, start, &mut tree) {
+        None => Ok(tree.finish()),
+        Some(e) => Err(e),
     }
 }
 
@@ -476,272 +619,341 @@ pub fn read_game(text: &str, first_line: usize) -> Game {
 /// [`read_game`] for a text whose first byte stands at `start` of its
 /// file.
 pub fn read_game_at(text: &str, start: Location) -> Game {
-    let (mut game, error) = parse(text, start);
-    if let Some(e) = error {
-        let message = format!("{e}; the game keeps its tags and the moves before this point");
-        game.diagnostics
-            .push(Diagnostic::error(DiagnosticKind::Syntax, e.at, message));
-    }
-    game
+    let mut tree = TreeBuilder::for_text_of(text.len());
+    read_with(text, start, &mut tree);
+    tree.finish()
 }
 
-/// Lines under construction: the main line, then open variations with
-/// where each opened.
-type OpenLines = Vec<(Vec<Node>, usize)>;
-
-fn parse(text: &str, start: Location) -> (Game, Option<ParseError>) {
-    let mut c = Cursor {
-        text,
-        pos: 0,
-        index: Locator::starting_at(text, start),
+/// Reads one game's text (production `game`) in one pass, telling
+/// `visitor` what it finds in text order: tags, moves, comments, NAGs,
+/// variations, the result, and the diagnostics (NOTATION §11), the
+/// syntax error where the movetext breaks off last. Returns that error.
+/// `start` is where the text's first byte stands in its file.
+pub fn read_with<V: Visitor>(text: &str, start: Location, visitor: &mut V) -> Option<ParseError> {
+    let mut reader = Reader {
+        c: Cursor {
+            text,
+            pos: 0,
+            index: Locator::starting_at(text, start),
+        },
+        lines: Vec::new(),
+        pending: false,
+        skip_from: usize::MAX,
+        result_tag: None,
     };
-    let mut game = Game::default();
-    let mut pending: Vec<String> = Vec::new();
-    c.skip_space();
-    game.at = c.at(c.pos);
-    // About one move per 8 bytes of movetext: fewer regrowths of the main line.
-    let mut lines: OpenLines = vec![(Vec::with_capacity(text.len() / 8), 0)];
-    let outcome = tag_section(&mut c, &mut game, &mut pending)
-        .and_then(|()| movetext(&mut c, &mut game, &mut lines, &mut pending));
-    // Variations still open where the text broke off are left out: where
-    // they were meant to end is unknown, so their moves would be read
-    // against the wrong line. The main line up to them stays (and the
-    // original text keeps everything).
-    lines.truncate(1);
-    let (main, _) = lines.pop().expect("the main line is always there");
-    game.moves = main;
-    if !pending.is_empty() {
-        if game.moves.is_empty() {
-            // A game of comments only: keep them.
-            game.final_comments = pending;
-        } else {
-            game.final_comments.splice(0..0, pending);
-        }
+    reader.read(visitor)
+}
+
+/// A line of the movetext being read: whether it has a move yet, and
+/// where it opened.
+struct OpenLine {
+    has_move: bool,
+    opened: usize,
+}
+
+/// The state [`read_with`] keeps: only what the grammar and the
+/// diagnostics need, no tree.
+struct Reader<'a> {
+    c: Cursor<'a>,
+    /// The main line, then the open variations.
+    lines: Vec<OpenLine>,
+    /// Comments were read where no move precedes them in their line (a
+    /// `)` may not follow them).
+    pending: bool,
+    /// The depth of the outermost variation the visitor skips, or MAX.
+    skip_from: usize,
+    /// The first `Result` tag's value, for the warning of a movetext
+    /// without a result.
+    result_tag: Option<Cow<'a, str>>,
+}
+
+impl<'a> Reader<'a> {
+    fn telling(&self) -> bool {
+        self.lines.len() < self.skip_from
     }
-    match outcome {
-        Ok(()) => {
-            if game.result.is_none() {
-                let stands = match game.tag("Result") {
+
+    fn line(&mut self) -> &mut OpenLine {
+        self.lines
+            .last_mut()
+            .expect("the main line is always there")
+    }
+
+    fn read<V: Visitor>(&mut self, v: &mut V) -> Option<ParseError> {
+        self.c.skip_space();
+        v.begin_game(self.c.here(self.c.pos));
+        self.lines.push(OpenLine {
+            has_move: false,
+            opened: 0,
+        });
+        let outcome = self.tag_section(v).and_then(|()| match v.begin_movetext() {
+            Flow::Continue => self.movetext(v).map(Some),
+            Flow::Skip => Ok(None),
+        });
+        let error = match outcome {
+            Ok(Some(false)) => {
+                let stands = match &self.result_tag {
                     Some(r) => format!("the Result tag's `{}` stands", printable(r, QUOTE_CHARS)),
                     None => "the result is unknown (`*`)".to_string(),
                 };
-                let at = c.at(text.trim_end().len());
-                game.diagnostics.push(Diagnostic::warning(
+                let at = self.c.at(self.c.text.trim_end().len());
+                v.diagnostic(Diagnostic::warning(
                     DiagnosticKind::Result,
                     at,
                     format!("the movetext ends without a result; {stands}"),
                 ));
+                None
             }
-            (game, None)
-        }
-        Err(e) => (game, Some(e)),
-    }
-}
-
-/// Production `tag-section`: tag pairs and the comments among them. A
-/// malformed pair is read as far as it goes, with a warning.
-fn tag_section(
-    c: &mut Cursor<'_>,
-    game: &mut Game,
-    pending: &mut Vec<String>,
-) -> Result<(), ParseError> {
-    loop {
-        c.skip_space();
-        if c.rest().starts_with('[') {
-            let at = c.at(c.pos);
-            match tag_pair(c.rest()) {
-                Ok((rest, pair)) => {
-                    game.tag_locations.push(at);
-                    c.pos = c.text.len() - rest.len();
-                    game.tags.push(pair);
-                }
-                Err(_) => {
-                    let (len, pair) = loose_tag_pair(c.rest());
-                    let written = printable(&c.rest()[..len], QUOTE_CHARS).into_owned();
-                    let message = match &pair {
-                        Some((n, v)) => format!(
-                            "malformed tag pair `{written}` (a tag pair is `[Name \"value\"]`, with `\\\"` inside the value): read as {n} = \"{}\"",
-                            printable(v, QUOTE_CHARS)
-                        ),
-                        None => format!("unreadable tag pair `{written}` (no tag name): left out"),
-                    };
-                    game.diagnostics
-                        .push(Diagnostic::warning(DiagnosticKind::Tag, at, message));
-                    if let Some(pair) = pair {
-                        game.tag_locations.push(at);
-                        game.tags.push(pair);
-                    }
-                    c.pos += len;
-                }
+            Ok(_) => None,
+            Err(e) => {
+                let message =
+                    format!("{e}; the game keeps its tags and the moves before this point");
+                v.diagnostic(Diagnostic::error(DiagnosticKind::Syntax, e.at, message));
+                Some(e)
             }
-        } else if let Some(comment) = c.comment()? {
-            pending.push(comment);
-        } else {
-            return Ok(());
-        }
-    }
-}
-
-/// Production `movetext`: moves, move numbers, comments, NAGs,
-/// variations, then the result.
-fn movetext(
-    c: &mut Cursor<'_>,
-    game: &mut Game,
-    lines: &mut OpenLines,
-    pending: &mut Vec<String>,
-) -> Result<(), ParseError> {
-    loop {
-        c.skip_space();
-        let start = c.pos;
-        let rest = c.rest();
-        if rest.is_empty() {
-            break;
-        }
-        if let Some(comment) = c.comment()? {
-            let (line, _) = lines.last_mut().expect("the main line is always there");
-            match line.last_mut() {
-                Some(node) if pending.is_empty() => node.comments.push(comment),
-                _ => pending.push(comment),
-            }
-            continue;
-        }
-        if rest.starts_with('(') {
-            if lines.last().is_none_or(|(l, _)| l.is_empty()) {
-                return Err(c.error(start, "a move before a variation `(`"));
-            }
-            lines.push((Vec::new(), start));
-            c.pos += 1;
-            continue;
-        }
-        if rest.starts_with(')') {
-            if lines.len() == 1 {
-                return Err(c.error(
-                    start,
-                    "a move, comment or result (a `)` closes a variation, and none is open)",
-                ));
-            }
-            if lines.last().is_some_and(|(l, _)| l.is_empty()) {
-                let (_, opened) = lines.pop().expect("checked above");
-                return Err(c.error(opened, "a move inside the variation"));
-            }
-            if !pending.is_empty() {
-                return Err(c.error(start, "a move after the comment"));
-            }
-            let (var, _) = lines.pop().expect("checked above");
-            let (parent, _) = lines.last_mut().expect("checked above");
-            if let Some(node) = parent.last_mut() {
-                node.variations.push(var);
-            }
-            c.pos += 1;
-            continue;
-        }
-        if let Some(digits) = rest.strip_prefix('$') {
-            let n = digits.bytes().take_while(u8::is_ascii_digit).count();
-            let Ok(nag) = digits[..n].parse::<u8>() else {
-                return Err(c.error(start, "a NAG `$` followed by a number 0..255"));
-            };
-            let (line, _) = lines.last_mut().expect("the main line is always there");
-            let Some(node) = line.last_mut() else {
-                return Err(c.error(start, "a move before the NAG"));
-            };
-            node.nags.push(nag);
-            c.pos += 1 + n;
-            continue;
-        }
-        let token_len = token_length(rest);
-        let token = &rest[..token_len];
-        if token.is_empty() {
-            return Err(c.error(start, EXPECTED_MOVETEXT));
-        }
-        if let Some((result, standard)) = whole_result(token) {
-            if lines.len() > 1 {
-                let (_, opened) = lines.last().expect("checked");
-                let opened = c.at(*opened);
-                return Err(c.error(
-                    start,
-                    &format!(
-                        "`)` closing the variation opened at line {}, column {}, before the result",
-                        opened.line, opened.column
-                    ),
-                ));
-            }
-            if !standard {
-                game.diagnostics.push(Diagnostic::warning(
-                    DiagnosticKind::Result,
-                    c.at(start),
-                    format!("result written `{token}`: read as {result}"),
-                ));
-            }
-            game.result = Some(result.to_string());
-            c.pos += token_len;
-            loop {
-                c.skip_space();
-                match c.comment()? {
-                    Some(comment) => game.final_comments.push(comment),
-                    None => break,
-                }
-            }
-            if !c.rest().trim_end().is_empty() {
-                let after: String = c.rest().trim_end().chars().take(QUOTE_CHARS).collect();
-                game.diagnostics.push(Diagnostic::warning(
-                    DiagnosticKind::Syntax,
-                    c.at(c.pos),
-                    format!(
-                        "text after the result is not read: `{}`",
-                        printable(&after, QUOTE_CHARS)
-                    ),
-                ));
-            }
-            c.pos = c.text.len();
-            break;
-        }
-        // Move numbers in every form, alone or glued to their move.
-        let number = if token == "0000" {
-            0
-        } else {
-            move_number_prefix(token)
         };
-        let move_text = &token[number..];
-        if move_text.is_empty() || move_text == "e.p." {
-            c.pos += token_len;
-            continue;
+        v.end_game(self.c.here(self.c.text.len()));
+        error
+    }
+
+    /// Production `tag-section`: tag pairs and the comments among them. A
+    /// malformed pair is read as far as it goes, with a warning.
+    fn tag_section<V: Visitor>(&mut self, v: &mut V) -> Result<(), ParseError> {
+        loop {
+            self.c.skip_space();
+            let start = self.c.pos;
+            let rest = self.c.rest();
+            if rest.starts_with('[') {
+                let pair = tag_pair_common(rest)
+                    .map(Ok)
+                    .unwrap_or_else(|| tag_pair(rest));
+                match pair {
+                    Ok((after, (name, value))) => {
+                        v.tag(name, &value, self.c.here(start));
+                        if name == "Result" && self.result_tag.is_none() {
+                            self.result_tag = Some(value);
+                        }
+                        self.c.pos = self.c.text.len() - after.len();
+                    }
+                    Err(_) => {
+                        let (len, pair) = loose_tag_pair(rest);
+                        let written = printable(&rest[..len], QUOTE_CHARS).into_owned();
+                        let message = match &pair {
+                            Some((n, value)) => format!(
+                                "malformed tag pair `{written}` (a tag pair is `[Name \"value\"]`, with `\\\"` inside the value): read as {n} = \"{}\"",
+                                printable(value, QUOTE_CHARS)
+                            ),
+                            None => {
+                                format!("unreadable tag pair `{written}` (no tag name): left out")
+                            }
+                        };
+                        v.diagnostic(Diagnostic::warning(
+                            DiagnosticKind::Tag,
+                            self.c.at(start),
+                            message,
+                        ));
+                        if let Some((name, value)) = pair {
+                            v.tag(&name, &value, self.c.here(start));
+                            if name == "Result" && self.result_tag.is_none() {
+                                self.result_tag = Some(Cow::Owned(value));
+                            }
+                        }
+                        self.c.pos += len;
+                    }
+                }
+            } else if let Some(comment) = self.c.comment()? {
+                self.pending = true;
+                v.comment(comment);
+            } else {
+                return Ok(());
+            }
         }
-        // `exd6e.p.`: the mark says what the move shows.
-        let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
-        if let Some((parsed, check, nag)) = parse_any_move(move_text) {
-            let mut node = Node::default();
-            node.parsed = Some(parsed);
-            node.text = move_text
-                .trim_end_matches(['!', '?'])
-                .trim_end_matches(['+', '#'])
-                .into();
-            node.at = c.at(start + number);
-            node.check = check;
-            node.nags.extend(nag);
-            node.comments_before = std::mem::take(pending);
-            lines
-                .last_mut()
-                .expect("the main line is always there")
-                .0
-                .push(node);
-            c.pos += token_len;
-            continue;
-        }
-        if let Ok(("", nag)) = all_consuming(suffix_annotation).parse(move_text) {
-            let (line, _) = lines.last_mut().expect("the main line is always there");
-            if let Some(node) = line.last_mut() {
-                node.nags.push(nag);
-                c.pos += token_len;
+    }
+
+    /// Production `movetext`: moves, move numbers, comments, NAGs,
+    /// variations, then the result. Returns whether a result was read.
+    fn movetext<V: Visitor>(&mut self, v: &mut V) -> Result<bool, ParseError> {
+        loop {
+            self.c.skip_space();
+            let start = self.c.pos;
+            let rest = self.c.rest();
+            let Some(&first) = rest.as_bytes().first() else {
+                break;
+            };
+            match first {
+                b'{' | b';' => {
+                    if let Some(comment) = self.c.comment()? {
+                        let has_move = self.line().has_move;
+                        self.pending |= !has_move;
+                        if self.telling() {
+                            v.comment(comment);
+                        }
+                    }
+                    continue;
+                }
+                b'(' => {
+                    if !self.line().has_move {
+                        return Err(self.c.error(start, "a move before a variation `(`"));
+                    }
+                    let told = self.telling();
+                    self.lines.push(OpenLine {
+                        has_move: false,
+                        opened: start,
+                    });
+                    if told && v.begin_variation() == Flow::Skip {
+                        self.skip_from = self.lines.len();
+                    }
+                    self.c.pos += 1;
+                    continue;
+                }
+                b')' => {
+                    if self.lines.len() == 1 {
+                        return Err(self.c.error(
+                            start,
+                            "a move, comment or result (a `)` closes a variation, and none is open)",
+                        ));
+                    }
+                    if !self.line().has_move {
+                        let opened = self.line().opened;
+                        return Err(self.c.error(opened, "a move inside the variation"));
+                    }
+                    if self.pending {
+                        return Err(self.c.error(start, "a move after the comment"));
+                    }
+                    let depth = self.lines.len();
+                    self.lines.pop();
+                    if depth == self.skip_from {
+                        self.skip_from = usize::MAX;
+                    } else if self.telling() {
+                        v.end_variation(self.c.here(start));
+                    }
+                    self.c.pos += 1;
+                    continue;
+                }
+                b'$' => {
+                    let Some((n, len)) = nag_prefix(rest) else {
+                        return Err(self.c.error(start, "a NAG `$` followed by a number 0..255"));
+                    };
+                    if !self.line().has_move {
+                        return Err(self.c.error(start, "a move before the NAG"));
+                    }
+                    if self.telling() {
+                        v.nag(n);
+                    }
+                    self.c.pos += len;
+                    continue;
+                }
+                _ => {}
+            }
+            let token_len = token_length(rest);
+            let token = &rest[..token_len];
+            if token.is_empty() {
+                return Err(self.c.error(start, EXPECTED_MOVETEXT));
+            }
+            if let Some((result, standard)) = whole_result(token) {
+                return self
+                    .result(v, start, token, result, standard)
+                    .map(|()| true);
+            }
+            // Move numbers in every form, alone or glued to their move.
+            let number = if token == "0000" {
+                0
+            } else {
+                move_number_prefix(token)
+            };
+            let move_text = &token[number..];
+            if move_text.is_empty() || move_text == "e.p." {
+                self.c.pos += token_len;
                 continue;
             }
+            // `exd6e.p.`: the mark says what the move shows.
+            let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
+            if let Some((parsed, check, suffix)) = parse_any_move(move_text) {
+                self.pending = false;
+                self.line().has_move = true;
+                if self.telling() {
+                    v.move_token(MoveToken {
+                        text: move_text
+                            .trim_end_matches(['!', '?'])
+                            .trim_end_matches(['+', '#']),
+                        parsed,
+                        check,
+                        suffix,
+                        at: self.c.here(start + number),
+                    });
+                }
+                self.c.pos += token_len;
+                continue;
+            }
+            if let Ok(("", n)) = all_consuming(suffix_annotation).parse(move_text) {
+                if self.line().has_move {
+                    if self.telling() {
+                        v.nag(n);
+                    }
+                    self.c.pos += token_len;
+                    continue;
+                }
+            }
+            return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
         }
-        return Err(c.error(start + number, EXPECTED_MOVETEXT));
+        if self.lines.len() > 1 {
+            let opened = self.line().opened;
+            return Err(self.c.error(opened, "`)` closing this variation"));
+        }
+        Ok(false)
     }
-    if lines.len() > 1 {
-        let (_, opened) = lines.last().expect("checked");
-        return Err(c.error(*opened, "`)` closing this variation"));
+
+    /// The result `token` at `start`, the comments after it, and a warning
+    /// for any text after them (not read).
+    fn result<V: Visitor>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        token: &str,
+        result: &'static str,
+        standard: bool,
+    ) -> Result<(), ParseError> {
+        if self.lines.len() > 1 {
+            let opened = self.line().opened;
+            let opened = self.c.at(opened);
+            return Err(self.c.error(
+                start,
+                &format!(
+                    "`)` closing the variation opened at line {}, column {}, before the result",
+                    opened.line, opened.column
+                ),
+            ));
+        }
+        if !standard {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Result,
+                self.c.at(start),
+                format!("result written `{token}`: read as {result}"),
+            ));
+        }
+        v.result(result);
+        self.c.pos += token.len();
+        loop {
+            self.c.skip_space();
+            match self.c.comment()? {
+                Some(comment) => v.comment(comment),
+                None => break,
+            }
+        }
+        let after = self.c.rest().trim_end();
+        if !after.is_empty() {
+            let after: String = after.chars().take(QUOTE_CHARS).collect();
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(self.c.pos),
+                format!(
+                    "text after the result is not read: `{}`",
+                    printable(&after, QUOTE_CHARS)
+                ),
+            ));
+        }
+        self.c.pos = self.c.text.len();
+        Ok(())
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -763,6 +975,85 @@ mod tests {
                 if let Some(fast) = any_move_common(t) {
                     prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// The byte readers of move numbers, NAGs and results answer as
+        /// the grammar's productions do.
+        #[test]
+        fn byte_readers_of_numbers_nags_and_results_agree_with_the_grammar(
+            token in "[0-9]{0,3}[.…]{0,4}[a-hKQRBNO0x1-8+#!?]{0,4}",
+            dollar in "[$][0-9]{0,5}[a-h ]?",
+            result in "[-0-9./*½]{1,8}",
+        ) {
+            // Digits alone are a move number only as a whole token.
+            let by_grammar = match move_number(&token) {
+                Ok((rest, number)) if rest.is_empty() || number.ends_with(['.', '…']) => {
+                    number.len()
+                }
+                _ => 0,
+            };
+            prop_assert_eq!(move_number_prefix(&token), by_grammar, "{}", token);
+            let by_grammar = nag(&dollar)
+                .ok()
+                .map(|(rest, n)| (n, dollar.len() - rest.len()));
+            prop_assert_eq!(nag_prefix(&dollar), by_grammar, "{}", dollar);
+            let standard = all_consuming(result_marker).parse(result.as_str()).ok().map(|(_, r)| r);
+            let fast = whole_result(&result);
+            prop_assert_eq!(fast.filter(|(_, s)| *s).map(|(r, _)| r), standard, "{}", result);
+        }
+    }
+
+    #[test]
+    fn byte_readers_read_the_forms_of_real_files() {
+        for (token, len) in [
+            ("12.e4", 3),
+            ("12...Nf6", 5),
+            ("12…Nf6", 5),
+            ("…Nf6", 3),
+            ("...", 3),
+            ("12", 2),
+            ("e4", 0),
+            ("1-0", 0),
+        ] {
+            assert_eq!(move_number_prefix(token), len, "{token}");
+        }
+        assert_eq!(nag_prefix("$14 "), Some((14, 3)));
+        assert_eq!(nag_prefix("$256"), None);
+        assert_eq!(nag_prefix("$"), None);
+        assert_eq!(whole_result("1/2-1/2"), Some(("1/2-1/2", true)));
+        assert_eq!(whole_result("½-½"), Some(("1/2-1/2", false)));
+        assert_eq!(whole_result("+/-"), None);
+        assert_eq!(whole_result("12.e4"), None);
+        let tag = "[Event \"F/S Return Match\"]\n1. e4";
+        assert!(tag_pair_common(tag).is_some());
+        assert_eq!(tag_pair_common(tag), tag_pair(tag).ok());
+        for other in [
+            "[Event  \"x\"]",
+            "[Event \"a \\\"b\\\"\"]",
+            "[ Event \"x\"]",
+            "[Event \"x\" ]",
+        ] {
+            assert_eq!(tag_pair_common(other), None, "{other}");
+            assert!(tag_pair(other).is_ok(), "{other}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// Wherever the byte reader of common tag pairs answers, the
+        /// grammar's `tag-pair` gives the same answer.
+        #[test]
+        fn common_tag_pairs_read_as_the_grammar_reads_them(
+            text in "\\[[A-Za-z_0-9]{0,4}[ \t]{0,2}\"[a-z \\\\\"é\\]]{0,6}\"?[ ]?\\]?[ a-z]{0,2}",
+        ) {
+            if let Some(fast) = tag_pair_common(&text) {
+                prop_assert_eq!(Some(fast), tag_pair(&text).ok(), "{}", text);
             }
         }
     }

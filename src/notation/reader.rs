@@ -17,6 +17,7 @@
 //! after it included, the BOM with the first game), so the games of a file
 //! laid end to end give back the file.
 
+use std::borrow::Cow;
 use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
@@ -78,6 +79,52 @@ impl GameText {
     pub fn read(&self) -> Game {
         let mut game = read_game_at(&self.text, self.start);
         let at = game.at;
+        game.diagnostics.extend(self.source_notes().diagnostics(at));
+        game
+    }
+
+    /// What the decoding and the splitter found about the game's bytes.
+    pub fn source_notes(&self) -> SourceNotes {
+        self.as_game_bytes().source_notes()
+    }
+
+    /// The game as the splitter gives it, borrowed.
+    pub fn as_game_bytes(&self) -> GameBytes<'_> {
+        GameBytes {
+            number: self.number,
+            start: self.start,
+            offset: self.offset,
+            raw: &self.raw,
+            text: Cow::Borrowed(&self.text),
+            encoding: self.encoding,
+            runaway: self.runaway,
+        }
+    }
+}
+
+/// What the decoding and the splitter found about a game's bytes, told
+/// after what the reader finds in its text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SourceNotes {
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+    /// Latin-1 bytes holding NUL: UTF-16 without its byte order mark?
+    pub nul: bool,
+    /// An unclosed comment cut short at the next game.
+    pub runaway: Option<Runaway>,
+}
+
+impl SourceNotes {
+    /// Whether there is anything to say.
+    pub fn is_empty(&self) -> bool {
+        matches!(self.encoding, Encoding::Utf8 | Encoding::Latin1)
+            && !self.nul
+            && self.runaway.is_none()
+    }
+
+    /// The diagnostics, pointing at `at`, where the game starts.
+    pub fn diagnostics(&self, at: Location) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
         match self.encoding {
             Encoding::Utf16Le | Encoding::Utf16Be => {
                 let which = if self.encoding == Encoding::Utf16Le {
@@ -85,7 +132,7 @@ impl GameText {
                 } else {
                     "UTF-16BE"
                 };
-                game.diagnostics.push(Diagnostic::warning(
+                diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
                     format!(
@@ -93,8 +140,8 @@ impl GameText {
                     ),
                 ));
             }
-            Encoding::Latin1 if self.raw.contains(&0) => {
-                game.diagnostics.push(Diagnostic::warning(
+            Encoding::Latin1 if self.nul => {
+                diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
                     "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Latin-1",
@@ -103,7 +150,7 @@ impl GameText {
             _ => {}
         }
         if let Some(r) = self.runaway {
-            game.diagnostics.push(Diagnostic::error(
+            diagnostics.push(Diagnostic::error(
                 DiagnosticKind::RunawayComment,
                 at,
                 format!(
@@ -112,7 +159,7 @@ impl GameText {
                 ),
             ));
         }
-        game
+        diagnostics
     }
 }
 
@@ -240,9 +287,16 @@ pub struct GameSplitter<R> {
     line_no: usize,
     offset: u64,
     number: usize,
-    /// The start of the next game, read already: its bytes, where they
-    /// stand, and whether they are a whole line.
-    carry: Option<(Vec<u8>, Location, u64)>,
+    /// The bytes of the game last returned, then those of the next game
+    /// read already; kept from game to game, so splitting allocates
+    /// nothing once it is as large as the largest game.
+    buf: Vec<u8>,
+    /// How many bytes of `buf` the game last returned had.
+    taken: usize,
+    /// Where the next game starts, its first bytes in `buf` after `taken`.
+    carry: Option<(Location, u64)>,
+    /// An escaped original (see [`escaped_original`]), taken back.
+    original: Vec<u8>,
     done: bool,
 }
 
@@ -256,7 +310,10 @@ impl<R: BufRead> GameSplitter<R> {
             line_no: 0,
             offset: 0,
             number: 0,
+            buf: Vec::new(),
+            taken: 0,
             carry: None,
+            original: Vec::new(),
             done: false,
         }
     }
@@ -318,7 +375,7 @@ impl<R: BufRead> GameSplitter<R> {
                 }
                 break;
             }
-            match buf.iter().position(|&b| b == b'\n' || b == b'\r') {
+            match memchr::memchr2(b'\n', b'\r', buf) {
                 Some(i) if buf[i] == b'\n' => {
                     raw.extend_from_slice(&buf[..=i]);
                     source.consume(i + 1);
@@ -378,13 +435,42 @@ struct Scan {
 }
 
 /// Whether `token` is a game result, in any form the reader accepts.
+#[inline]
 fn is_result(token: &[u8]) -> bool {
-    matches!(
-        token,
-        b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"1/2" | b"0.5-0.5"
-    ) || token == "½-½".as_bytes()
+    // Most tokens are moves: the first byte tells.
+    matches!(token.first(), Some(b'0' | b'1' | b'*' | 0xC2))
+        && matches!(
+            token,
+            b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"1/2" | b"0.5-0.5"
+        )
+        || token == "½-½".as_bytes()
         || token == "½".as_bytes()
 }
+
+/// What a byte is to the splitter's scan of a line: white space (as
+/// [`u8::is_ascii_whitespace`]), one of `{`, `(`, `)`, `;`, `[`, or part
+/// of a token.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScanClass {
+    Space,
+    Special,
+    Token,
+}
+
+const SCAN_CLASS: [ScanClass; 256] = {
+    let mut table = [ScanClass::Token; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if byte.is_ascii_whitespace() {
+            table[b] = ScanClass::Space;
+        } else if matches!(byte, b'{' | b'(' | b')' | b';' | b'[') {
+            table[b] = ScanClass::Special;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Whether `line` is one whole tag pair of the kind that starts a game
 /// (`[Event "..."]` and the rest of the roster, `Variant`, `FEN`,
@@ -471,11 +557,10 @@ impl Scan {
             self.blank_after_tags |= self.tags && !self.movetext;
             return Cut::No;
         }
-        let mut token_start: Option<usize> = None;
         let mut i = 0;
         while i < line.len() {
             if self.in_comment {
-                match line[i..].iter().position(|&b| b == b'}') {
+                match memchr::memchr(b'}', &line[i..]) {
                     Some(j) => {
                         self.in_comment = false;
                         i += j + 1;
@@ -485,26 +570,43 @@ impl Scan {
                 }
             }
             let b = line[i];
-            let delimiter =
-                matches!(b, b'{' | b'(' | b')' | b';' | b'[') || b.is_ascii_whitespace();
-            if delimiter {
-                if let Some(s) = token_start.take() {
-                    self.end_token(&line[s..i]);
+            match SCAN_CLASS[usize::from(b)] {
+                ScanClass::Space => i += 1,
+                ScanClass::Token => {
+                    if self.ended {
+                        return Cut::At(i);
+                    }
+                    self.movetext = true;
+                    // The whole token, in a tight loop.
+                    let start = i;
+                    i += 1;
+                    while i < line.len() && SCAN_CLASS[usize::from(line[i])] == ScanClass::Token {
+                        i += 1;
+                    }
+                    if self.depth <= 0 && is_result(&line[start..i]) {
+                        self.ended = true;
+                    }
                 }
-                match b {
+                ScanClass::Special => match b {
                     b'{' => {
                         self.in_comment = true;
                         self.comment_at = game_bytes + i as u64;
+                        i += 1;
                     }
                     b'(' => {
                         self.depth += 1;
                         self.movetext = true;
+                        i += 1;
                     }
-                    b')' => self.depth -= 1,
+                    b')' => {
+                        self.depth -= 1;
+                        i += 1;
+                    }
                     b';' => break,
-                    b'[' => {
-                        // After a result, or in movetext where a tag pair
-                        // follows: the next game, written on the same line.
+                    _ => {
+                        // `[`: after a result, or in movetext where a tag
+                        // pair follows, the next game, written on the same
+                        // line.
                         let len = tag_length(&line[i..]);
                         let pair = line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
                         if self.ended || (self.movetext && self.depth <= 0 && pair) {
@@ -512,45 +614,35 @@ impl Scan {
                         }
                         self.tags |= !self.movetext;
                         i += len;
-                        continue;
                     }
-                    _ => {}
-                }
-            } else if token_start.is_none() {
-                if self.ended {
-                    return Cut::At(i);
-                }
-                token_start = Some(i);
-                self.movetext = true;
-            }
-            i += 1;
-        }
-        if let Some(s) = token_start {
-            if !self.in_comment {
-                self.end_token(&line[s..]);
+                },
             }
         }
         Cut::No
-    }
-
-    fn end_token(&mut self, token: &[u8]) {
-        if self.depth <= 0 && is_result(token) {
-            self.ended = true;
-        }
     }
 }
 
 /// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else Latin-1
 /// (each byte one character), so nothing is lost; `\r\n` and a lone `\r`
-/// become `\n`.
+/// become `\n`. Returns the text and whether it was read as Latin-1.
 pub fn decode(raw: &[u8]) -> (String, bool) {
+    let (text, latin1) = decode_borrowed(raw);
+    (text.into_owned(), latin1)
+}
+
+/// [`decode`], borrowing the bytes when they are UTF-8 without `\r`, as
+/// they almost always are.
+pub fn decode_borrowed(raw: &[u8]) -> (Cow<'_, str>, bool) {
     let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
     let (text, latin1) = match std::str::from_utf8(body) {
-        Ok(s) => (s.to_string(), false),
-        Err(_) => (body.iter().map(|&b| b as char).collect(), true),
+        Ok(s) => (Cow::Borrowed(s), false),
+        Err(_) => (Cow::Owned(body.iter().map(|&b| b as char).collect()), true),
     };
     if body.contains(&b'\r') {
-        (text.replace("\r\n", "\n").replace('\r', "\n"), latin1)
+        (
+            Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")),
+            latin1,
+        )
     } else {
         (text, latin1)
     }
@@ -603,31 +695,81 @@ fn escaped_original(raw: &[u8]) -> Option<(usize, Vec<u8>)> {
     Some((lines_before, original))
 }
 
+/// One game's bytes as the splitter found them, borrowed from the
+/// splitter until the next game is asked for ([`GameSplitter::next_game`]);
+/// [`GameBytes::to_game_text`] keeps them.
+#[derive(Clone, Debug)]
+pub struct GameBytes<'s> {
+    /// 1-based number of the game in its input.
+    pub number: usize,
+    /// Where the game's first byte stands: 1-based line and column.
+    pub start: Location,
+    /// Byte offset of the game in the input (of its UTF-8 form for UTF-16).
+    pub offset: u64,
+    /// The bytes exactly as read (for UTF-16, as transcoded to UTF-8).
+    pub raw: &'s [u8],
+    /// The text decoded, line ends `\r\n` and `\r` read as `\n`:
+    /// borrowed from `raw` when it is UTF-8 without `\r`.
+    pub text: Cow<'s, str>,
+    /// How the bytes were decoded.
+    pub encoding: Encoding,
+    /// Set when an unclosed comment was cut short at the next game.
+    pub runaway: Option<Runaway>,
+}
+
+impl GameBytes<'_> {
+    /// The game's text, kept.
+    pub fn to_game_text(&self) -> GameText {
+        GameText {
+            number: self.number,
+            start: self.start,
+            offset: self.offset,
+            raw: self.raw.to_vec(),
+            text: self.text.clone().into_owned(),
+            encoding: self.encoding,
+            runaway: self.runaway,
+        }
+    }
+
+    /// What the decoding and the splitter found about the game's bytes.
+    pub fn source_notes(&self) -> SourceNotes {
+        SourceNotes {
+            encoding: self.encoding,
+            nul: self.encoding == Encoding::Latin1 && self.raw.contains(&0),
+            runaway: self.runaway,
+        }
+    }
+}
+
 impl<R: BufRead> GameSplitter<R> {
+    /// The game of `buf[..len]` (its first byte at `start`), numbered.
     fn game(
         &mut self,
-        mut raw: Vec<u8>,
+        len: usize,
         mut start: Location,
         offset: u64,
         runaway: Option<Runaway>,
-    ) -> GameText {
+    ) -> GameBytes<'_> {
         self.number += 1;
+        self.taken = len;
+        let mut raw = &self.buf[..len];
         if raw.trim_ascii_start().starts_with(ORIGINAL_MARK.as_bytes()) {
-            if let Some((lines_before, original)) = escaped_original(&raw) {
-                raw = original;
+            if let Some((lines_before, original)) = escaped_original(raw) {
+                self.original = original;
+                raw = &self.original;
                 start = Location {
                     line: start.line + lines_before,
                     column: 2,
                 };
             }
         }
-        let (text, latin1) = decode(&raw);
+        let (text, latin1) = decode_borrowed(raw);
         // A game that starts with the BOM stands after it.
         let encoding = match (self.encoding, latin1) {
             (Encoding::Utf8, true) => Encoding::Latin1,
             (e, _) => e,
         };
-        GameText {
+        GameBytes {
             number: self.number,
             start,
             offset,
@@ -637,68 +779,78 @@ impl<R: BufRead> GameSplitter<R> {
             runaway,
         }
     }
+
+    /// The next game, borrowed until the next call; `None` at the end of
+    /// the input. The iterator gives the same games kept ([`GameText`]).
+    pub fn next_game(&mut self) -> Option<std::io::Result<GameBytes<'_>>> {
+        self.buf.drain(..self.taken);
+        self.taken = 0;
+        let mut scan = Scan::default();
+        let mut start: Option<(Location, u64)> = None;
+        // The line to scan first: what was carried over from the last game.
+        let mut pending = self.carry.take();
+        loop {
+            let line_start = if pending.is_some() { 0 } else { self.buf.len() };
+            let (at, line_offset) = match pending.take() {
+                Some(p) => p,
+                None if self.done => break,
+                None => {
+                    let mut buf = std::mem::take(&mut self.buf);
+                    let line = self.read_line(&mut buf);
+                    self.buf = buf;
+                    match line {
+                        Ok(Some((line, off))) => (Location { line, column: 1 }, off),
+                        Ok(None) => {
+                            self.done = true;
+                            break;
+                        }
+                        Err(e) => {
+                            self.done = true;
+                            return Some(Err(e));
+                        }
+                    }
+                }
+            };
+            let (start, offset) = *start.get_or_insert((at, line_offset));
+            match scan.line(&self.buf[line_start..], line_start as u64) {
+                Cut::No => {}
+                Cut::At(i) => {
+                    let before = String::from_utf8_lossy(&self.buf[line_start..line_start + i]);
+                    let next = Location {
+                        line: at.line,
+                        column: at.column + before.chars().count(),
+                    };
+                    self.carry = Some((next, line_offset + i as u64));
+                    return Some(Ok(self.game(line_start + i, start, offset, None)));
+                }
+                Cut::Runaway => {
+                    self.carry = Some((at, line_offset));
+                    let runaway = Runaway {
+                        swallowed: line_start as u64 - scan.comment_at,
+                        resumed_at: at.line,
+                    };
+                    return Some(Ok(self.game(line_start, start, offset, Some(runaway))));
+                }
+            }
+        }
+        let (start, offset) = start?;
+        let len = self.buf.len();
+        let body = self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf);
+        if body.trim_ascii().is_empty() {
+            // Only white space (and a BOM): no game.
+            self.taken = len;
+            return None;
+        }
+        Some(Ok(self.game(len, start, offset, None)))
+    }
 }
 
 impl<R: BufRead> Iterator for GameSplitter<R> {
     type Item = std::io::Result<GameText>;
 
     fn next(&mut self) -> Option<std::io::Result<GameText>> {
-        let mut raw = Vec::new();
-        let mut scan = Scan::default();
-        let mut start: Option<(Location, u64)> = None;
-        // The line to scan first: what was carried over from the last game.
-        let mut pending = self.carry.take().map(|(bytes, at, off)| {
-            raw = bytes;
-            (at, off)
-        });
-        loop {
-            let line_start = if pending.is_some() { 0 } else { raw.len() };
-            let (at, line_offset) = match pending.take() {
-                Some(p) => p,
-                None if self.done => break,
-                None => match self.read_line(&mut raw) {
-                    Ok(Some((line, off))) => (Location { line, column: 1 }, off),
-                    Ok(None) => {
-                        self.done = true;
-                        break;
-                    }
-                    Err(e) => {
-                        self.done = true;
-                        return Some(Err(e));
-                    }
-                },
-            };
-            let (start, offset) = *start.get_or_insert((at, line_offset));
-            match scan.line(&raw[line_start..], line_start as u64) {
-                Cut::No => {}
-                Cut::At(i) => {
-                    let rest = raw.split_off(line_start + i);
-                    let before = String::from_utf8_lossy(&raw[line_start..]);
-                    let next = Location {
-                        line: at.line,
-                        column: at.column + before.chars().count(),
-                    };
-                    self.carry = Some((rest, next, line_offset + i as u64));
-                    return Some(Ok(self.game(raw, start, offset, None)));
-                }
-                Cut::Runaway => {
-                    let rest = raw.split_off(line_start);
-                    self.carry = Some((rest, at, line_offset));
-                    let runaway = Runaway {
-                        swallowed: line_start as u64 - scan.comment_at,
-                        resumed_at: at.line,
-                    };
-                    return Some(Ok(self.game(raw, start, offset, Some(runaway))));
-                }
-            }
-        }
-        let (start, offset) = start?;
-        let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&raw);
-        if body.trim_ascii().is_empty() {
-            // Only white space (and a BOM): no game.
-            return None;
-        }
-        Some(Ok(self.game(raw, start, offset, None)))
+        self.next_game()
+            .map(|item| item.map(|game| game.to_game_text()))
     }
 }
 

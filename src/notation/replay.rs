@@ -96,16 +96,27 @@ pub struct Replay {
 /// # Errors
 /// The tag names no known variant.
 pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
-    match game.tag("Variant") {
+    variant_named(placed_tag(game, "Variant"))
+}
+
+/// Tag `name` of `game` with where it was written.
+fn placed_tag<'g>(game: &'g Game, name: &str) -> Option<(&'g str, Location)> {
+    game.tag(name).map(|v| (v, game.tag_location(name)))
+}
+
+/// The variant a `Variant` tag (its value and place) names; orthodox
+/// chess without one.
+fn variant_named(tag: Option<(&str, Location)>) -> Result<Variant, ReplayError> {
+    match tag {
         None => Ok(Variant::chess()),
-        Some(name) => Variant::by_name(name).ok_or_else(|| {
+        Some((name, at)) => Variant::by_name(name).ok_or_else(|| {
             let registry = crate::rules::Registry::global();
             let known = registry.names();
             ReplayError {
                 kind: ReplayErrorKind::UnknownVariant,
                 ply: None,
                 in_variation: false,
-                at: game.tag_location("Variant"),
+                at,
                 text: None,
                 message: format!(
                     "the Variant tag names `{name}`, which xpgn does not know (known: {})",
@@ -126,10 +137,18 @@ pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
 
 /// [`start_position`], with warnings for a `FEN` tag read with a fix.
 fn start_noting(game: &Game) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
-    let variant = game_variant(game)?;
-    match game.tag("FEN") {
-        Some(fen) => {
-            let at = game.tag_location("FEN");
+    start_from_tags(placed_tag(game, "Variant"), placed_tag(game, "FEN"))
+}
+
+/// The start position the `Variant` and `FEN` tags (values and places)
+/// give, with warnings for a `FEN` tag read with a fix.
+pub(crate) fn start_from_tags(
+    variant: Option<(&str, Location)>,
+    fen: Option<(&str, Location)>,
+) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+    let variant = variant_named(variant)?;
+    match fen {
+        Some((fen, at)) => {
             let (pos, notes) = read_position_noting(variant, fen).map_err(|e| ReplayError {
                 kind: ReplayErrorKind::BadPosition,
                 ply: None,
@@ -202,19 +221,254 @@ fn resolve_parsed(
 /// before it, the move, the position after it.
 pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
 
-/// A line being replayed: its moves, the next one to play, the position
-/// before it, and the next of that move's variations to enter.
-struct Frame<'g> {
-    nodes: &'g [Node],
-    next: usize,
-    variation: usize,
+/// A move as written, as the replayer needs it: from a [`Game`] tree
+/// ([`Node`]) or straight from the reader ([`super::validation`]).
+pub(crate) trait WrittenMove {
+    /// The move's text, without check mark or suffix annotation.
+    fn text(&self) -> &str;
+    /// Its syntax (`None`: parse the text).
+    fn parsed(&self) -> Option<&AnyMove>;
+    /// Its check mark as written.
+    fn check(&self) -> Option<CheckMark>;
+    /// Where it was written; `locate` gives the place of a byte offset of
+    /// the game's text, for moves that keep only their offset.
+    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location;
+}
+
+impl WrittenMove for &Node {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn parsed(&self) -> Option<&AnyMove> {
+        self.parsed.as_ref()
+    }
+
+    fn check(&self) -> Option<CheckMark> {
+        self.check
+    }
+
+    fn at(&self, _: &dyn Fn(usize) -> Location) -> Location {
+        self.at
+    }
+}
+
+/// Plays a move as written against `pos`.
+fn resolve_written<M: WrittenMove>(
+    pos: &Position,
+    m: &M,
+) -> Result<Move, (ReplayErrorKind, String)> {
+    match m.parsed() {
+        Some(parsed) => resolve_parsed(pos, m.text(), Some(parsed)),
+        None => resolve_text(pos, m.text()),
+    }
+}
+
+/// What a [`Replayer`] found.
+pub(crate) struct Replayed<M> {
+    /// The position the main line reached.
+    pub(crate) end: Position,
+    /// Whether the main line played to its end.
+    pub(crate) complete: bool,
+    /// Main-line moves played.
+    pub(crate) plies: usize,
+    /// They, when collected.
+    pub(crate) moves: Vec<Move>,
+    /// The last of them as written.
+    pub(crate) last_main: Option<M>,
+    /// The replay's diagnostics.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+/// A line being replayed: the position before its last move read, that
+/// move (played when the next move of the line comes, or the line ends:
+/// its variations, which the text writes after it, start from the
+/// position before it and are replayed first), the ply it has, and
+/// whether a fault ended the line.
+struct ReplayLine<M> {
     pos: Position,
-    first_ply: usize,
+    pending: Option<M>,
+    next_ply: usize,
+    dead: bool,
+    /// How many diagnostics there were when the line opened.
+    opened_with: usize,
+}
+
+/// Replays moves as they are told, in text order: the main line and
+/// every variation from its own branch point, one move behind the text so
+/// that a move's variations are replayed before it. A fault in a
+/// variation ends that variation; a fault in the main line ends the
+/// replay. Shared by [`check_game`] (which tells it a tree) and the
+/// streaming validation (which tells it the reader's moves), so both say
+/// the same in the same order. Nothing recurses on the nesting.
+pub(crate) struct Replayer<'r, 'v, M> {
+    lines: Vec<ReplayLine<M>>,
+    /// The replay's diagnostics, in the order [`check_game`] gives them.
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The main-line moves played, when collected.
+    moves: Option<Vec<Move>>,
+    plies: usize,
+    null_in_main_line: bool,
+    complete: bool,
+    /// The last main-line move played: where the result checks point.
+    last_main: Option<M>,
+    visit: Option<&'r mut MoveVisitor<'v>>,
+}
+
+impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
+    /// A replay from `start`; `collect` keeps the main-line moves.
+    pub(crate) fn new(
+        start: Position,
+        collect: bool,
+        visit: Option<&'r mut MoveVisitor<'v>>,
+    ) -> Replayer<'r, 'v, M> {
+        Replayer {
+            lines: vec![ReplayLine {
+                pos: start,
+                pending: None,
+                next_ply: 1,
+                dead: false,
+                opened_with: 0,
+            }],
+            diagnostics: Vec::new(),
+            moves: collect.then(Vec::new),
+            plies: 0,
+            null_in_main_line: false,
+            complete: true,
+            last_main: None,
+            visit,
+        }
+    }
+
+    /// The next move of the current line.
+    pub(crate) fn play(&mut self, m: M, locate: &dyn Fn(usize) -> Location) {
+        if self.top().dead {
+            return;
+        }
+        self.flush(locate);
+        self.top().pending = Some(m);
+    }
+
+    /// A variation opens: it replaces the last move of the current line.
+    pub(crate) fn open(&mut self) {
+        let opened_with = self.diagnostics.len();
+        let parent = self.top();
+        let dead = parent.dead || parent.pending.is_none();
+        let line = ReplayLine {
+            pos: parent.pos.clone(),
+            pending: None,
+            next_ply: parent.next_ply,
+            dead,
+            opened_with,
+        };
+        self.lines.push(line);
+    }
+
+    /// The innermost open variation closes.
+    pub(crate) fn close(&mut self, locate: &dyn Fn(usize) -> Location) {
+        if self.lines.len() > 1 {
+            self.flush(locate);
+            self.lines.pop();
+        }
+    }
+
+    /// The text broke off inside variations: they are left out, with what
+    /// their replay said (as a tree leaves them out).
+    pub(crate) fn abandon_open_variations(&mut self) {
+        if let Some(line) = self.lines.get(1) {
+            self.diagnostics.truncate(line.opened_with);
+            self.lines.truncate(1);
+        }
+    }
+
+    /// The end of the text: plays the main line's last move.
+    pub(crate) fn finish(mut self, locate: &dyn Fn(usize) -> Location) -> Replayed<M> {
+        self.abandon_open_variations();
+        self.flush(locate);
+        let main = self.lines.pop().expect("the main line is always there");
+        Replayed {
+            end: main.pos,
+            complete: self.complete,
+            plies: self.plies,
+            moves: self.moves.unwrap_or_default(),
+            last_main: self.last_main,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    fn top(&mut self) -> &mut ReplayLine<M> {
+        self.lines
+            .last_mut()
+            .expect("the main line is always there")
+    }
+
+    /// Plays the current line's pending move.
+    fn flush(&mut self, locate: &dyn Fn(usize) -> Location) {
+        let in_variation = self.lines.len() > 1;
+        let line = self
+            .lines
+            .last_mut()
+            .expect("the main line is always there");
+        if line.dead {
+            return;
+        }
+        let Some(m) = line.pending.take() else {
+            return;
+        };
+        let ply = line.next_ply;
+        match resolve_written(&line.pos, &m) {
+            Ok(mv) => {
+                let before = match self.visit.as_mut() {
+                    Some(_) if !in_variation => Some(line.pos.clone()),
+                    _ => None,
+                };
+                line.pos.play_unchecked(&mv);
+                if let Some(message) = check_mark_warning(&m, &line.pos) {
+                    self.diagnostics.push(
+                        Diagnostic::warning(DiagnosticKind::CheckMark, m.at(locate), message)
+                            .at_ply(ply, in_variation, m.text()),
+                    );
+                }
+                if mv.is_null() && !in_variation && !self.null_in_main_line {
+                    self.null_in_main_line = true;
+                    self.diagnostics.push(
+                        Diagnostic::warning(
+                            DiagnosticKind::NullMove,
+                            m.at(locate),
+                            "a null move in the main line: the turn passes (R-0-6); the positions after it are not indexed",
+                        )
+                        .at_ply(ply, false, m.text()),
+                    );
+                }
+                if let (Some(visit), Some(before)) = (self.visit.as_mut(), before) {
+                    visit(&before, &mv, &line.pos);
+                }
+                line.next_ply += 1;
+                if !in_variation {
+                    self.plies += 1;
+                    if let Some(moves) = self.moves.as_mut() {
+                        moves.push(mv);
+                    }
+                    self.last_main = Some(m);
+                }
+            }
+            Err((kind, message)) => {
+                self.diagnostics.push(
+                    Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text()))
+                        .at_ply(ply, in_variation, m.text()),
+                );
+                line.dead = true;
+                if !in_variation {
+                    self.complete = false;
+                }
+            }
+        }
+    }
 }
 
 /// The warning a check mark earns when the position does not bear it out.
-fn check_mark_warning(node: &Node, after: &Position) -> Option<String> {
-    match node.check? {
+fn check_mark_warning<M: WrittenMove>(m: &M, after: &Position) -> Option<String> {
+    match m.check()? {
         CheckMark::Mate => {
             let mate = matches!(
                 after.outcome(),
@@ -223,110 +477,52 @@ fn check_mark_warning(node: &Node, after: &Position) -> Option<String> {
                     ..
                 })
             );
-            (!mate).then(|| format!("`{}` is marked `#` but does not mate", node.text))
+            (!mate).then(|| format!("`{}` is marked `#` but does not mate", m.text()))
         }
         CheckMark::Check => {
-            (!after.is_check()).then(|| format!("`{}` is marked `+` but gives no check", node.text))
+            (!after.is_check()).then(|| format!("`{}` is marked `+` but gives no check", m.text()))
         }
     }
 }
 
-/// Replays the main line from `start` and every variation, without
-/// recursion. A fault in a variation ends that variation; a fault in the
-/// main line ends the replay, which returns the position before it.
-fn play_tree(
-    start: Position,
-    game: &Game,
-    moves: &mut Vec<Move>,
-    diagnostics: &mut Vec<Diagnostic>,
-    mut visit: Option<&mut MoveVisitor<'_>>,
-) -> (Position, bool) {
+/// Tells `replayer` the tree of `game` in text order: each move, then its
+/// variations. Walked with a stack on the heap, not recursion.
+fn tell_tree<'g>(game: &'g Game, replayer: &mut Replayer<'_, '_, &'g Node>) {
+    struct Frame<'g> {
+        nodes: &'g [Node],
+        next: usize,
+        variation: usize,
+    }
+    let by_node = |_: usize| Location::default();
     let mut stack = vec![Frame {
         nodes: &game.moves,
         next: 0,
         variation: 0,
-        pos: start,
-        first_ply: 1,
     }];
-    let mut null_in_main_line = false;
-    loop {
-        let depth = stack.len();
-        let Some(frame) = stack.last_mut() else {
-            unreachable!("the main line's frame is popped only at its end")
-        };
-        let in_variation = depth > 1;
-        let Some(node) = frame.nodes.get(frame.next) else {
-            if in_variation {
-                stack.pop();
-                continue;
-            }
-            let main = stack.pop().expect("checked");
-            return (main.pos, true);
-        };
-        let ply = frame.first_ply + frame.next;
-        if let Some(variation) = node.variations.get(frame.variation) {
+    while let Some(frame) = stack.last_mut() {
+        if let Some(variation) = frame
+            .next
+            .checked_sub(1)
+            .and_then(|last| frame.nodes[last].variations.get(frame.variation))
+        {
             frame.variation += 1;
-            let pos = frame.pos.clone();
+            replayer.open();
             stack.push(Frame {
                 nodes: variation,
                 next: 0,
                 variation: 0,
-                pos,
-                first_ply: ply,
             });
             continue;
         }
-        match resolve_node(&frame.pos, node) {
-            Ok(m) => {
-                let before = match visit.as_mut() {
-                    Some(_) if !in_variation => Some(frame.pos.clone()),
-                    _ => None,
-                };
-                frame.pos.play_unchecked(&m);
-                if let Some(message) = check_mark_warning(node, &frame.pos) {
-                    diagnostics.push(
-                        Diagnostic::warning(DiagnosticKind::CheckMark, node.at, message).at_ply(
-                            ply,
-                            in_variation,
-                            &node.text,
-                        ),
-                    );
-                }
-                if m.is_null() && !in_variation && !null_in_main_line {
-                    null_in_main_line = true;
-                    diagnostics.push(
-                        Diagnostic::warning(
-                            DiagnosticKind::NullMove,
-                            node.at,
-                            "a null move in the main line: the turn passes (R-0-6); the positions after it are not indexed",
-                        )
-                        .at_ply(ply, false, &node.text),
-                    );
-                }
-                if let (Some(visit), Some(before)) = (visit.as_mut(), before) {
-                    visit(&before, &m, &frame.pos);
-                }
-                if !in_variation {
-                    moves.push(m);
-                }
-                frame.next += 1;
-                frame.variation = 0;
-            }
-            Err((kind, message)) => {
-                diagnostics.push(
-                    Diagnostic::error(kind, node.at, format!("`{}`: {message}", node.text)).at_ply(
-                        ply,
-                        in_variation,
-                        &node.text,
-                    ),
-                );
-                if in_variation {
-                    stack.pop();
-                    continue;
-                }
-                let main = stack.pop().expect("checked");
-                return (main.pos, false);
-            }
+        if let Some(node) = frame.nodes.get(frame.next) {
+            frame.next += 1;
+            frame.variation = 0;
+            replayer.play(node, &by_node);
+            continue;
+        }
+        stack.pop();
+        if !stack.is_empty() {
+            replayer.close(&by_node);
         }
     }
 }
@@ -383,18 +579,25 @@ fn tag_result(tag: &str) -> Option<&'static str> {
     }
 }
 
-/// The result checks of R-0-3 on a main line replayed to its end.
-fn check_result(game: &Game, end: &Position, diagnostics: &mut Vec<Diagnostic>) {
-    let at = game.moves.last().map_or(game.at, |n| n.at);
-    let marker = game.result.as_deref();
-    let tag = game.tag("Result").and_then(tag_result);
+/// The result checks of R-0-3 on a main line replayed to its end:
+/// `marker` is the movetext's result, `tag` the `Result` tag's value,
+/// `at` where the diagnostics point (the last main-line move), asked
+/// only when there is one.
+pub(crate) fn check_result(
+    marker: Option<&str>,
+    tag: Option<&str>,
+    at: &dyn Fn() -> Location,
+    end: &Position,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let tag = tag.and_then(tag_result);
     if let (Some(t), Some(m)) = (tag, marker) {
         if t != m {
             let message = format!("the Result tag says {t} but the movetext ends with {m}");
             diagnostics.push(if t == "*" || m == "*" {
-                Diagnostic::warning(DiagnosticKind::Result, at, message)
+                Diagnostic::warning(DiagnosticKind::Result, at(), message)
             } else {
-                Diagnostic::error(DiagnosticKind::ResultMismatch, at, message)
+                Diagnostic::error(DiagnosticKind::ResultMismatch, at(), message)
             });
         }
     }
@@ -406,7 +609,7 @@ fn check_result(game: &Game, end: &Position, diagnostics: &mut Vec<Diagnostic>) 
         if written == "*" {
             diagnostics.push(Diagnostic::warning(
                 DiagnosticKind::Result,
-                at,
+                at(),
                 format!(
                     "the game ends in a final position where {why}, but its result is written `*` (unknown): read as {implied} (R-0-3)"
                 ),
@@ -414,7 +617,7 @@ fn check_result(game: &Game, end: &Position, diagnostics: &mut Vec<Diagnostic>) 
         } else if written != implied {
             diagnostics.push(Diagnostic::error(
                 DiagnosticKind::ResultMismatch,
-                at,
+                at(),
                 format!(
                     "the game ends in a final position where {why}; its result must be {implied}, not {written} (R-0-3)"
                 ),
@@ -463,10 +666,25 @@ pub fn check_game(game: &Game, visit: Option<&mut MoveVisitor<'_>>) -> Checked {
     };
     diagnostics.extend(notes);
     let variant = start.variant();
-    let mut moves = Vec::with_capacity(game.moves.len());
-    let (end, complete) = play_tree(start.clone(), game, &mut moves, &mut diagnostics, visit);
+    let mut replayer = Replayer::new(start.clone(), true, visit);
+    tell_tree(game, &mut replayer);
+    let Replayed {
+        end,
+        complete,
+        moves,
+        diagnostics: replayed,
+        ..
+    } = replayer.finish(&|_| Location::default());
+    diagnostics.extend(replayed);
     if complete && !game.broken() {
-        check_result(game, &end, &mut diagnostics);
+        let at = game.moves.last().map_or(game.at, |n| n.at);
+        check_result(
+            game.result.as_deref(),
+            game.tag("Result"),
+            &|| at,
+            &end,
+            &mut diagnostics,
+        );
     }
     Checked {
         replay: Some(Replay {

@@ -128,6 +128,7 @@ fn convert(
         &open_input,
         jobs,
         |input, text| {
+            let text = text.to_game_text();
             let game = text.read();
             let (bytes, errors) = convert_game(&text, &game, to);
             let reports: Vec<String> = errors

@@ -8,8 +8,8 @@ use crate::cli::exit::CliError;
 use crate::notation::diagnostic::{Diagnostic, Severity};
 use crate::notation::parallel::{Event, map_games};
 use crate::notation::position::write_position;
-use crate::notation::reader::GameText;
-use crate::notation::replay::check_game;
+use crate::notation::reader::GameBytes;
+use crate::notation::validation::validate;
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {
@@ -65,9 +65,8 @@ struct Verdict {
 }
 
 /// Reads and replays one game and writes what is printed for it.
-fn judge(path: &str, text: &GameText, format: OutputFormat, strict: bool) -> Verdict {
-    let game = text.read();
-    let checked = check_game(&game, None);
+fn judge(path: &str, text: &GameBytes<'_>, format: OutputFormat, strict: bool) -> Verdict {
+    let checked = validate(text);
     let warned = checked
         .diagnostics
         .iter()
@@ -83,16 +82,17 @@ fn judge(path: &str, text: &GameText, format: OutputFormat, strict: bool) -> Ver
         }
         OutputFormat::Json => {
             let first = checked.first_error();
-            let replay = checked.replay.as_ref();
             let json = GameJson {
                 file: path,
                 game: text.number,
                 valid,
-                plies: replay.map_or(0, |r| r.moves.len()),
-                result: game.recorded_result(),
-                final_fen: replay
+                plies: checked.plies,
+                result: checked.result.as_deref(),
+                final_fen: checked
+                    .end
+                    .as_ref()
                     .filter(|_| checked.is_valid())
-                    .map(|r| write_position(&r.end)),
+                    .map(write_position),
                 error: first.map(|e| ErrorJson {
                     kind: e.kind.name(),
                     ply: e.ply,
@@ -129,7 +129,7 @@ pub(super) fn run(
         files,
         &open_input,
         jobs,
-        |input, text| judge(&files[input], &text, format, strict),
+        |input, text| judge(&files[input], text, format, strict),
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game { value, .. } => {

@@ -1,0 +1,388 @@
+//! Validating while reading: a [`Visitor`] that replays each move as the
+//! reader finds it, with no tree, and says what [`check_game`] says of
+//! the same game, in the same order (one [`Replayer`] serves both): the
+//! reader's diagnostics, the start position's, the replay's (variations
+//! included), the result checks of R-0-3. `xpgn validate` uses it.
+//!
+//! [`check_game`]: super::replay::check_game
+
+use super::diagnostic::{Diagnostic, has_error};
+use super::game::MoveText;
+use super::pgn::{AnyMove, read_with};
+use super::reader::{GameBytes, SourceNotes};
+use super::replay::{Replayer, WrittenMove, check_result, start_from_tags};
+use super::san::CheckMark;
+use super::span::Location;
+use super::visitor::{At, Flow, MoveToken, Visitor};
+use crate::rules::Position;
+
+/// What validating a game found.
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// The reader's diagnostics, then the replay's.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Main-line moves replayed.
+    pub plies: usize,
+    /// The position after them (`None`: the start is unknown).
+    pub end: Option<Position>,
+    /// The result the game records: its termination marker, else its
+    /// `Result` tag.
+    pub result: Option<String>,
+}
+
+impl Validation {
+    /// Whether no diagnostic is an error (warnings allowed).
+    pub fn is_valid(&self) -> bool {
+        !has_error(&self.diagnostics)
+    }
+
+    /// The first error, if any.
+    pub fn first_error(&self) -> Option<&Diagnostic> {
+        self.diagnostics.iter().find(|d| d.is_error())
+    }
+}
+
+/// Reads and replays `game` in one pass.
+///
+/// ```
+/// use xpgn::notation::{reader::GameSplitter, validation::validate};
+/// let mut games = GameSplitter::new(&b"1. f3 e5 2. g4 Qh4# 1-0"[..]);
+/// let v = validate(&games.next_game().unwrap().unwrap());
+/// assert_eq!((v.plies, v.is_valid()), (4, false));
+/// assert!(v.diagnostics[0].message.contains("must be 0-1"));
+/// ```
+pub fn validate(game: &GameBytes<'_>) -> Validation {
+    let mut validator = Validator::new(game.source_notes());
+    read_with(&game.text, game.start, &mut validator);
+    validator.finish()
+}
+
+/// A move kept until the replay plays it: as written, and its offset.
+struct StreamMove {
+    text: MoveText,
+    parsed: AnyMove,
+    check: Option<CheckMark>,
+    offset: usize,
+}
+
+impl WrittenMove for StreamMove {
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    fn parsed(&self) -> Option<&AnyMove> {
+        Some(&self.parsed)
+    }
+
+    fn check(&self) -> Option<CheckMark> {
+        self.check
+    }
+
+    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location {
+        locate(self.offset)
+    }
+}
+
+/// The validating [`Visitor`] of one game: give it to
+/// [`read_with`], then take its [`Validation`] with [`Validator::finish`].
+pub struct Validator {
+    source: SourceNotes,
+    /// The reader's diagnostics.
+    reader: Vec<Diagnostic>,
+    /// The first `Variant` and `FEN` tags with where they stand, the
+    /// first `Result` tag.
+    variant: Option<(String, Location)>,
+    fen: Option<(String, Location)>,
+    result_tag: Option<String>,
+    marker: Option<&'static str>,
+    /// Where the game's text starts (after white space).
+    game_at: usize,
+    /// The start position's diagnostics (a fault, or warnings).
+    start: Vec<Diagnostic>,
+    started: bool,
+    replayer: Option<Replayer<'static, 'static, StreamMove>>,
+    done: Option<Validation>,
+}
+
+impl Validator {
+    /// A validator for a game whose bytes the splitter and decoding
+    /// described with `source`.
+    pub fn new(source: SourceNotes) -> Validator {
+        Validator {
+            source,
+            reader: Vec::new(),
+            variant: None,
+            fen: None,
+            result_tag: None,
+            marker: None,
+            game_at: 0,
+            start: Vec::new(),
+            started: false,
+            replayer: None,
+            done: None,
+        }
+    }
+
+    /// What was found; a game never read gives an empty validation.
+    pub fn finish(self) -> Validation {
+        self.done.unwrap_or(Validation {
+            diagnostics: Vec::new(),
+            plies: 0,
+            end: None,
+            result: None,
+        })
+    }
+
+    /// Sets the replay up from the tags, once they are read.
+    fn start_replay(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        match start_from_tags(placed(&self.variant), placed(&self.fen)) {
+            Ok((pos, notes)) => {
+                self.start = notes;
+                self.replayer = Some(Replayer::new(pos, false, None));
+            }
+            Err(e) => self.start.push(e.to_diagnostic()),
+        }
+    }
+}
+
+/// A kept tag as [`start_from_tags`] takes it.
+fn placed(tag: &Option<(String, Location)>) -> Option<(&str, Location)> {
+    tag.as_ref().map(|(value, at)| (value.as_str(), *at))
+}
+
+impl Visitor for Validator {
+    fn begin_game(&mut self, at: At<'_>) {
+        self.game_at = at.offset;
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
+        match name {
+            "Variant" if self.variant.is_none() => {
+                self.variant = Some((value.to_string(), at.location()));
+            }
+            "FEN" if self.fen.is_none() => self.fen = Some((value.to_string(), at.location())),
+            "Result" if self.result_tag.is_none() => self.result_tag = Some(value.to_string()),
+            _ => {}
+        }
+    }
+
+    fn begin_movetext(&mut self) -> Flow {
+        self.start_replay();
+        Flow::Continue
+    }
+
+    fn move_token(&mut self, token: MoveToken<'_>) {
+        if let Some(replayer) = self.replayer.as_mut() {
+            let at = token.at;
+            replayer.play(
+                StreamMove {
+                    text: token.text.into(),
+                    parsed: token.parsed,
+                    check: token.check,
+                    offset: at.offset,
+                },
+                &|offset| at.locate(offset),
+            );
+        }
+    }
+
+    fn begin_variation(&mut self) -> Flow {
+        if let Some(replayer) = self.replayer.as_mut() {
+            replayer.open();
+        }
+        Flow::Continue
+    }
+
+    fn end_variation(&mut self, at: At<'_>) {
+        if let Some(replayer) = self.replayer.as_mut() {
+            replayer.close(&|offset| at.locate(offset));
+        }
+    }
+
+    fn result(&mut self, marker: &'static str) {
+        self.marker = Some(marker);
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.reader.push(diagnostic);
+    }
+
+    fn end_game(&mut self, at: At<'_>) {
+        self.start_replay();
+        let locate = |offset| at.locate(offset);
+        let game_at = self.game_at;
+        let mut diagnostics = std::mem::take(&mut self.reader);
+        if !self.source.is_empty() {
+            diagnostics.extend(self.source.diagnostics(at.locate(game_at)));
+        }
+        let broken = has_error(&diagnostics);
+        diagnostics.append(&mut self.start);
+        let (plies, end) = match self.replayer.take() {
+            None => (0, None),
+            Some(replayer) => {
+                let mut done = replayer.finish(&locate);
+                diagnostics.append(&mut done.diagnostics);
+                if done.complete && !broken {
+                    let last = done.last_main.as_ref();
+                    let at = || last.map_or_else(|| at.locate(game_at), |m| m.at(&locate));
+                    check_result(
+                        self.marker,
+                        self.result_tag.as_deref(),
+                        &at,
+                        &done.end,
+                        &mut diagnostics,
+                    );
+                }
+                (done.plies, Some(done.end))
+            }
+        };
+        let result = self.marker.map(str::to_string).or(self.result_tag.take());
+        self.done = Some(Validation {
+            diagnostics,
+            plies,
+            end,
+            result,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::position::write_position;
+    use crate::notation::reader::GameSplitter;
+    use crate::notation::replay::check_game;
+    use proptest::prelude::*;
+
+    /// Games that exercise every path of the replay: faults in the main
+    /// line and in variations (nested, before and after the move they
+    /// replace), check marks, null moves, results against mate, broken
+    /// text inside open variations, unknown variants, FEN tags.
+    const GAMES: &str = r#"
+[Result "1-0"]
+1. e4 (1. d4 Ke3 2. c4) (1. c4 e5 (1... Qh4+ 2. Kd2) 2. Kd3) e5+ 2. Ke3 (2. Nf3 Nc6) Nc6 1-0
+
+1. f3 e5 2. g4 Qh4# *
+
+1. f3 e5 2. g4 Qh4# 1-0
+
+1. e4 e5 2. -- (2. Nf3 -- 3. --) Nc6 3. Bc4?! $1 {x} 0-1 {after}
+
+1. e4 (1. d4 (1. c4 e5 2. Ke8 *
+
+[Event "after a game broken in its variations"]
+1. e4 e5 (1... c5 2. Ke2 (2. Nf3 Qa5+ 3. Kd3) 2... d6 3. Kd3 (3. Qe2)) 2. Nf3 *
+
+[Variant "Xiangqi"]
+1. e4 *
+
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0"]
+1. e4 e5 1/2
+
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+1. e4 *
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1/2-1/2
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7 (4. Qxf7#) 1-0
+
+[Variant "Royal Chess"]
+1. e3 e6 2. Ke2 *
+
+1. e4 {open
+[Event "next"]
+1. d4 ( 1. e4 ) ( 1. c4 ) d5 ) *
+"#;
+
+    #[test]
+    fn validating_while_reading_says_what_the_tree_replay_says() {
+        let mut games = GameSplitter::new(GAMES.as_bytes());
+        let mut count = 0;
+        while let Some(game) = games.next_game() {
+            let game = game.unwrap();
+            count += 1;
+            let streamed = validate(&game);
+            let tree = game.to_game_text().read();
+            let checked = check_game(&tree, None);
+            assert_eq!(streamed.diagnostics, checked.diagnostics, "game {count}");
+            let replay = checked.replay.as_ref();
+            assert_eq!(streamed.plies, replay.map_or(0, |r| r.moves.len()));
+            assert_eq!(
+                streamed.end.as_ref().map(write_position),
+                replay.map(|r| write_position(&r.end))
+            );
+            assert_eq!(streamed.result.as_deref(), tree.recorded_result());
+        }
+        assert_eq!(count, 14);
+    }
+
+    /// Pieces of games: moves legal and not, in and out of turn, move
+    /// numbers, check marks, null moves, variations, comments, NAGs,
+    /// results, tags, line ends.
+    const PIECES: [&str; 34] = [
+        "1.",
+        "2...",
+        "e4",
+        "e5",
+        "d4",
+        "d5",
+        "Nf3",
+        "Nc6",
+        "Bb5",
+        "Bc4",
+        "Nf6",
+        "Qh5",
+        "Qxf7#",
+        "Qh4#",
+        "f3",
+        "g4",
+        "Ke2",
+        "Ke7+",
+        "O-O",
+        "exd5",
+        "--",
+        "(",
+        "(",
+        ")",
+        "{c}",
+        "; x\n",
+        "$1",
+        "!",
+        "Zz",
+        "1-0",
+        "0-1",
+        "*",
+        "1/2",
+        "\n[Result \"1-0\"]\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// On any sequence of pieces, validating while reading says what
+        /// reading a tree and replaying it says.
+        #[test]
+        fn streaming_and_tree_validation_agree(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40),
+        ) {
+            let text: Vec<&str> = picks.iter().map(|&i| PIECES[i]).collect();
+            let text = text.join(" ");
+            let mut games = GameSplitter::new(text.as_bytes());
+            while let Some(game) = games.next_game() {
+                let game = game.unwrap();
+                let streamed = validate(&game);
+                let tree = game.to_game_text().read();
+                let checked = check_game(&tree, None);
+                prop_assert_eq!(&streamed.diagnostics, &checked.diagnostics, "{}", text);
+                prop_assert_eq!(
+                    streamed.plies,
+                    checked.replay.as_ref().map_or(0, |r| r.moves.len())
+                );
+            }
+        }
+    }
+}

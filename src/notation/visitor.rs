@@ -1,0 +1,210 @@
+//! What the game reader tells as it reads: a [`Visitor`] sees a game's
+//! tags, moves, comments, NAGs, variations and result in the order they
+//! are written, in one pass over the text, with nothing built unless the
+//! visitor builds it. The reader ([`super::pgn::read_with`]) keeps the
+//! grammar and every diagnostic; building a [`super::game::Game`] tree is
+//! one visitor, validating while reading (`super::validation`) another.
+
+use super::diagnostic::Diagnostic;
+use super::pgn::AnyMove;
+use super::san::CheckMark;
+use super::span::{Location, Locator};
+
+/// Whether the reader goes on into what a visitor was just told of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Flow {
+    /// Read it and tell of it.
+    #[default]
+    Continue,
+    /// Do not tell of it: for a variation, its contents are still read
+    /// (its syntax errors still end the game) but not told; for the
+    /// movetext, reading stops there.
+    Skip,
+}
+
+/// Where something stands in the game's text: a byte offset, turned into
+/// a line and column only when asked (only diagnostics and trees need
+/// them).
+#[derive(Clone, Copy)]
+pub struct At<'t> {
+    /// Byte offset in the game's text.
+    pub offset: usize,
+    locator: &'t Locator<'t>,
+}
+
+impl<'t> At<'t> {
+    pub(crate) fn new(offset: usize, locator: &'t Locator<'t>) -> At<'t> {
+        At { offset, locator }
+    }
+
+    /// The line and column of this place.
+    pub fn location(&self) -> Location {
+        self.locator.locate(self.offset)
+    }
+
+    /// The line and column of another byte offset of the same text (a
+    /// place a visitor kept from an earlier call).
+    pub fn locate(&self, offset: usize) -> Location {
+        self.locator.locate(offset)
+    }
+}
+
+/// A move as the reader found it.
+pub struct MoveToken<'t> {
+    /// The move as written, without move number, check mark, suffix
+    /// annotation or `e.p.`.
+    pub text: &'t str,
+    /// Its syntax.
+    pub parsed: AnyMove,
+    /// `+` or `#` as written (`++` reads as `+`).
+    pub check: Option<CheckMark>,
+    /// A suffix annotation glued to it, as a NAG (`!` = 1, ...).
+    pub suffix: Option<u8>,
+    /// Where the move starts (after a glued move number).
+    pub at: At<'t>,
+}
+
+/// What a game reader tells, in text order. Every method has a default
+/// that ignores what it is told.
+#[allow(unused_variables)]
+pub trait Visitor {
+    /// The game starts: `at` is its first byte after white space.
+    fn begin_game(&mut self, at: At<'_>) {}
+
+    /// A tag pair, its value with `\"` and `\\` read.
+    fn tag(&mut self, name: &str, value: &str, at: At<'_>) {}
+
+    /// The tags are read; the movetext follows.
+    fn begin_movetext(&mut self) -> Flow {
+        Flow::Continue
+    }
+
+    /// A move of the current line.
+    fn move_token(&mut self, token: MoveToken<'_>) {}
+
+    /// A NAG (`$n`, or a suffix annotation written apart) for the last
+    /// move of the current line.
+    fn nag(&mut self, nag: u8) {}
+
+    /// A comment's text (`{...}` without braces, `;...` without the `;`
+    /// and the line end): before the tags are done, in the movetext, or
+    /// after the result.
+    fn comment(&mut self, text: &str) {}
+
+    /// A variation opens after the last move of the current line: it
+    /// replaces that move.
+    fn begin_variation(&mut self) -> Flow {
+        Flow::Continue
+    }
+
+    /// The innermost open variation closes at `at`.
+    fn end_variation(&mut self, at: At<'_>) {}
+
+    /// The game's result, as its termination marker (`1-0`, `0-1`,
+    /// `1/2-1/2`, `*`); comments after it may follow.
+    fn result(&mut self, marker: &'static str) {}
+
+    /// Something the reader has to say: a warning, or the syntax error
+    /// where the movetext breaks off (the last thing told then, before
+    /// [`Visitor::end_game`]).
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {}
+
+    /// The game's text is read; `at` is its end. Variations still open
+    /// (the text broke off inside them) are abandoned.
+    fn end_game(&mut self, at: At<'_>) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::pgn::read_with;
+
+    /// Records what it is told; skips every variation, or the movetext,
+    /// when asked to.
+    #[derive(Default)]
+    struct Log {
+        events: Vec<String>,
+        skip_variations: bool,
+        skip_movetext: bool,
+    }
+
+    impl Visitor for Log {
+        fn tag(&mut self, name: &str, value: &str, _: At<'_>) {
+            self.events.push(format!("[{name}={value}]"));
+        }
+        fn begin_movetext(&mut self) -> Flow {
+            if self.skip_movetext {
+                Flow::Skip
+            } else {
+                Flow::Continue
+            }
+        }
+        fn move_token(&mut self, token: MoveToken<'_>) {
+            let at = token.at.location();
+            self.events
+                .push(format!("{}@{}:{}", token.text, at.line, at.column));
+            if let Some(suffix) = token.suffix {
+                self.events.push(format!("${suffix}"));
+            }
+        }
+        fn nag(&mut self, nag: u8) {
+            self.events.push(format!("${nag}"));
+        }
+        fn comment(&mut self, text: &str) {
+            self.events.push(format!("{{{text}}}"));
+        }
+        fn begin_variation(&mut self) -> Flow {
+            self.events.push("(".into());
+            if self.skip_variations {
+                Flow::Skip
+            } else {
+                Flow::Continue
+            }
+        }
+        fn end_variation(&mut self, _: At<'_>) {
+            self.events.push(")".into());
+        }
+        fn result(&mut self, marker: &'static str) {
+            self.events.push(marker.into());
+        }
+        fn diagnostic(&mut self, d: crate::notation::diagnostic::Diagnostic) {
+            self.events.push(format!("!{}", d.kind.name()));
+        }
+    }
+
+    fn told(text: &str, log: &mut Log) -> String {
+        read_with(text, Location { line: 1, column: 1 }, log);
+        log.events.join(" ")
+    }
+
+    #[test]
+    fn the_reader_tells_everything_in_text_order() {
+        let text =
+            "[White \"A \\\"B\\\"\"]\n12.e4 $1 {c} (12.d4 ; d\n) 12...Nf6!? 13… c5 ½-½ {end}";
+        assert_eq!(
+            told(text, &mut Log::default()),
+            "[White=A \"B\"] e4@2:4 $1 {c} ( d4@2:18 { d} ) Nf6@3:8 $5 c5@3:18 !result 1/2-1/2 {end}"
+        );
+    }
+
+    #[test]
+    fn a_visitor_skips_variations_or_the_movetext() {
+        let text = "1. e4 (1. d4 (1. c4) d5) e5 *";
+        let mut log = Log {
+            skip_variations: true,
+            ..Log::default()
+        };
+        assert_eq!(told(text, &mut log), "e4@1:4 ( e5@1:26 *");
+        let mut log = Log {
+            skip_movetext: true,
+            ..Log::default()
+        };
+        assert_eq!(told("[A \"1\"] 1. e4 ) *", &mut log), "[A=1]");
+        // A skipped variation is still read: its syntax error ends the game.
+        let mut log = Log {
+            skip_variations: true,
+            ..Log::default()
+        };
+        assert_eq!(told("1. e4 (1. d4 $999) *", &mut log), "e4@1:4 ( !syntax");
+    }
+}
