@@ -471,6 +471,44 @@ mod tests {
         [Event \"c\"]\n1. e4 Ke7 *\n\n\
         1. e4 {unclosed\n";
 
+    /// Games are prepared on worker threads and stored by one writer.
+    #[test]
+    fn prepared_games_can_cross_threads() {
+        fn sendable<T: Send>() {}
+        sendable::<Prepared>();
+        sendable::<Database>();
+    }
+
+    /// Each import loads the stored hashes once per connection; a second
+    /// connection that wrote meanwhile is caught up with, so its games are
+    /// found stored too.
+    #[test]
+    fn games_another_connection_stored_are_duplicates() {
+        let path = std::env::temp_dir().join(format!("xpgn-hashes-{}.db", std::process::id()));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let mut a = Database::open(&path).unwrap();
+        let mut b = Database::open(&path).unwrap();
+        let mut s = ImportSummary::default();
+        a.import("a", GAMES.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        let mut s = ImportSummary::default();
+        b.import("b", GAMES.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        assert_eq!((s.imported, s.duplicates), (0, 4));
+        let more = "[Event \"d\"]\n1. d4 d5 *\n";
+        let mut s = ImportSummary::default();
+        b.import("b", more.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        assert_eq!(s.imported, 1);
+        // `a` loaded its set before `b` stored this game.
+        let mut s = ImportSummary::default();
+        a.import("a", more.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        assert_eq!((s.imported, s.duplicates), (0, 1));
+        drop((a, b));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+    }
+
     #[test]
     fn stores_valid_and_invalid_games_and_skips_duplicates() {
         let mut db = Database::in_memory().unwrap();
