@@ -393,8 +393,13 @@ fn store_line(
     if !p.has_line {
         return Ok(());
     }
-    conn.prepare_cached("INSERT INTO moves (game, packed, start) VALUES (?1, ?2, ?3)")?
-        .execute(params![id, p.packed, p.start])?;
+    let result = p
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Result")
+        .map(|(_, v)| v.as_str());
+    conn.prepare_cached("INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, p.packed, p.start, result])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
     // Positions past ply 65,535 (no real game) are left out of the index.
     postings.extend(
@@ -491,9 +496,11 @@ mod tests {
         let mut a = Database::open(&path).unwrap();
         let mut b = Database::open(&path).unwrap();
         let mut s = ImportSummary::default();
-        a.import("a", GAMES.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        a.import("a", GAMES.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
         let mut s = ImportSummary::default();
-        b.import("b", GAMES.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        b.import("b", GAMES.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
         assert_eq!((s.imported, s.duplicates), (0, 4));
         let more = "[Event \"d\"]\n1. d4 d5 *\n";
         let mut s = ImportSummary::default();

@@ -426,7 +426,11 @@ impl Board {
     }
 
     fn color_of(code: u8) -> Color {
-        if code > 16 { Color::Black } else { Color::White }
+        if code > 16 {
+            Color::Black
+        } else {
+            Color::White
+        }
     }
 
     fn of(pos: &Position) -> Board {
@@ -649,7 +653,11 @@ mod tests {
                 }
                 let packed_line = packed::encode_all(&moves);
                 for _ in 0..6 {
-                    let color = if next(2) == 0 { Color::White } else { Color::Black };
+                    let color = if next(2) == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
                     let kind = kinds[next(kinds.len())];
                     let size = variant.size();
                     let square = Square::new(
