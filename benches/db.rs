@@ -11,7 +11,27 @@
 //! The large database (100,000 games under `cargo bench`; a few hundred
 //! under `cargo test --benches`, or `XPGN_BENCH_GAMES`) is built once and
 //! kept under `target/xpgn-bench/`, since an import of that size takes a
-//! minute or more.
+//! minute or more. It is built in steps of 20,000 games, each timed by the
+//! CPU time of the importing thread, and the rate of the first step (an
+//! empty database) and of the last are printed, with the bytes per game
+//! of each table and index (SQLite's `dbstat`).
+//!
+//! Figures (schema 6, `XPGN_BENCH_GAMES=500000`, measured on a machine of
+//! 2 cores shared with other builds, load average about 6: criterion's
+//! wall times below ran up to twice the CPU times; docs/database.md gives
+//! CPU times of the same queries, old schema beside new):
+//! - import: 20,179 games/s into the empty database, 18,176 games/s into
+//!   the one of 480,000 games (-9.9%); median step 18,880 games/s.
+//! - size: 1,995 bytes a game: `games` 957 (`original` 608), position
+//!   index 681 (82 entries in 650 bytes), `moves` 269, `game_hashes` 72,
+//!   `games_variant` 16.
+//! - `--fen` with `--limit 30`: 0.28 ms for the Sicilian, 0.22 ms for the
+//!   start position; the whole Sicilian (32,157 games) 202 ms; a ply-16
+//!   position (119 games) 3.7 ms.
+//! - `tree`: start position (500,000 games) 254 ms, Sicilian 121 ms, the
+//!   ply-16 position 3.4 ms.
+//! - `--piece white:P@a1`: 13.9 M positions/s of wall time (25.9 M/s of
+//!   CPU time for the whole `xpgn query`, docs/database.md).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -29,7 +49,7 @@ use xpgn::notation::writer::{MoveNotation, write_game};
 use xpgn::rules::{Move, Position, Variant};
 
 /// Changes whenever the generator does, so a cached database is rebuilt.
-const GENERATOR: u32 = 3;
+const GENERATOR: u32 = 4;
 
 /// Whether criterion measures (`cargo bench`) or smoke-runs each
 /// function once (`cargo test --benches`).

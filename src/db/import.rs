@@ -394,8 +394,13 @@ fn store_line(
     if !p.has_line {
         return Ok(());
     }
-    conn.prepare_cached("INSERT INTO moves (game, packed, start) VALUES (?1, ?2, ?3)")?
-        .execute(params![id, p.packed, p.start])?;
+    let result = p
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Result")
+        .map(|(_, v)| v.as_str());
+    conn.prepare_cached("INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, p.packed, p.start, result])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
     // Positions past ply 65,535 (no real game) are left out of the index.
     postings.extend(
@@ -544,6 +549,46 @@ mod tests {
         [Event \"b\"]\n1. Nf3 Nc6 2. e4 e5 1-0\n\n\
         [Event \"c\"]\n1. e4 Ke7 *\n\n\
         1. e4 {unclosed\n";
+
+    /// Games are prepared on worker threads and stored by one writer.
+    #[test]
+    fn prepared_games_can_cross_threads() {
+        fn sendable<T: Send>() {}
+        sendable::<Prepared>();
+        sendable::<Database>();
+    }
+
+    /// Each import loads the stored hashes once per connection; a second
+    /// connection that wrote meanwhile is caught up with, so its games are
+    /// found stored too.
+    #[test]
+    fn games_another_connection_stored_are_duplicates() {
+        let path = std::env::temp_dir().join(format!("xpgn-hashes-{}.db", std::process::id()));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let mut a = Database::open(&path).unwrap();
+        let mut b = Database::open(&path).unwrap();
+        let mut s = ImportSummary::default();
+        a.import("a", GAMES.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
+        let mut s = ImportSummary::default();
+        b.import("b", GAMES.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
+        assert_eq!((s.imported, s.duplicates), (0, 4));
+        let more = "[Event \"d\"]\n1. d4 d5 *\n";
+        let mut s = ImportSummary::default();
+        b.import("b", more.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        assert_eq!(s.imported, 1);
+        // `a` loaded its set before `b` stored this game.
+        let mut s = ImportSummary::default();
+        a.import("a", more.as_bytes(), &mut s, &mut |_| {}).unwrap();
+        assert_eq!((s.imported, s.duplicates), (0, 1));
+        drop((a, b));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+    }
 
     #[test]
     fn stores_valid_and_invalid_games_and_skips_duplicates() {

@@ -66,6 +66,44 @@ pub struct Tree {
 /// was found in, its games and [White wins, draws, Black wins].
 type Found = (Move, usize, Vec<i64>, [u64; 3]);
 
+/// The result and packed main line of games asked for in increasing id
+/// order: looked up one by one, or read in one pass over `moves`.
+enum MainLines<'a, 'c> {
+    Lookup(&'a mut rusqlite::Statement<'c>),
+    Pass(rusqlite::Rows<'a>, Option<(i64, Line)>),
+}
+
+/// A game's result and packed main line.
+type Line = (Option<String>, Vec<u8>);
+
+impl MainLines<'_, '_> {
+    /// Game `game`'s result and line; `None` when it has none stored.
+    fn get(&mut self, game: i64) -> Result<Option<Line>, DbError> {
+        match self {
+            MainLines::Lookup(stmt) => Ok(stmt
+                .query_row(params![game], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()?),
+            MainLines::Pass(rows, pending) => loop {
+                if let Some((g, _)) = pending {
+                    if *g > game {
+                        return Ok(None);
+                    }
+                    if *g == game {
+                        return Ok(pending.take().map(|(_, line)| line));
+                    }
+                }
+                let Some(row) = rows.next()? else {
+                    return Ok(None);
+                };
+                let g: i64 = row.get(0)?;
+                if g >= game {
+                    *pending = Some((g, (row.get(1)?, row.get(2)?)));
+                }
+            },
+        }
+    }
+}
+
 impl Database {
     /// The moves the stored valid games played in `pos` (main lines only).
     /// A game counts once per move it played here: one that comes back to
@@ -104,23 +142,33 @@ impl Database {
         }
         reached.sort_unstable();
         reached.dedup_by_key(|r| (r.0, r.1));
-        // By id alone, the variant compared here: given `g.variant = ?`,
-        // SQLite walked the variant's index (every game of it) instead of
-        // looking the id up (324 ms instead of a few for a rare position
-        // among 500,000 games).
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT g.result, m.packed FROM games g JOIN moves m ON m.game = g.id
-             WHERE g.id = ?1 AND +g.variant = ?2",
-        )?;
+        // One small `moves` row per game (its result is there too): never
+        // the long `games` row. The key holds the variant, so the games
+        // found are the variant's. Looked up one by one, or, when the
+        // position is reached by a good part of all games (the start),
+        // read in one pass in id order, which costs a row each instead of
+        // a B-tree descent each (the start position among 500,000 games:
+        // 1.12 s of CPU before, 0.19 s).
+        let games = reached.chunk_by(|a, b| a.0 == b.0).count();
+        let stored: i64 =
+            self.conn
+                .query_row("SELECT COALESCE(MAX(game), 0) FROM moves", [], |r| r.get(0))?;
+        let (mut lookup, mut pass);
+        let mut lines = if games as i64 * 8 > stored {
+            pass = self
+                .conn
+                .prepare("SELECT game, result, packed FROM moves ORDER BY game")?;
+            MainLines::Pass(pass.query([])?, None)
+        } else {
+            lookup = self
+                .conn
+                .prepare("SELECT result, packed FROM moves WHERE game = ?1")?;
+            MainLines::Lookup(&mut lookup)
+        };
         let mut by_move: BTreeMap<(Color, Vec<u8>), Found> = BTreeMap::new();
         for plies in reached.chunk_by(|a, b| a.0 == b.0) {
             let game = i64::from(plies[0].0);
-            let row: Option<(Option<String>, Vec<u8>)> = stmt
-                .query_row(params![game, variant.name()], |r| {
-                    Ok((r.get(0)?, r.get(1)?))
-                })
-                .optional()?;
-            let Some((result, packed)) = row else {
+            let Some((result, packed)) = lines.get(game)? else {
                 continue;
             };
             tree.games += 1;
@@ -285,5 +333,55 @@ mod tests {
         assert_eq!(tree.moves[0].score(Color::White), Some(50.0));
         assert_eq!(tree.moves[0].score(Color::Black), Some(50.0));
         assert!(db.tree(&after("d2d4")).unwrap().moves.is_empty());
+    }
+
+    /// A position few of the stored games reach is answered by looking
+    /// their lines up one by one, a common one by one pass over all lines:
+    /// the same tree either way.
+    #[test]
+    fn lines_looked_up_or_read_in_one_pass_give_the_same_tree() {
+        let mut db = Database::in_memory().unwrap();
+        let mut text = GAMES.to_string();
+        for i in 0..40 {
+            text.push_str(&format!("\n\n[Event \"filler {i}\"]\n1. d4 d5 2. c4 *\n"));
+        }
+        db.import(
+            "t",
+            text.as_bytes(),
+            &mut ImportSummary::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        // Reached by games 1, 2, 3 and 5 of 45: looked up one by one.
+        let few = db.tree(&after("e2e4 e7e5 g1f3 b8c6")).unwrap();
+        let rows: Vec<(&str, u64)> = few
+            .moves
+            .iter()
+            .map(|m| (m.san.as_str(), m.games))
+            .collect();
+        assert_eq!(rows, [("Bb5", 2), ("Bc4", 1), ("Ng1", 1)]);
+        assert_eq!((few.games, few.ended), (4, 1));
+        // Reached by all 45: one pass.
+        let all = db.tree(&after("")).unwrap();
+        let rows: Vec<(&str, u64, [u64; 3])> = all
+            .moves
+            .iter()
+            .map(|m| {
+                (
+                    m.san.as_str(),
+                    m.games,
+                    [m.white_wins, m.draws, m.black_wins],
+                )
+            })
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("d4", 40, [0, 0, 0]),
+                ("e4", 4, [2, 1, 0]),
+                ("Nf3", 2, [1, 0, 1])
+            ]
+        );
+        assert_eq!(all.games, 45);
     }
 }

@@ -9,7 +9,8 @@
 --   `games.moves_hash` took another. Both columns and indexes go.
 -- `games`: `original`, the long column, moves to the end of the row, so
 --   the columns queries filter on are read without it.
--- `moves`: `san` goes: it is written from `packed` when asked for.
+-- `moves`: `san` goes: it is written from `packed` when asked for;
+--   `result` (the `Result` tag) comes, for the opening tree.
 -- `position_postings`: blobs in the compact form (src/db/postings.rs:
 --   varint deltas instead of 14 fixed bytes per entry), and `count`, the
 --   entries of a blob, so `stats` need not decode them.

@@ -26,12 +26,17 @@ INSERT INTO games_new
     SELECT id, variant, event, site, date, round, white, black, result, plies, status,
            diagnostic, source_file, source_line, tags, diagnostics, warnings, original
     FROM games ORDER BY id;
+-- `moves.result`: the game's `Result` tag again, so the opening tree
+-- reads one small row per game and never the long `games` row.
 CREATE TABLE moves_new (
     game   INTEGER PRIMARY KEY REFERENCES games_new (id) ON DELETE CASCADE,
     packed BLOB NOT NULL,
-    start  TEXT
+    start  TEXT,
+    result TEXT
 );
-INSERT INTO moves_new SELECT game, packed, start FROM moves ORDER BY game;
+INSERT INTO moves_new
+    SELECT m.game, m.packed, m.start, g.result
+    FROM moves m JOIN games g ON g.id = m.game ORDER BY m.game;
 DROP TABLE moves;
 DROP TABLE games;
 ALTER TABLE games_new RENAME TO games;
