@@ -9,26 +9,29 @@
 //! making the moves that need no test.
 //!
 //! - `xpgn perft`, interleaved in one minute, three rounds, user seconds
-//!   (nodes / s): orthodox depth 6 (119,060,324 leaves) 2.23-2.27 s
-//!   (53 M/s) before, 0.96-0.97 s (123 M/s) after; Courier-Spiel (12x8)
-//!   depth 5 (59,524,500) 0.88-0.90 s (67 M/s) before, 0.52-0.54 s
-//!   (112 M/s) after; Counsellor (12x8) depth 5 (24,813,613) 0.41 s
-//!   (61 M/s) before, 0.27 s (92 M/s) after. pgn-reader + shakmaty's
-//!   `pgnbench perft 6` in the same minute: 244-253 M nodes/s.
+//!   (nodes / s): orthodox depth 6 (119,060,324 leaves) 2.23-2.31 s
+//!   (52-53 M/s) before, 0.93-0.97 s (123-128 M/s) after; Courier-Spiel
+//!   (12x8) depth 5 (59,524,500) 0.87-0.89 s (67-68 M/s) before,
+//!   0.48-0.49 s (121-124 M/s) after; Counsellor (12x8) depth 5
+//!   (24,813,613) 0.42-0.46 s (54-59 M/s) before, 0.24-0.25 s
+//!   (99-103 M/s) after. pgn-reader + shakmaty's `pgnbench perft 6` in
+//!   the same minutes: 224-274 M nodes/s.
 //! - Callgrind, `xpgn perft 4` (197,281 leaves, whole process):
-//!   69.4 M instructions before, 36.4 M after; `xpgn validate` of the
+//!   69.4 M instructions before, 36.4 M after (Counsellor depth 4:
+//!   161.5 M after); `xpgn validate` of the
 //!   232 twic games (replay uses this core): 82.0 M before, 75.1 M after.
-//! - This benchmark (medians; the two runs minutes apart under the load
-//!   of other builds, so only roughly comparable): chess/start/d4 42.1 ->
-//!   77.8 M leaves/s, chess/kiwipete/d3 60.0 -> 74.1, courier-spiel/d3
-//!   43.0 -> 57.6, counsellor/d3 49.5 -> 42.6 (noise: the interleaved
-//!   runs above show 1.5 times), royal/d3 38.1 -> 41.8, chaturanga/d4
-//!   29.5 -> 48.5, chancellor/d4 36.7 -> 62.1. A quieter run of the new
-//!   code earlier the same day: chess/start 114.6, kiwipete 137.9,
-//!   courier-spiel 103.5, counsellor 81.4, royal 71.6, chaturanga 91.9,
-//!   chancellor 118.7.
-//! - 12x8 per node against 8x8: Courier-Spiel 0.9 times orthodox,
-//!   Counsellor 0.75 times. A fifth of Counsellor's instructions are
+//! - This benchmark, medians in M leaves/s, before (398e9d3, 17:55 UTC,
+//!   load about 5) and after (this commit, 19:06 UTC, load about 2.5; the
+//!   interleaved runs above are the fair comparison): chess/start/d4
+//!   51.1 -> 108.7, chess/kiwipete/d3 60.1 -> 153.4, courier-spiel/d3
+//!   64.3 -> 118.4, counsellor/d3 42.0 -> 93.7, royal/d3 37.6 -> 90.3,
+//!   chaturanga/d4 29.6 -> 88.8, chancellor/d4 38.1 -> 118.8.
+//!   (Running the old commit's benchmark from another worktree with the
+//!   same target directory left cargo reusing its artifacts here: clean
+//!   `-p xpgn` before measuring.)
+//! - 12x8 per node against 8x8: Courier-Spiel as fast as orthodox (0.97
+//!   times), Counsellor 0.8 times. Before counting only non-empty halves
+//!   of a `u128`, a fifth of Counsellor's instructions were
 //!   `u128::count_ones` in software (the default x86-64 target has no
 //!   `popcnt`); its limited-range Elephant and 14 pieces a side add the
 //!   rest.
