@@ -184,9 +184,17 @@ impl Bits for u128 {
     fn without_first(self) -> u128 {
         self & (self - 1)
     }
+    /// A half that is empty is not counted: without a `popcnt`
+    /// instruction (the default x86-64 target) each half costs a dozen.
     #[inline]
     fn count(self) -> u32 {
-        self.count_ones()
+        let (lo, hi) = (self as u64, (self >> 64) as u64);
+        match (lo, hi) {
+            (0, 0) => 0,
+            (_, 0) => lo.count_ones(),
+            (0, _) => hi.count_ones(),
+            _ => lo.count_ones() + hi.count_ones(),
+        }
     }
     #[inline]
     fn up(self, n: u32) -> u128 {

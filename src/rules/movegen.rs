@@ -19,6 +19,7 @@
 //! piece's type.
 
 use super::bitboard::{BitIter, Bits, Wide, Width};
+use super::castling::Stage;
 use super::geometry::Square;
 use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
@@ -835,7 +836,9 @@ impl Position {
     }
 
     fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
-        if ctx.in_check || self.castling.is_none() {
+        // A side's king is `Moved` once none of its castlings can happen
+        // (`CastlingState::canonical`).
+        if ctx.in_check || self.castling.king[ctx.us.index()] == Stage::Moved {
             return;
         }
         let t = self.tables();

@@ -50,7 +50,11 @@ pub(crate) struct Tables {
     pub rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
+    /// Per direction and square: the squares to the edge (the debug
+    /// builds' reference attack test).
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     ray_flat: Vec<Square>,
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     ray_span: Vec<Span>,
     /// Per direction, per distance 0..=16: kinds riding that way at least that far.
     /// Per colour; only rides that capture (attack).
@@ -103,6 +107,12 @@ pub(crate) struct Tables {
     /// Per direction and bit index: the squares from there to the edge
     /// (tables of sets are `width.words()` words per entry).
     ray_sets: Vec<u64>,
+    /// Per direction and range below 15 used by some ride: which table of
+    /// `near_rays` holds the rays cut to that range.
+    near_sets: Vec<u16>,
+    /// Per (direction, range) in use and bit index: the squares of the ray
+    /// within the range.
+    near_rays: Vec<u64>,
     /// Per colour, mode, kind and bit index: the squares its leaps reach.
     leap_sets: Vec<u64>,
     /// Per colour, kind and bit index: the squares from which that kind
@@ -546,6 +556,32 @@ impl Tables {
                 }
             }
         }
+        // Rays cut to the ranges limited rides use; entry 0 is empty (a
+        // range of 0 reaches nothing).
+        let mut near_sets = vec![0u16; dirs.len() * 16];
+        let mut near_rays = vec![0u64; area * words];
+        for list in rides.iter().flatten().flatten() {
+            let (d, max, _) = *list;
+            let slot = usize::from(d) * 16 + usize::from(max);
+            if max >= 15 || max == 0 || near_sets[slot] != 0 {
+                continue;
+            }
+            let id = near_rays.len() / (area * words);
+            near_sets[slot] = id as u16;
+            near_rays.resize(near_rays.len() + area * words, 0);
+            for (i, &sq) in square_at.iter().enumerate() {
+                let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
+                for r in ray.iter().take(usize::from(max)) {
+                    table_insert(
+                        &mut near_rays,
+                        words,
+                        id * area + i,
+                        usize::from(bit_of[r.index()]),
+                    );
+                }
+            }
+        }
         let mut leap_sets = vec![0u64; 2 * 3 * n * area * words];
         let mut leap_capture_from = vec![0u64; 2 * n * area * words];
         let mut leap_move_from = vec![0u64; 2 * n * area * words];
@@ -677,9 +713,9 @@ impl Tables {
             .unwrap_or_default();
 
         let mut pin_lines = vec![0u64; 2 * area * words];
-        for ci in 0..2 {
+        for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
             for (i, &sq) in square_at.iter().enumerate() {
-                for &d in &pin_dirs[ci] {
+                for &d in dirs_of_color {
                     let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
                     for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
                         let ri = usize::from(bit_of[r.index()]);
@@ -726,6 +762,8 @@ impl Tables {
             square_at,
             dir_up,
             ray_sets,
+            near_sets,
+            near_rays,
             leap_sets,
             leap_capture_from,
             leap_move_from,
@@ -789,18 +827,10 @@ impl Tables {
 
     /// The squares of `reach` (along direction `d` from bit `i`) at most
     /// `max` steps away.
-    #[inline(never)]
-    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, mut reach: B) -> B {
-        let sq = self.square_at[i];
-        match usize::from(max).checked_sub(1) {
-            Some(last) => {
-                if let Some(&end) = self.ray(d as u8, sq).get(last) {
-                    reach &= !self.ray_set::<B>(d, self.bit(end));
-                }
-            }
-            None => return B::EMPTY,
-        }
-        reach
+    #[inline]
+    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, reach: B) -> B {
+        let near = self.near_sets[d * 16 + usize::from(max)];
+        reach & B::at(&self.near_rays, usize::from(near) * self.area + i)
     }
 
     /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
@@ -869,7 +899,7 @@ impl Tables {
     }
 
     /// Squares from `sq` to the edge in direction `d`.
-    #[inline]
+    #[cfg(debug_assertions)]
     pub fn ray(&self, d: u8, sq: Square) -> &[Square] {
         let s = self.ray_span[d as usize * SQUARE_SPACE + sq.index()];
         &self.ray_flat[s.start as usize..(s.start + s.len) as usize]
