@@ -35,7 +35,7 @@ fn input() -> Vec<u8> {
 }
 
 /// Games and valid games, as `xpgn validate --jobs jobs` counts them.
-fn validate(data: &'static [u8], jobs: usize) -> (usize, usize) {
+fn validate_all(data: &'static [u8], jobs: usize) -> (usize, usize) {
     let open = |_: &str| Ok(Box::new(data) as Box<dyn BufRead + Send>);
     let (mut games, mut valid) = (0, 0);
     map_games::<_, (), _, _>(
@@ -62,10 +62,10 @@ fn parallel(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(data.len() as u64));
     let all = default_jobs();
     for jobs in [1, all] {
-        let (games, valid) = validate(data, jobs);
+        let (games, valid) = validate_all(data, jobs);
         assert_eq!(games, valid, "the input is valid");
         group.bench_function(format!("{games} games, {jobs} jobs"), |b| {
-            b.iter(|| validate(data, jobs))
+            b.iter(|| validate_all(data, jobs))
         });
     }
     group.finish();
