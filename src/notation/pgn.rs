@@ -391,6 +391,7 @@ const TOKEN_BYTES: [u8; 256] = {
 
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
+#[inline]
 fn token_length(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
@@ -441,8 +442,26 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Whitespace and `%` escape lines.
+    /// Whitespace and `%` escape lines: ASCII white space here, what
+    /// else there may be (other white space, escape lines) in
+    /// [`Cursor::skip_space_and_escapes`].
+    #[inline]
     fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if !is_space_byte(b) {
+                if b >= 0x80 || b == b'%' {
+                    self.skip_space_and_escapes();
+                }
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Whitespace and `%` escape lines.
+    #[inline(never)]
+    fn skip_space_and_escapes(&mut self) {
         loop {
             let bytes = self.text.as_bytes();
             // ASCII white space byte by byte; anything else (such as a
