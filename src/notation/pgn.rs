@@ -85,12 +85,90 @@ pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Optio
 
 /// Parses a whole token as `any-move`.
 pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
-    any_move_common(text).or_else(|| parse_any_move_by_grammar(text))
+    san_common(text)
+        .or_else(|| any_move_common(text))
+        .or_else(|| parse_any_move_by_grammar(text))
 }
 
 /// Parses a whole token as `any-move` with the nom grammar alone.
 pub fn parse_any_move_by_grammar(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
     all_consuming(any_move).parse(text).ok().map(|(_, m)| m)
+}
+
+/// The SAN moves that fill nearly every real game (`e4`, `exd5`, `Nbd7`,
+/// `R1e2`, `e8=Q`, `Qxf7#`, `Nf3!?`), read from the end: suffix
+/// annotation, check mark, promotion, then a target square with a rank of
+/// one digit `1`..`9`, and before it at most a piece letter, a file, a
+/// one-digit rank and a capture mark. Anything else (castling, two-digit
+/// ranks, both squares without piece or mark, waiting suffixes) it leaves
+/// to [`any_move_common`]; a property test checks it against the grammar.
+#[inline]
+fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
+    let b = token.as_bytes();
+    let mut end = b.len();
+    let nag = match b {
+        [.., b'!', b'!'] => Some(3),
+        [.., b'?', b'?'] => Some(4),
+        [.., b'!', b'?'] => Some(5),
+        [.., b'?', b'!'] => Some(6),
+        [.., b'!'] => Some(1),
+        [.., b'?'] => Some(2),
+        _ => None,
+    };
+    end -= match nag {
+        Some(1 | 2) => 1,
+        Some(_) => 2,
+        None => 0,
+    };
+    let check = match b[..end].last() {
+        Some(b'+') => Some(CheckMark::Check),
+        Some(b'#') => Some(CheckMark::Mate),
+        _ => None,
+    };
+    end -= usize::from(check.is_some());
+    let is_piece = |c: u8| c.is_ascii_uppercase() && c != b'O';
+    let promotion = match b[..end].last() {
+        Some(&c) if is_piece(c) => {
+            end -= 1;
+            if b[..end].last() == Some(&b'=') {
+                end -= 1;
+            }
+            Some(c as char)
+        }
+        _ => None,
+    };
+    let [head @ .., to_file @ b'a'..=b'p', to_rank @ b'1'..=b'9'] = &b[..end] else {
+        return None;
+    };
+    let (piece, head) = match head {
+        [c, rest @ ..] if is_piece(*c) => (Some(*c as char), rest),
+        _ => (None, head),
+    };
+    let (capture, head) = match head {
+        [rest @ .., b'x'] => (true, rest),
+        _ => (false, head),
+    };
+    let (file, rank) = match head {
+        [] => (None, None),
+        [f @ b'a'..=b'p'] => (Some(f - b'a'), None),
+        [r @ b'1'..=b'9'] => (None, Some(r - b'1')),
+        // Both squares without piece letter or capture mark: a coordinate
+        // move, the grammar's to read.
+        [f @ b'a'..=b'p', r @ b'1'..=b'9'] if piece.is_some() || capture => {
+            (Some(f - b'a'), Some(r - b'1'))
+        }
+        _ => return None,
+    };
+    let san = San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to: Square::new(to_file - b'a', to_rank - b'1'),
+        promotion,
+        waiting: Vec::new(),
+    };
+    Some((AnyMove::San(san), check, nag))
 }
 
 /// The shapes of `any-move` that fill real game files, read byte by byte
@@ -994,6 +1072,9 @@ mod tests {
                 if let Some(fast) = any_move_common(t) {
                     prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
                 }
+                if let Some(fast) = san_common(t) {
+                    prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
+                }
             }
         }
     }
@@ -1024,6 +1105,21 @@ mod tests {
             let standard = all_consuming(result_marker).parse(result.as_str()).ok().map(|(_, r)| r);
             let fast = whole_result(&result);
             prop_assert_eq!(fast.filter(|(_, s)| *s).map(|(r, _)| r), standard, "{}", result);
+        }
+    }
+
+    #[test]
+    fn the_commonest_san_moves_are_read_from_the_end() {
+        for token in [
+            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?",
+            "Rxe1+?", "xe4", "Qh4xe1", "b1=N+",
+        ] {
+            let fast = san_common(token);
+            assert!(fast.is_some(), "{token}");
+            assert_eq!(fast, parse_any_move_by_grammar(token), "{token}");
+        }
+        for token in ["O-O", "e2e4", "Ra10", "e9e10", "e4++", "e4!!!", "Qe8=", "--"] {
+            assert_eq!(san_common(token), None, "{token}");
         }
     }
 
