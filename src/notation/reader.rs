@@ -626,8 +626,9 @@ impl Scan {
                         // pair follows, the next game, written on the same
                         // line.
                         let len = tag_length(&line[i..]);
-                        let pair = line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
-                        if self.ended || (self.movetext && self.depth <= 0 && pair) {
+                        // Whether it is a tag pair matters in movetext only.
+                        let pair = || line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
+                        if self.ended || (self.movetext && self.depth <= 0 && pair()) {
                             return Cut::At(i);
                         }
                         self.tags |= !self.movetext;
