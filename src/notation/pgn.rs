@@ -309,11 +309,18 @@ const LOOSE_RESULTS: [(&str, &str); 5] = [
 /// The token as a whole `result`, if it is one, and whether it was
 /// written in the standard form. Compared byte by byte: [`result_marker`]
 /// stays the grammar (a property test checks that they agree).
+#[inline]
 fn whole_result(token: &str) -> Option<(&'static str, bool)> {
     // Most tokens are moves: the first byte tells (`½` is 0xC2 0xBD).
     if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
         return None;
     }
+    result_of(token)
+}
+
+/// [`whole_result`] past its first byte's test.
+#[inline(never)]
+fn result_of(token: &str) -> Option<(&'static str, bool)> {
     match token {
         "1-0" => Some(("1-0", true)),
         "0-1" => Some(("0-1", true)),
@@ -469,7 +476,7 @@ const TOKEN_BYTES: [u8; 256] = {
 
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
-#[inline]
+#[inline(always)]
 fn token_length(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
