@@ -1118,14 +1118,16 @@ mod tests {
     #[test]
     fn the_commonest_san_moves_are_read_from_the_end() {
         for token in [
-            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?",
-            "Rxe1+?", "xe4", "Qh4xe1", "b1=N+",
+            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?", "Rxe1+?",
+            "xe4", "Qh4xe1", "b1=N+",
         ] {
             let fast = san_common(token);
             assert!(fast.is_some(), "{token}");
             assert_eq!(fast, parse_any_move_by_grammar(token), "{token}");
         }
-        for token in ["O-O", "e2e4", "Ra10", "e9e10", "e4++", "e4!!!", "Qe8=", "--"] {
+        for token in [
+            "O-O", "e2e4", "Ra10", "e9e10", "e4++", "e4!!!", "Qe8=", "--",
+        ] {
             assert_eq!(san_common(token), None, "{token}");
         }
     }

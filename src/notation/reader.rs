@@ -546,7 +546,11 @@ fn tag_length(line: &[u8]) -> usize {
     }
     // An escape may have skipped the line's first end byte: the scan went
     // on from the byte after it.
-    if i > end { (end + 1).min(line.len()) } else { end }
+    if i > end {
+        (end + 1).min(line.len())
+    } else {
+        end
+    }
 }
 
 impl Scan {
