@@ -9,7 +9,7 @@ use std::io::BufRead;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::parallel::{Event, default_jobs, map_games};
-use xpgn::notation::validation::validate;
+use xpgn::notation::validation::validate as validate_game;
 
 /// The corpus, four times, or a small generated stand-in.
 fn input() -> Vec<u8> {
@@ -35,14 +35,14 @@ fn input() -> Vec<u8> {
 }
 
 /// Games and valid games, as `xpgn validate --jobs jobs` counts them.
-fn validate(data: &'static [u8], jobs: usize) -> (usize, usize) {
+fn count_valid(data: &'static [u8], jobs: usize) -> (usize, usize) {
     let open = |_: &str| Ok(Box::new(data) as Box<dyn BufRead + Send>);
     let (mut games, mut valid) = (0, 0);
     map_games::<_, (), _, _>(
         &["input".to_string()],
         &open,
         jobs,
-        |_, text| validate(text).is_valid(),
+        |_, text| validate_game(text).is_valid(),
         |event| {
             if let Event::Game { value, .. } = event {
                 games += 1;
@@ -62,10 +62,10 @@ fn parallel(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(data.len() as u64));
     let all = default_jobs();
     for jobs in [1, all] {
-        let (games, valid) = validate(data, jobs);
+        let (games, valid) = count_valid(data, jobs);
         assert_eq!(games, valid, "the input is valid");
         group.bench_function(format!("{games} games, {jobs} jobs"), |b| {
-            b.iter(|| validate(data, jobs))
+            b.iter(|| count_valid(data, jobs))
         });
     }
     group.finish();
