@@ -85,12 +85,90 @@ pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Optio
 
 /// Parses a whole token as `any-move`.
 pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
-    any_move_common(text).or_else(|| parse_any_move_by_grammar(text))
+    san_common(text)
+        .or_else(|| any_move_common(text))
+        .or_else(|| parse_any_move_by_grammar(text))
 }
 
 /// Parses a whole token as `any-move` with the nom grammar alone.
 pub fn parse_any_move_by_grammar(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
     all_consuming(any_move).parse(text).ok().map(|(_, m)| m)
+}
+
+/// The SAN moves that fill nearly every real game (`e4`, `exd5`, `Nbd7`,
+/// `R1e2`, `e8=Q`, `Qxf7#`, `Nf3!?`), read from the end: suffix
+/// annotation, check mark, promotion, then a target square with a rank of
+/// one digit `1`..`9`, and before it at most a piece letter, a file, a
+/// one-digit rank and a capture mark. Anything else (castling, two-digit
+/// ranks, both squares without piece or mark, waiting suffixes) it leaves
+/// to [`any_move_common`]; a property test checks it against the grammar.
+#[inline]
+fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
+    let b = token.as_bytes();
+    let mut end = b.len();
+    let nag = match b {
+        [.., b'!', b'!'] => Some(3),
+        [.., b'?', b'?'] => Some(4),
+        [.., b'!', b'?'] => Some(5),
+        [.., b'?', b'!'] => Some(6),
+        [.., b'!'] => Some(1),
+        [.., b'?'] => Some(2),
+        _ => None,
+    };
+    end -= match nag {
+        Some(1 | 2) => 1,
+        Some(_) => 2,
+        None => 0,
+    };
+    let check = match b[..end].last() {
+        Some(b'+') => Some(CheckMark::Check),
+        Some(b'#') => Some(CheckMark::Mate),
+        _ => None,
+    };
+    end -= usize::from(check.is_some());
+    let is_piece = |c: u8| c.is_ascii_uppercase() && c != b'O';
+    let promotion = match b[..end].last() {
+        Some(&c) if is_piece(c) => {
+            end -= 1;
+            if b[..end].last() == Some(&b'=') {
+                end -= 1;
+            }
+            Some(c as char)
+        }
+        _ => None,
+    };
+    let [head @ .., to_file @ b'a'..=b'p', to_rank @ b'1'..=b'9'] = &b[..end] else {
+        return None;
+    };
+    let (piece, head) = match head {
+        [c, rest @ ..] if is_piece(*c) => (Some(*c as char), rest),
+        _ => (None, head),
+    };
+    let (capture, head) = match head {
+        [rest @ .., b'x'] => (true, rest),
+        _ => (false, head),
+    };
+    let (file, rank) = match head {
+        [] => (None, None),
+        [f @ b'a'..=b'p'] => (Some(f - b'a'), None),
+        [r @ b'1'..=b'9'] => (None, Some(r - b'1')),
+        // Both squares without piece letter or capture mark: a coordinate
+        // move, the grammar's to read.
+        [f @ b'a'..=b'p', r @ b'1'..=b'9'] if piece.is_some() || capture => {
+            (Some(f - b'a'), Some(r - b'1'))
+        }
+        _ => return None,
+    };
+    let san = San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to: Square::new(to_file - b'a', to_rank - b'1'),
+        promotion,
+        waiting: Vec::new(),
+    };
+    Some((AnyMove::San(san), check, nag))
 }
 
 /// The shapes of `any-move` that fill real game files, read byte by byte
@@ -231,11 +309,18 @@ const LOOSE_RESULTS: [(&str, &str); 5] = [
 /// The token as a whole `result`, if it is one, and whether it was
 /// written in the standard form. Compared byte by byte: [`result_marker`]
 /// stays the grammar (a property test checks that they agree).
+#[inline]
 fn whole_result(token: &str) -> Option<(&'static str, bool)> {
     // Most tokens are moves: the first byte tells (`½` is 0xC2 0xBD).
     if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
         return None;
     }
+    result_of(token)
+}
+
+/// [`whole_result`] past its first byte's test.
+#[inline(never)]
+fn result_of(token: &str) -> Option<(&'static str, bool)> {
     match token {
         "1-0" => Some(("1-0", true)),
         "0-1" => Some(("0-1", true)),
@@ -391,6 +476,7 @@ const TOKEN_BYTES: [u8; 256] = {
 
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
+#[inline(always)]
 fn token_length(rest: &str) -> usize {
     let bytes = rest.as_bytes();
     let mut i = 0;
@@ -441,8 +527,26 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Whitespace and `%` escape lines.
+    /// Whitespace and `%` escape lines: ASCII white space here, what
+    /// else there may be (other white space, escape lines) in
+    /// [`Cursor::skip_space_and_escapes`].
+    #[inline]
     fn skip_space(&mut self) {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if !is_space_byte(b) {
+                if b >= 0x80 || b == b'%' {
+                    self.skip_space_and_escapes();
+                }
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Whitespace and `%` escape lines.
+    #[inline(never)]
+    fn skip_space_and_escapes(&mut self) {
         loop {
             let bytes = self.text.as_bytes();
             // ASCII white space byte by byte; anything else (such as a
@@ -975,6 +1079,9 @@ mod tests {
                 if let Some(fast) = any_move_common(t) {
                     prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
                 }
+                if let Some(fast) = san_common(t) {
+                    prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
+                }
             }
         }
     }
@@ -1005,6 +1112,23 @@ mod tests {
             let standard = all_consuming(result_marker).parse(result.as_str()).ok().map(|(_, r)| r);
             let fast = whole_result(&result);
             prop_assert_eq!(fast.filter(|(_, s)| *s).map(|(r, _)| r), standard, "{}", result);
+        }
+    }
+
+    #[test]
+    fn the_commonest_san_moves_are_read_from_the_end() {
+        for token in [
+            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?", "Rxe1+?",
+            "xe4", "Qh4xe1", "b1=N+",
+        ] {
+            let fast = san_common(token);
+            assert!(fast.is_some(), "{token}");
+            assert_eq!(fast, parse_any_move_by_grammar(token), "{token}");
+        }
+        for token in [
+            "O-O", "e2e4", "Ra10", "e9e10", "e4++", "e4!!!", "Qe8=", "--",
+        ] {
+            assert_eq!(san_common(token), None, "{token}");
         }
     }
 

@@ -514,21 +514,43 @@ fn looks_like_tag_pair(text: &[u8]) -> bool {
 }
 
 /// Bytes of a tag pair from its `[`: to its `]` outside quotes, else the
-/// line's end.
+/// line's end. `line` is one line as the splitter reads it (`\n` or `\r`
+/// stand only in its end), so the quotes, escapes and `]` are looked for
+/// with `memchr` in the text before the end.
 fn tag_length(line: &[u8]) -> usize {
+    let end = line.len()
+        - match line {
+            [.., b'\r', b'\n'] => 2,
+            [.., b'\n' | b'\r'] => 1,
+            _ => 0,
+        };
     let mut quoted = false;
     let mut i = 1;
-    while i < line.len() {
+    while i < end {
+        let rest = &line[i..end];
+        let found = if quoted {
+            memchr::memchr2(b'"', b'\\', rest)
+        } else {
+            memchr::memchr2(b'"', b']', rest)
+        };
+        let Some(j) = found else {
+            return end;
+        };
+        i += j;
         match line[i] {
-            b'\\' if quoted => i += 1,
+            b'\\' => i += 1,
             b'"' => quoted = !quoted,
-            b']' if !quoted => return i + 1,
-            b'\n' | b'\r' => return i,
-            _ => {}
+            _ => return i + 1,
         }
         i += 1;
     }
-    line.len()
+    // An escape may have skipped the line's first end byte: the scan went
+    // on from the byte after it.
+    if i > end {
+        (end + 1).min(line.len())
+    } else {
+        end
+    }
 }
 
 impl Scan {
@@ -608,8 +630,9 @@ impl Scan {
                         // pair follows, the next game, written on the same
                         // line.
                         let len = tag_length(&line[i..]);
-                        let pair = line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
-                        if self.ended || (self.movetext && self.depth <= 0 && pair) {
+                        // Whether it is a tag pair matters in movetext only.
+                        let pair = || line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
+                        if self.ended || (self.movetext && self.depth <= 0 && pair()) {
                             return Cut::At(i);
                         }
                         self.tags |= !self.movetext;
@@ -863,4 +886,46 @@ pub fn read_games<R: BufRead>(input: R) -> impl Iterator<Item = std::io::Result<
             (gt, game)
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// [`tag_length`] byte by byte, as it was before it used `memchr`.
+    fn tag_length_bytewise(line: &[u8]) -> usize {
+        let mut quoted = false;
+        let mut i = 1;
+        while i < line.len() {
+            match line[i] {
+                b'\\' if quoted => i += 1,
+                b'"' => quoted = !quoted,
+                b']' if !quoted => return i + 1,
+                b'\n' | b'\r' => return i,
+                _ => {}
+            }
+            i += 1;
+        }
+        line.len()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        /// On any line as the splitter cuts them (a `[`, text without line
+        /// ends, then `\n`, `\r\n`, `\r` or nothing), both agree.
+        #[test]
+        fn tag_length_agrees_with_the_byte_scan(
+            body in proptest::collection::vec(
+                prop::sample::select(vec![b'a', b' ', b'"', b'\\', b']', b'[', 0xC3]),
+                0..24,
+            ),
+            end in prop::sample::select(vec![&b""[..], b"\n", b"\r\n", b"\r"]),
+        ) {
+            let mut line = vec![b'['];
+            line.extend_from_slice(&body);
+            line.extend_from_slice(end);
+            prop_assert_eq!(tag_length(&line), tag_length_bytewise(&line));
+        }
+    }
 }

@@ -193,8 +193,19 @@ fn resolve_parsed(
     text: &str,
     parsed: Option<&AnyMove>,
 ) -> Result<Move, (ReplayErrorKind, String)> {
+    resolve_parsed_lazily(pos, || text, parsed)
+}
+
+/// [`resolve_parsed`], asking for the text only where it is needed
+/// (coordinate moves and faults): a SAN move resolves from its syntax,
+/// and the streaming reader's moves give their text at a cost.
+fn resolve_parsed_lazily<'t>(
+    pos: &Position,
+    text: impl Fn() -> &'t str,
+    parsed: Option<&AnyMove>,
+) -> Result<Move, (ReplayErrorKind, String)> {
     match parsed {
-        Some(AnyMove::Coord(_)) => resolve_coord(pos, text).map_err(|e| match e {
+        Some(AnyMove::Coord(_)) => resolve_coord(pos, text()).map_err(|e| match e {
             CoordError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
             CoordError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
             CoordError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
@@ -212,7 +223,10 @@ fn resolve_parsed(
         }),
         None => Err((
             ReplayErrorKind::BadMove,
-            format!("`{text}` is not a move in SAN, long algebraic or coordinate notation"),
+            format!(
+                "`{}` is not a move in SAN, long algebraic or coordinate notation",
+                text()
+            ),
         )),
     }
 }
@@ -259,7 +273,7 @@ fn resolve_written<M: WrittenMove>(
     m: &M,
 ) -> Result<Move, (ReplayErrorKind, String)> {
     match m.parsed() {
-        Some(parsed) => resolve_parsed(pos, m.text(), Some(parsed)),
+        Some(parsed) => resolve_parsed_lazily(pos, || m.text(), Some(parsed)),
         None => resolve_text(pos, m.text()),
     }
 }
