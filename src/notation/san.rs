@@ -306,6 +306,17 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                     && file.is_none_or(|f| m.from.file() == f)
                     && rank.is_none_or(|r| m.from.rank() == r)
             };
+            // The usual case, one plain move named and nothing to choose:
+            // what the general path below would also give, without its
+            // filtering passes.
+            if let [m] = legal.as_slice() {
+                if promotion.is_none() && waiting.is_empty() && named(m) {
+                    let m = *m;
+                    legal.clear();
+                    SCRATCH.set(legal);
+                    return Ok(m);
+                }
+            }
             if !legal.iter().any(named) {
                 // The king's own move where it can only mean castling (§5).
                 if kind == variant.king_kind() {
