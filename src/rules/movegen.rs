@@ -319,8 +319,14 @@ impl Position {
         // Each ride of the kind, ridden backwards from `to`: the first
         // piece met is the only one of that ride that can come.
         for &(d, max, mode) in &t.rides[us.index()][k] {
+            let back = t.reverse[d as usize];
+            // A ride with none of our pieces of the kind on its line
+            // brings none, whatever blocks it.
+            if (t.ray_set::<B>(usize::from(back), ti) & mine).is_empty() {
+                continue;
+            }
             if if empty { mode.moves() } else { mode.captures() } {
-                from |= t.ride_set::<B>(t.reverse[d as usize], ti, max, occ);
+                from |= t.ride_set::<B>(back, ti, max, occ);
             }
         }
         from & mine
