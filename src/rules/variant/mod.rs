@@ -420,6 +420,10 @@ impl Variant {
     /// The kind with this upper-case letter.
     pub fn kind_by_letter(&self, letter: char) -> Option<PieceKind> {
         let up = letter.to_ascii_uppercase();
+        if up.is_ascii_uppercase() {
+            let k = self.0.kind_of_letter[usize::from(up as u8 - b'A')];
+            return (k != u8::MAX).then_some(PieceKind(k));
+        }
         self.kinds().find(|&k| self.piece_def(k).letter == up)
     }
 

@@ -44,6 +44,9 @@ pub(crate) struct Tables {
     pub king: PieceKind,
     pub pawn: PieceKind,
     pub kind_count: usize,
+    /// Per ASCII letter `A`..=`Z`: the first kind written with it, or
+    /// `u8::MAX` (reading a move looks its piece letter up here).
+    pub kind_of_letter: [u8; 26],
     pub king_origin: [Square; 2],
     pub setup_counts: [[u8; 16]; 2],
     /// Per colour, per kind: (direction index, maximum steps, mode).
@@ -166,6 +169,20 @@ impl RideGroup {
     pub fn lines<B: Bits>(&self, i: usize) -> B {
         B::at(&self.lines, i)
     }
+}
+
+/// [`Tables::kind_of_letter`]: the first kind with each ASCII letter.
+fn letter_table(def: &VariantDef) -> [u8; 26] {
+    let mut table = [u8::MAX; 26];
+    for (k, piece) in def.pieces.iter().enumerate() {
+        if piece.letter.is_ascii_uppercase() {
+            let slot = &mut table[usize::from(piece.letter as u8 - b'A')];
+            if *slot == u8::MAX {
+                *slot = k as u8;
+            }
+        }
+    }
+    table
 }
 
 /// Sets bit `i` of entry `at` of a table of `words`-word sets.
@@ -729,6 +746,7 @@ impl Tables {
             king,
             pawn,
             kind_count: n,
+            kind_of_letter: letter_table(&def),
             king_origin,
             setup_counts,
             rides,
