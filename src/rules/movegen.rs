@@ -182,6 +182,37 @@ impl Position {
         by_width!(self.attacked_here(i, by))
     }
 
+    /// Whether `m`, just played by `by`, leaves the other side's king
+    /// attacked. Before it that king stood unattacked (no move may leave
+    /// one's king attacked, a null move is never made in check, and a
+    /// setup with the side not to move in check is refused), so after a
+    /// plain move only the piece now on `m.to`, or a rider seeing through
+    /// the vacated `m.from`, can attack it: when neither square lies where
+    /// an attack could come from, the full test is spared. Moves that
+    /// change more squares (castling, en passant, the king's special move,
+    /// waiting pawns' promotions) and kings' special attacks always get it.
+    pub(crate) fn gives_check(&self, m: &Move, by: Color) -> bool {
+        let i = self.tables().bit(self.kings[by.other().index()]);
+        by_width!(self.gives_check_here(m, i, by))
+    }
+
+    fn gives_check_here<B: Bits>(&self, m: &Move, i: usize, by: Color) -> bool {
+        let t = self.tables();
+        let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && m.instant_promotion.is_none()
+            && m.waiting_promotion.is_none()
+            && self.waiting_len == 0
+            && !self.variant.has_waiting_promotion()
+            && t.special_attacks.is_empty();
+        if plain
+            && !t.pin_lines::<B>(by.other(), i).has(t.bit(m.from))
+            && !t.check_reach::<B>(by, i).has(t.bit(m.to))
+        {
+            return false;
+        }
+        self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
+    }
+
     fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
         self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
     }

@@ -727,7 +727,7 @@ impl Position {
         }
 
         self.turn = them;
-        self.check = self.attacked(self.kings[them.index()], us);
+        self.check = self.gives_check(m, us);
         #[cfg(debug_assertions)]
         self.assert_incremental_state(m);
         if us == Color::Black {

@@ -494,6 +494,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn letter_lookup_finds_the_first_kind_with_the_letter() {
+        for v in Variant::builtin() {
+            for c in ('A'..='Z').chain('a'..='z').chain(['+', '1']) {
+                let up = c.to_ascii_uppercase();
+                let first = v.kinds().find(|&k| v.piece_def(k).letter == up);
+                assert_eq!(v.kind_by_letter(c), first, "{} {c}", v.name());
+            }
+        }
+    }
+
+    #[test]
     fn every_builtin_compiles_and_is_found_by_display_name() {
         for v in Variant::builtin() {
             assert_eq!(Variant::by_name(v.def().display_name), Some(*v));

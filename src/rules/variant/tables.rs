@@ -133,6 +133,10 @@ pub(crate) struct Tables {
     double_step_set: Vec<u64>,
     /// Per colour: the squares of its promotion zone.
     zone_set: Vec<u64>,
+    /// Per colour and bit index: the squares from which some piece of
+    /// that colour could attack there on an empty board (its pawns'
+    /// captures, capturing leaps, capturing rides within their range).
+    check_reach: Vec<u64>,
     /// Per colour: kinds that capture by a leap (bit per kind).
     pub leap_capture_kinds: [u16; 2],
     /// Per colour: its capturing rides, grouped for the reverse lookup.
@@ -741,7 +745,7 @@ impl Tables {
                 }
             }
         }
-        Ok(Tables {
+        let mut tables = Tables {
             size,
             king,
             pawn,
@@ -793,7 +797,40 @@ impl Tables {
             pin_kinds_all,
             pin_lines,
             def,
-        })
+            check_reach: Vec::new(),
+        };
+        tables.check_reach = tables.attack_reach(words);
+        Ok(tables)
+    }
+
+    /// [`Tables::check_reach`], from the capture tables built before it.
+    fn attack_reach(&self, words: usize) -> Vec<u64> {
+        let area = self.area;
+        let mut reach = vec![0u64; 2 * area * words];
+        for ci in 0..2 {
+            for i in 0..area {
+                let at = (ci * area + i) * words;
+                for w in 0..words {
+                    let mut set = self.pawn_capture_from[at + w];
+                    for k in 0..self.kind_count {
+                        set |= self.leap_capture_from
+                            [((ci * self.kind_count + k) * area + i) * words + w];
+                    }
+                    for g in &self.ride_groups[ci] {
+                        set |= g.lines[i * words + w];
+                    }
+                    reach[at + w] = set;
+                }
+            }
+        }
+        reach
+    }
+
+    /// The squares from which some piece of `color` could attack bit `i`
+    /// on an empty board.
+    #[inline]
+    pub fn check_reach<B: Bits>(&self, color: Color, i: usize) -> B {
+        B::at(&self.check_reach, color.index() * self.area + i)
     }
 
     /// The key's part for `p` on `sq` (a square of the board).
