@@ -260,15 +260,12 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     };
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {
-            let found: Vec<Move> = pos
-                .legal_moves_filtered(Some(variant.king_kind()), None)
-                .iter()
-                .filter(|m| match m.kind {
-                    MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
-                    _ => false,
-                })
-                .copied()
-                .collect();
+            let mut found = SCRATCH.take();
+            pos.legal_castlings_into(&mut found);
+            found.retain(|m| match m.kind {
+                MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
+                _ => false,
+            });
             if found.is_empty() {
                 return Err(SanError::Illegal(explain_castle(pos, *side)));
             }

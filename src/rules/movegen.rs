@@ -516,6 +516,18 @@ impl Position {
         }
     }
 
+    /// The legal castlings, into `out` (cleared first): the castling moves
+    /// of [`Position::legal_moves`], in the same order, without the others.
+    pub fn legal_castlings_into(&self, out: &mut Vec<Move>) {
+        out.clear();
+        by_width!(self.castlings_into(out));
+    }
+
+    fn castlings_into<B: Bits>(&self, out: &mut Vec<Move>) {
+        let ctx = self.context::<B>(true, None, false);
+        self.castling_moves(&ctx, out);
+    }
+
     /// The legal moves a written move names: pieces of `kind` landing on
     /// `to`, from the given origin `file` and `rank` if any, into `out`
     /// (cleared first). Castlings and the king's special moves landing on
