@@ -75,6 +75,11 @@ const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(1);
 /// Bytes per game in each blob of `game_hashes`.
 pub(crate) const HASH_BYTES: usize = 32;
 
+/// Games stored between two checkpoints of the write-ahead log: rare
+/// enough to cost little, often enough that the log (about 2 KB a game)
+/// stays near 200 MB instead of growing as large as the whole import.
+pub const CHECKPOINT_GAMES: u64 = 100_000;
+
 /// Games per row of `game_hashes`: a row of 4 KB fits a page, so the
 /// hashes of one game are read without a chain of overflow pages.
 pub(crate) const HASH_ROW_GAMES: usize = 64;
@@ -179,7 +184,8 @@ struct Batch {
 
 /// The writer of an import: stores prepared games in the order given, in
 /// transactions of [`BATCH`] games, and checkpoints the write-ahead log
-/// once, when [`Importer::finish`] commits the last batch. Dropped without
+/// every [`CHECKPOINT_GAMES`] games and when [`Importer::finish`] commits
+/// the last batch. Dropped without
 /// `finish` (after an error), it rolls its open batch back: every batch
 /// committed before stays, whole.
 ///
@@ -192,6 +198,8 @@ pub struct Importer<'db> {
     next_id: i64,
     batch: Batch,
     recorded: HashSet<String>,
+    /// Games committed since the last checkpoint.
+    unchecked: u64,
 }
 
 impl Database {
@@ -209,6 +217,7 @@ impl Database {
             next_id: 0,
             batch: Batch::default(),
             recorded: HashSet::new(),
+            unchecked: 0,
         })
     }
 }
@@ -272,6 +281,9 @@ impl Importer<'_> {
         summary.warned += u64::from(p.valid && p.warnings > 0);
         if batch.games >= BATCH || opened.elapsed() >= BATCH_TIME {
             self.commit()?;
+            if self.unchecked >= CHECKPOINT_GAMES {
+                self.checkpoint()?;
+            }
         }
         Ok(Some(id))
     }
@@ -301,6 +313,7 @@ impl Importer<'_> {
         }
         self.db.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
+        self.unchecked += batch.games;
         if let Some(h) = self.db.stored_hashes.as_mut() {
             h.next_id = self.next_id;
         }
@@ -314,12 +327,19 @@ impl Importer<'_> {
     /// SQLite errors.
     pub fn finish(mut self) -> Result<(), DbError> {
         self.commit()?;
+        self.checkpoint()
+    }
+
+    /// Copies the log into the database as far as readers allow (it never
+    /// waits for them), so that the next transactions reuse the log.
+    fn checkpoint(&mut self) -> Result<(), DbError> {
         let _: (i64, i64, i64) =
             self.db
                 .conn
                 .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })?;
+        self.unchecked = 0;
         Ok(())
     }
 }
