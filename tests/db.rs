@@ -21,11 +21,35 @@ fn xpgn(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-fn temp(name: &str) -> PathBuf {
+/// A fresh, empty directory for one test, removed when the test ends,
+/// whether it passes or fails.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("xpgn-db-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// `n` games of pseudo-random legal moves of `variant`, as XPGN.
