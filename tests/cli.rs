@@ -2,6 +2,9 @@
 
 use std::process::{Command, Output};
 
+mod scratch;
+use scratch::Scratch;
+
 fn xpgn(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xpgn"))
         .args(args)
@@ -164,36 +167,9 @@ fn bad_arguments_exit_2() {
 
 // ---- output files: all or nothing ------------------------------------------
 
-/// A fresh, empty directory for one test, removed when the test ends,
-/// whether it passes or fails.
-struct Scratch(std::path::PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = std::path::Path;
-
-    fn deref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::path::Path> for Scratch {
-    fn as_ref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// A fresh, empty directory for one test.
 fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("xpgn-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    Scratch(dir)
+    Scratch::new("cli", name)
 }
 
 /// Runs the binary in `dir`.

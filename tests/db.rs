@@ -2,11 +2,13 @@
 //! bad and read-only databases, pattern queries, the tree, export; and the
 //! packed main lines the pattern queries replay.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
+mod scratch;
 use proptest::prelude::*;
+use scratch::Scratch;
 use xpgn::db::packed::{Decoder, encode_all};
 use xpgn::notation::coord::write_coord;
 use xpgn::notation::game::{Game, Node};
@@ -21,35 +23,9 @@ fn xpgn(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
-/// A fresh, empty directory for one test, removed when the test ends,
-/// whether it passes or fails.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = std::path::Path;
-
-    fn deref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl AsRef<std::path::Path> for Scratch {
-    fn as_ref(&self) -> &std::path::Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
+/// A fresh, empty directory for one test.
 fn temp(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("xpgn-db-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
+    Scratch::new("db-test", name)
 }
 
 /// `n` games of pseudo-random legal moves of `variant`, as XPGN.
