@@ -4,10 +4,9 @@
 //! dataset is the same, byte for byte, whatever the number of workers.
 
 use std::collections::HashSet;
-use std::io::{BufRead, BufReader};
 
 use super::{DatasetError, DatasetWriter, WrittenSummary};
-use crate::notation::parallel::{Event, map_games};
+use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::reader::GameText;
 use crate::record::{GameRecord, LineTexts, prepare_with};
 
@@ -27,15 +26,6 @@ pub struct FilesSummary {
     pub bytes: u64,
     /// What was written.
     pub written: WrittenSummary,
-}
-
-/// Opens an input: a file, or standard input for `-`.
-fn open(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
-    if path == "-" {
-        return Ok(Box::new(BufReader::new(std::io::stdin())));
-    }
-    std::fs::File::open(path)
-        .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>)
 }
 
 /// Reads, replays and prepares one game; with its bytes read.
@@ -91,7 +81,7 @@ pub fn write_files(
     let mut seen = HashSet::new();
     map_games(
         inputs,
-        &open,
+        &open_input,
         jobs,
         |input, text| prepare_game(&inputs[input], text.to_game_text()),
         |event| match event {

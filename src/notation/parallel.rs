@@ -55,6 +55,18 @@ pub enum Event<T> {
     },
 }
 
+/// Opens `path` for [`map_games`], or standard input for `-`.
+///
+/// # Errors
+/// The file cannot be opened.
+pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
+    if path == "-" {
+        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
+    }
+    std::fs::File::open(path)
+        .map(|f| Box::new(std::io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>)
+}
+
 /// Worker threads to use by default: one per core.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -3,12 +3,11 @@ use std::path::Path;
 
 use super::output::{FileId, write_atomically};
 use super::shown;
-use super::validate::open_input;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::game::Game;
-use crate::notation::parallel::{Event, map_games};
+use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::reader::GameText;
 use crate::notation::replay::check_game;
 use crate::notation::writer::{

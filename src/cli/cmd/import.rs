@@ -2,12 +2,12 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::validate::open_input;
 use super::{shown, shown_message};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
 use crate::db::import::{GameReport, ImportSummary};
 use crate::db::{Database, DbError};
+use crate::notation::parallel::open_input;
 
 /// The files an argument names: the file itself, or every `.pgn` and
 /// `.xpgn` file below a folder, in name order.

@@ -1,4 +1,4 @@
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, Write};
 
 use serde::Serialize;
 
@@ -6,7 +6,7 @@ use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use crate::notation::diagnostic::{Diagnostic, Severity};
-use crate::notation::parallel::{Event, map_games};
+use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::position::write_position;
 use crate::notation::reader::GameBytes;
 use crate::notation::validation::validate;
@@ -38,15 +38,6 @@ struct GameJson<'a> {
 /// Opens `path`, or standard input for `-`.
 pub(super) fn open(path: &str) -> Result<Box<dyn BufRead + Send>, CliError> {
     open_input(path).map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(path))))
-}
-
-/// Opens `path`, or standard input for `-`, for the reading threads.
-pub(super) fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
-    if path == "-" {
-        return Ok(Box::new(BufReader::new(std::io::stdin())));
-    }
-    std::fs::File::open(path)
-        .map(|f| Box::new(BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>)
 }
 
 /// Counts of a validation run.
