@@ -556,5 +556,4 @@ fn import_stores_the_same_database_for_any_number_of_jobs() {
             "export {i} differs from the one-job import"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

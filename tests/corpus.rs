@@ -4,6 +4,9 @@
 
 use std::path::Path;
 
+mod scratch;
+use scratch::Scratch;
+
 use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::replay;
 
@@ -62,9 +65,7 @@ fn the_corpus_round_trips_through_every_export_without_a_new_game() {
         .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
         .collect();
     files.sort();
-    let work = std::env::temp_dir().join(format!("xpgn-corpus-rt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work).unwrap();
+    let work = Scratch::new("corpus", "round-trip");
     let db = work.join("c.db");
     let db = db.to_str().unwrap();
     let mut args = vec!["import", "--db", db];
@@ -122,5 +123,4 @@ fn the_corpus_round_trips_through_every_export_without_a_new_game() {
         .map(|l| serde_json::from_str(l).expect("JSON Lines"))
         .collect();
     assert_eq!(lines.len(), count);
-    let _ = std::fs::remove_dir_all(&work);
 }

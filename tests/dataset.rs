@@ -9,6 +9,9 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod scratch;
+use scratch::Scratch;
+
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::statistics::Statistics;
 use parquet::record::{Field, Row};
@@ -30,11 +33,8 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8(o.stdout).unwrap()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xpgn-dataset-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp(name: &str) -> Scratch {
+    Scratch::new("dataset", name)
 }
 
 fn samples() -> String {
@@ -284,7 +284,6 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
         field(g, "year"),
         &year.map_or(Field::Null, |y| Field::Int(y as i32))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -358,7 +357,6 @@ fn jobs_and_part_size_do_not_change_the_rows() {
     p1.sort();
     p2.sort();
     assert_eq!(p1, p2);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -444,7 +442,6 @@ fn shards_written_apart_read_as_one() {
     let twice: Vec<_> = by_hash.values().filter(|ids| ids.len() > 1).collect();
     assert_eq!(twice.len(), 1);
     assert_eq!(twice[0][0], twice[0][1]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -484,7 +481,6 @@ fn the_key_command_prints_the_key_column() {
     .unwrap();
     assert_eq!(after, fen);
     assert!(positions.iter().any(|p| p.0 == after && p.2 == 2));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -515,5 +511,4 @@ fn bad_inputs_and_outputs_exit_2() {
     ]);
     assert!(out.contains("0 games, 0 positions in 1 parts"), "{out}");
     assert_eq!(rows(&dir.join("f"), "games").len(), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }

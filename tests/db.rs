@@ -172,7 +172,6 @@ fn a_killed_import_leaves_a_consistent_database_and_a_rerun_completes_it() {
     let s = summary(&o);
     assert!(s.contains(&format!("duplicates {partial},")), "{s}");
     conn_check(true);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -193,7 +192,6 @@ fn bad_databases_and_files_exit_2_without_writing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-file.pgn"));
     assert!(!fresh.exists(), "nothing is written for a missing input");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn stderr(o: &Output) -> String {
@@ -322,7 +320,6 @@ fn piece_patterns_must_hold_in_one_position_and_report_the_first_ply() {
     );
     // Invalid games have no main line to look at.
     assert_eq!(found(&db, &["--piece", "black:K@e7"]), vec![]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -363,7 +360,6 @@ fn material_signatures_bound_counts_per_side() {
         ),
         named(&[("C", 0), ("D", 0)])
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -427,7 +423,6 @@ fn malformed_patterns_and_positions_are_usage_errors_naming_them() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         assert!(!stderr(&o).is_empty());
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -501,7 +496,6 @@ fn the_tree_counts_games_by_move_with_results() {
         royal.contains("\ne3 ") && royal.contains("1 games reach"),
         "{royal}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The main lines stored (start and packed moves), in id order.
@@ -606,7 +600,6 @@ fn export_writes_the_original_bytes_or_games_that_read_back_equal() {
         String::from_utf8(o.stdout).unwrap(),
         "[Event \"commented\"]\n1. e2e4 {a comment} e7e5 (1... c5 $1) 2. Ng1-f3 *\n\n"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -673,7 +666,6 @@ fn reading_commands_need_an_existing_database_and_create_none() {
             .to_string_lossy()
             .contains("out.pgn"))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(unix)]
@@ -712,7 +704,6 @@ fn a_read_only_database_answers_queries_and_refuses_imports() {
         summary(&stats)
     );
     assert!(String::from_utf8_lossy(&tree.stdout).contains("\ne4 "));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Decodes every stored packed line and replays it: the positions are
@@ -836,7 +827,6 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
             "waiting promotion"
         ]
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 proptest! {
@@ -880,7 +870,6 @@ fn imported_random_games_of_every_variant_replay_from_their_packed_lines() {
         check_packed_against_index(&db),
         4 * Variant::builtin().len()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Imports `text` into a new database and opens a connection that holds a
@@ -925,7 +914,6 @@ fn reading_commands_answer_at_once_while_another_process_writes() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("[White \"A\"]"));
     writer.execute_batch("ROLLBACK").unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -966,7 +954,6 @@ fn a_second_import_waits_for_the_first_and_then_completes() {
         s.contains("total                        10        1"),
         "{s}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -989,7 +976,6 @@ fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_import()
         stderr(&o)
     );
     writer.execute_batch("ROLLBACK").unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Overwrites the middle half of `db` with bytes no page can hold.
@@ -1035,7 +1021,6 @@ fn a_damaged_database_is_refused_with_exit_2_by_import_and_query() {
             stderr(&o)
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `tree --format json` with `args`.
@@ -1109,7 +1094,6 @@ fn the_tree_decodes_a_long_game_once_however_often_it_returns() {
     assert_eq!(start["moves"][0]["score"], 75.0);
     assert_eq!(start["moves"][1]["san"], "Nf3");
     assert_eq!(start["moves"][1]["score"], 50.0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const DATED: &str = "[White \"Year\"][Date \"1985.??.??\"]\n1. e4 *\n\n\
@@ -1145,7 +1129,6 @@ fn partial_dates_match_the_ranges_they_overlap() {
     );
     assert_eq!(w(&["--date-from", "1986"]), ["Next"]);
     assert_eq!(w(&["--date-to", "1984"]), Vec::<String>::new());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1191,7 +1174,6 @@ fn refused_filter_values_exit_2_naming_the_flag_and_what_it_takes() {
             assert!(o.stdout.is_empty(), "{all:?}");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1209,7 +1191,6 @@ fn names_match_case_blind_in_any_script_and_player_means_either_colour() {
     assert_eq!(w(&["--player", "øystein"]), ["Øystein"]);
     assert_eq!(w(&["--player", "player"]), ["Other"]);
     assert_eq!(w(&["--player", "müller", "--black", "anna"]), ["Øystein"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1242,7 +1223,6 @@ fn moves_take_move_numbers_and_any_notation() {
     let o = xpgn(&["query", "--db", &db, "--moves", "1. e4 e5 2. e5"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--moves: ply 3 `e5`"), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The same board (1. e4 e5) reached with White to move and all castling
@@ -1339,7 +1319,6 @@ fn a_board_alone_finds_any_side_to_move_castling_and_en_passant() {
         .map(|(_, p)| p)
         .collect();
     assert_eq!(both, [Some(0), Some(0)]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -1360,5 +1339,4 @@ fn stats_print_one_json_document() {
     // chess plies, and its 2 positions up to the fault are indexed too.
     assert_eq!(v["positions"], 25 + 4 + 26 + 2 + 2);
     assert!(v["bytes"].as_u64().unwrap() > 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }

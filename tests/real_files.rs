@@ -6,6 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod scratch;
+use scratch::Scratch;
+
 use xpgn::notation::diagnostic::{DiagnosticKind, Severity};
 use xpgn::notation::reader::{Encoding, read_games};
 use xpgn::notation::replay::check_game;
@@ -25,11 +28,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xpgn-real-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp(name: &str) -> Scratch {
+    Scratch::new("real", name)
 }
 
 fn data(name: &str) -> PathBuf {
@@ -274,7 +274,6 @@ fn variations_100000_deep_go_through_every_command() {
         (d >= 0).then_some(d)
     });
     assert_eq!(depth, Some(0));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -331,7 +330,6 @@ fn a_game_that_breaks_off_is_stored_searchable_and_indexed_up_to_its_fault() {
         (r["game"].as_u64(), r["status"].as_str()),
         (Some(1), Some("invalid"))
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -387,7 +385,6 @@ fn exports_lose_nothing_and_read_back_as_the_same_games() {
         let o = xpgn(&["export", "--db", db]);
         assert_eq!(stdout(&o), out);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -430,5 +427,4 @@ fn duplicates_ignore_tag_order_white_space_and_notation() {
     );
     assert!(stdout(&o).contains("Short, Nigel D"));
     assert!(stdout(&o).ends_with("1 games repeat the moves of another in 1 groups\n"));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,6 +5,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
+mod scratch;
+use scratch::Scratch;
+
 use xpgn::notation::coord::resolve_coord;
 use xpgn::notation::position::read_position;
 use xpgn::render::{Diagram, legend_lines, render_svg};
@@ -350,8 +353,7 @@ fn diagram_command_draws_fen_moves_and_game_file_plies() {
     assert_eq!(drawn(&svg)["e6"].0, "black pawn");
     assert!(svg.contains(r#"<g class="last-move"><rect data-square="e7""#));
 
-    let dir = std::env::temp_dir().join(format!("xpgn-diagram-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("render", "diagram");
     let out = dir.join("d.svg");
     let game = "samples/courier-spiel/01-castling-both-sides-and-waiting-promotion.xpgn";
     let o = xpgn(&[
@@ -377,7 +379,6 @@ fn diagram_command_draws_fen_moves_and_game_file_plies() {
     let svg = std::fs::read_to_string(&out).unwrap();
     assert_eq!(drawn(&svg).len(), 48);
     assert!(svg.contains(r#"width="400""#));
-    std::fs::remove_dir_all(&dir).unwrap();
 
     let o = xpgn(&["diagram", game, "--ply", "9999"]);
     assert_eq!(o.status.code(), Some(2));

@@ -6,8 +6,11 @@
 //! name is refused, naming the variant; a Fairy-Stockfish section works the
 //! same way.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+
+mod scratch;
+use scratch::Scratch;
 
 const GAME: &str = "[Event \"Grid test\"]\n[White \"A\"]\n[Black \"B\"]\n[Variant \"grid10\"]\n\
     [Result \"*\"]\n\n1. Zd4 Zd7 2. Nf3 Nh8 3. e4 *\n";
@@ -29,32 +32,19 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("xpgn-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).display().to_string()
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A file of the test's scratch directory, as an argument.
+fn at(dir: &Scratch, name: &str) -> String {
+    dir.join(name).display().to_string()
 }
 
 const GRID10: &str = "tests/variants/grid10.toml";
 
 #[test]
 fn a_users_variant_is_stored_with_its_games_and_read_back_without_the_file() {
-    let dir = TempDir::new("grid10-db");
-    let games = dir.path("grid.xpgn");
+    let dir = Scratch::new("variant-db", "grid10-db");
+    let games = at(&dir, "grid.xpgn");
     std::fs::write(&games, GAME).unwrap();
-    let db = dir.path("grid.db");
+    let db = at(&dir, "grid.db");
 
     let o = xpgn(&["--variants", GRID10, "validate", &games]);
     assert!(stdout(&o).contains("1 valid"));
@@ -105,7 +95,7 @@ fn a_users_variant_is_stored_with_its_games_and_read_back_without_the_file() {
     let tree = stdout(&xpgn(&["tree", "--db", &db, "--variant", "grid10"]));
     assert!(tree.contains("Zd4"), "{tree}");
     // More games of it import without the file too.
-    let more = dir.path("more.xpgn");
+    let more = at(&dir, "more.xpgn");
     std::fs::write(&more, GAME.replace("3. e4", "3. e3")).unwrap();
     let o = stdout(&xpgn(&["import", "--db", &db, &more]));
     assert!(o.contains("imported 1"), "{o}");
@@ -113,10 +103,10 @@ fn a_users_variant_is_stored_with_its_games_and_read_back_without_the_file() {
 
 #[test]
 fn a_changed_definition_under_the_same_name_is_refused() {
-    let dir = TempDir::new("grid10-changed");
-    let games = dir.path("grid.xpgn");
+    let dir = Scratch::new("variant-db", "grid10-changed");
+    let games = at(&dir, "grid.xpgn");
     std::fs::write(&games, GAME).unwrap();
-    let db = dir.path("grid.db");
+    let db = at(&dir, "grid.db");
     stdout(&xpgn(&[
         "--variants",
         GRID10,
@@ -126,7 +116,7 @@ fn a_changed_definition_under_the_same_name_is_refused() {
         &games,
     ]));
 
-    let changed = dir.path("grid10.toml");
+    let changed = at(&dir, "grid10.toml");
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(GRID10))
         .unwrap()
         .replace("promotion-mandatory = false", "promotion-mandatory = true");
@@ -159,7 +149,7 @@ fn a_changed_definition_under_the_same_name_is_refused() {
         assert!(o.stdout.is_empty());
     }
     // A new database takes the changed definition.
-    let other = dir.path("other.db");
+    let other = at(&dir, "other.db");
     stdout(&xpgn(&[
         "--variants",
         &changed,
@@ -172,15 +162,15 @@ fn a_changed_definition_under_the_same_name_is_refused() {
 
 #[test]
 fn a_fairy_stockfish_section_is_stored_with_its_parents() {
-    let dir = TempDir::new("ini-db");
-    let games = dir.path("gothic.pgn");
+    let dir = Scratch::new("variant-db", "ini-db");
+    let games = at(&dir, "gothic.pgn");
     std::fs::write(
         &games,
         "[Variant \"gothic-ini\"]\n[Result \"*\"]\n\n\
          1. e4 e5 2. Ah3 Ah6 3. i3 i6 4. Bi2 Bi7 5. Nj3 Nj6 6. O-O O-O *\n",
     )
     .unwrap();
-    let db = dir.path("g.db");
+    let db = at(&dir, "g.db");
     let ini = "tests/variants/fairy.ini";
     stdout(&xpgn(&["--variants", ini, "import", "--db", &db, &games]));
     let exported = stdout(&xpgn(&["export", "--db", &db]));

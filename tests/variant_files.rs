@@ -3,6 +3,9 @@
 
 use std::process::Command;
 
+mod scratch;
+use scratch::Scratch;
+
 use xpgn::rules::variant::builtin_def;
 use xpgn::rules::{Position, Registry, Variant, builtin_source, load_toml, perft};
 
@@ -173,8 +176,7 @@ fn variants_option_and_environment_load_a_file_for_every_command() {
 
 #[test]
 fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
-    let dir = std::env::temp_dir().join(format!("xpgn-varfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("variant-files", "bad-definition");
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, MINI.replace("betza = \"Q\"", "betza = \"QY\"")).unwrap();
     let o = xpgn(&[
@@ -192,7 +194,6 @@ fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
     assert!(o.stdout.is_empty());
     let o = xpgn(&["--variants", "tests/variants/missing.ini", "variants"]);
     assert_eq!(o.status.code(), Some(2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
