@@ -291,6 +291,14 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                 Some(l) => kind_of(*l)?,
                 None => variant.pawn_kind(),
             };
+            // The usual case, one plain move named and nothing to choose,
+            // found straight from the position; every other case, faults
+            // included, by the general path below.
+            if promotion.is_none() && waiting.is_empty() {
+                if let Some(m) = pos.plain_named_move(kind, *to, *file, *rank) {
+                    return Ok(m);
+                }
+            }
             let name = variant.piece_def(kind).name;
             let mut legal = SCRATCH.take();
             // Only the pieces the written origin allows are tried; castlings

@@ -404,12 +404,10 @@ impl Position {
     fn pinned<B: Bits>(&self, us: Color, occ: B) -> B {
         let t = self.tables();
         let them = us.other();
-        let king = self.kings[us.index()];
-        let ki = t.bit(king);
+        let ki = t.bit(self.kings[us.index()]);
         let ours = self.side::<B>(us);
-        let theirs = self.side::<B>(them);
         let mut pinned = B::EMPTY;
-        let riders = theirs & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
+        let riders = self.side::<B>(them) & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
         if riders.is_empty() {
             return pinned;
         }
@@ -419,32 +417,184 @@ impl Position {
             if (ray & riders).is_empty() {
                 continue;
             }
-            let hit = ray & occ;
-            let shield = t.nearest(d, hit);
-            if !ours.has(shield) {
-                continue;
-            }
-            let beyond = t.ray_set::<B>(d, shield) & occ;
-            if beyond.is_empty() {
-                continue;
-            }
-            let rider = t.nearest(d, beyond);
-            if !theirs.has(rider) {
-                continue;
-            }
-            let sq = t.square_at[rider];
-            let (df, dr) = t.dirs[d];
-            let steps = if df != 0 {
-                (sq.file() as i8 - king.file() as i8) / df
-            } else {
-                (sq.rank() as i8 - king.rank() as i8) / dr
-            };
-            let kind = kind_of(self.board[sq.index()]);
-            if t.ride_mask[them.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0 {
+            let shield = t.nearest(d, ray & occ);
+            if ours.has(shield) && self.rider_behind::<B>(d, ki, shield, occ, them).is_some() {
                 pinned |= B::single(shield);
             }
         }
         pinned
+    }
+
+    /// The first piece along direction `d` beyond bit `from` (which lies
+    /// on that ray from bit `target`), on occupancy `occ`, if it is a piece
+    /// of `by` riding back along the ray as far as `target`: the rider that
+    /// attacks `target` once `from` is empty.
+    #[inline]
+    fn rider_behind<B: Bits>(
+        &self,
+        d: usize,
+        target: usize,
+        from: usize,
+        occ: B,
+        by: Color,
+    ) -> Option<usize> {
+        let t = self.tables();
+        let beyond = t.ray_set::<B>(d, from) & occ;
+        if beyond.is_empty() {
+            return None;
+        }
+        let rider = t.nearest(d, beyond);
+        if !self.side::<B>(by).has(rider) {
+            return None;
+        }
+        let (sq, origin) = (t.square_at[rider], t.square_at[target]);
+        let (df, dr) = t.dirs[d];
+        let steps = if df != 0 {
+            (sq.file() as i8 - origin.file() as i8) / df
+        } else {
+            (sq.rank() as i8 - origin.rank() as i8) / dr
+        };
+        let kind = kind_of(self.board[sq.index()]);
+        (t.ride_mask[by.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0)
+            .then_some(rider)
+    }
+
+    /// Whether a plain move of our piece from bit `from` to bit `to`
+    /// (neither castling nor en passant, nothing promoting) leaves our
+    /// king unattacked (R-0-1). Out of check, a piece other than the king
+    /// exposes it only by leaving the line between it and an enemy rider
+    /// (a pin: see [`Position::pinned`]), so only that is looked at; the
+    /// king's own moves and every move in check are tested on the
+    /// occupancy they leave.
+    #[inline]
+    fn plain_move_is_safe<B: Bits>(&self, from: usize, to: usize) -> bool {
+        let t = self.tables();
+        let us = self.turn;
+        let them = us.other();
+        let ki = t.bit(self.kings[us.index()]);
+        let occ = self.occupancy::<B>();
+        if self.check || from == ki {
+            let king = if from == ki { to } else { ki };
+            let after = (occ & !B::single(from)) | B::single(to);
+            let attackers = self.side::<B>(them) & !B::single(to);
+            return !self.attacked_on::<B>(king, them, after, attackers);
+        }
+        if !t.pin_lines::<B>(us, ki).has(from) {
+            return true;
+        }
+        for &d in &t.pin_dirs[us.index()] {
+            let d = usize::from(d);
+            let ray = t.ray_set::<B>(d, ki);
+            if !ray.has(from) || t.nearest(d, ray & occ) != from {
+                continue;
+            }
+            if let Some(rider) = self.rider_behind::<B>(d, ki, from, occ, them) {
+                // Pinned along `d`: it may only move along the line, up to
+                // and onto the rider.
+                if !ray.has(to) || t.ray_set::<B>(d, rider).has(to) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The legal move a written move names, when it is a plain one found
+    /// without generating: pieces of `kind` landing on `to`, from the
+    /// given origin `file` and `rank` if any. `Some` only when exactly one
+    /// legal move matches and it is an ordinary move or a pawn's step or
+    /// double step (no capture en passant, no promotion, no castling or
+    /// special king move that could land there, no waiting pawn on the
+    /// board); `None` says to ask [`Position::legal_moves_named_into`],
+    /// which answers every case (and finds the same move here).
+    pub fn plain_named_move(
+        &self,
+        kind: PieceKind,
+        to: Square,
+        file: Option<u8>,
+        rank: Option<u8>,
+    ) -> Option<Move> {
+        if self.waiting_len != 0 || !self.variant.size().contains(to) {
+            return None;
+        }
+        let hints = Hints { file, rank };
+        by_width!(self.plain_named_here(kind, to, hints))
+    }
+
+    fn plain_named_here<B: Bits>(&self, kind: PieceKind, to: Square, hints: Hints) -> Option<Move> {
+        let t = self.tables();
+        let us = self.turn;
+        let ti = t.bit(to);
+        let target = Piece::from_code(self.board[to.index()]);
+        if target.is_some_and(|p| p.color == us) {
+            return None;
+        }
+        if kind == t.pawn {
+            if t.zone_set::<B>(us).has(ti) || self.ep_square == Some(to) {
+                return None;
+            }
+            let ours = Piece { color: us, kind }.code();
+            let back = -t.pawn_push[us.index()];
+            let mut found = None;
+            let mut take = |from: Square, kind: MoveKind| -> Result<(), ()> {
+                if !hints.allow(from) || !self.plain_move_is_safe::<B>(t.bit(from), ti) {
+                    return Ok(());
+                }
+                if found.is_some() {
+                    return Err(());
+                }
+                found = Some(Move {
+                    kind,
+                    ..Move::normal(from, to)
+                });
+                Ok(())
+            };
+            if target.is_some() {
+                for fi in BitIter(t.pawn_capture_from::<B>(us, ti)) {
+                    let from = t.square_at[fi];
+                    if self.board[from.index()] == ours {
+                        take(from, MoveKind::Normal).ok()?;
+                    }
+                }
+            } else {
+                let one = t.size.offset(to, 0, back)?;
+                if self.board[one.index()] == ours {
+                    take(one, MoveKind::Normal).ok()?;
+                } else if self.board[one.index()] == 0 {
+                    if let Some(two) = t.size.offset(to, 0, 2 * back) {
+                        if self.board[two.index()] == ours
+                            && t.double_step_set::<B>(us).has(t.bit(two))
+                        {
+                            take(two, MoveKind::DoubleStep).ok()?;
+                        }
+                    }
+                }
+            }
+            return found;
+        }
+        if kind == t.king {
+            let king = self.kings[us.index()];
+            let castles_to = t.castlings[us.index()].iter().any(|c| c.king_to == to);
+            let leaps_to = t.def.special_king_move.as_ref().is_some_and(|sp| {
+                sp.offsets
+                    .iter()
+                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
+            });
+            if castles_to || leaps_to {
+                return None;
+            }
+        }
+        let mut found = None;
+        for fi in BitIter(self.origins::<B>(kind, to)) {
+            let from = t.square_at[fi];
+            if hints.allow(from) && self.plain_move_is_safe::<B>(fi, ti) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(Move::normal(from, to));
+            }
+        }
+        found
     }
 
     /// The context of a generation. A full one finds the pins; one of a
@@ -1048,6 +1198,7 @@ mod tests {
             seed
         };
         let mut positions = 0;
+        let mut quick_answers = 0;
         for &variant in Variant::builtin() {
             for _ in 0..12 {
                 let mut pos = Position::start(variant);
@@ -1056,12 +1207,26 @@ mod tests {
                     assert_eq!(pos.has_legal_move(), !all.is_empty(), "{pos:?}");
                     assert_eq!(pos.count_legal_moves(), all.len(), "{pos:?}");
                     for m in &all {
-                        for hints in [(Some(m.from.file()), None), (None, Some(m.from.rank()))] {
+                        for hints in [
+                            (None, None),
+                            (Some(m.from.file()), None),
+                            (None, Some(m.from.rank())),
+                        ] {
                             let Some(p) = pos.piece_at(m.from) else {
                                 continue;
                             };
                             let mut named = Vec::new();
                             pos.legal_moves_named_into(p.kind, m.to, hints.0, hints.1, &mut named);
+                            // The quick path answers only when the general
+                            // one finds that one plain move.
+                            if let Some(quick) = pos.plain_named_move(p.kind, m.to, hints.0, hints.1)
+                            {
+                                assert_eq!(named, [quick], "{pos:?} {m:?} {hints:?}");
+                                quick_answers += 1;
+                            }
+                            if hints == (None, None) {
+                                continue;
+                            }
                             let mut expected = pos.legal_moves_filtered(Some(p.kind), Some(m.to));
                             expected.retain(|o| {
                                 o.is_castle()
@@ -1115,5 +1280,6 @@ mod tests {
             }
         }
         assert!(positions > 5000, "{positions}");
+        assert!(quick_answers > 10 * positions, "{quick_answers} {positions}");
     }
 }
