@@ -25,7 +25,7 @@ use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::variant::PromotionRule;
+use super::variant::{PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
 struct Context<B: Bits> {
@@ -187,10 +187,11 @@ impl Position {
     /// one's king attacked, a null move is never made in check, and a
     /// setup with the side not to move in check is refused), so after a
     /// plain move only the piece now on `m.to`, or a rider seeing through
-    /// the vacated `m.from`, can attack it: when neither square lies where
-    /// an attack could come from, the full test is spared. Moves that
-    /// change more squares (castling, en passant, the king's special move,
-    /// waiting pawns' promotions) and kings' special attacks always get it.
+    /// the vacated `m.from`, can attack it: only those are looked at, the
+    /// rides along the one line ([`Tables::pin_dir`]) through each square.
+    /// Moves that change more squares (castling, en passant, the king's
+    /// special move, waiting pawns' promotions) and kings' special attacks
+    /// get the full attack test.
     pub(crate) fn gives_check(&self, m: &Move, by: Color) -> bool {
         let i = self.tables().bit(self.kings[by.other().index()]);
         by_width!(self.gives_check_here(m, i, by))
@@ -204,13 +205,38 @@ impl Position {
             && self.waiting_len == 0
             && !self.variant.has_waiting_promotion()
             && t.special_attacks.is_empty();
-        if plain
-            && !t.pin_lines::<B>(by.other(), i).has(t.bit(m.from))
-            && !t.check_reach::<B>(by, i).has(t.bit(m.to))
-        {
+        if !plain {
+            return self.attacked_on::<B>(i, by, self.occupancy(), self.side(by));
+        }
+        let them = by.other();
+        let (fi, ti) = (t.bit(m.from), t.bit(m.to));
+        // Most moves land where nothing of theirs could attack the king
+        // from, and leave no line to it.
+        let direct = t.check_reach::<B>(by, i).has(ti);
+        let discovered = t.pin_lines::<B>(them, i).has(fi);
+        if !direct && !discovered {
             return false;
         }
-        self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
+        let occ = self.occupancy::<B>();
+        // The first piece from the king along `d` is a rider of `by` that
+        // reaches it.
+        let rider_sees = |d: usize| self.rider_behind::<B>(d, i, i, occ, by).is_some();
+        let along = |sq: usize| match t.pin_dir(them, i, sq) {
+            PIN_NONE => false,
+            PIN_SEVERAL => t.pin_dirs[them.index()]
+                .iter()
+                .any(|&d| t.ray_set::<B>(usize::from(d), i).has(sq) && rider_sees(usize::from(d))),
+            d => rider_sees(usize::from(d)),
+        };
+        // The moved piece by a pawn's capture or a leap, or a rider along
+        // the line it now stands on or the one it left.
+        let k = usize::from(kind_of(self.board[m.to.index()]));
+        (direct
+            && ((k == t.pawn.index() && t.pawn_capture_from::<B>(by, i).has(ti))
+                || (t.leap_capture_kinds[by.index()] & (1 << k) != 0
+                    && t.leap_capture_from::<B>(by, k, i).has(ti))
+                || along(ti)))
+            || (discovered && along(fi))
     }
 
     fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
@@ -479,24 +505,23 @@ impl Position {
             let attackers = self.side::<B>(them) & !B::single(to);
             return !self.attacked_on::<B>(king, them, after, attackers);
         }
-        if !t.pin_lines::<B>(us, ki).has(from) {
-            return true;
-        }
-        for &d in &t.pin_dirs[us.index()] {
-            let d = usize::from(d);
+        let along = |d: usize| {
             let ray = t.ray_set::<B>(d, ki);
             if !ray.has(from) || t.nearest(d, ray & occ) != from {
-                continue;
+                return true;
             }
-            if let Some(rider) = self.rider_behind::<B>(d, ki, from, occ, them) {
-                // Pinned along `d`: it may only move along the line, up to
-                // and onto the rider.
-                if !ray.has(to) || t.ray_set::<B>(d, rider).has(to) {
-                    return false;
-                }
-            }
+            // Pinned along `d`, it may only move along the line, up to
+            // and onto the rider.
+            self.rider_behind::<B>(d, ki, from, occ, them)
+                .is_none_or(|rider| ray.has(to) && !t.ray_set::<B>(d, rider).has(to))
+        };
+        match t.pin_dir(us, ki, from) {
+            PIN_NONE => true,
+            PIN_SEVERAL => t.pin_dirs[us.index()]
+                .iter()
+                .all(|&d| along(usize::from(d))),
+            d => along(usize::from(d)),
         }
-        true
     }
 
     /// The legal move a written move names, when it is a plain one found

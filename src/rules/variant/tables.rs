@@ -150,7 +150,17 @@ pub(crate) struct Tables {
     /// Per colour and bit index of its king: the squares along `pin_dirs`
     /// (where a piece may be pinned).
     pin_lines: Vec<u64>,
+    /// Per colour, bit index of its king and bit index of a square: the
+    /// direction of `pin_dirs` whose ray from the king holds that square
+    /// ([`PIN_NONE`] for none, [`PIN_SEVERAL`] where rays of several
+    /// overlap, as steps of one and of two along a file would).
+    pin_dir: Vec<u8>,
 }
+
+/// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
+pub(crate) const PIN_NONE: u8 = u8::MAX;
+/// [`Tables::pin_dir`]: the square is on several such rays.
+pub(crate) const PIN_SEVERAL: u8 = u8::MAX - 1;
 
 /// Riders of some kinds that attack a square along any of some directions
 /// within the same range: a square is attacked by them when the ride from
@@ -745,6 +755,22 @@ impl Tables {
                 }
             }
         }
+        let mut pin_dir = vec![PIN_NONE; 2 * area * area];
+        for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
+            for (i, &sq) in square_at.iter().enumerate() {
+                for &d in dirs_of_color {
+                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
+                        let at = (ci * area + i) * area + usize::from(bit_of[r.index()]);
+                        pin_dir[at] = if pin_dir[at] == PIN_NONE && d < PIN_SEVERAL {
+                            d
+                        } else {
+                            PIN_SEVERAL
+                        };
+                    }
+                }
+            }
+        }
         let mut tables = Tables {
             size,
             king,
@@ -796,6 +822,7 @@ impl Tables {
             pin_dirs,
             pin_kinds_all,
             pin_lines,
+            pin_dir,
             def,
             check_reach: Vec::new(),
         };
@@ -927,6 +954,13 @@ impl Tables {
     #[inline]
     pub fn pin_lines<B: Bits>(&self, color: Color, i: usize) -> B {
         B::at(&self.pin_lines, color.index() * self.area + i)
+    }
+
+    /// The direction of `pin_dirs[color]` along which bit `i` lies from
+    /// `color`'s king on bit `king` ([`PIN_NONE`], [`PIN_SEVERAL`]).
+    #[inline]
+    pub fn pin_dir(&self, color: Color, king: usize, i: usize) -> u8 {
+        self.pin_dir[(color.index() * self.area + king) * self.area + i]
     }
 
     /// Every square of the board.
