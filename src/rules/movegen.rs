@@ -782,15 +782,18 @@ impl Position {
         out
     }
 
-    /// Whether there is any legal move: stops at the first, trying the
-    /// king's own moves first (the likeliest way out of a check). Mate and
-    /// stalemate tests need no more.
+    /// Whether there is any legal move: stops at the first kind of piece
+    /// that has one, trying the king's own moves first when in check (the
+    /// likeliest way out of it). Mate and stalemate tests need no more.
     pub fn has_legal_move(&self) -> bool {
-        let mut out = Vec::with_capacity(8);
-        let king = Some(self.tables().king);
-        by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
-        if !out.is_empty() {
-            return true;
+        // Counted, not listed: moves that need no test are not made.
+        let mut out = MoveCount(0);
+        if self.check {
+            let king = Some(self.tables().king);
+            by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
+            if !out.is_empty() {
+                return true;
+            }
         }
         by_width!(self.generate_until::<_>(&mut out, true, None, None, true));
         !out.is_empty()
@@ -844,7 +847,13 @@ impl Position {
         ];
         let movers = self.side::<B>(us) & !immune;
         let king = t.bit(ctx.king);
-        for k in 0..t.kind_count {
+        // Looking for any move, the king's come last: each needs the
+        // legality test.
+        let king_kind = t.king.index();
+        let kinds = (0..t.kind_count)
+            .filter(|&k| !first_only || k != king_kind)
+            .chain(first_only.then_some(king_kind));
+        for k in kinds {
             if only_kind.is_some_and(|only| only.index() != k) {
                 continue;
             }

@@ -113,6 +113,15 @@ impl PartialEq for Position {
 impl Position {
     /// The start position of `variant`.
     pub fn start(variant: Variant) -> Position {
+        variant
+            .tables()
+            .start
+            .get_or_init(|| Position::set_up_start(variant))
+            .clone()
+    }
+
+    /// [`Position::start`], made from the definition's setup.
+    fn set_up_start(variant: Variant) -> Position {
         let t = variant.tables();
         let mut pos = Position::empty(variant);
         for &(sq, p) in &t.def.setup {

@@ -9,7 +9,9 @@ use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
 use crate::rules::hash::{piece_key_formula, variant_key};
 use crate::rules::movement::{Atom, Mode};
 use crate::rules::piece::{Color, Piece, PieceKind};
+use crate::rules::position::Position;
 use crate::rules::square_set::SquareSet;
+use std::sync::OnceLock;
 
 /// A slice of a flat square table: start and length.
 #[derive(Clone, Copy, Default)]
@@ -155,6 +157,9 @@ pub(crate) struct Tables {
     /// ([`PIN_NONE`] for none, [`PIN_SEVERAL`] where rays of several
     /// overlap, as steps of one and of two along a file would).
     pin_dir: Vec<u8>,
+    /// The start position, made the first time it is asked for: each game
+    /// read starts from a copy.
+    pub start: OnceLock<Position>,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -823,6 +828,7 @@ impl Tables {
             pin_kinds_all,
             pin_lines,
             pin_dir,
+            start: OnceLock::new(),
             def,
             check_reach: Vec::new(),
         };
