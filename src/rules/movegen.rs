@@ -473,6 +473,16 @@ impl Position {
         if !self.side::<B>(by).has(rider) {
             return None;
         }
+        let kind = 1 << kind_of(self.board[t.square_at[rider].index()]);
+        let mask = &t.ride_mask[by.index()][t.reverse[d] as usize];
+        // Riding to the edge of any board (15 steps), or not at all: the
+        // distance does not matter.
+        if mask[15] & kind != 0 {
+            return Some(rider);
+        }
+        if mask[1] & kind == 0 {
+            return None;
+        }
         let (sq, origin) = (t.square_at[rider], t.square_at[target]);
         let (df, dr) = t.dirs[d];
         let steps = if df != 0 {
@@ -480,9 +490,7 @@ impl Position {
         } else {
             (sq.rank() as i8 - origin.rank() as i8) / dr
         };
-        let kind = kind_of(self.board[sq.index()]);
-        (t.ride_mask[by.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0)
-            .then_some(rider)
+        (mask[steps as usize] & kind != 0).then_some(rider)
     }
 
     /// Whether a plain move of our piece from bit `from` to bit `to`

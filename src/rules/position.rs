@@ -271,24 +271,26 @@ impl Position {
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
         let t = self.tables();
-        self.board[sq.index()] = p.code();
-        self.board_key ^= t.piece_key(sq, p);
+        let code = p.code();
         let i = t.bit(sq);
+        self.board[sq.index()] = code;
+        self.board_key ^= t.piece_key(code, i);
         store_insert(&mut self.color_bits[p.color.index()], i);
         store_insert(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] += 1;
-        if p.kind == self.tables().king {
+        if p.kind == t.king {
             self.kings[p.color.index()] = sq;
         }
     }
 
     #[inline]
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
-        let p = Piece::from_code(self.board[sq.index()])?;
+        let code = self.board[sq.index()];
+        let p = Piece::from_code(code)?;
         self.board[sq.index()] = 0;
         let t = self.tables();
-        self.board_key ^= t.piece_key(sq, p);
         let i = t.bit(sq);
+        self.board_key ^= t.piece_key(code, i);
         store_remove(&mut self.color_bits[p.color.index()], i);
         store_remove(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] -= 1;
@@ -689,6 +691,27 @@ impl Position {
                 captured = self.take(victim);
                 self.take(m.from);
                 self.put(m.to, mover);
+            }
+            _ if m.promotion.is_none() => {
+                // The mover's sets and key change by its two squares alone.
+                if self.board[m.to.index()] != 0 {
+                    captured = self.take(m.to);
+                }
+                let (fi, ti) = (t.bit(m.from), t.bit(m.to));
+                let code = self.board[m.from.index()];
+                self.board[m.from.index()] = 0;
+                self.board[m.to.index()] = code;
+                self.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
+                for set in [
+                    &mut self.color_bits[us.index()],
+                    &mut self.kind_bits[mover.kind.index()],
+                ] {
+                    store_remove(set, fi);
+                    store_insert(set, ti);
+                }
+                if is_king {
+                    self.kings[us.index()] = m.to;
+                }
             }
             _ => {
                 captured = self.take(m.to);

@@ -89,7 +89,9 @@ pub(crate) struct Tables {
     /// Kinds that have leaps (bit per kind).
     pub leapers: u16,
     /// The key's part for each piece on each square
-    /// (`hash::piece_key_formula`), indexed by [`Tables::piece_key_index`].
+    /// (`hash::piece_key_formula`), by the piece's board code and the
+    /// square's bit index (`code * area + bit`): a move looks its keys up
+    /// straight from the board.
     piece_keys: Vec<u64>,
     /// The key's part for the variant.
     pub variant_key: u64,
@@ -209,10 +211,13 @@ fn table_insert(table: &mut [u64], words: usize, at: usize, i: usize) {
     table[at * words + (i >> 6)] |= 1u64 << (i & 63);
 }
 
+/// Board codes of pieces (`Piece::code`), 0 (empty) included.
+const PIECE_CODES: usize = 33;
+
 #[inline]
-fn piece_key_index(size: BoardSize, kinds: usize, sq: Square, p: Piece) -> usize {
+fn piece_key_index(size: BoardSize, sq: Square, code: u8) -> usize {
     let dense = usize::from(sq.rank()) * usize::from(size.files) + usize::from(sq.file());
-    (p.color.index() * kinds + p.kind.index()) * size.area() + dense
+    usize::from(code) * size.area() + dense
 }
 
 fn rank_bits(ranks: &[u8], map: impl Fn(u8) -> u8) -> u16 {
@@ -552,7 +557,7 @@ impl Tables {
             touch.insert(c.partner_from);
         }
         let area = usize::from(size.files) * usize::from(size.ranks);
-        let mut piece_keys = vec![0; 2 * n * area];
+        let mut piece_keys = vec![0; PIECE_CODES * area];
         for color in Color::BOTH {
             for k in 0..n {
                 let p = Piece {
@@ -560,7 +565,7 @@ impl Tables {
                     kind: PieceKind(k as u8),
                 };
                 for sq in size.squares() {
-                    piece_keys[piece_key_index(size, n, sq, p)] = piece_key_formula(sq, p);
+                    piece_keys[piece_key_index(size, sq, p.code())] = piece_key_formula(sq, p);
                 }
             }
         }
@@ -866,10 +871,10 @@ impl Tables {
         B::at(&self.check_reach, color.index() * self.area + i)
     }
 
-    /// The key's part for `p` on `sq` (a square of the board).
+    /// The key's part for the piece of board code `code` on bit `i`.
     #[inline]
-    pub fn piece_key(&self, sq: Square, p: Piece) -> u64 {
-        self.piece_keys[piece_key_index(self.size, self.kind_count, sq, p)]
+    pub fn piece_key(&self, code: u8, i: usize) -> u64 {
+        self.piece_keys[usize::from(code) * self.area + i]
     }
 
     /// The bit index of `sq` (a square of the board).
