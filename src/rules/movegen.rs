@@ -858,10 +858,14 @@ impl Position {
         // Looking for any move, the king's come last: each needs the
         // legality test.
         let king_kind = t.king.index();
-        let kinds = (0..t.kind_count)
-            .filter(|&k| !first_only || k != king_kind)
-            .chain(first_only.then_some(king_kind));
-        for k in kinds {
+        for n in 0..t.kind_count {
+            let k = if !first_only || n < king_kind {
+                n
+            } else if n + 1 == t.kind_count {
+                king_kind
+            } else {
+                n + 1
+            };
             if only_kind.is_some_and(|only| only.index() != k) {
                 continue;
             }
