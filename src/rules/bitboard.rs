@@ -172,6 +172,16 @@ impl Bits for u128 {
     fn single(i: usize) -> u128 {
         1 << i
     }
+    /// The word holding bit `i`, shifted: cheaper than a 128-bit shift.
+    #[inline]
+    fn has(self, i: usize) -> bool {
+        let word = if i < 64 {
+            self as u64
+        } else {
+            (self >> 64) as u64
+        };
+        word >> (i & 63) & 1 != 0
+    }
     #[inline]
     fn first(self) -> usize {
         self.trailing_zeros() as usize

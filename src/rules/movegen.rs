@@ -880,13 +880,17 @@ impl Position {
                 self.pawn_moves(&ctx, pieces, within, out);
                 continue;
             }
-            let leaps = t.leapers & (1 << k) != 0;
+            let modes = t.leap_modes[us.index()][k];
             let rides = &t.rides[us.index()][k];
             for fi in BitIter(pieces) {
                 let mut targets = B::EMPTY;
-                if leaps {
-                    targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
-                        | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
+                // Most kinds leap in one mode (to an empty square or to
+                // capture alike), if at all.
+                if modes & 1 != 0 {
+                    targets = t.leap_set::<B>(us, 0, k, fi) & onto[0];
+                }
+                if modes & 6 != 0 {
+                    targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
                         | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
                 for &(d, max, mode) in rides {
@@ -972,7 +976,28 @@ impl Position {
             .ep_square
             .filter(|&ep| t.def.pawns.en_passant && self.board[ep.index()] == 0)
             .map(|ep| t.bit(ep));
-        for fi in BitIter(pawns) {
+        // Counting, the captures of the pawns that need no test are
+        // counted set-wise, each side's at once, unless one of them lands
+        // in the zone (promotions) or there is an en passant square.
+        let mut each = pawns;
+        if !bulk.is_empty() && ep.is_none() {
+            let diagonal = |side: usize| {
+                let from = bulk & t.pawn_capture_side::<B>(us, side);
+                // Toward file a one less than a rank, toward the last file one more.
+                let step = rank + side as u32 * 2 - 1;
+                let to = match us {
+                    Color::White => from.up(step),
+                    Color::Black => from.down(2 * rank - step),
+                };
+                to & capturable
+            };
+            let (left, right) = (diagonal(0), diagonal(1));
+            if ((left | right) & zone).is_empty() {
+                out.add_count(left.count() + right.count());
+                each = pawns & !bulk;
+            }
+        }
+        for fi in BitIter(each) {
             let attacks = t.pawn_captures::<B>(us, fi);
             let mut captures = attacks & capturable;
             if bulk.has(fi) {

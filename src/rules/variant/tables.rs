@@ -131,6 +131,9 @@ pub(crate) struct Tables {
     pawn_capture_from: Vec<u64>,
     /// Per colour and bit index: the squares its pawn captures from there.
     pawn_captures: Vec<u64>,
+    /// Per colour and side (toward file a, toward the last file): the
+    /// squares from which its pawn has that capture on the board.
+    pawn_capture_sides: Vec<u64>,
     /// Every square of the board (one set).
     board_set: Vec<u64>,
     /// Per colour: the squares its pawns may double-step from.
@@ -143,6 +146,9 @@ pub(crate) struct Tables {
     check_reach: Vec<u64>,
     /// Per colour: kinds that capture by a leap (bit per kind).
     pub leap_capture_kinds: [u16; 2],
+    /// Per colour and kind: the modes (bit per mode number, as in
+    /// [`Tables::leap_set`]) it has leaps of somewhere on the board.
+    pub leap_modes: [[u8; 16]; 2],
     /// Per colour: its capturing rides, grouped for the reverse lookup.
     pub ride_groups: [Vec<RideGroup>; 2],
     /// Per colour: the directions from its king along which an enemy
@@ -627,11 +633,15 @@ impl Tables {
         let mut leap_capture_from = vec![0u64; 2 * n * area * words];
         let mut leap_move_from = vec![0u64; 2 * n * area * words];
         let mut leap_capture_kinds = [0u16; 2];
+        let mut leap_modes = [[0u8; 16]; 2];
         for ci in 0..2 {
             for mi in 0..3 {
                 for k in 0..n {
                     for (i, &sq) in square_at.iter().enumerate() {
                         let sp = leap_span[leap_index(ci, mi, n, k, sq)];
+                        if sp.len > 0 {
+                            leap_modes[ci][k] |= 1 << mi;
+                        }
                         for t in &leap_flat[sp.start as usize..(sp.start + sp.len) as usize] {
                             let ti = usize::from(bit_of[t.index()]);
                             table_insert(
@@ -664,13 +674,15 @@ impl Tables {
         }
         let mut pawn_capture_from = vec![0u64; 2 * area * words];
         let mut pawn_captures = vec![0u64; 2 * area * words];
+        let mut pawn_capture_sides = vec![0u64; 4 * words];
         for (ci, push) in [1i8, -1].into_iter().enumerate() {
             for (i, &sq) in square_at.iter().enumerate() {
-                for df in [-1, 1] {
+                for (side, df) in [-1, 1].into_iter().enumerate() {
                     if let Some(t) = size.offset(sq, df, push) {
                         let ti = usize::from(bit_of[t.index()]);
                         table_insert(&mut pawn_captures, words, ci * area + i, ti);
                         table_insert(&mut pawn_capture_from, words, ci * area + ti, i);
+                        table_insert(&mut pawn_capture_sides, words, ci * 2 + side, i);
                     }
                 }
             }
@@ -827,7 +839,9 @@ impl Tables {
             leap_move_from,
             pawn_capture_from,
             pawn_captures,
+            pawn_capture_sides,
             leap_capture_kinds,
+            leap_modes,
             ride_groups,
             pin_dirs,
             pin_kinds_all,
@@ -906,24 +920,25 @@ impl Tables {
     #[inline(always)]
     pub fn ride_set<B: Bits>(&self, d: u8, i: usize, max: u8, occ: B) -> B {
         let d = usize::from(d);
-        let ray = self.ray_set::<B>(d, i);
-        let mut reach = ray;
-        let hit = ray & occ;
+        // A limited ride starts from the ray cut to its range.
+        let mut reach = if max < 15 {
+            self.near_ray(d, i, max)
+        } else {
+            self.ray_set::<B>(d, i)
+        };
+        let hit = reach & occ;
         if !hit.is_empty() {
             reach &= !self.ray_set::<B>(d, self.nearest(d, hit));
-        }
-        if max < 15 {
-            return self.within_range(d, i, max, reach);
         }
         reach
     }
 
-    /// The squares of `reach` (along direction `d` from bit `i`) at most
-    /// `max` steps away.
+    /// The squares along direction `d` from bit `i` at most `max` steps
+    /// away (a range some ride uses, below 15).
     #[inline]
-    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, reach: B) -> B {
+    fn near_ray<B: Bits>(&self, d: usize, i: usize, max: u8) -> B {
         let near = self.near_sets[d * 16 + usize::from(max)];
-        reach & B::at(&self.near_rays, usize::from(near) * self.area + i)
+        B::at(&self.near_rays, usize::from(near) * self.area + i)
     }
 
     /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
@@ -996,6 +1011,13 @@ impl Tables {
     #[inline]
     pub fn pawn_captures<B: Bits>(&self, color: Color, i: usize) -> B {
         B::at(&self.pawn_captures, color.index() * self.area + i)
+    }
+
+    /// The squares from which `color`'s pawn captures toward file a
+    /// (`side` 0) or toward the last file (1) on the board.
+    #[inline]
+    pub fn pawn_capture_side<B: Bits>(&self, color: Color, side: usize) -> B {
+        B::at(&self.pawn_capture_sides, color.index() * 2 + side)
     }
 
     /// Squares from `sq` to the edge in direction `d`.
