@@ -261,7 +261,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {
             let mut found = SCRATCH.take();
-            pos.legal_castlings_into(&mut found);
+            pos.legal_castlings_toward_into(*side, &mut found);
             found.retain(|m| match m.kind {
                 MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
                 _ => false,

@@ -25,7 +25,7 @@ use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::variant::{PIN_NONE, PIN_SEVERAL, PromotionRule};
+use super::variant::{CastlingSide, PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
 struct Context<B: Bits> {
@@ -703,12 +703,21 @@ impl Position {
     /// of [`Position::legal_moves`], in the same order, without the others.
     pub fn legal_castlings_into(&self, out: &mut Vec<Move>) {
         out.clear();
-        by_width!(self.castlings_into(out));
+        by_width!(self.castlings_into(out, None));
     }
 
-    fn castlings_into<B: Bits>(&self, out: &mut Vec<Move>) {
-        let ctx = self.context::<B>(true, None, false);
-        self.castling_moves(&ctx, out);
+    /// [`Position::legal_castlings_into`], only the castlings toward
+    /// `side` (what `O-O` or `O-O-O` names): the others' squares are not
+    /// tested.
+    pub fn legal_castlings_toward_into(&self, side: CastlingSide, out: &mut Vec<Move>) {
+        out.clear();
+        by_width!(self.castlings_into(out, Some(side)));
+    }
+
+    fn castlings_into<B: Bits>(&self, out: &mut Vec<Move>, side: Option<CastlingSide>) {
+        // Castlings are tested one by one: the pins are not needed.
+        let ctx = self.context::<B>(true, None, true);
+        self.castling_moves_toward(&ctx, side, out);
     }
 
     /// The legal moves a written move names: pieces of `kind` landing on
@@ -1106,6 +1115,16 @@ impl Position {
     }
 
     fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
+        self.castling_moves_toward(ctx, None, out);
+    }
+
+    /// The castling moves, only those toward `side` if given.
+    fn castling_moves_toward<B: Bits, S: Sink>(
+        &self,
+        ctx: &Context<B>,
+        side: Option<CastlingSide>,
+        out: &mut S,
+    ) {
         // A side's king is `Moved` once none of its castlings can happen
         // (`CastlingState::canonical`).
         if ctx.in_check || self.castling.king[ctx.us.index()] == Stage::Moved {
@@ -1114,7 +1133,8 @@ impl Position {
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
-            if ctx.only_to.is_some_and(|to| to != c.king_to)
+            if side.is_some_and(|side| t.def.castling[c.index as usize].side != side)
+                || ctx.only_to.is_some_and(|to| to != c.king_to)
                 || ctx.king != c.king_from
                 || !self.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
