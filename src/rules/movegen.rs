@@ -455,7 +455,7 @@ impl Position {
     /// on that ray from bit `target`), on occupancy `occ`, if it is a piece
     /// of `by` riding back along the ray as far as `target`: the rider that
     /// attacks `target` once `from` is empty.
-    #[inline]
+    #[inline(always)]
     fn rider_behind<B: Bits>(
         &self,
         d: usize,
@@ -504,32 +504,37 @@ impl Position {
     fn plain_move_is_safe<B: Bits>(&self, from: usize, to: usize) -> bool {
         let t = self.tables();
         let us = self.turn;
-        let them = us.other();
         let ki = t.bit(self.kings[us.index()]);
-        let occ = self.occupancy::<B>();
         if self.check || from == ki {
+            let them = us.other();
             let king = if from == ki { to } else { ki };
-            let after = (occ & !B::single(from)) | B::single(to);
+            let after = (self.occupancy::<B>() & !B::single(from)) | B::single(to);
             let attackers = self.side::<B>(them) & !B::single(to);
             return !self.attacked_on::<B>(king, them, after, attackers);
         }
-        let along = |d: usize| {
-            let ray = t.ray_set::<B>(d, ki);
-            if !ray.has(from) || t.nearest(d, ray & occ) != from {
-                return true;
-            }
-            // Pinned along `d`, it may only move along the line, up to
-            // and onto the rider.
-            self.rider_behind::<B>(d, ki, from, occ, them)
-                .is_none_or(|rider| ray.has(to) && !t.ray_set::<B>(d, rider).has(to))
-        };
         match t.pin_dir(us, ki, from) {
             PIN_NONE => true,
-            PIN_SEVERAL => t.pin_dirs[us.index()]
-                .iter()
-                .all(|&d| along(usize::from(d))),
-            d => along(usize::from(d)),
+            PIN_SEVERAL => t.pin_dirs[us.index()].iter().all(|&d| {
+                let d = usize::from(d);
+                !t.ray_set::<B>(d, ki).has(from) || self.pin_allows::<B>(d, ki, from, to)
+            }),
+            d => self.pin_allows::<B>(usize::from(d), ki, from, to),
         }
+    }
+
+    /// Whether our piece on bit `from`, on the ray `d` from our king on
+    /// bit `ki`, may go to bit `to`: unless it is pinned along that ray,
+    /// and then only along the line, up to and onto the rider.
+    #[inline]
+    fn pin_allows<B: Bits>(&self, d: usize, ki: usize, from: usize, to: usize) -> bool {
+        let t = self.tables();
+        let occ = self.occupancy::<B>();
+        let ray = t.ray_set::<B>(d, ki);
+        if t.nearest(d, ray & occ) != from {
+            return true;
+        }
+        self.rider_behind::<B>(d, ki, from, occ, self.turn.other())
+            .is_none_or(|rider| ray.has(to) && !t.ray_set::<B>(d, rider).has(to))
     }
 
     /// The legal move a written move names, when it is a plain one found
