@@ -41,6 +41,13 @@ pub(crate) fn store_remove(s: &mut Store, i: usize) {
     s[i >> 6] &= !(1u64 << (i & 63));
 }
 
+/// Moves bit `from` of a stored set to bit `to` (`from` is set, `to` is not).
+#[inline]
+pub(crate) fn store_move(s: &mut Store, from: usize, to: usize) {
+    s[from >> 6] ^= 1u64 << (from & 63);
+    s[to >> 6] ^= 1u64 << (to & 63);
+}
+
 /// The set widths; a variant uses the narrowest its board fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Width {

@@ -1315,7 +1315,8 @@ mod tests {
                             pos.legal_moves_named_into(p.kind, m.to, hints.0, hints.1, &mut named);
                             // The quick path answers only when the general
                             // one finds that one plain move.
-                            if let Some(quick) = pos.plain_named_move(p.kind, m.to, hints.0, hints.1)
+                            if let Some(quick) =
+                                pos.plain_named_move(p.kind, m.to, hints.0, hints.1)
                             {
                                 assert_eq!(named, [quick], "{pos:?} {m:?} {hints:?}");
                                 quick_answers += 1;
@@ -1376,6 +1377,9 @@ mod tests {
             }
         }
         assert!(positions > 5000, "{positions}");
-        assert!(quick_answers > 10 * positions, "{quick_answers} {positions}");
+        assert!(
+            quick_answers > 10 * positions,
+            "{quick_answers} {positions}"
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! [`Position`]: a legal position of a variant, with everything that
 //! decides which moves are legal.
 
-use super::bitboard::{BitIter, Bits, STORE_WORDS, Store, Wide, store_insert, store_remove};
+use super::bitboard::{
+    BitIter, Bits, STORE_WORDS, Store, Wide, store_insert, store_move, store_remove,
+};
 use super::castling::{CastlingState, Stage};
 use super::geometry::{SQUARE_SPACE, Square};
 use super::moves::{Move, MoveKind};
@@ -702,13 +704,8 @@ impl Position {
                 self.board[m.from.index()] = 0;
                 self.board[m.to.index()] = code;
                 self.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
-                for set in [
-                    &mut self.color_bits[us.index()],
-                    &mut self.kind_bits[mover.kind.index()],
-                ] {
-                    store_remove(set, fi);
-                    store_insert(set, ti);
-                }
+                store_move(&mut self.color_bits[us.index()], fi, ti);
+                store_move(&mut self.kind_bits[mover.kind.index()], fi, ti);
                 if is_king {
                     self.kings[us.index()] = m.to;
                 }
