@@ -256,7 +256,11 @@ fn color_name(c: Color) -> &'static str {
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
     let kind_of = |letter: char| -> Result<PieceKind, SanError> {
-        super::kind_for_letter(variant, letter).map_err(SanError::Illegal)
+        // The message is made only for a letter that names no kind.
+        match variant.kind_by_letter(letter) {
+            Some(kind) => Ok(kind),
+            None => super::kind_for_letter(variant, letter).map_err(SanError::Illegal),
+        }
     };
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {

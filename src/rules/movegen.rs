@@ -38,7 +38,9 @@ struct Context<B: Bits> {
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
-    our_promoting: Option<(Square, Vec<PieceKind>)>,
+    /// The types come as a set, bit per kind: a context holds nothing to
+    /// free.
+    our_promoting: Option<(Square, u16)>,
     /// False to keep pseudo-legal moves (for explaining why a move is illegal).
     test_legality: bool,
     /// Only moves to this square, if set.
@@ -420,7 +422,13 @@ impl Position {
             .waiting_pawns()
             .iter()
             .find(|w| w.color == us && w.turns == 1)
-            .map(|w| (w.square, self.available_kinds(us)));
+            .map(|w| {
+                let kinds = self
+                    .available_kinds(us)
+                    .iter()
+                    .fold(0u16, |set, k| set | 1 << k.index());
+                (w.square, kinds)
+            });
     }
 
     /// Our pieces standing between our king and an enemy rider that would
@@ -1200,11 +1208,14 @@ impl Position {
         if must_test && ctx.test_legality && !self.safe_after(ctx, &m) {
             return;
         }
-        match &ctx.our_promoting {
-            Some((sq, kinds)) if !kinds.is_empty() => {
-                for &kind in kinds {
+        match ctx.our_promoting {
+            Some((square, mut kinds)) if kinds != 0 => {
+                // In kind order, as `available_kinds` lists them.
+                while kinds != 0 {
+                    let kind = PieceKind(kinds.trailing_zeros() as u8);
+                    kinds &= kinds - 1;
                     out.add(Move {
-                        waiting_promotion: Some(WaitingPromotion { square: *sq, kind }),
+                        waiting_promotion: Some(WaitingPromotion { square, kind }),
                         ..m
                     });
                 }
