@@ -35,6 +35,33 @@
 //!   `u128::count_ones` in software (the default x86-64 target has no
 //!   `popcnt`); its limited-range Elephant and 14 pieces a side add the
 //!   rest.
+//!
+//! Session 5 (2026-11-23, 2 shared cores, load about 6): leap tables read
+//! only for the modes a kind has, limited rides started from the ray cut
+//! to their range, the captures of pawns that need no test counted
+//! set-wise, 128-bit membership tested in one word.
+//!
+//! - Callgrind, `xpgn perft -v VARIANT 4`, whole process, before
+//!   (92119b1) -> after: chess 35.5 M -> 30.6 M, Courier-Spiel 265.6 M
+//!   -> 210.7 M, Counsellor 158.1 M -> 126.3 M. Per leaf, start-up
+//!   (`perft 1`) taken off: chess 158.6 -> 141.4, Courier-Spiel 168.1 ->
+//!   134.6, Counsellor 204.4 -> 165.2.
+//! - farm-bench, medians of 5, user seconds, each 12x8 run interleaved
+//!   with orthodox `perft 6` (119,060,324 leaves) of the same build:
+//!   per leaf, Courier-Spiel depth 5 (59,524,500) runs at 0.96 times the
+//!   orthodox speed before and 1.05 times after; Counsellor depth 5
+//!   (24,813,613) at 0.76 before and 0.86 after. Orthodox `perft 6`
+//!   0.885 s before, 0.784 s after (152 M leaves/s); shakmaty 0.421 s
+//!   (283 M/s) in the same minutes.
+//! - What keeps Counsellor below orthodox per leaf is not its pieces: the
+//!   generator's own instructions per leaf are the same (34 and 33); the
+//!   gap is two-word set arithmetic (`&`, `|`, `!` on `u128`: 18 a leaf
+//!   against 7.5), 128-bit loads and membership (19 against 11) and
+//!   `count_ones` in software on two halves (18 against 12). Tried and
+//!   dropped as slower: a branch-free count of both halves together (+3
+//!   to 4% instructions), the higher word loaded first (+2%), counting
+//!   the untested pieces as a set before the tested ones (+3 to 6%). Left: a
+//!   hardware `popcnt` (a target feature: a build decision).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::position::read_position;

@@ -256,12 +256,16 @@ fn color_name(c: Color) -> &'static str {
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
     let kind_of = |letter: char| -> Result<PieceKind, SanError> {
-        super::kind_for_letter(variant, letter).map_err(SanError::Illegal)
+        // The message is made only for a letter that names no kind.
+        match variant.kind_by_letter(letter) {
+            Some(kind) => Ok(kind),
+            None => super::kind_for_letter(variant, letter).map_err(SanError::Illegal),
+        }
     };
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
         San::Castle { side, waiting } => {
             let mut found = SCRATCH.take();
-            pos.legal_castlings_into(&mut found);
+            pos.legal_castlings_toward_into(*side, &mut found);
             found.retain(|m| match m.kind {
                 MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
                 _ => false,
@@ -291,6 +295,14 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                 Some(l) => kind_of(*l)?,
                 None => variant.pawn_kind(),
             };
+            // The usual case, one plain move named and nothing to choose,
+            // found straight from the position; every other case, faults
+            // included, by the general path below.
+            if promotion.is_none() && waiting.is_empty() {
+                if let Some(m) = pos.plain_named_move(kind, *to, *file, *rank) {
+                    return Ok(m);
+                }
+            }
             let name = variant.piece_def(kind).name;
             let mut legal = SCRATCH.take();
             // Only the pieces the written origin allows are tried; castlings

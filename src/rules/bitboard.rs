@@ -41,6 +41,13 @@ pub(crate) fn store_remove(s: &mut Store, i: usize) {
     s[i >> 6] &= !(1u64 << (i & 63));
 }
 
+/// Moves bit `from` of a stored set to bit `to` (`from` is set, `to` is not).
+#[inline]
+pub(crate) fn store_move(s: &mut Store, from: usize, to: usize) {
+    s[from >> 6] ^= 1u64 << (from & 63);
+    s[to >> 6] ^= 1u64 << (to & 63);
+}
+
 /// The set widths; a variant uses the narrowest its board fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Width {
@@ -171,6 +178,16 @@ impl Bits for u128 {
     #[inline]
     fn single(i: usize) -> u128 {
         1 << i
+    }
+    /// The word holding bit `i`, shifted: cheaper than a 128-bit shift.
+    #[inline]
+    fn has(self, i: usize) -> bool {
+        let word = if i < 64 {
+            self as u64
+        } else {
+            (self >> 64) as u64
+        };
+        word >> (i & 63) & 1 != 0
     }
     #[inline]
     fn first(self) -> usize {

@@ -79,6 +79,7 @@ impl CastlingState {
     }
 
     /// Whether no castling remains for either side.
+    #[inline]
     pub fn is_none(&self) -> bool {
         *self == CastlingState::NONE
     }

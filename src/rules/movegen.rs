@@ -25,7 +25,7 @@ use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::variant::PromotionRule;
+use super::variant::{CastlingSide, PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
 struct Context<B: Bits> {
@@ -38,7 +38,9 @@ struct Context<B: Bits> {
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
-    our_promoting: Option<(Square, Vec<PieceKind>)>,
+    /// The types come as a set, bit per kind: a context holds nothing to
+    /// free.
+    our_promoting: Option<(Square, u16)>,
     /// False to keep pseudo-legal moves (for explaining why a move is illegal).
     test_legality: bool,
     /// Only moves to this square, if set.
@@ -187,10 +189,11 @@ impl Position {
     /// one's king attacked, a null move is never made in check, and a
     /// setup with the side not to move in check is refused), so after a
     /// plain move only the piece now on `m.to`, or a rider seeing through
-    /// the vacated `m.from`, can attack it: when neither square lies where
-    /// an attack could come from, the full test is spared. Moves that
-    /// change more squares (castling, en passant, the king's special move,
-    /// waiting pawns' promotions) and kings' special attacks always get it.
+    /// the vacated `m.from`, can attack it: only those are looked at, the
+    /// rides along the one line ([`Tables::pin_dir`]) through each square.
+    /// Moves that change more squares (castling, en passant, the king's
+    /// special move, waiting pawns' promotions) and kings' special attacks
+    /// get the full attack test.
     pub(crate) fn gives_check(&self, m: &Move, by: Color) -> bool {
         let i = self.tables().bit(self.kings[by.other().index()]);
         by_width!(self.gives_check_here(m, i, by))
@@ -204,13 +207,38 @@ impl Position {
             && self.waiting_len == 0
             && !self.variant.has_waiting_promotion()
             && t.special_attacks.is_empty();
-        if plain
-            && !t.pin_lines::<B>(by.other(), i).has(t.bit(m.from))
-            && !t.check_reach::<B>(by, i).has(t.bit(m.to))
-        {
+        if !plain {
+            return self.attacked_on::<B>(i, by, self.occupancy(), self.side(by));
+        }
+        let them = by.other();
+        let (fi, ti) = (t.bit(m.from), t.bit(m.to));
+        // Most moves land where nothing of theirs could attack the king
+        // from, and leave no line to it.
+        let direct = t.check_reach::<B>(by, i).has(ti);
+        let discovered = t.pin_lines::<B>(them, i).has(fi);
+        if !direct && !discovered {
             return false;
         }
-        self.attacked_on::<B>(i, by, self.occupancy(), self.side(by))
+        let occ = self.occupancy::<B>();
+        // The first piece from the king along `d` is a rider of `by` that
+        // reaches it.
+        let rider_sees = |d: usize| self.rider_behind::<B>(d, i, i, occ, by).is_some();
+        let along = |sq: usize| match t.pin_dir(them, i, sq) {
+            PIN_NONE => false,
+            PIN_SEVERAL => t.pin_dirs[them.index()]
+                .iter()
+                .any(|&d| t.ray_set::<B>(usize::from(d), i).has(sq) && rider_sees(usize::from(d))),
+            d => rider_sees(usize::from(d)),
+        };
+        // The moved piece by a pawn's capture or a leap, or a rider along
+        // the line it now stands on or the one it left.
+        let k = usize::from(kind_of(self.board[m.to.index()]));
+        (direct
+            && ((k == t.pawn.index() && t.pawn_capture_from::<B>(by, i).has(ti))
+                || (t.leap_capture_kinds[by.index()] & (1 << k) != 0
+                    && t.leap_capture_from::<B>(by, k, i).has(ti))
+                || along(ti)))
+            || (discovered && along(fi))
     }
 
     fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
@@ -394,7 +422,13 @@ impl Position {
             .waiting_pawns()
             .iter()
             .find(|w| w.color == us && w.turns == 1)
-            .map(|w| (w.square, self.available_kinds(us)));
+            .map(|w| {
+                let kinds = self
+                    .available_kinds(us)
+                    .iter()
+                    .fold(0u16, |set, k| set | 1 << k.index());
+                (w.square, kinds)
+            });
     }
 
     /// Our pieces standing between our king and an enemy rider that would
@@ -404,12 +438,10 @@ impl Position {
     fn pinned<B: Bits>(&self, us: Color, occ: B) -> B {
         let t = self.tables();
         let them = us.other();
-        let king = self.kings[us.index()];
-        let ki = t.bit(king);
+        let ki = t.bit(self.kings[us.index()]);
         let ours = self.side::<B>(us);
-        let theirs = self.side::<B>(them);
         let mut pinned = B::EMPTY;
-        let riders = theirs & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
+        let riders = self.side::<B>(them) & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
         if riders.is_empty() {
             return pinned;
         }
@@ -419,32 +451,196 @@ impl Position {
             if (ray & riders).is_empty() {
                 continue;
             }
-            let hit = ray & occ;
-            let shield = t.nearest(d, hit);
-            if !ours.has(shield) {
-                continue;
-            }
-            let beyond = t.ray_set::<B>(d, shield) & occ;
-            if beyond.is_empty() {
-                continue;
-            }
-            let rider = t.nearest(d, beyond);
-            if !theirs.has(rider) {
-                continue;
-            }
-            let sq = t.square_at[rider];
-            let (df, dr) = t.dirs[d];
-            let steps = if df != 0 {
-                (sq.file() as i8 - king.file() as i8) / df
-            } else {
-                (sq.rank() as i8 - king.rank() as i8) / dr
-            };
-            let kind = kind_of(self.board[sq.index()]);
-            if t.ride_mask[them.index()][t.reverse[d] as usize][steps as usize] & (1 << kind) != 0 {
+            let shield = t.nearest(d, ray & occ);
+            if ours.has(shield) && self.rider_behind::<B>(d, ki, shield, occ, them).is_some() {
                 pinned |= B::single(shield);
             }
         }
         pinned
+    }
+
+    /// The first piece along direction `d` beyond bit `from` (which lies
+    /// on that ray from bit `target`), on occupancy `occ`, if it is a piece
+    /// of `by` riding back along the ray as far as `target`: the rider that
+    /// attacks `target` once `from` is empty.
+    #[inline(always)]
+    fn rider_behind<B: Bits>(
+        &self,
+        d: usize,
+        target: usize,
+        from: usize,
+        occ: B,
+        by: Color,
+    ) -> Option<usize> {
+        let t = self.tables();
+        let beyond = t.ray_set::<B>(d, from) & occ;
+        if beyond.is_empty() {
+            return None;
+        }
+        let rider = t.nearest(d, beyond);
+        if !self.side::<B>(by).has(rider) {
+            return None;
+        }
+        let kind = 1 << kind_of(self.board[t.square_at[rider].index()]);
+        let mask = &t.ride_mask[by.index()][t.reverse[d] as usize];
+        // Riding to the edge of any board (15 steps), or not at all: the
+        // distance does not matter.
+        if mask[15] & kind != 0 {
+            return Some(rider);
+        }
+        if mask[1] & kind == 0 {
+            return None;
+        }
+        let (sq, origin) = (t.square_at[rider], t.square_at[target]);
+        let (df, dr) = t.dirs[d];
+        let steps = if df != 0 {
+            (sq.file() as i8 - origin.file() as i8) / df
+        } else {
+            (sq.rank() as i8 - origin.rank() as i8) / dr
+        };
+        (mask[steps as usize] & kind != 0).then_some(rider)
+    }
+
+    /// Whether a plain move of our piece from bit `from` to bit `to`
+    /// (neither castling nor en passant, nothing promoting) leaves our
+    /// king unattacked (R-0-1). Out of check, a piece other than the king
+    /// exposes it only by leaving the line between it and an enemy rider
+    /// (a pin: see [`Position::pinned`]), so only that is looked at; the
+    /// king's own moves and every move in check are tested on the
+    /// occupancy they leave.
+    #[inline]
+    fn plain_move_is_safe<B: Bits>(&self, from: usize, to: usize) -> bool {
+        let t = self.tables();
+        let us = self.turn;
+        let ki = t.bit(self.kings[us.index()]);
+        if self.check || from == ki {
+            let them = us.other();
+            let king = if from == ki { to } else { ki };
+            let after = (self.occupancy::<B>() & !B::single(from)) | B::single(to);
+            let attackers = self.side::<B>(them) & !B::single(to);
+            return !self.attacked_on::<B>(king, them, after, attackers);
+        }
+        match t.pin_dir(us, ki, from) {
+            PIN_NONE => true,
+            PIN_SEVERAL => t.pin_dirs[us.index()].iter().all(|&d| {
+                let d = usize::from(d);
+                !t.ray_set::<B>(d, ki).has(from) || self.pin_allows::<B>(d, ki, from, to)
+            }),
+            d => self.pin_allows::<B>(usize::from(d), ki, from, to),
+        }
+    }
+
+    /// Whether our piece on bit `from`, on the ray `d` from our king on
+    /// bit `ki`, may go to bit `to`: unless it is pinned along that ray,
+    /// and then only along the line, up to and onto the rider.
+    #[inline]
+    fn pin_allows<B: Bits>(&self, d: usize, ki: usize, from: usize, to: usize) -> bool {
+        let t = self.tables();
+        let occ = self.occupancy::<B>();
+        let ray = t.ray_set::<B>(d, ki);
+        if t.nearest(d, ray & occ) != from {
+            return true;
+        }
+        self.rider_behind::<B>(d, ki, from, occ, self.turn.other())
+            .is_none_or(|rider| ray.has(to) && !t.ray_set::<B>(d, rider).has(to))
+    }
+
+    /// The legal move a written move names, when it is a plain one found
+    /// without generating: pieces of `kind` landing on `to`, from the
+    /// given origin `file` and `rank` if any. `Some` only when exactly one
+    /// legal move matches and it is an ordinary move or a pawn's step or
+    /// double step (no capture en passant, no promotion, no castling or
+    /// special king move that could land there, no waiting pawn on the
+    /// board); `None` says to ask [`Position::legal_moves_named_into`],
+    /// which answers every case (and finds the same move here).
+    pub fn plain_named_move(
+        &self,
+        kind: PieceKind,
+        to: Square,
+        file: Option<u8>,
+        rank: Option<u8>,
+    ) -> Option<Move> {
+        if self.waiting_len != 0 || !self.variant.size().contains(to) {
+            return None;
+        }
+        let hints = Hints { file, rank };
+        by_width!(self.plain_named_here(kind, to, hints))
+    }
+
+    fn plain_named_here<B: Bits>(&self, kind: PieceKind, to: Square, hints: Hints) -> Option<Move> {
+        let t = self.tables();
+        let us = self.turn;
+        let ti = t.bit(to);
+        let target = Piece::from_code(self.board[to.index()]);
+        if target.is_some_and(|p| p.color == us) {
+            return None;
+        }
+        if kind == t.pawn {
+            if t.zone_set::<B>(us).has(ti) || self.ep_square == Some(to) {
+                return None;
+            }
+            let ours = Piece { color: us, kind }.code();
+            let back = -t.pawn_push[us.index()];
+            let mut found = None;
+            let mut take = |from: Square, kind: MoveKind| -> Result<(), ()> {
+                if !hints.allow(from) || !self.plain_move_is_safe::<B>(t.bit(from), ti) {
+                    return Ok(());
+                }
+                if found.is_some() {
+                    return Err(());
+                }
+                found = Some(Move {
+                    kind,
+                    ..Move::normal(from, to)
+                });
+                Ok(())
+            };
+            if target.is_some() {
+                for fi in BitIter(t.pawn_capture_from::<B>(us, ti)) {
+                    let from = t.square_at[fi];
+                    if self.board[from.index()] == ours {
+                        take(from, MoveKind::Normal).ok()?;
+                    }
+                }
+            } else {
+                let one = t.size.offset(to, 0, back)?;
+                if self.board[one.index()] == ours {
+                    take(one, MoveKind::Normal).ok()?;
+                } else if self.board[one.index()] == 0 {
+                    if let Some(two) = t.size.offset(to, 0, 2 * back) {
+                        if self.board[two.index()] == ours
+                            && t.double_step_set::<B>(us).has(t.bit(two))
+                        {
+                            take(two, MoveKind::DoubleStep).ok()?;
+                        }
+                    }
+                }
+            }
+            return found;
+        }
+        if kind == t.king {
+            let king = self.kings[us.index()];
+            let castles_to = t.castlings[us.index()].iter().any(|c| c.king_to == to);
+            let leaps_to = t.def.special_king_move.as_ref().is_some_and(|sp| {
+                sp.offsets
+                    .iter()
+                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
+            });
+            if castles_to || leaps_to {
+                return None;
+            }
+        }
+        let mut found = None;
+        for fi in BitIter(self.origins::<B>(kind, to)) {
+            let from = t.square_at[fi];
+            if hints.allow(from) && self.plain_move_is_safe::<B>(fi, ti) {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(Move::normal(from, to));
+            }
+        }
+        found
     }
 
     /// The context of a generation. A full one finds the pins; one of a
@@ -520,12 +716,21 @@ impl Position {
     /// of [`Position::legal_moves`], in the same order, without the others.
     pub fn legal_castlings_into(&self, out: &mut Vec<Move>) {
         out.clear();
-        by_width!(self.castlings_into(out));
+        by_width!(self.castlings_into(out, None));
     }
 
-    fn castlings_into<B: Bits>(&self, out: &mut Vec<Move>) {
-        let ctx = self.context::<B>(true, None, false);
-        self.castling_moves(&ctx, out);
+    /// [`Position::legal_castlings_into`], only the castlings toward
+    /// `side` (what `O-O` or `O-O-O` names): the others' squares are not
+    /// tested.
+    pub fn legal_castlings_toward_into(&self, side: CastlingSide, out: &mut Vec<Move>) {
+        out.clear();
+        by_width!(self.castlings_into(out, Some(side)));
+    }
+
+    fn castlings_into<B: Bits>(&self, out: &mut Vec<Move>, side: Option<CastlingSide>) {
+        // Castlings are tested one by one: the pins are not needed.
+        let ctx = self.context::<B>(true, None, true);
+        self.castling_moves_toward(&ctx, side, out);
     }
 
     /// The legal moves a written move names: pieces of `kind` landing on
@@ -607,15 +812,18 @@ impl Position {
         out
     }
 
-    /// Whether there is any legal move: stops at the first, trying the
-    /// king's own moves first (the likeliest way out of a check). Mate and
-    /// stalemate tests need no more.
+    /// Whether there is any legal move: stops at the first kind of piece
+    /// that has one, trying the king's own moves first when in check (the
+    /// likeliest way out of it). Mate and stalemate tests need no more.
     pub fn has_legal_move(&self) -> bool {
-        let mut out = Vec::with_capacity(8);
-        let king = Some(self.tables().king);
-        by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
-        if !out.is_empty() {
-            return true;
+        // Counted, not listed: moves that need no test are not made.
+        let mut out = MoveCount(0);
+        if self.check {
+            let king = Some(self.tables().king);
+            by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
+            if !out.is_empty() {
+                return true;
+            }
         }
         by_width!(self.generate_until::<_>(&mut out, true, None, None, true));
         !out.is_empty()
@@ -669,7 +877,17 @@ impl Position {
         ];
         let movers = self.side::<B>(us) & !immune;
         let king = t.bit(ctx.king);
-        for k in 0..t.kind_count {
+        // Looking for any move, the king's come last: each needs the
+        // legality test.
+        let king_kind = t.king.index();
+        for n in 0..t.kind_count {
+            let k = if !first_only || n < king_kind {
+                n
+            } else if n + 1 == t.kind_count {
+                king_kind
+            } else {
+                n + 1
+            };
             if only_kind.is_some_and(|only| only.index() != k) {
                 continue;
             }
@@ -684,13 +902,17 @@ impl Position {
                 self.pawn_moves(&ctx, pieces, within, out);
                 continue;
             }
-            let leaps = t.leapers & (1 << k) != 0;
+            let modes = t.leap_modes[us.index()][k];
             let rides = &t.rides[us.index()][k];
             for fi in BitIter(pieces) {
                 let mut targets = B::EMPTY;
-                if leaps {
-                    targets = (t.leap_set::<B>(us, 0, k, fi) & onto[0])
-                        | (t.leap_set::<B>(us, 1, k, fi) & onto[1])
+                // Most kinds leap in one mode (to an empty square or to
+                // capture alike), if at all.
+                if modes & 1 != 0 {
+                    targets = t.leap_set::<B>(us, 0, k, fi) & onto[0];
+                }
+                if modes & 6 != 0 {
+                    targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
                         | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
                 for &(d, max, mode) in rides {
@@ -776,7 +998,28 @@ impl Position {
             .ep_square
             .filter(|&ep| t.def.pawns.en_passant && self.board[ep.index()] == 0)
             .map(|ep| t.bit(ep));
-        for fi in BitIter(pawns) {
+        // Counting, the captures of the pawns that need no test are
+        // counted set-wise, each side's at once, unless one of them lands
+        // in the zone (promotions) or there is an en passant square.
+        let mut each = pawns;
+        if !bulk.is_empty() && ep.is_none() {
+            let diagonal = |side: usize| {
+                let from = bulk & t.pawn_capture_side::<B>(us, side);
+                // Toward file a one less than a rank, toward the last file one more.
+                let step = rank + side as u32 * 2 - 1;
+                let to = match us {
+                    Color::White => from.up(step),
+                    Color::Black => from.down(2 * rank - step),
+                };
+                to & capturable
+            };
+            let (left, right) = (diagonal(0), diagonal(1));
+            if ((left | right) & zone).is_empty() {
+                out.add_count(left.count() + right.count());
+                each = pawns & !bulk;
+            }
+        }
+        for fi in BitIter(each) {
             let attacks = t.pawn_captures::<B>(us, fi);
             let mut captures = attacks & capturable;
             if bulk.has(fi) {
@@ -885,6 +1128,16 @@ impl Position {
     }
 
     fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {
+        self.castling_moves_toward(ctx, None, out);
+    }
+
+    /// The castling moves, only those toward `side` if given.
+    fn castling_moves_toward<B: Bits, S: Sink>(
+        &self,
+        ctx: &Context<B>,
+        side: Option<CastlingSide>,
+        out: &mut S,
+    ) {
         // A side's king is `Moved` once none of its castlings can happen
         // (`CastlingState::canonical`).
         if ctx.in_check || self.castling.king[ctx.us.index()] == Stage::Moved {
@@ -893,7 +1146,8 @@ impl Position {
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
-            if ctx.only_to.is_some_and(|to| to != c.king_to)
+            if side.is_some_and(|side| t.def.castling[c.index as usize].side != side)
+                || ctx.only_to.is_some_and(|to| to != c.king_to)
                 || ctx.king != c.king_from
                 || !self.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
@@ -954,11 +1208,14 @@ impl Position {
         if must_test && ctx.test_legality && !self.safe_after(ctx, &m) {
             return;
         }
-        match &ctx.our_promoting {
-            Some((sq, kinds)) if !kinds.is_empty() => {
-                for &kind in kinds {
+        match ctx.our_promoting {
+            Some((square, mut kinds)) if kinds != 0 => {
+                // In kind order, as `available_kinds` lists them.
+                while kinds != 0 {
+                    let kind = PieceKind(kinds.trailing_zeros() as u8);
+                    kinds &= kinds - 1;
                     out.add(Move {
-                        waiting_promotion: Some(WaitingPromotion { square: *sq, kind }),
+                        waiting_promotion: Some(WaitingPromotion { square, kind }),
                         ..m
                     });
                 }
@@ -1048,6 +1305,7 @@ mod tests {
             seed
         };
         let mut positions = 0;
+        let mut quick_answers = 0;
         for &variant in Variant::builtin() {
             for _ in 0..12 {
                 let mut pos = Position::start(variant);
@@ -1056,12 +1314,27 @@ mod tests {
                     assert_eq!(pos.has_legal_move(), !all.is_empty(), "{pos:?}");
                     assert_eq!(pos.count_legal_moves(), all.len(), "{pos:?}");
                     for m in &all {
-                        for hints in [(Some(m.from.file()), None), (None, Some(m.from.rank()))] {
+                        for hints in [
+                            (None, None),
+                            (Some(m.from.file()), None),
+                            (None, Some(m.from.rank())),
+                        ] {
                             let Some(p) = pos.piece_at(m.from) else {
                                 continue;
                             };
                             let mut named = Vec::new();
                             pos.legal_moves_named_into(p.kind, m.to, hints.0, hints.1, &mut named);
+                            // The quick path answers only when the general
+                            // one finds that one plain move.
+                            if let Some(quick) =
+                                pos.plain_named_move(p.kind, m.to, hints.0, hints.1)
+                            {
+                                assert_eq!(named, [quick], "{pos:?} {m:?} {hints:?}");
+                                quick_answers += 1;
+                            }
+                            if hints == (None, None) {
+                                continue;
+                            }
                             let mut expected = pos.legal_moves_filtered(Some(p.kind), Some(m.to));
                             expected.retain(|o| {
                                 o.is_castle()
@@ -1115,5 +1388,9 @@ mod tests {
             }
         }
         assert!(positions > 5000, "{positions}");
+        assert!(
+            quick_answers > 10 * positions,
+            "{quick_answers} {positions}"
+        );
     }
 }

@@ -1,7 +1,9 @@
 //! [`Position`]: a legal position of a variant, with everything that
 //! decides which moves are legal.
 
-use super::bitboard::{BitIter, Bits, STORE_WORDS, Store, Wide, store_insert, store_remove};
+use super::bitboard::{
+    BitIter, Bits, STORE_WORDS, Store, Wide, store_insert, store_move, store_remove,
+};
 use super::castling::{CastlingState, Stage};
 use super::geometry::{SQUARE_SPACE, Square};
 use super::moves::{Move, MoveKind};
@@ -113,6 +115,15 @@ impl PartialEq for Position {
 impl Position {
     /// The start position of `variant`.
     pub fn start(variant: Variant) -> Position {
+        variant
+            .tables()
+            .start
+            .get_or_init(|| Position::set_up_start(variant))
+            .clone()
+    }
+
+    /// [`Position::start`], made from the definition's setup.
+    fn set_up_start(variant: Variant) -> Position {
         let t = variant.tables();
         let mut pos = Position::empty(variant);
         for &(sq, p) in &t.def.setup {
@@ -262,24 +273,26 @@ impl Position {
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
         let t = self.tables();
-        self.board[sq.index()] = p.code();
-        self.board_key ^= t.piece_key(sq, p);
+        let code = p.code();
         let i = t.bit(sq);
+        self.board[sq.index()] = code;
+        self.board_key ^= t.piece_key(code, i);
         store_insert(&mut self.color_bits[p.color.index()], i);
         store_insert(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] += 1;
-        if p.kind == self.tables().king {
+        if p.kind == t.king {
             self.kings[p.color.index()] = sq;
         }
     }
 
     #[inline]
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
-        let p = Piece::from_code(self.board[sq.index()])?;
+        let code = self.board[sq.index()];
+        let p = Piece::from_code(code)?;
         self.board[sq.index()] = 0;
         let t = self.tables();
-        self.board_key ^= t.piece_key(sq, p);
         let i = t.bit(sq);
+        self.board_key ^= t.piece_key(code, i);
         store_remove(&mut self.color_bits[p.color.index()], i);
         store_remove(&mut self.kind_bits[p.kind.index()], i);
         self.counts[p.color.index()][p.kind.index()] -= 1;
@@ -680,6 +693,22 @@ impl Position {
                 captured = self.take(victim);
                 self.take(m.from);
                 self.put(m.to, mover);
+            }
+            _ if m.promotion.is_none() => {
+                // The mover's sets and key change by its two squares alone.
+                if self.board[m.to.index()] != 0 {
+                    captured = self.take(m.to);
+                }
+                let (fi, ti) = (t.bit(m.from), t.bit(m.to));
+                let code = self.board[m.from.index()];
+                self.board[m.from.index()] = 0;
+                self.board[m.to.index()] = code;
+                self.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
+                store_move(&mut self.color_bits[us.index()], fi, ti);
+                store_move(&mut self.kind_bits[mover.kind.index()], fi, ti);
+                if is_king {
+                    self.kings[us.index()] = m.to;
+                }
             }
             _ => {
                 captured = self.take(m.to);

@@ -252,6 +252,14 @@ fn offset_of<T>(s: &Spanned<T>) -> usize {
 /// The first fault, with file, line, field and reason; a definition that
 /// [`Variant::compile`] would refuse is refused here.
 pub fn load_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> {
+    let def = read_toml(file, text)?;
+    check_compiles(&Source { file, text }, def)
+}
+
+/// [`load_toml`] without compiling the definition to see that it
+/// compiles: for a caller that compiles it next anyway (the built-ins,
+/// which would otherwise be compiled twice at start-up).
+pub(crate) fn read_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> {
     let src = Source { file, text };
     let raw: FileDef = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
@@ -264,8 +272,7 @@ pub fn load_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> 
             .to_string();
         src.err(offset, &field, message)
     })?;
-    let def = build(&src, raw)?;
-    check_compiles(&src, def)
+    build(&src, raw)
 }
 
 /// Compiles `def` once to refuse what the tables refuse, mapping the fault

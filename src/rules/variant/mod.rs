@@ -14,7 +14,7 @@ mod tables;
 pub use builtin::{BUILTIN_NAMES, builtin_def, builtin_source};
 pub use file::{DefinitionError, Registry, load_toml};
 pub use ini::load_ini;
-pub(crate) use tables::Tables;
+pub(crate) use tables::{PIN_NONE, PIN_SEVERAL, Tables};
 
 use std::sync::OnceLock;
 
@@ -336,8 +336,8 @@ impl Variant {
     /// the first time it is asked for.
     pub(crate) fn builtin_at(i: usize) -> Variant {
         *BUILTIN[i].get_or_init(|| {
-            let def = builtin_def(BUILTIN_NAMES[i]).expect("every builtin name has a definition");
-            Variant::compile(def).expect("builtin definitions are valid")
+            Variant::compile(builtin::builtin_def_to_compile(i))
+                .expect("builtin definitions are valid")
         })
     }
 

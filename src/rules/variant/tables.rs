@@ -9,7 +9,9 @@ use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
 use crate::rules::hash::{piece_key_formula, variant_key};
 use crate::rules::movement::{Atom, Mode};
 use crate::rules::piece::{Color, Piece, PieceKind};
+use crate::rules::position::Position;
 use crate::rules::square_set::SquareSet;
+use std::sync::OnceLock;
 
 /// A slice of a flat square table: start and length.
 #[derive(Clone, Copy, Default)]
@@ -87,7 +89,9 @@ pub(crate) struct Tables {
     /// Kinds that have leaps (bit per kind).
     pub leapers: u16,
     /// The key's part for each piece on each square
-    /// (`hash::piece_key_formula`), indexed by [`Tables::piece_key_index`].
+    /// (`hash::piece_key_formula`), by the piece's board code and the
+    /// square's bit index (`code * area + bit`): a move looks its keys up
+    /// straight from the board.
     piece_keys: Vec<u64>,
     /// The key's part for the variant.
     pub variant_key: u64,
@@ -127,6 +131,9 @@ pub(crate) struct Tables {
     pawn_capture_from: Vec<u64>,
     /// Per colour and bit index: the squares its pawn captures from there.
     pawn_captures: Vec<u64>,
+    /// Per colour and side (toward file a, toward the last file): the
+    /// squares from which its pawn has that capture on the board.
+    pawn_capture_sides: Vec<u64>,
     /// Every square of the board (one set).
     board_set: Vec<u64>,
     /// Per colour: the squares its pawns may double-step from.
@@ -139,6 +146,9 @@ pub(crate) struct Tables {
     check_reach: Vec<u64>,
     /// Per colour: kinds that capture by a leap (bit per kind).
     pub leap_capture_kinds: [u16; 2],
+    /// Per colour and kind: the modes (bit per mode number, as in
+    /// [`Tables::leap_set`]) it has leaps of somewhere on the board.
+    pub leap_modes: [[u8; 16]; 2],
     /// Per colour: its capturing rides, grouped for the reverse lookup.
     pub ride_groups: [Vec<RideGroup>; 2],
     /// Per colour: the directions from its king along which an enemy
@@ -150,7 +160,20 @@ pub(crate) struct Tables {
     /// Per colour and bit index of its king: the squares along `pin_dirs`
     /// (where a piece may be pinned).
     pin_lines: Vec<u64>,
+    /// Per colour, bit index of its king and bit index of a square: the
+    /// direction of `pin_dirs` whose ray from the king holds that square
+    /// ([`PIN_NONE`] for none, [`PIN_SEVERAL`] where rays of several
+    /// overlap, as steps of one and of two along a file would).
+    pin_dir: Vec<u8>,
+    /// The start position, made the first time it is asked for: each game
+    /// read starts from a copy.
+    pub start: OnceLock<Position>,
 }
+
+/// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
+pub(crate) const PIN_NONE: u8 = u8::MAX;
+/// [`Tables::pin_dir`]: the square is on several such rays.
+pub(crate) const PIN_SEVERAL: u8 = u8::MAX - 1;
 
 /// Riders of some kinds that attack a square along any of some directions
 /// within the same range: a square is attacked by them when the ride from
@@ -194,10 +217,13 @@ fn table_insert(table: &mut [u64], words: usize, at: usize, i: usize) {
     table[at * words + (i >> 6)] |= 1u64 << (i & 63);
 }
 
+/// Board codes of pieces (`Piece::code`), 0 (empty) included.
+const PIECE_CODES: usize = 33;
+
 #[inline]
-fn piece_key_index(size: BoardSize, kinds: usize, sq: Square, p: Piece) -> usize {
+fn piece_key_index(size: BoardSize, sq: Square, code: u8) -> usize {
     let dense = usize::from(sq.rank()) * usize::from(size.files) + usize::from(sq.file());
-    (p.color.index() * kinds + p.kind.index()) * size.area() + dense
+    usize::from(code) * size.area() + dense
 }
 
 fn rank_bits(ranks: &[u8], map: impl Fn(u8) -> u8) -> u16 {
@@ -537,7 +563,7 @@ impl Tables {
             touch.insert(c.partner_from);
         }
         let area = usize::from(size.files) * usize::from(size.ranks);
-        let mut piece_keys = vec![0; 2 * n * area];
+        let mut piece_keys = vec![0; PIECE_CODES * area];
         for color in Color::BOTH {
             for k in 0..n {
                 let p = Piece {
@@ -545,7 +571,7 @@ impl Tables {
                     kind: PieceKind(k as u8),
                 };
                 for sq in size.squares() {
-                    piece_keys[piece_key_index(size, n, sq, p)] = piece_key_formula(sq, p);
+                    piece_keys[piece_key_index(size, sq, p.code())] = piece_key_formula(sq, p);
                 }
             }
         }
@@ -607,11 +633,15 @@ impl Tables {
         let mut leap_capture_from = vec![0u64; 2 * n * area * words];
         let mut leap_move_from = vec![0u64; 2 * n * area * words];
         let mut leap_capture_kinds = [0u16; 2];
+        let mut leap_modes = [[0u8; 16]; 2];
         for ci in 0..2 {
             for mi in 0..3 {
                 for k in 0..n {
                     for (i, &sq) in square_at.iter().enumerate() {
                         let sp = leap_span[leap_index(ci, mi, n, k, sq)];
+                        if sp.len > 0 {
+                            leap_modes[ci][k] |= 1 << mi;
+                        }
                         for t in &leap_flat[sp.start as usize..(sp.start + sp.len) as usize] {
                             let ti = usize::from(bit_of[t.index()]);
                             table_insert(
@@ -644,13 +674,15 @@ impl Tables {
         }
         let mut pawn_capture_from = vec![0u64; 2 * area * words];
         let mut pawn_captures = vec![0u64; 2 * area * words];
+        let mut pawn_capture_sides = vec![0u64; 4 * words];
         for (ci, push) in [1i8, -1].into_iter().enumerate() {
             for (i, &sq) in square_at.iter().enumerate() {
-                for df in [-1, 1] {
+                for (side, df) in [-1, 1].into_iter().enumerate() {
                     if let Some(t) = size.offset(sq, df, push) {
                         let ti = usize::from(bit_of[t.index()]);
                         table_insert(&mut pawn_captures, words, ci * area + i, ti);
                         table_insert(&mut pawn_capture_from, words, ci * area + ti, i);
+                        table_insert(&mut pawn_capture_sides, words, ci * 2 + side, i);
                     }
                 }
             }
@@ -745,6 +777,22 @@ impl Tables {
                 }
             }
         }
+        let mut pin_dir = vec![PIN_NONE; 2 * area * area];
+        for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
+            for (i, &sq) in square_at.iter().enumerate() {
+                for &d in dirs_of_color {
+                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
+                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
+                        let at = (ci * area + i) * area + usize::from(bit_of[r.index()]);
+                        pin_dir[at] = if pin_dir[at] == PIN_NONE && d < PIN_SEVERAL {
+                            d
+                        } else {
+                            PIN_SEVERAL
+                        };
+                    }
+                }
+            }
+        }
         let mut tables = Tables {
             size,
             king,
@@ -791,11 +839,15 @@ impl Tables {
             leap_move_from,
             pawn_capture_from,
             pawn_captures,
+            pawn_capture_sides,
             leap_capture_kinds,
+            leap_modes,
             ride_groups,
             pin_dirs,
             pin_kinds_all,
             pin_lines,
+            pin_dir,
+            start: OnceLock::new(),
             def,
             check_reach: Vec::new(),
         };
@@ -833,10 +885,10 @@ impl Tables {
         B::at(&self.check_reach, color.index() * self.area + i)
     }
 
-    /// The key's part for `p` on `sq` (a square of the board).
+    /// The key's part for the piece of board code `code` on bit `i`.
     #[inline]
-    pub fn piece_key(&self, sq: Square, p: Piece) -> u64 {
-        self.piece_keys[piece_key_index(self.size, self.kind_count, sq, p)]
+    pub fn piece_key(&self, code: u8, i: usize) -> u64 {
+        self.piece_keys[usize::from(code) * self.area + i]
     }
 
     /// The bit index of `sq` (a square of the board).
@@ -868,24 +920,25 @@ impl Tables {
     #[inline(always)]
     pub fn ride_set<B: Bits>(&self, d: u8, i: usize, max: u8, occ: B) -> B {
         let d = usize::from(d);
-        let ray = self.ray_set::<B>(d, i);
-        let mut reach = ray;
-        let hit = ray & occ;
+        // A limited ride starts from the ray cut to its range.
+        let mut reach = if max < 15 {
+            self.near_ray(d, i, max)
+        } else {
+            self.ray_set::<B>(d, i)
+        };
+        let hit = reach & occ;
         if !hit.is_empty() {
             reach &= !self.ray_set::<B>(d, self.nearest(d, hit));
-        }
-        if max < 15 {
-            return self.within_range(d, i, max, reach);
         }
         reach
     }
 
-    /// The squares of `reach` (along direction `d` from bit `i`) at most
-    /// `max` steps away.
+    /// The squares along direction `d` from bit `i` at most `max` steps
+    /// away (a range some ride uses, below 15).
     #[inline]
-    fn within_range<B: Bits>(&self, d: usize, i: usize, max: u8, reach: B) -> B {
+    fn near_ray<B: Bits>(&self, d: usize, i: usize, max: u8) -> B {
         let near = self.near_sets[d * 16 + usize::from(max)];
-        reach & B::at(&self.near_rays, usize::from(near) * self.area + i)
+        B::at(&self.near_rays, usize::from(near) * self.area + i)
     }
 
     /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
@@ -929,6 +982,13 @@ impl Tables {
         B::at(&self.pin_lines, color.index() * self.area + i)
     }
 
+    /// The direction of `pin_dirs[color]` along which bit `i` lies from
+    /// `color`'s king on bit `king` ([`PIN_NONE`], [`PIN_SEVERAL`]).
+    #[inline]
+    pub fn pin_dir(&self, color: Color, king: usize, i: usize) -> u8 {
+        self.pin_dir[(color.index() * self.area + king) * self.area + i]
+    }
+
     /// Every square of the board.
     #[inline]
     pub fn board_set<B: Bits>(&self) -> B {
@@ -951,6 +1011,13 @@ impl Tables {
     #[inline]
     pub fn pawn_captures<B: Bits>(&self, color: Color, i: usize) -> B {
         B::at(&self.pawn_captures, color.index() * self.area + i)
+    }
+
+    /// The squares from which `color`'s pawn captures toward file a
+    /// (`side` 0) or toward the last file (1) on the board.
+    #[inline]
+    pub fn pawn_capture_side<B: Bits>(&self, color: Color, side: usize) -> B {
+        B::at(&self.pawn_capture_sides, color.index() * 2 + side)
     }
 
     /// Squares from `sq` to the edge in direction `d`.
