@@ -300,14 +300,17 @@ fn report_size(path: &Path) {
     }
     for (what, sql) in [
         (
-            "games.original payload",
-            "SELECT SUM(length(original)) FROM games",
+            "games.original_zstd payload",
+            "SELECT SUM(length(original_zstd)) FROM games",
         ),
         (
             "moves.packed payload",
             "SELECT SUM(length(packed)) FROM moves",
         ),
-        ("games.tags payload", "SELECT SUM(length(tags)) FROM games"),
+        (
+            "games.more_tags payload",
+            "SELECT SUM(length(more_tags)) FROM games",
+        ),
         ("index entries", "SELECT SUM(count) FROM position_postings"),
         (
             "index bytes",

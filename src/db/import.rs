@@ -16,18 +16,17 @@
 //! the set of the content hashes stored, loaded once per connection from
 //! `game_hashes` and kept up to date: no random index insert per game.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 
 use rusqlite::{Connection, params};
 
 use super::postings::{self, Posting};
-use super::{Database, DbError};
+use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{Event, Open, map_games};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
-use super::migrate::tags_json;
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare};
 
 /// What an import did.
@@ -200,6 +199,10 @@ pub struct Importer<'db> {
     recorded: HashSet<String>,
     /// Games committed since the last checkpoint.
     unchecked: u64,
+    /// The page layout the posting rows are cut to fit.
+    fit: postings::PageFit,
+    /// The id in `sources` of each file this import stored games from.
+    sources: HashMap<String, i64>,
 }
 
 impl Database {
@@ -211,7 +214,10 @@ impl Database {
         // One checkpoint when the import ends, not one every 1,000 pages
         // of log (each copies into the database what the log holds).
         self.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let fit = postings::PageFit::of(&self.conn)?;
         Ok(Importer {
+            fit,
+            sources: HashMap::new(),
             db: self,
             in_transaction: false,
             next_id: 0,
@@ -265,6 +271,14 @@ impl Importer<'_> {
             return Ok(None);
         }
         let id = self.next_id;
+        let source = match self.sources.get(source) {
+            Some(&s) => s,
+            None => {
+                let s = source_id(&self.db.conn, source)?;
+                self.sources.insert(source.to_string(), s);
+                s
+            }
+        };
         insert_game(&self.db.conn, id, source, raw, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
         self.next_id += 1;
@@ -309,7 +323,7 @@ impl Importer<'_> {
                 insert.execute(params![first_game, content, moves])?;
             }
             drop(insert);
-            postings::store_batch(&self.db.conn, first, batch.postings)?;
+            postings::store_batch(&self.db.conn, first, batch.postings, self.fit)?;
         }
         self.db.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
@@ -356,11 +370,21 @@ impl Drop for Importer<'_> {
     }
 }
 
-/// Inserts the row of game `id`.
+/// The id of `path` in `sources`, added if new.
+fn source_id(conn: &Connection, path: &str) -> Result<i64, DbError> {
+    conn.prepare_cached("INSERT OR IGNORE INTO sources (path) VALUES (?1)")?
+        .execute([path])?;
+    Ok(conn
+        .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
+        .query_row([path], |r| r.get(0))?)
+}
+
+/// Inserts the row of game `id`, read from the file of `source` (its id
+/// in `sources`).
 fn insert_game(
     conn: &Connection,
     id: i64,
-    source: &str,
+    source: i64,
     raw: &[u8],
     p: &Prepared,
 ) -> Result<(), DbError> {
@@ -370,11 +394,12 @@ fn insert_game(
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
+    let (roster, more_tags) = tags::split(&p.tags);
     conn.prepare_cached(
         "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
-                            status, diagnostic, source_file, source_line, tags, diagnostics,
-                            warnings, original)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                            status, diagnostic, source, source_line, roster, more_tags,
+                            diagnostics, warnings, original_zstd)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
     )?
     .execute(params![
         id,
@@ -391,14 +416,15 @@ fn insert_game(
         p.diagnostic,
         source,
         p.line as i64,
-        tags_json(&p.tags),
+        roster,
+        more_tags,
         if p.diagnostics.is_empty() {
             "[]".to_string()
         } else {
             diagnostics_json(&p.diagnostics)
         },
         p.warnings as i64,
-        raw,
+        original::pack(raw),
     ])?;
     Ok(())
 }
@@ -648,11 +674,12 @@ mod tests {
         let (diag, original): (String, Vec<u8>) = db
             .conn
             .query_row(
-                "SELECT diagnostic, original FROM games WHERE status = 'invalid' AND variant = 'chess'",
+                "SELECT diagnostic, original_zstd FROM games WHERE status = 'invalid' AND variant = 'chess'",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
+        let original = original::unpack(&original).unwrap();
         assert!(
             diag.starts_with("t.pgn:9:7: game 3, ply 2: `Ke7`"),
             "{diag}"

@@ -4,16 +4,13 @@
 //! Every import batch writes one row per bucket it touches, so a database
 //! built by many small imports holds many small rows, and a position query
 //! reads one row per batch of its bucket. Merging leaves each bucket
-//! `ceil(entries / CHUNK)` rows, sorted by key across its rows.
+//! rows of at most [`postings::MOST_PER_ROW`] entries, sorted by key
+//! across its rows, each cut to fill its pages ([`postings::pieces`]).
 
 use rusqlite::{TransactionBehavior, params};
 
 use super::postings::{self, BUCKET_BITS, Posting};
 use super::{Database, DbError};
-
-/// Entries per merged row: a few hundred KB, so a position query never reads
-/// one huge blob where a few rows serve.
-pub const CHUNK: usize = 65_536;
 
 /// What `optimize` did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -35,6 +32,7 @@ impl Database {
     /// SQLite errors.
     pub fn optimize(&mut self) -> Result<OptimizeSummary, DbError> {
         let mut summary = OptimizeSummary::default();
+        let fit = postings::PageFit::of(&self.conn)?;
         for bucket in 0..(1i64 << BUCKET_BITS) {
             let tx = self
                 .conn
@@ -46,26 +44,23 @@ impl Database {
             summary.rows_before += blobs.len() as u64;
             let mut all: Vec<Posting> = blobs.iter().flat_map(|b| postings::entries(b)).collect();
             summary.entries += all.len() as u64;
-            let merged = all.len().div_ceil(CHUNK);
-            summary.rows_after += merged as u64;
-            if blobs.len() <= merged {
-                continue;
-            }
             // By key, and within a key by game and ply, as `find` gives them.
             all.sort_unstable();
+            // Merged rows take batch id 0, below every import's (ids start
+            // at 1), their pieces in key order.
+            let merged = postings::pieces(bucket, 0, &all, fit, postings::MOST_PER_ROW);
+            if blobs.len() <= merged.len() {
+                summary.rows_after += blobs.len() as u64;
+                continue;
+            }
+            summary.rows_after += merged.len() as u64;
             tx.execute("DELETE FROM position_postings WHERE bucket = ?1", [bucket])?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO position_postings (bucket, batch, count, entries) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO position_postings (bucket, batch, piece, count, entries)
+                 VALUES (?1, 0, ?2, ?3, ?4)",
             )?;
-            for (i, chunk) in all.chunks(CHUNK).enumerate() {
-                // Merged rows take batch ids below every import's (ids
-                // start at 1), in key order.
-                insert.execute(params![
-                    bucket,
-                    -(merged as i64) + i as i64,
-                    chunk.len() as i64,
-                    postings::encode(chunk)
-                ])?;
+            for (piece, count, blob) in merged {
+                insert.execute(params![bucket, piece, count as i64, blob])?;
             }
             drop(insert);
             tx.commit()?;
