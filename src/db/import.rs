@@ -282,6 +282,10 @@ impl Importer<'_> {
         insert_game(&self.db.conn, id, source, raw, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
         self.next_id += 1;
+        if self.batch.first.is_none() {
+            // The stored opening trees count the games stored before.
+            self.db.conn.execute("DELETE FROM opening_tree", [])?;
+        }
         let batch = &mut self.batch;
         batch.first.get_or_insert(id);
         let opened = *batch.opened.get_or_insert_with(std::time::Instant::now);

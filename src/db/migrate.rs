@@ -58,6 +58,7 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Code(cut_postings),
         Step::Sql(include_str!("sql/007_drop_raw.sql")),
     ],
+    &[Step::Sql(include_str!("sql/008_opening_tree.sql"))],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it

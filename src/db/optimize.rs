@@ -1,5 +1,7 @@
 //! `xpgn optimize`: the position index's posting rows merged, bucket by
-//! bucket, and the query planner's statistics refreshed (`ANALYZE`).
+//! bucket, the opening tree of every position many games reach stored
+//! ([`tree::stored`]), and the query planner's statistics refreshed
+//! (`ANALYZE`).
 //!
 //! Every import batch writes one row per bucket it touches, so a database
 //! built by many small imports holds many small rows, and a position query
@@ -10,7 +12,7 @@
 use rusqlite::{TransactionBehavior, params};
 
 use super::postings::{self, BUCKET_BITS, Posting};
-use super::{Database, DbError};
+use super::{Database, DbError, tree};
 
 /// What `optimize` did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -21,6 +23,9 @@ pub struct OptimizeSummary {
     pub rows_after: u64,
     /// Index entries (unchanged by merging).
     pub entries: u64,
+    /// Positions whose opening tree is stored (reached by at least
+    /// [`tree::stored::STORED_FROM_GAMES`] games).
+    pub trees: u64,
 }
 
 impl Database {
@@ -31,8 +36,19 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn optimize(&mut self) -> Result<OptimizeSummary, DbError> {
+        self.optimize_storing_trees_from(tree::stored::STORED_FROM_GAMES)
+    }
+
+    /// [`Database::optimize`], storing the tree of every position at least
+    /// `from_games` games reach.
+    pub(crate) fn optimize_storing_trees_from(
+        &mut self,
+        from_games: usize,
+    ) -> Result<OptimizeSummary, DbError> {
         let mut summary = OptimizeSummary::default();
         let fit = postings::PageFit::of(&self.conn)?;
+        // Stored trees are written again, bucket by bucket, from the games.
+        self.conn.execute("DELETE FROM opening_tree", [])?;
         for bucket in 0..(1i64 << BUCKET_BITS) {
             let tx = self
                 .conn
@@ -48,9 +64,11 @@ impl Database {
             all.sort_unstable();
             // Merged rows take batch id 0, below every import's (ids start
             // at 1), their pieces in key order.
+            summary.trees += tree::stored::store_bucket(&tx, &all, from_games)?;
             let merged = postings::pieces(bucket, 0, &all, fit, postings::MOST_PER_ROW);
             if blobs.len() <= merged.len() {
                 summary.rows_after += blobs.len() as u64;
+                tx.commit()?;
                 continue;
             }
             summary.rows_after += merged.len() as u64;
