@@ -66,7 +66,8 @@ impl Database {
             // at 1), their pieces in key order.
             summary.trees += tree::stored::store_bucket(&tx, &all, from_games)?;
             let merged = postings::pieces(bucket, 0, &all, fit, postings::MOST_PER_ROW);
-            if blobs.len() <= merged.len() {
+            // Rows already merged (in primary-key order, as read) stay.
+            if blobs.len() == merged.len() && blobs.iter().zip(&merged).all(|(a, m)| *a == m.2) {
                 summary.rows_after += blobs.len() as u64;
                 tx.commit()?;
                 continue;

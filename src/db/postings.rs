@@ -167,7 +167,7 @@ fn varint_len(mut v: u128) -> usize {
 /// The blob of `sorted` entries, with `base` at most their smallest game id
 /// and key steps of `width` raw bytes.
 fn encode_with(sorted: &[Posting], base: u32, width: u8) -> Vec<u8> {
-    encode_runs(sorted, base, width, None)
+    encode_runs(sorted, base, width, usize::MAX, None)
 }
 
 /// Where one key's run lies in a blob: its first entry's index, the
@@ -187,11 +187,15 @@ fn put_step(blob: &mut Vec<u8>, delta: u64, single: bool, width: u8) {
     put_varint(blob, step >> (8 * u32::from(width)));
 }
 
-/// [`encode_with`], telling where each run lies when `runs` is given.
+/// [`encode_with`], telling where each run lies when `runs` is given, a
+/// key's run cut into runs of at most `most` entries (each then starts
+/// a piece of its own: two runs of one key in a blob would hide the
+/// second from [`find`]).
 fn encode_runs(
     sorted: &[Posting],
     base: u32,
     width: u8,
+    most: usize,
     mut runs: Option<&mut Vec<RunAt>>,
 ) -> Vec<u8> {
     let mut blob = Vec::with_capacity(sorted.len() * 5 + 8);
@@ -199,7 +203,10 @@ fn encode_runs(
     blob.push(width);
     let mut prev_key = 0u64;
     let mut entry = 0;
-    for run in sorted.chunk_by(|a, b| a.key == b.key) {
+    for run in sorted
+        .chunk_by(|a, b| a.key == b.key)
+        .flat_map(|r| r.chunks(most.max(1)))
+    {
         let single = run.len() == 1;
         let step = blob.len();
         put_step(&mut blob, run[0].key - prev_key, single, width);
@@ -294,9 +301,10 @@ fn row_payload(bucket: i64, batch: i64, piece: i64, count: usize, blob: usize) -
 }
 
 /// The rows of one bucket's `sorted` entries (by key, game and ply) in
-/// one batch: `(piece, count, blob)`, each piece at most `most` entries,
-/// cut between keys where a row of its size fills its pages (or lies in
-/// its leaf alone). Pieces share the whole's smallest game id and step
+/// one batch: `(piece, count, blob)`, each piece at most `most` entries
+/// (a key with more is cut into pieces of `most`, so a query that wants
+/// its first games reads the first), cut between keys where a row of its
+/// size fills its pages (or lies in its leaf alone). Pieces share the whole's smallest game id and step
 /// width, so a piece's size is known before it is written.
 pub fn pieces(
     bucket: i64,
@@ -309,7 +317,7 @@ pub fn pieces(
     // The whole blob once: a piece is its header, its first run's key step
     // from 0, and the whole's bytes from there to its end.
     let mut runs: Vec<RunAt> = Vec::new();
-    let whole = encode_runs(sorted, base, width, Some(&mut runs));
+    let whole = encode_runs(sorted, base, width, most, Some(&mut runs));
     let head = &whole[..runs.first().map_or(whole.len(), |r| r.step)];
     // Offsets past the last run.
     let end_at = RunAt {
@@ -729,8 +737,8 @@ mod tests {
 
     proptest! {
         /// Pieces hold the entries in order, each within `most` entries
-        /// unless one key has more, and each fills its pages unless it is
-        /// one key too long to.
+        /// (a key with more is cut), each key of a piece findable in it,
+        /// and each piece fills its pages unless it is one key too long to.
         #[test]
         fn pieces_cover_the_entries_and_fit(
             n in 0u32..6000,
@@ -747,11 +755,14 @@ mod tests {
                 let got = entries(blob);
                 prop_assert_eq!(got.len(), *count);
                 let one_key = got.first().map(|p| p.key) == got.last().map(|p| p.key);
-                prop_assert!(*count <= most || one_key);
+                prop_assert!(*count <= most);
                 prop_assert!(
                     fit.fits(row_payload(5, 77, *piece, *count, blob.len())) || one_key,
                     "piece {} of {} bytes", piece, blob.len()
                 );
+                for run in got.chunk_by(|a, b| a.key == b.key) {
+                    prop_assert_eq!(find(blob, run[0].key), run.to_vec());
+                }
                 back.extend(got);
             }
             prop_assert_eq!(back, all);
