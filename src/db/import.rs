@@ -256,6 +256,22 @@ impl Importer<'_> {
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<Option<i64>, DbError> {
+        self.store_packed(source, raw, None, p, summary)
+    }
+
+    /// [`Importer::store`], with `raw` already compressed as `packed` when
+    /// given ([`original::pack`]).
+    ///
+    /// # Errors
+    /// As [`Importer::store`].
+    pub(crate) fn store_packed(
+        &mut self,
+        source: &str,
+        raw: &[u8],
+        packed: Option<&[u8]>,
+        p: &Prepared,
+        summary: &mut ImportSummary,
+    ) -> Result<Option<i64>, DbError> {
         if !self.in_transaction {
             self.begin()?;
         }
@@ -279,7 +295,11 @@ impl Importer<'_> {
                 s
             }
         };
-        insert_game(&self.db.conn, id, source, raw, p)?;
+        let packed = match packed {
+            Some(packed) => std::borrow::Cow::Borrowed(packed),
+            None => std::borrow::Cow::Owned(original::pack(raw)),
+        };
+        insert_game(&self.db.conn, id, source, &packed, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
         self.next_id += 1;
         if self.batch.first.is_none() {
@@ -384,12 +404,12 @@ fn source_id(conn: &Connection, path: &str) -> Result<i64, DbError> {
 }
 
 /// Inserts the row of game `id`, read from the file of `source` (its id
-/// in `sources`).
+/// in `sources`), its original text compressed as `packed`.
 fn insert_game(
     conn: &Connection,
     id: i64,
     source: i64,
-    raw: &[u8],
+    packed: &[u8],
     p: &Prepared,
 ) -> Result<(), DbError> {
     let tag = |name: &str| {
@@ -428,7 +448,7 @@ fn insert_game(
             diagnostics_json(&p.diagnostics)
         },
         p.warnings as i64,
-        original::pack(raw),
+        packed,
     ])?;
     Ok(())
 }
@@ -469,7 +489,7 @@ fn store_line(
 
 impl Database {
     /// Imports every game of `input` (named `source` in diagnostics and in
-    /// the `source_file` column), calling `progress` after each game with
+    /// `sources`), calling `progress` after each game with
     /// the running summary.
     ///
     /// # Errors
@@ -522,12 +542,16 @@ impl Database {
 struct Read {
     number: usize,
     raw: Vec<u8>,
+    /// Its original compressed ([`original::pack`]) by the worker when
+    /// there are several, so the one writer does not; with one thread the
+    /// writer compresses only the games it stores (not the duplicates).
+    packed: Option<Vec<u8>>,
     prepared: Prepared,
 }
 
 impl Database {
     /// Imports every game of `inputs` (opened by `open`, named by their
-    /// paths in diagnostics and in the `source_file` column) with `jobs`
+    /// paths in diagnostics and in `sources`) with `jobs`
     /// threads reading, replaying and preparing games while this one
     /// stores them, in input order: the database is the same, ids
     /// included, for any number of jobs. `progress` is called after each
@@ -557,6 +581,7 @@ impl Database {
                 let prepared = prepare(&inputs[input], &text, game);
                 Read {
                     number: text.number,
+                    packed: (jobs > 1).then(|| original::pack(&text.raw)),
                     raw: text.raw,
                     prepared,
                 }
@@ -565,7 +590,13 @@ impl Database {
                 Event::Game { input, value } => {
                     let source = &inputs[input];
                     let p = &value.prepared;
-                    let id = importer.store(source, &value.raw, p, summary)?;
+                    let id = importer.store_packed(
+                        source,
+                        &value.raw,
+                        value.packed.as_deref(),
+                        p,
+                        summary,
+                    )?;
                     report(
                         input,
                         &GameReport {
