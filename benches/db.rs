@@ -16,22 +16,32 @@
 //! empty database) and of the last are printed, with the bytes per game
 //! of each table and index (SQLite's `dbstat`).
 //!
-//! Figures (schema 6, `XPGN_BENCH_GAMES=500000`, measured on a machine of
-//! 2 cores shared with other builds, load average about 6: criterion's
-//! wall times below ran up to twice the CPU times; docs/database.md gives
-//! CPU times of the same queries, old schema beside new):
-//! - import: 20,179 games/s into the empty database, 18,176 games/s into
-//!   the one of 480,000 games (-9.9%); median step 18,880 games/s.
-//! - size: 1,995 bytes a game: `games` 957 (`original` 608), position
-//!   index 681 (82 entries in 650 bytes), `moves` 269, `game_hashes` 72,
-//!   `games_variant` 16.
-//! - `--fen` with `--limit 30`: 0.28 ms for the Sicilian, 0.22 ms for the
-//!   start position; the whole Sicilian (32,157 games) 202 ms; a ply-16
-//!   position (119 games) 3.7 ms.
-//! - `tree`: start position (500,000 games) 254 ms, Sicilian 121 ms, the
-//!   ply-16 position 3.4 ms.
-//! - `--piece white:P@a1`: 13.9 M positions/s of wall time (25.9 M/s of
-//!   CPU time for the whole `xpgn query`, docs/database.md).
+//! After building, the database is optimized (`xpgn optimize`: posting
+//! rows merged, the trees of positions 2,000 or more games reach stored),
+//! as a user would run it.
+//!
+//! Figures (schema 7, `XPGN_BENCH_GAMES=500000`, 2026-11-23, on a machine
+//! of 2 cores shared with other builds: criterion's wall times were up to
+//! three times the CPU times; docs/database.md gives CPU times of the
+//! same queries side by side with schema 6):
+//! - import: 22,037 games/s into the empty database, 20,307 games/s into
+//!   the one of 480,000 games (-7.9%; schema 6: 20,179 and 18,176, -9.9%);
+//!   median step 20,570 games/s.
+//! - size: 1,499 bytes a game (schema 6: 1,995): `position_postings` 669
+//!   (82 entries in 650 bytes), `games` 473 (`original_zstd` 348,
+//!   `more_tags` 2), `moves` 269, `game_hashes` 72, `games_variant` 16
+//!   (after `optimize`: 659 for the index, 1,499 in all, 327 stored
+//!   trees in 0.2 bytes a game).
+//! - `tree` (schema 8, optimized, CPU of the whole process): the start
+//!   position 4 ms (schema 6: 140 ms), after 1. e4 c5 (100,343 games)
+//!   4 ms (89 ms), a ply-16 position (119 games) 8 ms (6 ms).
+//! - `--fen` with `--limit 30`: 6 to 7 ms of CPU for the whole process
+//!   (schema 6, unoptimized: 3 ms).
+//! - `--piece white:P@a1`: criterion 9.8 M positions/s of wall time while
+//!   the machine compiled (not comparable); CPU of the whole `xpgn query`
+//!   1.55 s for 41.1 M positions, 26.5 M/s (schema 6: 1.63 s, 25.2 M/s).
+//!   `--piece white:K@h8 --piece black:Q@*` 24.3 M/s and `--material
+//!   white:Q>=3` 26.4 M/s of wall time (criterion).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -243,6 +253,17 @@ fn large_db(n: usize, real: &[Vec<Move>]) -> PathBuf {
         rates.push((imported, s.imported as f64 / on_cpu.unwrap_or(seconds)));
         imported += s.imported;
     }
+    // What a user runs after importing: posting rows merged, the trees of
+    // the positions many games reach stored.
+    let started = Instant::now();
+    let optimized = db.optimize().expect("optimize");
+    eprintln!(
+        "optimized in {:.1} s: {} posting rows into {}, {} opening trees stored",
+        started.elapsed().as_secs_f64(),
+        optimized.rows_before,
+        optimized.rows_after,
+        optimized.trees
+    );
     drop(db);
     eprintln!(
         "built {}: {imported} games ({bytes} bytes of text) generated in {generating:.1} s, imported in {importing:.1} s ({:.0} games/s)",
@@ -300,14 +321,17 @@ fn report_size(path: &Path) {
     }
     for (what, sql) in [
         (
-            "games.original payload",
-            "SELECT SUM(length(original)) FROM games",
+            "games.original_zstd payload",
+            "SELECT SUM(length(original_zstd)) FROM games",
         ),
         (
             "moves.packed payload",
             "SELECT SUM(length(packed)) FROM moves",
         ),
-        ("games.tags payload", "SELECT SUM(length(tags)) FROM games"),
+        (
+            "games.more_tags payload",
+            "SELECT SUM(length(more_tags)) FROM games",
+        ),
         ("index entries", "SELECT SUM(count) FROM position_postings"),
         (
             "index bytes",

@@ -181,26 +181,30 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
             "SELECT g.id,
                     (SELECT substr(h.content, (g.id - h.first_game) * 32 + 1, 32) FROM game_hashes h
                      WHERE h.first_game <= g.id ORDER BY h.first_game DESC LIMIT 1),
-                    g.variant, g.tags, g.plies, g.status, g.original, g.result, m.packed
+                    g.variant, g.plies, g.status, g.result, m.packed
              FROM games g LEFT JOIN moves m ON m.game = g.id",
         )
         .unwrap();
+    // Tags and original text as the database gives them back (stored
+    // apart from the roster columns and compressed).
+    let database = xpgn::db::Database::open_existing(std::path::Path::new(&db)).unwrap();
     let mut q = stmt.query([]).unwrap();
     while let Some(r) = q.next().unwrap() {
         let hash: Vec<u8> = r.get(1).unwrap();
-        let tags: String = r.get(3).unwrap();
+        let row_id: i64 = r.get(0).unwrap();
+        let stored = database.stored_game(row_id).unwrap().unwrap();
         let id = game_id(&hash);
-        row_game.insert(r.get(0).unwrap(), id);
+        row_game.insert(row_id, id);
         by_id.insert(
             id,
             (
                 r.get(2).unwrap(),
-                serde_json::from_str(&tags).unwrap(),
+                stored.tags,
+                r.get(3).unwrap(),
                 r.get(4).unwrap(),
+                stored.original,
                 r.get(5).unwrap(),
                 r.get(6).unwrap(),
-                r.get(7).unwrap(),
-                r.get(8).unwrap(),
             ),
         );
     }

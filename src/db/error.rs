@@ -73,6 +73,14 @@ pub enum DbError {
         /// What is wrong.
         source: PackedError,
     },
+    /// A stored original text that does not decompress.
+    #[error("game {game}: {source}")]
+    Original {
+        /// The game's id.
+        game: i64,
+        /// What is wrong.
+        source: super::original::UnpackError,
+    },
     /// A game id beyond what the position index can name.
     #[error("game {game}: the position index names games up to 4,294,967,295")]
     Full {

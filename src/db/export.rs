@@ -9,9 +9,8 @@
 use rusqlite::OptionalExtension;
 
 use super::import::game_hashes;
-use super::migrate::tags_from_json;
 use super::packed::{self, Decoder, PackedError};
-use super::{Database, DbError};
+use super::{Database, DbError, original, tags};
 use crate::notation::coord::write_coord;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
@@ -60,12 +59,13 @@ impl Database {
     pub fn export_game(&self, id: i64, form: ExportForm) -> Result<Option<Exported>, DbError> {
         let row: Option<(String, Option<String>, Vec<u8>)> = self
             .conn
-            .prepare_cached("SELECT status, diagnostic, original FROM games WHERE id = ?1")?
+            .prepare_cached("SELECT status, diagnostic, original_zstd FROM games WHERE id = ?1")?
             .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .optional()?;
-        let Some((status, diagnostic, raw)) = row else {
+        let Some((status, diagnostic, stored)) = row else {
             return Ok(None);
         };
+        let raw = original::read(id, &stored)?;
         if form == ExportForm::Original {
             return Ok(Some(Exported {
                 bytes: raw,
@@ -122,7 +122,7 @@ impl Database {
     pub fn stored_record(&self, id: i64) -> Result<Option<GameRecord>, DbError> {
         type Row = (
             String,
-            String,
+            Vec<(String, String)>,
             i64,
             String,
             i64,
@@ -135,19 +135,22 @@ impl Database {
         );
         let row: Option<Row> = self
             .conn
-            .prepare_cached(
-                "SELECT g.variant, g.tags, g.plies, g.status, g.warnings,
-                        g.diagnostic, g.diagnostics, g.source_file, g.source_line,
-                        g.original, m.packed, m.start, m.game
+            .prepare_cached(&format!(
+                "SELECT g.variant, g.plies, g.status, g.warnings,
+                        g.diagnostic, g.diagnostics,
+                        (SELECT path FROM sources WHERE id = g.source), g.source_line,
+                        g.original_zstd, m.packed, m.start, m.game, {}
                  FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
-            )?
+                tags::COLUMNS
+            ))?
             .query_row([id], |r| {
-                let line = match r.get::<_, Option<i64>>(12)? {
-                    Some(_) => Some((r.get(10)?, r.get(11)?)),
+                let line = match r.get::<_, Option<i64>>(11)? {
+                    Some(_) => Some((r.get(9)?, r.get(10)?)),
                     None => None,
                 };
                 Ok((
                     r.get(0)?,
+                    tags::from_row(r, 12)?,
                     r.get(1)?,
                     r.get(2)?,
                     r.get(3)?,
@@ -156,7 +159,6 @@ impl Database {
                     r.get(6)?,
                     r.get(7)?,
                     r.get(8)?,
-                    r.get(9)?,
                     line,
                 ))
             })
@@ -227,7 +229,7 @@ impl Database {
         Ok(Some(GameRecord {
             hash,
             variant,
-            tags: tags_from_json(&tags),
+            tags,
             plies: u32::try_from(plies).unwrap_or(0),
             valid: status == "valid",
             warnings: u32::try_from(warnings).unwrap_or(0),
@@ -235,7 +237,7 @@ impl Database {
             diagnostics: diagnostics.unwrap_or_else(|| "[]".into()),
             source_file,
             source_line: u64::try_from(source_line).unwrap_or(0),
-            original,
+            original: original::read(id, &original)?,
             line: main_line,
             keys,
         }))

@@ -16,18 +16,17 @@
 //! the set of the content hashes stored, loaded once per connection from
 //! `game_hashes` and kept up to date: no random index insert per game.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 
 use rusqlite::{Connection, params};
 
 use super::postings::{self, Posting};
-use super::{Database, DbError};
+use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{Event, Open, map_games};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
-use super::migrate::tags_json;
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare};
 
 /// What an import did.
@@ -200,6 +199,10 @@ pub struct Importer<'db> {
     recorded: HashSet<String>,
     /// Games committed since the last checkpoint.
     unchecked: u64,
+    /// The page layout the posting rows are cut to fit.
+    fit: postings::PageFit,
+    /// The id in `sources` of each file this import stored games from.
+    sources: HashMap<String, i64>,
 }
 
 impl Database {
@@ -211,7 +214,10 @@ impl Database {
         // One checkpoint when the import ends, not one every 1,000 pages
         // of log (each copies into the database what the log holds).
         self.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let fit = postings::PageFit::of(&self.conn)?;
         Ok(Importer {
+            fit,
+            sources: HashMap::new(),
             db: self,
             in_transaction: false,
             next_id: 0,
@@ -250,6 +256,22 @@ impl Importer<'_> {
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<Option<i64>, DbError> {
+        self.store_packed(source, raw, None, p, summary)
+    }
+
+    /// [`Importer::store`], with `raw` already compressed as `packed` when
+    /// given ([`original::pack`]).
+    ///
+    /// # Errors
+    /// As [`Importer::store`].
+    pub(crate) fn store_packed(
+        &mut self,
+        source: &str,
+        raw: &[u8],
+        packed: Option<&[u8]>,
+        p: &Prepared,
+        summary: &mut ImportSummary,
+    ) -> Result<Option<i64>, DbError> {
         if !self.in_transaction {
             self.begin()?;
         }
@@ -265,9 +287,25 @@ impl Importer<'_> {
             return Ok(None);
         }
         let id = self.next_id;
-        insert_game(&self.db.conn, id, source, raw, p)?;
+        let source = match self.sources.get(source) {
+            Some(&s) => s,
+            None => {
+                let s = source_id(&self.db.conn, source)?;
+                self.sources.insert(source.to_string(), s);
+                s
+            }
+        };
+        let packed = match packed {
+            Some(packed) => std::borrow::Cow::Borrowed(packed),
+            None => std::borrow::Cow::Owned(original::pack(raw)),
+        };
+        insert_game(&self.db.conn, id, source, &packed, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
         self.next_id += 1;
+        if self.batch.first.is_none() {
+            // The stored opening trees count the games stored before.
+            self.db.conn.execute("DELETE FROM opening_tree", [])?;
+        }
         let batch = &mut self.batch;
         batch.first.get_or_insert(id);
         let opened = *batch.opened.get_or_insert_with(std::time::Instant::now);
@@ -309,7 +347,7 @@ impl Importer<'_> {
                 insert.execute(params![first_game, content, moves])?;
             }
             drop(insert);
-            postings::store_batch(&self.db.conn, first, batch.postings)?;
+            postings::store_batch(&self.db.conn, first, batch.postings, self.fit)?;
         }
         self.db.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
@@ -356,12 +394,22 @@ impl Drop for Importer<'_> {
     }
 }
 
-/// Inserts the row of game `id`.
+/// The id of `path` in `sources`, added if new.
+fn source_id(conn: &Connection, path: &str) -> Result<i64, DbError> {
+    conn.prepare_cached("INSERT OR IGNORE INTO sources (path) VALUES (?1)")?
+        .execute([path])?;
+    Ok(conn
+        .prepare_cached("SELECT id FROM sources WHERE path = ?1")?
+        .query_row([path], |r| r.get(0))?)
+}
+
+/// Inserts the row of game `id`, read from the file of `source` (its id
+/// in `sources`), its original text compressed as `packed`.
 fn insert_game(
     conn: &Connection,
     id: i64,
-    source: &str,
-    raw: &[u8],
+    source: i64,
+    packed: &[u8],
     p: &Prepared,
 ) -> Result<(), DbError> {
     let tag = |name: &str| {
@@ -370,11 +418,12 @@ fn insert_game(
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
+    let (roster, more_tags) = tags::split(&p.tags);
     conn.prepare_cached(
         "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
-                            status, diagnostic, source_file, source_line, tags, diagnostics,
-                            warnings, original)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                            status, diagnostic, source, source_line, roster, more_tags,
+                            diagnostics, warnings, original_zstd)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
     )?
     .execute(params![
         id,
@@ -391,14 +440,15 @@ fn insert_game(
         p.diagnostic,
         source,
         p.line as i64,
-        tags_json(&p.tags),
+        roster,
+        more_tags,
         if p.diagnostics.is_empty() {
             "[]".to_string()
         } else {
             diagnostics_json(&p.diagnostics)
         },
         p.warnings as i64,
-        raw,
+        packed,
     ])?;
     Ok(())
 }
@@ -439,7 +489,7 @@ fn store_line(
 
 impl Database {
     /// Imports every game of `input` (named `source` in diagnostics and in
-    /// the `source_file` column), calling `progress` after each game with
+    /// `sources`), calling `progress` after each game with
     /// the running summary.
     ///
     /// # Errors
@@ -492,12 +542,16 @@ impl Database {
 struct Read {
     number: usize,
     raw: Vec<u8>,
+    /// Its original compressed ([`original::pack`]) by the worker when
+    /// there are several, so the one writer does not; with one thread the
+    /// writer compresses only the games it stores (not the duplicates).
+    packed: Option<Vec<u8>>,
     prepared: Prepared,
 }
 
 impl Database {
     /// Imports every game of `inputs` (opened by `open`, named by their
-    /// paths in diagnostics and in the `source_file` column) with `jobs`
+    /// paths in diagnostics and in `sources`) with `jobs`
     /// threads reading, replaying and preparing games while this one
     /// stores them, in input order: the database is the same, ids
     /// included, for any number of jobs. `progress` is called after each
@@ -527,6 +581,7 @@ impl Database {
                 let prepared = prepare(&inputs[input], &text, game);
                 Read {
                     number: text.number,
+                    packed: (jobs > 1).then(|| original::pack(&text.raw)),
                     raw: text.raw,
                     prepared,
                 }
@@ -535,7 +590,13 @@ impl Database {
                 Event::Game { input, value } => {
                     let source = &inputs[input];
                     let p = &value.prepared;
-                    let id = importer.store(source, &value.raw, p, summary)?;
+                    let id = importer.store_packed(
+                        source,
+                        &value.raw,
+                        value.packed.as_deref(),
+                        p,
+                        summary,
+                    )?;
                     report(
                         input,
                         &GameReport {
@@ -648,11 +709,12 @@ mod tests {
         let (diag, original): (String, Vec<u8>) = db
             .conn
             .query_row(
-                "SELECT diagnostic, original FROM games WHERE status = 'invalid' AND variant = 'chess'",
+                "SELECT diagnostic, original_zstd FROM games WHERE status = 'invalid' AND variant = 'chess'",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
+        let original = original::unpack(&original).unwrap();
         assert!(
             diag.starts_with("t.pgn:9:7: game 3, ply 2: `Ke7`"),
             "{diag}"

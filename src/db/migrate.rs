@@ -13,6 +13,7 @@ use super::error::DbError;
 use super::import::{HASH_BYTES, HASH_ROW_GAMES};
 use super::packed;
 use super::postings::{self, Posting, legacy};
+use super::{original, tags};
 use crate::notation::coord::resolve_coord;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
@@ -51,6 +52,13 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Code(compact_postings),
         Step::Sql(include_str!("sql/006_rebuild.sql")),
     ],
+    &[
+        Step::Sql(include_str!("sql/007_pack.sql")),
+        Step::Code(pack_originals),
+        Step::Code(cut_postings),
+        Step::Sql(include_str!("sql/007_drop_raw.sql")),
+    ],
+    &[Step::Sql(include_str!("sql/008_opening_tree.sql"))],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it
@@ -66,6 +74,12 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// SQLite errors, a database newer than this build, or a stored game that
 /// no longer replays.
 pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
+    migrate_to(conn, SCHEMA_VERSION)
+}
+
+/// Brings the schema of `conn` up to `target` (tests stop at each earlier
+/// version, to upgrade from there).
+fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
     let too_new = |version: i64| DbError::TooNew {
         found: version,
         known: SCHEMA_VERSION,
@@ -74,7 +88,7 @@ pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     if version > SCHEMA_VERSION {
         return Err(too_new(version));
     }
-    if version == SCHEMA_VERSION {
+    if version >= target {
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -82,7 +96,12 @@ pub fn migrate(conn: &mut Connection) -> Result<(), DbError> {
     if version > SCHEMA_VERSION {
         return Err(too_new(version));
     }
-    for (i, steps) in MIGRATIONS.iter().enumerate().skip(version as usize) {
+    for (i, steps) in MIGRATIONS
+        .iter()
+        .enumerate()
+        .take(target as usize)
+        .skip(version as usize)
+    {
         for step in *steps {
             match step {
                 Step::Sql(sql) => tx.execute_batch(sql)?,
@@ -383,15 +402,66 @@ fn compact_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
-/// The `tags` column of a game: its tag pairs as a JSON array of pairs.
-pub(crate) fn tags_json(tags: &[(String, String)]) -> String {
-    serde_json::to_string(tags).expect("strings always serialize")
+/// The `tags` column of schemas 3 to 6: a game's tag pairs as a JSON
+/// array of pairs.
+fn tags_json(tags: &[(String, String)]) -> String {
+    tags::json(tags)
 }
 
-/// A `tags` column read back.
-pub(crate) fn tags_from_json(text: &str) -> Vec<(String, String)> {
-    // Written by `tags_json` only; anything else reads as no tags.
-    serde_json::from_str(text).unwrap_or_default()
+/// Version 7: each row of the position index cut into pieces that fill
+/// their pages ([`postings::pieces`]), under its own bucket and batch.
+fn cut_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let fit = postings::PageFit::of(tx)?;
+    let mut rows =
+        tx.prepare("SELECT bucket, batch, entries FROM position_postings ORDER BY bucket, batch")?;
+    let mut insert = tx.prepare(
+        "INSERT INTO position_postings_new (bucket, batch, piece, count, entries)
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    let mut query = rows.query([])?;
+    while let Some(row) = query.next()? {
+        let (bucket, batch): (i64, i64) = (row.get(0)?, row.get(1)?);
+        let entries = postings::entries(super::query::blob(row, 2)?);
+        for (piece, count, blob) in
+            postings::pieces(bucket, batch, &entries, fit, postings::MOST_PER_ROW)
+        {
+            insert.execute(params![bucket, batch, piece, count as i64, blob])?;
+        }
+    }
+    Ok(())
+}
+
+/// Version 7: every game's original packed ([`original::pack`]) and its
+/// tags split into the roster flag and the rest ([`tags::split`]). Each
+/// packed original is unpacked again and compared before it is written:
+/// an upgrade never loses a byte of what the user gave.
+fn pack_originals(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare("SELECT id, tags, original FROM games ORDER BY id")?;
+    let mut update = tx.prepare(
+        "UPDATE games SET roster = ?2, more_tags = ?3, original_zstd = ?4 WHERE id = ?1",
+    )?;
+    let mut query = rows.query([])?;
+    while let Some(row) = query.next()? {
+        let game: i64 = row.get(0)?;
+        let all = tags::from_json(row.get_ref(1)?.as_str().unwrap_or("[]"));
+        let raw = row
+            .get_ref(2)?
+            .as_bytes_or_null()
+            .ok()
+            .flatten()
+            .unwrap_or(b"");
+        let stored = original::pack(raw);
+        if original::unpack(&stored).ok().as_deref() != Some(raw) {
+            return Err(DbError::Migration {
+                version: 7,
+                game,
+                message: "the original text does not come back from its compressed form".into(),
+            });
+        }
+        let (roster, more) = tags::split(&all);
+        update.execute(params![game, roster, more, stored])?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -443,13 +513,21 @@ mod tests {
     fn game_rows(conn: &Connection) -> Vec<GameRow> {
         conn.prepare(
             "SELECT g.id, substr(h.content, (g.id - h.first_game) * 32 + 1, 32),
-                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original
+                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original_zstd
              FROM games g JOIN game_hashes h
                ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
              ORDER BY g.id",
         )
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .query_map([], |r| {
+            let stored: Vec<u8> = r.get(3)?;
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                original::unpack(&stored).unwrap(),
+            ))
+        })
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
@@ -457,14 +535,15 @@ mod tests {
 
     /// Every game's tags.
     fn tag_rows(conn: &Connection) -> Vec<(i64, Vec<(String, String)>)> {
-        conn.prepare("SELECT id, tags FROM games ORDER BY id")
-            .unwrap()
-            .query_map([], |r| {
-                Ok((r.get(0)?, tags_from_json(&r.get::<_, String>(1)?)))
-            })
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap()
+        conn.prepare(&format!(
+            "SELECT g.id, {} FROM games g ORDER BY g.id",
+            tags::COLUMNS
+        ))
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, tags::from_row(r, 1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap()
     }
 
     /// Every entry of the position index, sorted.
@@ -492,7 +571,8 @@ mod tests {
         let games: Vec<Vec<rusqlite::types::Value>> = current
             .prepare(
                 "SELECT g.id, variant, event, site, date, round, white, black, result, plies,
-                        status, diagnostic, source_file, source_line, original,
+                        status, diagnostic, (SELECT path FROM sources WHERE id = g.source),
+                        source_line, original_zstd,
                         substr(h.content, (g.id - h.first_game) * 32 + 1, 32)
                  FROM games g JOIN game_hashes h
                    ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
@@ -503,7 +583,10 @@ mod tests {
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        for g in games {
+        for mut g in games {
+            if let rusqlite::types::Value::Blob(stored) = &g[14] {
+                g[14] = rusqlite::types::Value::Blob(original::unpack(stored).unwrap());
+            }
             tx.execute(
                 "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
                 rusqlite::params_from_iter(g),
@@ -636,6 +719,73 @@ mod tests {
         db.import("samples", sample_text().as_bytes(), &mut again, &mut |_| {})
             .unwrap();
         assert_eq!(again.imported, 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A database left at each earlier version (1 to 6) upgrades to what
+    /// an import stores now: every original byte for byte (version 7
+    /// compresses them), the tags, hashes, main lines and position index.
+    #[test]
+    fn every_earlier_version_is_upgraded_with_every_original_kept() {
+        let mut fresh = Database::in_memory().unwrap();
+        fresh
+            .import(
+                "samples",
+                sample_text().as_bytes(),
+                &mut ImportSummary::default(),
+                &mut |_| {},
+            )
+            .unwrap();
+        let expected = moves_rows(&fresh.conn);
+        let expected_games = game_rows(&fresh.conn);
+        let expected_index = all_postings(&fresh.conn);
+        let expected_tags = tag_rows(&fresh.conn);
+        assert!(expected_games.iter().all(|g| !g.3.is_empty()));
+        // Some games carry the roster, others (XPGN samples) not.
+        let rosters: i64 = fresh
+            .conn
+            .query_row("SELECT SUM(roster) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert!(rosters > 0 && (rosters as usize) < expected_games.len());
+        let dir = std::env::temp_dir().join(format!("xpgn-migrate-each-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for version in 1..SCHEMA_VERSION {
+            let path = dir.join(format!("v{version}.db"));
+            as_version_1(&fresh.conn, &path);
+            {
+                let mut conn = Connection::open(&path).unwrap();
+                migrate_to(&mut conn, version).unwrap();
+                let v: i64 = conn
+                    .query_row("PRAGMA user_version", [], |r| r.get(0))
+                    .unwrap();
+                assert_eq!(v, version);
+            }
+            let db = Database::open(&path).unwrap();
+            assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+            assert_eq!(moves_rows(&db.conn), expected, "from version {version}");
+            assert_eq!(
+                game_rows(&db.conn),
+                expected_games,
+                "from version {version}"
+            );
+            assert_eq!(tag_rows(&db.conn), expected_tags, "from version {version}");
+            assert_eq!(
+                all_postings(&db.conn),
+                expected_index,
+                "from version {version}"
+            );
+            for (id, _, _, original) in &expected_games {
+                let exported = db
+                    .export_game(*id, crate::db::export::ExportForm::Original)
+                    .unwrap()
+                    .unwrap();
+                assert_eq!(
+                    &exported.bytes, original,
+                    "game {id} from version {version}"
+                );
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

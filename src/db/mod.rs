@@ -10,12 +10,14 @@ pub mod export;
 pub mod import;
 mod migrate;
 pub mod optimize;
+pub mod original;
 /// The packed main line (kept under `db` for its users; it lives in
 /// [`crate::record`], below both stores).
 pub use crate::record::packed;
 pub mod pattern;
 pub mod postings;
 pub mod query;
+mod tags;
 pub mod tree;
 pub mod variants;
 pub mod view;

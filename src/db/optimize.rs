@@ -1,19 +1,18 @@
 //! `xpgn optimize`: the position index's posting rows merged, bucket by
-//! bucket, and the query planner's statistics refreshed (`ANALYZE`).
+//! bucket, the opening tree of every position many games reach stored
+//! ([`tree::stored`]), and the query planner's statistics refreshed
+//! (`ANALYZE`).
 //!
 //! Every import batch writes one row per bucket it touches, so a database
 //! built by many small imports holds many small rows, and a position query
 //! reads one row per batch of its bucket. Merging leaves each bucket
-//! `ceil(entries / CHUNK)` rows, sorted by key across its rows.
+//! rows of at most [`postings::MOST_PER_ROW`] entries, sorted by key
+//! across its rows, each cut to fill its pages ([`postings::pieces`]).
 
 use rusqlite::{TransactionBehavior, params};
 
 use super::postings::{self, BUCKET_BITS, Posting};
-use super::{Database, DbError};
-
-/// Entries per merged row: a few hundred KB, so a position query never reads
-/// one huge blob where a few rows serve.
-pub const CHUNK: usize = 65_536;
+use super::{Database, DbError, tree};
 
 /// What `optimize` did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,6 +23,9 @@ pub struct OptimizeSummary {
     pub rows_after: u64,
     /// Index entries (unchanged by merging).
     pub entries: u64,
+    /// Positions whose opening tree is stored (reached by at least
+    /// [`tree::stored::STORED_FROM_GAMES`] games).
+    pub trees: u64,
 }
 
 impl Database {
@@ -34,7 +36,19 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn optimize(&mut self) -> Result<OptimizeSummary, DbError> {
+        self.optimize_storing_trees_from(tree::stored::STORED_FROM_GAMES)
+    }
+
+    /// [`Database::optimize`], storing the tree of every position at least
+    /// `from_games` games reach.
+    pub(crate) fn optimize_storing_trees_from(
+        &mut self,
+        from_games: usize,
+    ) -> Result<OptimizeSummary, DbError> {
         let mut summary = OptimizeSummary::default();
+        let fit = postings::PageFit::of(&self.conn)?;
+        // Stored trees are written again, bucket by bucket, from the games.
+        self.conn.execute("DELETE FROM opening_tree", [])?;
         for bucket in 0..(1i64 << BUCKET_BITS) {
             let tx = self
                 .conn
@@ -46,26 +60,26 @@ impl Database {
             summary.rows_before += blobs.len() as u64;
             let mut all: Vec<Posting> = blobs.iter().flat_map(|b| postings::entries(b)).collect();
             summary.entries += all.len() as u64;
-            let merged = all.len().div_ceil(CHUNK);
-            summary.rows_after += merged as u64;
-            if blobs.len() <= merged {
-                continue;
-            }
             // By key, and within a key by game and ply, as `find` gives them.
             all.sort_unstable();
+            // Merged rows take batch id 0, below every import's (ids start
+            // at 1), their pieces in key order.
+            summary.trees += tree::stored::store_bucket(&tx, &all, from_games)?;
+            let merged = postings::pieces(bucket, 0, &all, fit, postings::MOST_PER_ROW);
+            // Rows already merged (in primary-key order, as read) stay.
+            if blobs.len() == merged.len() && blobs.iter().zip(&merged).all(|(a, m)| *a == m.2) {
+                summary.rows_after += blobs.len() as u64;
+                tx.commit()?;
+                continue;
+            }
+            summary.rows_after += merged.len() as u64;
             tx.execute("DELETE FROM position_postings WHERE bucket = ?1", [bucket])?;
             let mut insert = tx.prepare_cached(
-                "INSERT INTO position_postings (bucket, batch, count, entries) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO position_postings (bucket, batch, piece, count, entries)
+                 VALUES (?1, 0, ?2, ?3, ?4)",
             )?;
-            for (i, chunk) in all.chunks(CHUNK).enumerate() {
-                // Merged rows take batch ids below every import's (ids
-                // start at 1), in key order.
-                insert.execute(params![
-                    bucket,
-                    -(merged as i64) + i as i64,
-                    chunk.len() as i64,
-                    postings::encode(chunk)
-                ])?;
+            for (piece, count, blob) in merged {
+                insert.execute(params![bucket, piece, count as i64, blob])?;
             }
             drop(insert);
             tx.commit()?;

@@ -6,9 +6,8 @@
 use rusqlite::OptionalExtension;
 use rusqlite::types::Value;
 
-use super::migrate::tags_from_json;
 use super::pattern::PositionPattern;
-use super::{Database, DbError, packed, postings};
+use super::{Database, DbError, packed, postings, tags};
 use crate::notation::position::{FenField, PositionStringError, read_position, read_setup};
 use crate::rules::{
     CastlingSide, Color, Move, Piece, Position, Setup, Square, Variant, WaitingPawn,
@@ -488,18 +487,12 @@ impl Database {
             let n = params.len();
             params.push(Value::Text(value.to_lowercase()));
             let v = params.len();
-            conds.push(format!(
-                "EXISTS (SELECT 1 FROM json_each(g.tags) t WHERE t.value ->> 0 = ?{n} \
-                 AND instr(xpgn_lower(t.value ->> 1), ?{v}) > 0)"
-            ));
+            conds.push(tags::has_tag_sql(n, v));
         }
         if let Some(p) = &filter.player {
             params.push(Value::Text(p.to_lowercase()));
             let v = params.len();
-            conds.push(format!(
-                "EXISTS (SELECT 1 FROM json_each(g.tags) t WHERE t.value ->> 0 IN ('White', 'Black') \
-                 AND instr(xpgn_lower(t.value ->> 1), ?{v}) > 0)"
-            ));
+            conds.push(tags::has_player_sql(v));
         }
         if let Some(r) = &filter.result {
             bind(
@@ -637,12 +630,15 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn game_tags(&self, id: i64) -> Result<Vec<(String, String)>, DbError> {
-        let text: Option<String> = self
+        let found = self
             .conn
-            .prepare_cached("SELECT tags FROM games WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
+            .prepare_cached(&format!(
+                "SELECT {} FROM games g WHERE g.id = ?1",
+                tags::COLUMNS
+            ))?
+            .query_row([id], |r| tags::from_row(r, 0))
             .optional()?;
-        Ok(text.map_or_else(Vec::new, |t| tags_from_json(&t)))
+        Ok(found.unwrap_or_default())
     }
 }
 

@@ -78,14 +78,15 @@ struct Played {
 }
 
 /// The tree being counted, game by game.
-struct Tally<'p> {
+struct Tally {
     variant: crate::rules::Variant,
-    positions: &'p [Position],
+    /// The side to move in each position searched.
+    turns: Vec<Color>,
     tree: Tree,
     by_move: BTreeMap<(Color, MoveBytes), Played>,
 }
 
-impl Tally<'_> {
+impl Tally {
     /// Counts game `game`, which reaches the positions at `plies` (game,
     /// ply, which position; by ply), with its result and packed line.
     fn add(
@@ -134,7 +135,7 @@ impl Tally<'_> {
             let mut bytes: MoveBytes = [0; 10];
             bytes[0] = stored.len() as u8;
             bytes[1..=stored.len().min(9)].copy_from_slice(&stored[..stored.len().min(9)]);
-            let turn = self.positions[state].turn();
+            let turn = self.turns[state];
             let entry = self.by_move.entry((turn, bytes)).or_insert(Played {
                 mv,
                 state,
@@ -183,10 +184,22 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored main line that does not decode.
     pub fn tree_of(&self, positions: &[Position]) -> Result<Tree, DbError> {
-        let tree = Tree::default();
         let Some(variant) = positions.first().map(Position::variant) else {
-            return Ok(tree);
+            return Ok(Tree::default());
         };
+        let mut tally = Tally {
+            variant,
+            turns: positions.iter().map(Position::turn).collect(),
+            tree: Tree::default(),
+            by_move: BTreeMap::new(),
+        };
+        // A position many games reach is answered from its tree as
+        // `optimize` stored it, when no import came after.
+        if let [pos] = positions
+            && stored::load(&self.conn, pos.key(), pos.turn(), &mut tally)?
+        {
+            return finish(tally, positions);
+        }
         // (game, ply, which position), by game and ply.
         let mut reached: Vec<(u32, u16, usize)> = Vec::new();
         for (i, pos) in positions.iter().enumerate() {
@@ -198,110 +211,299 @@ impl Database {
         }
         reached.sort_unstable();
         reached.dedup_by_key(|r| (r.0, r.1));
-        // One small `moves` row per game (its result is there too): never
-        // the long `games` row. The key holds the variant, so the games
-        // found are the variant's. Looked up one by one, or, when the
-        // position is reached by a good part of all games (the start),
-        // read in one pass in id order, which costs a row each instead of
-        // a B-tree descent each (the start position among 500,000 games:
-        // 1.11 s of CPU before, 0.14 s with the rows counted in place).
-        let by_game: Vec<&[(u32, u16, usize)]> = reached.chunk_by(|a, b| a.0 == b.0).collect();
-        let stored: i64 =
-            self.conn
-                .query_row("SELECT COALESCE(MAX(game), 0) FROM moves", [], |r| r.get(0))?;
-        let mut tally = Tally {
-            variant,
-            positions,
-            tree,
-            by_move: BTreeMap::new(),
-        };
-        if by_game.len() as i64 * 8 > stored {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT game, result, packed FROM moves ORDER BY game")?;
-            let mut rows = stmt.query([])?;
-            let mut next = by_game.iter().peekable();
-            while let Some(r) = rows.next()? {
-                let game: i64 = r.get(0)?;
-                // Games without a stored line are passed over.
-                while next.peek().is_some_and(|p| i64::from(p[0].0) < game) {
-                    next.next();
+        count_games(&self.conn, &reached, &mut tally)?;
+        finish(tally, positions)
+    }
+}
+
+/// Counts into `tally` the games of `reached` (game, ply, which position;
+/// by game and ply), each game's packed line read and decoded once.
+fn count_games(
+    conn: &rusqlite::Connection,
+    reached: &[(u32, u16, usize)],
+    tally: &mut Tally,
+) -> Result<(), DbError> {
+    // One small `moves` row per game (its result is there too): never
+    // the long `games` row. The key holds the variant, so the games
+    // found are the variant's. Looked up one by one, or, when the
+    // position is reached by a good part of all games (the start),
+    // read in one pass in id order, which costs a row each instead of
+    // a B-tree descent each (the start position among 500,000 games:
+    // 1.11 s of CPU before, 0.14 s with the rows counted in place).
+    let by_game: Vec<&[(u32, u16, usize)]> = reached.chunk_by(|a, b| a.0 == b.0).collect();
+    let stored: i64 =
+        conn.query_row("SELECT COALESCE(MAX(game), 0) FROM moves", [], |r| r.get(0))?;
+    if by_game.len() as i64 * 8 > stored {
+        let mut stmt = conn.prepare("SELECT game, result, packed FROM moves ORDER BY game")?;
+        let mut rows = stmt.query([])?;
+        let mut next = by_game.iter().peekable();
+        while let Some(r) = rows.next()? {
+            let game: i64 = r.get(0)?;
+            // Games without a stored line are passed over.
+            while next.peek().is_some_and(|p| i64::from(p[0].0) < game) {
+                next.next();
+            }
+            let Some(plies) = next.next_if(|p| i64::from(p[0].0) == game) else {
+                if next.peek().is_none() {
+                    break;
                 }
-                let Some(plies) = next.next_if(|p| i64::from(p[0].0) == game) else {
-                    if next.peek().is_none() {
-                        break;
-                    }
-                    continue;
-                };
+                continue;
+            };
+            let result = r.get_ref(1)?.as_str_or_null().ok().flatten();
+            tally.add(game, plies, result, blob(r, 2)?)?;
+        }
+    } else {
+        let mut stmt =
+            conn.prepare_cached("SELECT game, result, packed FROM moves WHERE game = ?1")?;
+        for plies in &by_game {
+            let game = i64::from(plies[0].0);
+            let mut rows = stmt.query([game])?;
+            if let Some(r) = rows.next()? {
                 let result = r.get_ref(1)?.as_str_or_null().ok().flatten();
                 tally.add(game, plies, result, blob(r, 2)?)?;
             }
-        } else {
-            let mut stmt = self
-                .conn
-                .prepare_cached("SELECT game, result, packed FROM moves WHERE game = ?1")?;
-            for plies in &by_game {
-                let game = i64::from(plies[0].0);
-                let mut rows = stmt.query([game])?;
-                if let Some(r) = rows.next()? {
-                    let result = r.get_ref(1)?.as_str_or_null().ok().flatten();
-                    tally.add(game, plies, result, blob(r, 2)?)?;
-                }
+        }
+    }
+    Ok(())
+}
+
+/// The tree of `positions` from the moves counted in `tally`.
+fn finish(tally: Tally, positions: &[Position]) -> Result<Tree, DbError> {
+    let Tally {
+        mut tree, by_move, ..
+    } = tally;
+    let mut legal: Vec<Option<Vec<Move>>> = vec![None; positions.len()];
+    for ((turn, _), played) in by_move {
+        let Played {
+            mv,
+            state,
+            games,
+            first_game,
+            results: [w, d, b],
+            ..
+        } = played;
+        // The position it was found in first, else another of the same
+        // side to move where it is legal (castling states differ).
+        let mut found = None;
+        for i in std::iter::once(state).chain(0..positions.len()) {
+            if positions.get(i).is_none_or(|p| p.turn() != turn) {
+                continue;
+            }
+            let moves = legal[i].get_or_insert_with(|| positions[i].legal_moves());
+            if moves.contains(&mv) {
+                found = Some(i);
+                break;
             }
         }
-        let Tally {
-            mut tree, by_move, ..
-        } = tally;
-        let mut legal: Vec<Option<Vec<Move>>> = vec![None; positions.len()];
-        for ((turn, _), played) in by_move {
-            let Played {
-                mv,
-                state,
-                games,
-                first_game,
-                results: [w, d, b],
-                ..
-            } = played;
-            // The position it was found in first, else another of the same
-            // side to move where it is legal (castling states differ).
-            let mut found = None;
-            for i in std::iter::once(state).chain(0..positions.len()) {
-                if positions[i].turn() != turn {
-                    continue;
-                }
-                let moves = legal[i].get_or_insert_with(|| positions[i].legal_moves());
-                if moves.contains(&mv) {
-                    found = Some(i);
-                    break;
-                }
-            }
-            let Some(i) = found else {
-                return Err(DbError::Corrupt {
-                    game: first_game,
-                    source: PackedError::Invalid {
-                        ply: 0,
-                        what: format!(
-                            "a stored move from {} to {} is not legal in the position its index names",
-                            mv.from, mv.to
-                        ),
-                    },
-                });
-            };
-            let pos = &positions[i];
-            tree.moves.push(TreeMove {
-                san: write_san(pos, &mv),
-                coord: write_coord(pos, &mv),
-                mv,
-                turn,
-                games,
-                white_wins: w,
-                draws: d,
-                black_wins: b,
+        let Some(i) = found else {
+            return Err(DbError::Corrupt {
+                game: first_game,
+                source: PackedError::Invalid {
+                    ply: 0,
+                    what: format!(
+                        "a stored move from {} to {} is not legal in the position its index names",
+                        mv.from, mv.to
+                    ),
+                },
             });
+        };
+        let pos = &positions[i];
+        tree.moves.push(TreeMove {
+            san: write_san(pos, &mv),
+            coord: write_coord(pos, &mv),
+            mv,
+            turn,
+            games,
+            white_wins: w,
+            draws: d,
+            black_wins: b,
+        });
+    }
+    tree.moves
+        .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
+    Ok(tree)
+}
+
+/// The trees `xpgn optimize` stores (`opening_tree`): one row per position
+/// that at least [`STORED_FROM_GAMES`] games reach, with what a tree of it
+/// counts (games, games ending there, and per move its stored bytes, games,
+/// results and first game). Any import clears the table (an import that
+/// adds games makes every stored tree old), so a stored tree is always the
+/// one the games would give; a position without one is counted from the
+/// games. At 500,000 games the start position took 139 ms of CPU counted
+/// from every game's first move; read from its row it takes a few.
+pub(crate) mod stored {
+    use std::collections::BTreeMap;
+
+    use rusqlite::{Connection, params};
+
+    use super::{MoveBytes, Played, Tally, count_games};
+    use crate::db::DbError;
+    use crate::db::packed::{Decoder, PackedError};
+    use crate::db::postings::Posting;
+    use crate::rules::{Color, Variant};
+
+    /// Games a position must be reached by for its tree to be stored: one
+    /// with fewer is counted from its games in a few milliseconds.
+    pub const STORED_FROM_GAMES: usize = 2_000;
+
+    fn put(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
         }
-        tree.moves
-            .sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.san.cmp(&b.san)));
-        Ok(tree)
+        out.push(v as u8);
+    }
+
+    fn get(blob: &[u8], at: &mut usize) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = *blob.get(*at)?;
+            *at += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    /// Loads the stored tree of `key` into `tally` (a tree of one position,
+    /// whose side to move is `turn`); `false` when none is stored.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored row that does not read.
+    pub(super) fn load(
+        conn: &Connection,
+        key: u64,
+        turn: Color,
+        tally: &mut Tally,
+    ) -> Result<bool, DbError> {
+        let row: Option<(i64, i64, Vec<u8>)> = conn
+            .prepare_cached("SELECT games, ended, moves FROM opening_tree WHERE key = ?1")?
+            .query_row([key as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map(Some)
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                e => Err(e),
+            })?;
+        let Some((games, ended, blob)) = row else {
+            return Ok(false);
+        };
+        let damaged = || DbError::Corrupt {
+            game: 0,
+            source: PackedError::Invalid {
+                ply: 0,
+                what: format!("the stored tree of position key {key} does not read"),
+            },
+        };
+        tally.tree.games = u64::try_from(games).map_err(|_| damaged())?;
+        tally.tree.ended = u64::try_from(ended).map_err(|_| damaged())?;
+        let mut at = 0;
+        while at < blob.len() {
+            let len = usize::from(blob[at]).min(9);
+            let bytes_at = at + 1;
+            let stored = blob.get(bytes_at..bytes_at + len).ok_or_else(damaged)?;
+            at = bytes_at + len;
+            let mut fields = [0u64; 5];
+            for f in &mut fields {
+                *f = get(&blob, &mut at).ok_or_else(damaged)?;
+            }
+            let [games, w, d, b, first_game] = fields;
+            let mv = Decoder::new(tally.variant, stored)
+                .next()
+                .ok_or_else(damaged)?
+                .map_err(|source| DbError::Corrupt {
+                    game: first_game as i64,
+                    source,
+                })?;
+            let mut bytes: MoveBytes = [0; 10];
+            bytes[0] = len as u8;
+            bytes[1..=len].copy_from_slice(stored);
+            tally.by_move.insert(
+                (turn, bytes),
+                Played {
+                    mv,
+                    state: 0,
+                    games,
+                    first_game: first_game as i64,
+                    last_game: 0,
+                    results: [w, d, b],
+                },
+            );
+        }
+        Ok(true)
+    }
+
+    /// Stores the tree of every position that `entries` (one bucket's, by
+    /// key) show `from_games` or more games reaching ([`STORED_FROM_GAMES`]
+    /// for `optimize`), counted from the games as [`super::Database::tree`]
+    /// counts them. Returns how many it stored.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not decode.
+    pub(crate) fn store_bucket(
+        conn: &Connection,
+        entries: &[Posting],
+        from_games: usize,
+    ) -> Result<u64, DbError> {
+        let mut stored = 0;
+        for run in entries.chunk_by(|a, b| a.key == b.key) {
+            let mut games: Vec<u32> = run.iter().map(|p| p.game).collect();
+            games.sort_unstable();
+            games.dedup();
+            if games.len() < from_games.max(1) {
+                continue;
+            }
+            // The key holds the variant: any of its games names it.
+            let name: String = conn.query_row(
+                "SELECT variant FROM games WHERE id = ?1",
+                [i64::from(games[0])],
+                |r| r.get(0),
+            )?;
+            // A variant no definition of is loaded: its trees are counted
+            // from the games when asked for.
+            let Some(variant) = Variant::by_name(&name) else {
+                continue;
+            };
+            let mut reached: Vec<(u32, u16, usize)> =
+                run.iter().map(|p| (p.game, p.ply, 0)).collect();
+            reached.sort_unstable();
+            reached.dedup_by_key(|r| (r.0, r.1));
+            let mut tally = Tally {
+                variant,
+                turns: vec![Color::White],
+                tree: super::Tree::default(),
+                by_move: BTreeMap::new(),
+            };
+            count_games(conn, &reached, &mut tally)?;
+            let mut blob = Vec::new();
+            for ((_, bytes), played) in &tally.by_move {
+                let len = usize::from(bytes[0]).min(9);
+                blob.push(len as u8);
+                blob.extend_from_slice(&bytes[1..=len]);
+                for v in [
+                    played.games,
+                    played.results[0],
+                    played.results[1],
+                    played.results[2],
+                    played.first_game as u64,
+                ] {
+                    put(&mut blob, v);
+                }
+            }
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO opening_tree (key, games, ended, moves) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                run[0].key as i64,
+                tally.tree.games as i64,
+                tally.tree.ended as i64,
+                blob
+            ])?;
+            stored += 1;
+        }
+        Ok(stored)
     }
 }
 
@@ -369,6 +571,72 @@ mod tests {
         assert_eq!(tree.moves[0].score(Color::White), Some(50.0));
         assert_eq!(tree.moves[0].score(Color::Black), Some(50.0));
         assert!(db.tree(&after("d2d4")).unwrap().moves.is_empty());
+    }
+
+    fn stored_trees(db: &Database) -> i64 {
+        db.conn
+            .query_row("SELECT COUNT(*) FROM opening_tree", [], |r| r.get(0))
+            .unwrap()
+    }
+
+    /// Trees stored by `optimize` are the trees counted from the games, for
+    /// every position (start, transpositions, a game that comes back, one
+    /// that ends there), and the next import that adds games clears them.
+    #[test]
+    fn stored_trees_are_the_counted_trees_until_an_import_adds_games() {
+        let mut db = Database::in_memory().unwrap();
+        let import = |db: &mut Database, text: &str| {
+            db.import(
+                "t",
+                text.as_bytes(),
+                &mut ImportSummary::default(),
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        import(&mut db, GAMES);
+        let lines = [
+            "",
+            "e2e4",
+            "e2e4 e7e5",
+            "e2e4 e7e5 g1f3 b8c6",
+            "g1f3",
+            "g1f3 b8c6",
+            "e2e4 c7c5",
+            "d2d4",
+        ];
+        let counted: Vec<Tree> = lines.iter().map(|l| db.tree(&after(l)).unwrap()).collect();
+        assert!(counted.iter().all(|t| t.decoded > 0 || t.games == 0));
+        let s = db.optimize_storing_trees_from(1).unwrap();
+        assert!(s.trees >= 10, "{s:?}");
+        assert_eq!(stored_trees(&db) as u64, s.trees);
+        for (line, expected) in lines.iter().zip(&counted) {
+            let stored = db.tree(&after(line)).unwrap();
+            // Read from its row: nothing decoded.
+            assert_eq!(stored.decoded, 0, "{line}");
+            assert_eq!(
+                Tree {
+                    decoded: 0,
+                    ..stored
+                },
+                Tree {
+                    decoded: 0,
+                    ..expected.clone()
+                },
+                "{line}"
+            );
+        }
+        // A duplicate adds nothing and keeps them; a new game clears them.
+        import(&mut db, GAMES);
+        assert_eq!(stored_trees(&db) as u64, s.trees);
+        import(&mut db, "[Result \"0-1\"]\n1. e4 e5 2. Nf3 d6 0-1\n");
+        assert_eq!(stored_trees(&db), 0);
+        let start = db.tree(&after("")).unwrap();
+        assert_eq!(start.games, 6);
+        assert_eq!(start.moves[0].games, 5);
+        // Under the default threshold nothing this small is stored.
+        let s = db.optimize().unwrap();
+        assert_eq!((s.trees, stored_trees(&db)), (0, 0));
     }
 
     /// A position few of the stored games reach is answered by looking

@@ -6,8 +6,7 @@ use std::time::Instant;
 
 use rusqlite::OptionalExtension;
 
-use super::migrate::tags_from_json;
-use super::{Database, DbError};
+use super::{Database, DbError, original, tags};
 
 /// One stored game as imported.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,25 +35,39 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn stored_game(&self, id: i64) -> Result<Option<StoredGame>, DbError> {
-        Ok(self
+        let row = self
             .conn
-            .prepare_cached(
-                "SELECT id, variant, status, diagnostic, tags, plies, source_file, source_line, original
-                 FROM games WHERE id = ?1",
-            )?
+            .prepare_cached(&format!(
+                "SELECT g.id, g.variant, g.status, g.diagnostic, g.plies,
+                        (SELECT path FROM sources WHERE id = g.source),
+                        g.source_line, g.original_zstd, {}
+                 FROM games g WHERE g.id = ?1",
+                tags::COLUMNS
+            ))?
             .query_row([id], |r| {
-                Ok(StoredGame {
-                    id: r.get(0)?,
-                    variant: r.get(1)?,
-                    status: r.get(2)?,
-                    diagnostic: r.get(3)?,
-                    tags: tags_from_json(&r.get::<_, String>(4)?),
-                    plies: r.get(5)?,
-                    source: (r.get(6)?, r.get(7)?),
-                    original: r.get(8)?,
-                })
+                let stored: Vec<u8> = r.get(7)?;
+                Ok((
+                    StoredGame {
+                        id: r.get(0)?,
+                        variant: r.get(1)?,
+                        status: r.get(2)?,
+                        diagnostic: r.get(3)?,
+                        tags: tags::from_row(r, 8)?,
+                        plies: r.get(4)?,
+                        source: (r.get(5)?, r.get(6)?),
+                        original: Vec::new(),
+                    },
+                    stored,
+                ))
             })
-            .optional()?)
+            .optional()?;
+        row.map(|(game, stored)| {
+            Ok(StoredGame {
+                original: original::read(game.id, &stored)?,
+                ..game
+            })
+        })
+        .transpose()
     }
 
     /// Makes every SQL statement of this connection fail with

@@ -291,10 +291,11 @@ pub(super) fn optimize(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
     writeln!(
         out,
-        "position index: {} rows merged into {} ({} entries), statistics refreshed, {:.2} seconds",
+        "position index: {} rows merged into {} ({} entries), opening trees stored for {} positions, statistics refreshed, {:.2} seconds",
         s.rows_before,
         s.rows_after,
         s.entries,
+        s.trees,
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
