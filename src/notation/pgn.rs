@@ -93,7 +93,7 @@ pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<
 
 /// [`parse_any_move`] for the reader: also the length of the move's text
 /// without check mark and suffix annotation.
-#[inline]
+#[inline(always)]
 fn parse_move_token(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
     if let Some(common) = san_common(token) {
         return Some(common);
@@ -120,7 +120,7 @@ pub fn parse_any_move_by_grammar(text: &str) -> Option<(AnyMove, Option<CheckMar
 /// to [`any_move_common`]; a property test checks it against the grammar.
 /// Also gives the length of the move's text without check mark and
 /// suffix annotation.
-#[inline]
+#[inline(always)]
 fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
     let b = token.as_bytes();
     let mut end = b.len();
