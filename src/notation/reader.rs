@@ -307,6 +307,9 @@ pub struct GameSplitter<R> {
     original: Vec<u8>,
     /// Bytes to read at a time, at least.
     block: usize,
+    /// A read failed after some bytes of a block: the failure is told
+    /// once the games read before it are given.
+    failed: Option<std::io::Error>,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -324,6 +327,7 @@ impl<R: BufRead> GameSplitter<R> {
             eof: false,
             original: Vec::new(),
             block: BLOCK,
+            failed: None,
         }
     }
 
@@ -374,6 +378,9 @@ impl<R: BufRead> GameSplitter<R> {
     /// bytes before `head` (games given out already); false at the end of
     /// the input.
     fn fill(&mut self) -> std::io::Result<bool> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         if self.eof {
             return Ok(false);
         }
@@ -386,9 +393,17 @@ impl<R: BufRead> GameSplitter<R> {
         let Some(source) = self.source.as_mut() else {
             return Ok(false);
         };
-        let wanted = self.buf.len() + self.block;
+        let had = self.buf.len();
+        let wanted = had + self.block;
         while self.buf.len() < wanted {
-            let bytes = source.fill_buf()?;
+            let bytes = match source.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if self.buf.len() > had => {
+                    self.failed = Some(e);
+                    break;
+                }
+                Err(e) => return Err(e),
+            };
             if bytes.is_empty() {
                 self.eof = true;
                 break;
