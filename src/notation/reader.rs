@@ -827,9 +827,7 @@ impl Scan {
             // `floor`.
             let mut floor = i;
             loop {
-                while i < bytes.len() && !MOVETEXT_STOPS[usize::from(bytes[i])] {
-                    i += 1;
-                }
+                i = next_movetext_stop(bytes, i);
                 let Some(&b) = bytes.get(i) else {
                     self.line_start = bytes.len();
                     return Fast::End;
@@ -860,6 +858,26 @@ impl Scan {
             self.next_line(i);
         }
     }
+}
+
+/// The first byte of `MOVETEXT_STOPS` at or after `i` (`bytes.len()` if
+/// none): four bytes a step while none is, then one by one.
+#[inline]
+fn next_movetext_stop(bytes: &[u8], mut i: usize) -> usize {
+    let stop = |b: u8| MOVETEXT_STOPS[usize::from(b)];
+    while let Some(&[a, b, c, d]) = bytes
+        .get(i..i + 4)
+        .and_then(|s| <&[u8; 4]>::try_from(s).ok())
+    {
+        if stop(a) | stop(b) | stop(c) | stop(d) {
+            break;
+        }
+        i += 4;
+    }
+    while i < bytes.len() && !stop(bytes[i]) {
+        i += 1;
+    }
+    i
 }
 
 /// The token (bytes of [`ScanClass::Token`]) around byte `i` of `bytes`,
