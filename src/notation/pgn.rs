@@ -397,6 +397,17 @@ fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
     Ok((rest, (name, value)))
 }
 
+/// The bytes of a tag name: ASCII letters, digits and `_`.
+const TAG_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The shape of `tag-pair` that fills real files, read byte by byte:
 /// `[Name "value"]` with one space, no escapes and nothing else. Anything
 /// else it leaves to [`tag_pair`], which stays the grammar: a property
@@ -406,19 +417,23 @@ fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     if bytes.first() != Some(&b'[') {
         return None;
     }
-    let name_end = 1 + bytes[1..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    // Names and values are a few bytes: plain loops cost less than
+    // iterator adapters or `memchr`'s set-up.
+    let mut name_end = 1;
+    while name_end < bytes.len() && TAG_NAME_BYTES[usize::from(bytes[name_end])] {
+        name_end += 1;
+    }
     if name_end == 1 || bytes.get(name_end..name_end + 2) != Some(b" \"") {
         return None;
     }
     let value_start = name_end + 2;
-    // Values are short: a plain loop costs less than `memchr`'s set-up.
-    let close = value_start
-        + bytes[value_start..]
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\')?;
+    let mut close = value_start;
+    while close < bytes.len() && !matches!(bytes[close], b'"' | b'\\') {
+        close += 1;
+    }
+    if close == bytes.len() {
+        return None;
+    }
     if bytes[close] != b'"' || bytes.get(close + 1) != Some(&b']') {
         return None;
     }
