@@ -27,9 +27,10 @@
 //! place, moves borrowed by the validating visitor, the SAN byte reader
 //! inlined): `split` twic0920 1.97 ms (910 MiB/s; the machine at load
 //! 3-7). Instructions of `xpgn validate --jobs 1` (callgrind): twic0920
-//! 423.8 M -> 372.4 M (the splitter, `next_game` with decoding, 56.4 M ->
-//! 25.2 M; pgn-reader+shakmaty 179.3 M), twic-01 49.7 M -> 44.3 M (the
-//! splitter 6.0 M -> 2.7 M).
+//! 423.8 M -> 366.6 M (the splitter, `next_game` with decoding, 56.4 M ->
+//! 23.2 M; everything but the replay and the end-of-game checks 945 ->
+//! 645 per ply; pgn-reader+shakmaty 179.3 M in all), twic-01 49.7 M ->
+//! 43.5 M (the splitter 6.0 M -> 2.5 M).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::game::{Game, Node};
