@@ -1,12 +1,14 @@
-//! Game files read on every core: one thread splits the inputs into games
-//! (a small share of the work) and hands them out in chunks, worker
-//! threads run the caller's function on each game, and the calling thread
-//! takes the results back in input order. What the caller makes of them
+//! Game files read on every core: worker threads split the inputs into
+//! chunks of games in turn (a small share of the work: whichever worker
+//! runs out of games splits the next chunk, so no thread of its own
+//! competes with the workers for the cores), run the caller's function on
+//! each game, and the calling thread takes the results back in input
+//! order. What the caller makes of them
 //! (a report, a converted file, database rows, a dataset) is therefore the
 //! same, byte for byte, whatever the number of workers.
 //!
 //! Memory stays bounded: at most [`WINDOW_PER_JOB`] chunks per worker are
-//! out between the splitter and the caller, counting those done but
+//! out between the splitting and the caller, counting those done but
 //! waiting behind a slower one, and a chunk holds at most
 //! [`CHUNK_GAMES`] games or about [`CHUNK_BYTES`] bytes.
 
@@ -97,24 +99,20 @@ where
         return map_in_place(inputs, open, &work, &mut take);
     }
     let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
-    let (work_tx, work_rx) = sync_channel::<Chunk>(jobs);
-    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize);
-    let work_rx = Mutex::new(work_rx);
+    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
+    let splitting = Mutex::new(Splitting::new(inputs, open));
     std::thread::scope(|scope| {
-        let splitter_done = done_tx.clone();
-        let window = &window;
-        scope.spawn(move || splitter(inputs, open, window, work_tx, splitter_done));
-        let (work, work_rx) = (&work, &work_rx);
+        let (work, splitting, window) = (&work, &splitting, &window);
         for _ in 0..jobs {
             let done = done_tx.clone();
-            scope.spawn(move || worker(work_rx, &done, work));
+            scope.spawn(move || worker(splitting, window, &done, work));
         }
         // Only the threads hold the senders now: when every thread has
         // ended, `collect` sees the channel close.
         drop(done_tx);
         let result = collect(done_rx, window, &mut take);
-        // Wakes a splitter waiting for room, so the scope can end after
-        // an early stop.
+        // Wakes a worker waiting for room, so the scope can end after an
+        // early stop.
         window.close();
         result
     })
@@ -159,7 +157,7 @@ struct Chunk {
     texts: Vec<GameText>,
 }
 
-/// What the splitter produces, in order.
+/// What the splitting gives, in order.
 enum Piece<T> {
     Games(Chunk),
     /// An input's failure, numbered as the chunks.
@@ -169,7 +167,7 @@ enum Piece<T> {
 /// What comes back to the calling thread, numbered as the chunks.
 enum Done<T> {
     Games(u64, Vec<Event<T>>),
-    /// The splitter has sent everything: the number is one past the last.
+    /// Everything is split: the number is one past the last piece.
     End(u64),
 }
 
@@ -181,7 +179,7 @@ impl<T> Done<T> {
     }
 }
 
-/// How far the caller has taken: the splitter may run at most `size`
+/// How far the caller has taken: the splitting may run at most `size`
 /// chunks ahead of it.
 struct Window {
     size: u64,
@@ -228,91 +226,124 @@ impl Window {
     }
 }
 
-/// Splits every input into chunks numbered from 0, handing each (and each
-/// input's failure) to `send`, which says whether to go on.
-fn split<T>(inputs: &[String], open: &Open<'_>, send: &mut dyn FnMut(Piece<T>) -> bool) -> u64 {
-    let mut seq = 0;
-    for (input, name) in inputs.iter().enumerate() {
-        let reader = match open(name) {
-            Ok(reader) => reader,
-            Err(error) => {
-                if !send(Piece::Event(seq, Event::Unopened { input, error })) {
-                    return seq + 1;
-                }
-                seq += 1;
-                continue;
-            }
-        };
-        let mut texts = Vec::new();
-        let mut bytes = 0;
-        let mut splitter = GameSplitter::new(reader);
+/// The inputs as far as they are split, shared by the workers: each piece
+/// (a chunk of games, or an input's failure) is numbered from 0 in input
+/// order.
+struct Splitting<'a> {
+    inputs: &'a [String],
+    open: &'a Open<'a>,
+    /// The next input to open.
+    next_input: usize,
+    /// The input being split.
+    current: Option<(usize, GameSplitter<Box<dyn BufRead + Send>>)>,
+    /// An input's failure, told after the games read before it.
+    failed: Option<(usize, std::io::Error)>,
+    /// The number of the next piece.
+    seq: u64,
+    /// `Done::End` was sent.
+    ended: bool,
+}
+
+impl<'a> Splitting<'a> {
+    fn new(inputs: &'a [String], open: &'a Open<'a>) -> Splitting<'a> {
+        Splitting {
+            inputs,
+            open,
+            next_input: 0,
+            current: None,
+            failed: None,
+            seq: 0,
+            ended: false,
+        }
+    }
+
+    /// The next piece, numbered; `None` once every input is split.
+    fn next_piece<T>(&mut self) -> Option<Piece<T>> {
+        let piece = self.split()?;
+        self.seq += 1;
+        Some(piece)
+    }
+
+    fn split<T>(&mut self) -> Option<Piece<T>> {
+        let seq = self.seq;
         loop {
-            let (ended, failure) = match splitter.next() {
-                Some(Ok(text)) => {
-                    bytes += text.raw.len();
-                    texts.push(text);
-                    (false, None)
-                }
-                Some(Err(error)) => (true, Some(error)),
-                None => (true, None),
-            };
-            let full = ended || texts.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES;
-            if full && !texts.is_empty() {
-                let chunk = Chunk {
-                    seq,
-                    input,
-                    texts: std::mem::take(&mut texts),
-                };
-                bytes = 0;
-                if !send(Piece::Games(chunk)) {
-                    return seq + 1;
-                }
-                seq += 1;
+            if let Some((input, error)) = self.failed.take() {
+                return Some(Piece::Event(seq, Event::Failed { input, error }));
             }
-            if let Some(error) = failure {
-                if !send(Piece::Event(seq, Event::Failed { input, error })) {
-                    return seq + 1;
+            let Some((input, splitter)) = self.current.as_mut() else {
+                let input = self.next_input;
+                let name = self.inputs.get(input)?;
+                self.next_input += 1;
+                match (self.open)(name) {
+                    Ok(reader) => self.current = Some((input, GameSplitter::new(reader))),
+                    Err(error) => return Some(Piece::Event(seq, Event::Unopened { input, error })),
                 }
-                seq += 1;
+                continue;
+            };
+            let input = *input;
+            let (mut texts, mut bytes, mut ended) = (Vec::new(), 0, false);
+            while texts.len() < CHUNK_GAMES && bytes < CHUNK_BYTES {
+                match splitter.next() {
+                    Some(Ok(text)) => {
+                        bytes += text.raw.len();
+                        texts.push(text);
+                    }
+                    Some(Err(error)) => {
+                        self.failed = Some((input, error));
+                        ended = true;
+                        break;
+                    }
+                    None => {
+                        ended = true;
+                        break;
+                    }
+                }
             }
             if ended {
-                break;
+                self.current = None;
+            }
+            if !texts.is_empty() {
+                return Some(Piece::Games(Chunk { seq, input, texts }));
             }
         }
     }
-    seq
 }
 
-/// The splitting thread: chunks to the workers, failures and the end
-/// straight to the calling thread, never more than the window ahead.
-fn splitter<T>(
-    inputs: &[String],
-    open: &Open<'_>,
+/// A worker thread: splits the next chunk when the window has room for
+/// it, runs `work` on its games, and again, until everything is split.
+fn worker<T, W>(
+    splitting: &Mutex<Splitting<'_>>,
     window: &Window,
-    work: SyncSender<Chunk>,
-    done: SyncSender<Done<T>>,
-) {
-    let end = split(inputs, open, &mut |piece| match piece {
-        Piece::Games(chunk) => window.wait_for(chunk.seq) && work.send(chunk).is_ok(),
-        Piece::Event(seq, event) => {
-            window.wait_for(seq) && done.send(Done::Games(seq, vec![event])).is_ok()
-        }
-    });
-    let _ = done.send(Done::End(end));
-}
-
-/// A worker thread: runs `work` on chunks until there are none.
-fn worker<T, W>(chunks: &Mutex<Receiver<Chunk>>, done: &SyncSender<Done<T>>, work: &W)
-where
+    done: &SyncSender<Done<T>>,
+    work: &W,
+) where
     W: Fn(usize, &GameBytes<'_>) -> T,
 {
     loop {
-        // The lock is held only to receive.
-        let next = match chunks.lock() {
-            Ok(rx) => rx.recv(),
-            Err(_) => return,
+        // The lock is held while splitting one piece (and waiting for room
+        // for it: the workers it keeps waiting have nothing to hand in).
+        let chunk = {
+            let Ok(mut state) = splitting.lock() else {
+                return;
+            };
+            if state.ended || !window.wait_for(state.seq) {
+                return;
+            }
+            match state.next_piece() {
+                Some(Piece::Games(chunk)) => chunk,
+                Some(Piece::Event(seq, event)) => {
+                    if done.send(Done::Games(seq, vec![event])).is_err() {
+                        return;
+                    }
+                    continue;
+                }
+                None => {
+                    state.ended = true;
+                    let _ = done.send(Done::End(state.seq));
+                    return;
+                }
+            }
         };
-        let Ok(chunk) = next else { return };
         let input = chunk.input;
         let values = chunk
             .texts
@@ -372,6 +403,13 @@ mod tests {
     }
 
     fn open_named(name: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
+        if let Some(n) = name.strip_prefix("failing:") {
+            // The games, then a read error.
+            let n: usize = n.parse().map_err(std::io::Error::other)?;
+            let games = std::io::Cursor::new(games(n).into_bytes());
+            let broken = std::io::BufReader::new(Failing);
+            return Ok(Box::new(std::io::Read::chain(games, broken)));
+        }
         match name.strip_prefix("games:") {
             Some(n) => {
                 let n: usize = n.parse().map_err(std::io::Error::other)?;
@@ -381,6 +419,15 @@ mod tests {
                 std::io::ErrorKind::NotFound,
                 "no such input",
             )),
+        }
+    }
+
+    /// A reader whose every read fails.
+    struct Failing;
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("broken"))
         }
     }
 
@@ -425,6 +472,18 @@ mod tests {
             Some("4:130:[Event \"129\"]")
         );
         for jobs in [2, 3, 8] {
+            assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
+        }
+    }
+
+    #[test]
+    fn a_failing_input_is_told_after_its_games_read_and_the_next_input_follows() {
+        let inputs = ["games:3", "failing:200", "games:2"];
+        let one = run(&inputs, 1);
+        // The last game before the failure is cut off by it: 199 games.
+        assert_eq!(one.len(), 3 + 199 + 1 + 2, "{one:?}");
+        assert_eq!(one[3 + 199], "1: failed");
+        for jobs in [2, 3] {
             assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
         }
     }

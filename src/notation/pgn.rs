@@ -86,8 +86,24 @@ pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Optio
 /// Parses a whole token as `any-move`.
 pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
     san_common(text)
+        .map(|(parsed, check, suffix, _)| (parsed, check, suffix))
         .or_else(|| any_move_common(text))
         .or_else(|| parse_any_move_by_grammar(text))
+}
+
+/// [`parse_any_move`] for the reader: also the length of the move's text
+/// without check mark and suffix annotation.
+#[inline(always)]
+fn parse_move_token(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
+    if let Some(common) = san_common(token) {
+        return Some(common);
+    }
+    let (parsed, check, suffix) =
+        any_move_common(token).or_else(|| parse_any_move_by_grammar(token))?;
+    let text = token
+        .trim_end_matches(['!', '?'])
+        .trim_end_matches(['+', '#']);
+    Some((parsed, check, suffix, text.len()))
 }
 
 /// Parses a whole token as `any-move` with the nom grammar alone.
@@ -102,8 +118,10 @@ pub fn parse_any_move_by_grammar(text: &str) -> Option<(AnyMove, Option<CheckMar
 /// one-digit rank and a capture mark. Anything else (castling, two-digit
 /// ranks, both squares without piece or mark, waiting suffixes) it leaves
 /// to [`any_move_common`]; a property test checks it against the grammar.
-#[inline]
-fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
+/// Also gives the length of the move's text without check mark and
+/// suffix annotation.
+#[inline(always)]
+fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
     let b = token.as_bytes();
     let mut end = b.len();
     let nag = match b {
@@ -126,6 +144,7 @@ fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
         _ => None,
     };
     end -= usize::from(check.is_some());
+    let text_len = end;
     let is_piece = |c: u8| c.is_ascii_uppercase() && c != b'O';
     let promotion = match b[..end].last() {
         Some(&c) if is_piece(c) => {
@@ -168,7 +187,7 @@ fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
         promotion,
         waiting: Vec::new(),
     };
-    Some((AnyMove::San(san), check, nag))
+    Some((AnyMove::San(san), check, nag, text_len))
 }
 
 /// The shapes of `any-move` that fill real game files, read byte by byte
@@ -378,6 +397,17 @@ fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
     Ok((rest, (name, value)))
 }
 
+/// The bytes of a tag name: ASCII letters, digits and `_`.
+const TAG_NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// The shape of `tag-pair` that fills real files, read byte by byte:
 /// `[Name "value"]` with one space, no escapes and nothing else. Anything
 /// else it leaves to [`tag_pair`], which stays the grammar: a property
@@ -387,15 +417,23 @@ fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     if bytes.first() != Some(&b'[') {
         return None;
     }
-    let name_end = 1 + bytes[1..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
+    // Names and values are a few bytes: plain loops cost less than
+    // iterator adapters or `memchr`'s set-up.
+    let mut name_end = 1;
+    while name_end < bytes.len() && TAG_NAME_BYTES[usize::from(bytes[name_end])] {
+        name_end += 1;
+    }
     if name_end == 1 || bytes.get(name_end..name_end + 2) != Some(b" \"") {
         return None;
     }
     let value_start = name_end + 2;
-    let close = value_start + memchr::memchr2(b'"', b'\\', &bytes[value_start..])?;
+    let mut close = value_start;
+    while close < bytes.len() && !matches!(bytes[close], b'"' | b'\\') {
+        close += 1;
+    }
+    if close == bytes.len() {
+        return None;
+    }
     if bytes[close] != b'"' || bytes.get(close + 1) != Some(&b']') {
         return None;
     }
@@ -733,7 +771,11 @@ pub fn read_game_at(text: &str, start: Location) -> Game {
 /// variations, the result, and the diagnostics (NOTATION §11), the
 /// syntax error where the movetext breaks off last. Returns that error.
 /// `start` is where the text's first byte stands in its file.
-pub fn read_with<V: Visitor>(text: &str, start: Location, visitor: &mut V) -> Option<ParseError> {
+pub fn read_with<'t, V: Visitor<'t>>(
+    text: &'t str,
+    start: Location,
+    visitor: &mut V,
+) -> Option<ParseError> {
     let mut reader = Reader {
         c: Cursor {
             text,
@@ -782,7 +824,7 @@ impl<'a> Reader<'a> {
             .expect("the main line is always there")
     }
 
-    fn read<V: Visitor>(&mut self, v: &mut V) -> Option<ParseError> {
+    fn read<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<ParseError> {
         self.c.skip_space();
         v.begin_game(self.c.here(self.c.pos));
         self.lines.push(OpenLine {
@@ -821,7 +863,7 @@ impl<'a> Reader<'a> {
 
     /// Production `tag-section`: tag pairs and the comments among them. A
     /// malformed pair is read as far as it goes, with a warning.
-    fn tag_section<V: Visitor>(&mut self, v: &mut V) -> Result<(), ParseError> {
+    fn tag_section<V: Visitor<'a>>(&mut self, v: &mut V) -> Result<(), ParseError> {
         loop {
             self.c.skip_space();
             let start = self.c.pos;
@@ -875,7 +917,7 @@ impl<'a> Reader<'a> {
 
     /// Production `movetext`: moves, move numbers, comments, NAGs,
     /// variations, then the result. Returns whether a result was read.
-    fn movetext<V: Visitor>(&mut self, v: &mut V) -> Result<bool, ParseError> {
+    fn movetext<V: Visitor<'a>>(&mut self, v: &mut V) -> Result<bool, ParseError> {
         loop {
             self.c.skip_space();
             let start = self.c.pos;
@@ -971,14 +1013,12 @@ impl<'a> Reader<'a> {
             }
             // `exd6e.p.`: the mark says what the move shows.
             let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
-            if let Some((parsed, check, suffix)) = parse_any_move(move_text) {
+            if let Some((parsed, check, suffix, text_len)) = parse_move_token(move_text) {
                 self.pending = false;
                 self.line().has_move = true;
                 if self.telling() {
                     v.move_token(MoveToken {
-                        text: move_text
-                            .trim_end_matches(['!', '?'])
-                            .trim_end_matches(['+', '#']),
+                        text: &move_text[..text_len],
                         parsed,
                         check,
                         suffix,
@@ -1008,7 +1048,7 @@ impl<'a> Reader<'a> {
 
     /// The result `token` at `start`, the comments after it, and a warning
     /// for any text after them (not read).
-    fn result<V: Visitor>(
+    fn result<V: Visitor<'a>>(
         &mut self,
         v: &mut V,
         start: usize,
@@ -1079,8 +1119,9 @@ mod tests {
                 if let Some(fast) = any_move_common(t) {
                     prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
                 }
-                if let Some(fast) = san_common(t) {
-                    prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
+                if let Some((parsed, check, suffix, len)) = san_common(t) {
+                    prop_assert_eq!(Some((parsed, check, suffix)), parse_any_move_by_grammar(t), "{}", t);
+                    prop_assert_eq!(len, t.trim_end_matches(['!', '?']).trim_end_matches(['+', '#']).len());
                 }
             }
         }
@@ -1121,7 +1162,7 @@ mod tests {
             "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?", "Rxe1+?",
             "xe4", "Qh4xe1", "b1=N+",
         ] {
-            let fast = san_common(token);
+            let fast = san_common(token).map(|(parsed, check, suffix, _)| (parsed, check, suffix));
             assert!(fast.is_some(), "{token}");
             assert_eq!(fast, parse_any_move_by_grammar(token), "{token}");
         }

@@ -279,25 +279,37 @@ impl<R: BufRead> Source<R> {
     }
 }
 
+/// Bytes asked of the input at a time, at least.
+const BLOCK: usize = 64 * 1024;
+
 /// Splits a byte stream into [`GameText`]s.
+///
+/// The input is read in blocks into one buffer; games and their lines are
+/// slices of it (nothing is copied line by line), and the buffer keeps
+/// only the game being split and what was read after it.
 pub struct GameSplitter<R> {
     source: Option<Source<R>>,
     input: Option<R>,
     encoding: Encoding,
-    line_no: usize,
-    offset: u64,
     number: usize,
-    /// The bytes of the game last returned, then those of the next game
-    /// read already; kept from game to game, so splitting allocates
-    /// nothing once it is as large as the largest game.
+    /// Input read and not yet given out: from `head` on, the next game's
+    /// bytes and those after them.
     buf: Vec<u8>,
-    /// How many bytes of `buf` the game last returned had.
-    taken: usize,
-    /// Where the next game starts, its first bytes in `buf` after `taken`.
-    carry: Option<(Location, u64)>,
+    /// Where the next game starts in `buf`.
+    head: usize,
+    /// Where that byte stands: line and column.
+    head_at: Location,
+    /// Byte offset in the input of `buf[0]`.
+    base: u64,
+    /// The input has no more bytes.
+    eof: bool,
     /// An escaped original (see [`escaped_original`]), taken back.
     original: Vec<u8>,
-    done: bool,
+    /// Bytes to read at a time, at least.
+    block: usize,
+    /// A read failed after some bytes of a block: the failure is told
+    /// once the games read before it are given.
+    failed: Option<std::io::Error>,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -307,105 +319,127 @@ impl<R: BufRead> GameSplitter<R> {
             source: None,
             input: Some(input),
             encoding: Encoding::Utf8,
-            line_no: 0,
-            offset: 0,
             number: 0,
             buf: Vec::new(),
-            taken: 0,
-            carry: None,
+            head: 0,
+            head_at: Location { line: 1, column: 1 },
+            base: 0,
+            eof: false,
             original: Vec::new(),
-            done: false,
+            block: BLOCK,
+            failed: None,
+        }
+    }
+
+    /// Reads games from `input`, `block` bytes at a time (tests cut the
+    /// input at every place with small blocks).
+    #[cfg(test)]
+    fn with_block(input: R, block: usize) -> GameSplitter<R> {
+        GameSplitter {
+            block,
+            ..GameSplitter::new(input)
         }
     }
 
     /// Looks at the first bytes for a UTF-16 byte order mark.
-    fn source(&mut self) -> std::io::Result<&mut Source<R>> {
-        if self.source.is_none() {
-            let mut input = self.input.take().expect("taken once");
-            let head = input.fill_buf()?;
-            let source = match head {
-                [0xFF, 0xFE, ..] => {
-                    input.consume(2);
-                    self.encoding = Encoding::Utf16Le;
-                    Source::Utf16(Utf16ToUtf8 {
-                        input,
-                        big_endian: false,
-                        out: Vec::new(),
-                        at: 0,
-                        pending: None,
-                        high: None,
-                    })
-                }
-                [0xFE, 0xFF, ..] => {
-                    input.consume(2);
-                    self.encoding = Encoding::Utf16Be;
-                    Source::Utf16(Utf16ToUtf8 {
-                        input,
-                        big_endian: true,
-                        out: Vec::new(),
-                        at: 0,
-                        pending: None,
-                        high: None,
-                    })
-                }
-                _ => Source::Plain(input),
-            };
-            self.source = Some(source);
-        }
-        Ok(self.source.as_mut().expect("set above"))
+    fn open_source(&mut self) -> std::io::Result<()> {
+        let Some(mut input) = self.input.take() else {
+            return Ok(());
+        };
+        let head = input.fill_buf()?;
+        let utf16 = |input, big_endian| {
+            Source::Utf16(Utf16ToUtf8 {
+                input,
+                big_endian,
+                out: Vec::new(),
+                at: 0,
+                pending: None,
+                high: None,
+            })
+        };
+        let source = match head {
+            [0xFF, 0xFE, ..] => {
+                input.consume(2);
+                self.encoding = Encoding::Utf16Le;
+                utf16(input, false)
+            }
+            [0xFE, 0xFF, ..] => {
+                input.consume(2);
+                self.encoding = Encoding::Utf16Be;
+                utf16(input, true)
+            }
+            _ => Source::Plain(input),
+        };
+        self.source = Some(source);
+        Ok(())
     }
 
-    /// Appends the next line, its end (`\n`, `\r\n` or a lone `\r`)
-    /// included, to `raw`; returns its line number and byte offset, `None`
-    /// at the end of the input.
-    fn read_line(&mut self, raw: &mut Vec<u8>) -> std::io::Result<Option<(usize, u64)>> {
-        let start = raw.len();
-        let source = self.source()?;
-        loop {
-            let buf = source.fill_buf()?;
-            if buf.is_empty() {
-                break;
-            }
-            if raw.last() == Some(&b'\r') && raw.len() > start {
-                // A `\r` ended the last buffer: `\n` completes it, anything
-                // else starts the next line.
-                if buf[0] == b'\n' {
-                    raw.push(b'\n');
-                    source.consume(1);
-                }
-                break;
-            }
-            match memchr::memchr2(b'\n', b'\r', buf) {
-                Some(i) if buf[i] == b'\n' => {
-                    raw.extend_from_slice(&buf[..=i]);
-                    source.consume(i + 1);
+    /// Reads more of the input after what `buf` holds, first dropping the
+    /// bytes before `head` (games given out already); false at the end of
+    /// the input.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        if self.eof {
+            return Ok(false);
+        }
+        if self.head > 0 {
+            self.buf.drain(..self.head);
+            self.base += self.head as u64;
+            self.head = 0;
+        }
+        self.open_source()?;
+        let Some(source) = self.source.as_mut() else {
+            return Ok(false);
+        };
+        let had = self.buf.len();
+        let wanted = had + self.block;
+        while self.buf.len() < wanted {
+            let bytes = match source.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(e) if self.buf.len() > had => {
+                    self.failed = Some(e);
                     break;
                 }
-                Some(i) => {
-                    // `\r`: the line ends here; a `\n` after it belongs to it.
-                    let crlf = buf.get(i + 1) == Some(&b'\n');
-                    let end = i + 1 + usize::from(crlf);
-                    let more = end < buf.len();
-                    raw.extend_from_slice(&buf[..end]);
-                    source.consume(end);
-                    if crlf || more {
-                        break;
-                    }
-                }
-                None => {
-                    let n = buf.len();
-                    raw.extend_from_slice(buf);
-                    source.consume(n);
-                }
+                Err(e) => return Err(e),
+            };
+            if bytes.is_empty() {
+                self.eof = true;
+                break;
             }
+            let n = bytes.len();
+            self.buf.extend_from_slice(bytes);
+            source.consume(n);
         }
-        if raw.len() == start {
-            return Ok(None);
+        Ok(true)
+    }
+
+    /// The end, relative to `head`, of the whole lines read (the last
+    /// ends in a line end, or the input ends after it), reading more input
+    /// until there is a line after `from`; `from` when the input has no
+    /// bytes after it.
+    fn whole_lines(&mut self, from: usize) -> std::io::Result<usize> {
+        let mut searched = from;
+        loop {
+            let rest = &self.buf[self.head + searched..];
+            if let Some(i) = memchr::memrchr2(b'\n', b'\r', rest) {
+                // A `\r` last may yet be followed by its `\n`.
+                if rest[i] == b'\n' || i + 1 < rest.len() || self.eof {
+                    return Ok(searched + i + 1);
+                }
+                if let Some(j) = memchr::memrchr2(b'\n', b'\r', &rest[..i]) {
+                    return Ok(searched + j + 1);
+                }
+                searched += i;
+            } else {
+                searched += rest.len();
+            }
+            if self.eof {
+                return Ok(self.buf.len() - self.head);
+            }
+            self.fill()?;
         }
-        let at = (self.line_no + 1, self.offset);
-        self.line_no += 1;
-        self.offset += (raw.len() - start) as u64;
-        Ok(Some(at))
     }
 }
 
@@ -432,6 +466,31 @@ struct Scan {
     blank_after_tags: bool,
     /// A result was read outside comments and variations.
     ended: bool,
+    /// Where the line being scanned starts, in the game's bytes.
+    line_start: usize,
+    /// Lines of the game before it.
+    lines_before: usize,
+}
+
+/// Where the next game starts, as the scan of a game's lines tells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// At this byte of the game's bytes, in the line the scan stands at.
+    At(usize),
+    /// An unclosed comment ends before the line the scan stands at, a tag
+    /// line.
+    Runaway,
+}
+
+/// Where the fast scan of the movetext ([`Scan::movetext_lines`]) stops.
+enum Fast {
+    /// The end of the bytes given.
+    End,
+    /// The next game starts at this byte, a line's first.
+    Cut(usize),
+    /// The exact scan goes on from this byte of the current line (0:
+    /// from the line's start, its start checks included).
+    Exact(usize),
 }
 
 /// Whether `token` is a game result, in any form the reader accepts.
@@ -469,6 +528,31 @@ const SCAN_CLASS: [ScanClass; 256] = {
         }
         b += 1;
     }
+    table
+};
+
+/// The bytes the scan of the movetext stops at: those of
+/// [`ScanClass::Special`], and those that every result has one of (`-`,
+/// `*`, `/`, and `½`'s second byte).
+const RESULT_OR_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(
+            b as u8,
+            b'{' | b'(' | b')' | b';' | b'[' | b'-' | b'*' | b'/' | 0xBD
+        );
+        b += 1;
+    }
+    table
+};
+
+/// The bytes [`Scan::movetext_lines`] stops at: those of
+/// `RESULT_OR_SPECIAL` and the line ends.
+const MOVETEXT_STOPS: [bool; 256] = {
+    let mut table = RESULT_OR_SPECIAL;
+    table[b'\n' as usize] = true;
+    table[b'\r' as usize] = true;
     table
 };
 
@@ -579,7 +663,12 @@ impl Scan {
             self.blank_after_tags |= self.tags && !self.movetext;
             return Cut::No;
         }
-        let mut i = 0;
+        self.body(line, 0, game_bytes)
+    }
+
+    /// The scan of a line (`game_bytes` of the game before it) from its
+    /// byte `i` on, where a token may start: its start checked already.
+    fn body(&mut self, line: &[u8], mut i: usize, game_bytes: u64) -> Cut {
         while i < line.len() {
             if self.in_comment {
                 match memchr::memchr(b'}', &line[i..]) {
@@ -589,6 +678,27 @@ impl Scan {
                         continue;
                     }
                     None => break,
+                }
+            }
+            if self.movetext && !self.ended {
+                // Inside the movetext only the bytes of `RESULT_OR_SPECIAL`
+                // can change what the scan knows: moves, numbers, NAGs and
+                // white space are passed over in a tight loop.
+                let from = i;
+                while i < line.len() && !RESULT_OR_SPECIAL[usize::from(line[i])] {
+                    i += 1;
+                }
+                let Some(&b) = line.get(i) else {
+                    break;
+                };
+                if SCAN_CLASS[usize::from(b)] == ScanClass::Token {
+                    // A byte a result has: the whole token around it tells.
+                    let (start, end) = token_around(line, from, i);
+                    if self.depth <= 0 && is_result(&line[start..end]) {
+                        self.ended = true;
+                    }
+                    i = end;
+                    continue;
                 }
             }
             let b = line[i];
@@ -642,6 +752,193 @@ impl Scan {
             }
         }
         Cut::No
+    }
+}
+
+impl Scan {
+    /// Scans the game's `bytes` from the line it stands at to their end
+    /// (whole lines: the last ends in a line end or the input's end);
+    /// returns where the next game starts, if it does in them. The scan
+    /// then stands at the line where it starts.
+    fn lines(&mut self, bytes: &[u8]) -> Option<Next> {
+        while self.line_start < bytes.len() {
+            let mut from = 0;
+            if self.movetext && !self.ended && !self.in_comment {
+                match self.movetext_lines(bytes) {
+                    Fast::End => return None,
+                    Fast::Cut(at) => return Some(Next::At(at)),
+                    Fast::Exact(i) => from = i,
+                }
+            } else if !self.movetext && !self.ended && !self.in_comment && !self.blank_after_tags {
+                if let Some(end) = common_tag_line(&bytes[self.line_start..]) {
+                    self.tags = true;
+                    self.next_line(self.line_start + end);
+                    continue;
+                }
+            }
+            let start = self.line_start;
+            let end = start + line_length(&bytes[start..]);
+            let line = &bytes[start..end];
+            let cut = if from == 0 {
+                self.line(line, start as u64)
+            } else {
+                self.body(line, from, start as u64)
+            };
+            match cut {
+                Cut::No => self.next_line(end),
+                Cut::At(i) => return Some(Next::At(start + i)),
+                Cut::Runaway => return Some(Next::Runaway),
+            }
+        }
+        None
+    }
+
+    /// The scan goes on at the line starting at `start`.
+    fn next_line(&mut self, start: usize) {
+        self.line_start = start;
+        self.lines_before += 1;
+    }
+
+    /// Lines of the movetext outside comments, before a result, as
+    /// [`Scan::line`] reads them, in one tight loop that looks twice only
+    /// at the bytes of `MOVETEXT_STOPS`. Stops where the exact scan must
+    /// take over (a comment, variation, tag or escape line, a result), or
+    /// where the next game starts.
+    fn movetext_lines(&mut self, bytes: &[u8]) -> Fast {
+        loop {
+            let start = self.line_start;
+            let mut i = start;
+            // White space as `trim_ascii_start` has it (the line ends
+            // come in the loop below).
+            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | 0x0C) {
+                i += 1;
+            }
+            match bytes.get(i) {
+                None => {
+                    self.line_start = bytes.len();
+                    return Fast::End;
+                }
+                // A tag line after movetext: the next game.
+                Some(b'[') => return Fast::Cut(start),
+                Some(b'%') if i == start => return Fast::Exact(0),
+                _ => {}
+            }
+            // The token the exact scan would be in starts at or after
+            // `floor`.
+            let mut floor = i;
+            loop {
+                i = next_movetext_stop(bytes, i);
+                let Some(&b) = bytes.get(i) else {
+                    self.line_start = bytes.len();
+                    return Fast::End;
+                };
+                match b {
+                    b'\n' => {
+                        i += 1;
+                        break;
+                    }
+                    b'\r' => {
+                        i += 1 + usize::from(bytes.get(i + 1) == Some(&b'\n'));
+                        break;
+                    }
+                    _ if SCAN_CLASS[usize::from(b)] == ScanClass::Token => {
+                        // A byte a result has: the whole token around it
+                        // tells.
+                        let (token_start, end) = token_around(bytes, floor, i);
+                        if self.depth <= 0 && is_result(&bytes[token_start..end]) {
+                            self.ended = true;
+                            return Fast::Exact(end - start);
+                        }
+                        i = end;
+                        floor = end;
+                    }
+                    _ => return Fast::Exact(i - start),
+                }
+            }
+            self.next_line(i);
+        }
+    }
+}
+
+/// The first byte of `MOVETEXT_STOPS` at or after `i` (`bytes.len()` if
+/// none): four bytes a step while none is, then one by one.
+#[inline]
+fn next_movetext_stop(bytes: &[u8], mut i: usize) -> usize {
+    let stop = |b: u8| MOVETEXT_STOPS[usize::from(b)];
+    while let Some(&[a, b, c, d]) = bytes
+        .get(i..i + 4)
+        .and_then(|s| <&[u8; 4]>::try_from(s).ok())
+    {
+        if stop(a) | stop(b) | stop(c) | stop(d) {
+            break;
+        }
+        i += 4;
+    }
+    while i < bytes.len() && !stop(bytes[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// The token (bytes of [`ScanClass::Token`]) around byte `i` of `bytes`,
+/// starting at or after `floor`: its start and end.
+fn token_around(bytes: &[u8], floor: usize, i: usize) -> (usize, usize) {
+    let is_token = |b: &u8| SCAN_CLASS[usize::from(*b)] == ScanClass::Token;
+    let start = bytes[floor..i]
+        .iter()
+        .rposition(|b| !is_token(b))
+        .map_or(floor, |j| floor + j + 1);
+    let end = bytes[i..]
+        .iter()
+        .position(|b| !is_token(b))
+        .map_or(bytes.len(), |j| i + j);
+    (start, end)
+}
+
+/// The length of the line at the start of `bytes`, its end (`\n`, `\r\n`
+/// or a lone `\r`) included.
+fn line_length(bytes: &[u8]) -> usize {
+    match memchr::memchr2(b'\n', b'\r', bytes) {
+        Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => i + 2,
+        Some(i) => i + 1,
+        None => bytes.len(),
+    }
+}
+
+/// The tag line that fills real files, `[Name "value"]` and the line end
+/// (or the input's end), with no `\\` in the value and nothing after
+/// the `]`: its length. [`Scan::line`] reads such a line as one tag pair
+/// and nothing else; any other line it leaves to that scan.
+fn common_tag_line(bytes: &[u8]) -> Option<usize> {
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    // To the opening quote: no `]` and no line end before it.
+    let mut i = 1;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => break,
+            b']' | b'\n' | b'\r' => return None,
+            _ => i += 1,
+        }
+    }
+    i += 1;
+    loop {
+        match *bytes.get(i)? {
+            b'"' => break,
+            b'\\' | b'\n' | b'\r' => return None,
+            _ => i += 1,
+        }
+    }
+    if bytes.get(i + 1) != Some(&b']') {
+        return None;
+    }
+    i += 2;
+    match bytes.get(i) {
+        None => Some(i),
+        Some(b'\n') => Some(i + 1),
+        Some(b'\r') => Some(i + 1 + usize::from(bytes.get(i + 1) == Some(&b'\n'))),
+        Some(_) => None,
     }
 }
 
@@ -765,17 +1062,15 @@ impl GameBytes<'_> {
 }
 
 impl<R: BufRead> GameSplitter<R> {
-    /// The game of `buf[..len]` (its first byte at `start`), numbered.
-    fn game(
-        &mut self,
-        len: usize,
-        mut start: Location,
-        offset: u64,
-        runaway: Option<Runaway>,
-    ) -> GameBytes<'_> {
+    /// The game of the `len` bytes at `head` (its first byte at `start`),
+    /// numbered; the next game starts after them, at `next`.
+    fn game(&mut self, len: usize, next: Location, runaway: Option<Runaway>) -> GameBytes<'_> {
         self.number += 1;
-        self.taken = len;
-        let mut raw = &self.buf[..len];
+        let (from, mut start) = (self.head, self.head_at);
+        let offset = self.base + from as u64;
+        self.head += len;
+        self.head_at = next;
+        let mut raw = &self.buf[from..from + len];
         if raw.trim_ascii_start().starts_with(ORIGINAL_MARK.as_bytes()) {
             if let Some((lines_before, original)) = escaped_original(raw) {
                 self.original = original;
@@ -806,65 +1101,63 @@ impl<R: BufRead> GameSplitter<R> {
     /// The next game, borrowed until the next call; `None` at the end of
     /// the input. The iterator gives the same games kept ([`GameText`]).
     pub fn next_game(&mut self) -> Option<std::io::Result<GameBytes<'_>>> {
-        self.buf.drain(..self.taken);
-        self.taken = 0;
         let mut scan = Scan::default();
-        let mut start: Option<(Location, u64)> = None;
-        // The line to scan first: what was carried over from the last game.
-        let mut pending = self.carry.take();
         loop {
-            let line_start = if pending.is_some() { 0 } else { self.buf.len() };
-            let (at, line_offset) = match pending.take() {
-                Some(p) => p,
-                None if self.done => break,
-                None => {
-                    let mut buf = std::mem::take(&mut self.buf);
-                    let line = self.read_line(&mut buf);
-                    self.buf = buf;
-                    match line {
-                        Ok(Some((line, off))) => (Location { line, column: 1 }, off),
-                        Ok(None) => {
-                            self.done = true;
-                            break;
-                        }
-                        Err(e) => {
-                            self.done = true;
-                            return Some(Err(e));
-                        }
-                    }
+            let whole = match self.whole_lines(scan.line_start) {
+                Ok(whole) => whole,
+                Err(e) => {
+                    // Nothing more is read after a failure.
+                    self.eof = true;
+                    self.head = self.buf.len();
+                    return Some(Err(e));
                 }
             };
-            let (start, offset) = *start.get_or_insert((at, line_offset));
-            match scan.line(&self.buf[line_start..], line_start as u64) {
-                Cut::No => {}
-                Cut::At(i) => {
-                    let before = String::from_utf8_lossy(&self.buf[line_start..line_start + i]);
+            if whole == scan.line_start {
+                break;
+            }
+            let game = &self.buf[self.head..self.head + whole];
+            let Some(next) = scan.lines(game) else {
+                continue;
+            };
+            // Where the line the scan stands at starts.
+            let line_start = scan.line_start;
+            let at = match scan.lines_before {
+                0 => self.head_at,
+                n => Location {
+                    line: self.head_at.line + n,
+                    column: 1,
+                },
+            };
+            return Some(Ok(match next {
+                Next::At(cut) => {
+                    let before = String::from_utf8_lossy(&game[line_start..cut]);
                     let next = Location {
                         line: at.line,
                         column: at.column + before.chars().count(),
                     };
-                    self.carry = Some((next, line_offset + i as u64));
-                    return Some(Ok(self.game(line_start + i, start, offset, None)));
+                    self.game(cut, next, None)
                 }
-                Cut::Runaway => {
-                    self.carry = Some((at, line_offset));
+                Next::Runaway => {
                     let runaway = Runaway {
-                        swallowed: line_start as u64 - scan.comment_at,
+                        swallowed: (line_start as u64).saturating_sub(scan.comment_at),
                         resumed_at: at.line,
                     };
-                    return Some(Ok(self.game(line_start, start, offset, Some(runaway))));
+                    self.game(line_start, at, Some(runaway))
                 }
-            }
+            }));
         }
-        let (start, offset) = start?;
-        let len = self.buf.len();
-        let body = self.buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.buf);
-        if body.trim_ascii().is_empty() {
-            // Only white space (and a BOM): no game.
-            self.taken = len;
+        let len = scan.line_start;
+        if len == 0 {
             return None;
         }
-        Some(Ok(self.game(len, start, offset, None)))
+        let game = &self.buf[self.head..self.head + len];
+        let body = game.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(game);
+        if body.trim_ascii().is_empty() {
+            // Only white space (and a BOM): no game.
+            self.head += len;
+            return None;
+        }
+        Some(Ok(self.game(len, self.head_at, None)))
     }
 }
 
@@ -892,6 +1185,293 @@ pub fn read_games<R: BufRead>(input: R) -> impl Iterator<Item = std::io::Result<
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The splitter's scan as it was before its fast paths: line by line,
+    /// token by token. The splitter must cut where it cuts.
+    #[derive(Default)]
+    struct LineScan {
+        in_comment: bool,
+        comment_at: u64,
+        depth: i32,
+        movetext: bool,
+        tags: bool,
+        blank_after_tags: bool,
+        ended: bool,
+    }
+
+    impl LineScan {
+        /// Reads one line of the game (`game_bytes` of it came before);
+        /// returns where the next game starts, if it does in this line.
+        pub(super) fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
+            let body = line.trim_ascii_start();
+            let indent = line.len() - body.len();
+            let blank = body.is_empty();
+            if self.in_comment {
+                if is_game_tag_line(line) {
+                    return Cut::Runaway;
+                }
+            } else if !blank {
+                let tag_line = body[0] == b'[';
+                // After a result, any text (a tag, a move, a comment, an
+                // escape line) begins the next game.
+                if self.ended || (tag_line && (self.movetext || self.blank_after_tags)) {
+                    return Cut::At(0);
+                }
+                if indent == 0 && body[0] == b'%' {
+                    return Cut::No;
+                }
+            }
+            if blank {
+                self.blank_after_tags |= self.tags && !self.movetext;
+                return Cut::No;
+            }
+            let mut i = 0;
+            while i < line.len() {
+                if self.in_comment {
+                    match memchr::memchr(b'}', &line[i..]) {
+                        Some(j) => {
+                            self.in_comment = false;
+                            i += j + 1;
+                            continue;
+                        }
+                        None => break,
+                    }
+                }
+                let b = line[i];
+                match SCAN_CLASS[usize::from(b)] {
+                    ScanClass::Space => i += 1,
+                    ScanClass::Token => {
+                        if self.ended {
+                            return Cut::At(i);
+                        }
+                        self.movetext = true;
+                        // The whole token, in a tight loop.
+                        let start = i;
+                        i += 1;
+                        while i < line.len() && SCAN_CLASS[usize::from(line[i])] == ScanClass::Token
+                        {
+                            i += 1;
+                        }
+                        if self.depth <= 0 && is_result(&line[start..i]) {
+                            self.ended = true;
+                        }
+                    }
+                    ScanClass::Special => match b {
+                        b'{' => {
+                            self.in_comment = true;
+                            self.comment_at = game_bytes + i as u64;
+                            i += 1;
+                        }
+                        b'(' => {
+                            self.depth += 1;
+                            self.movetext = true;
+                            i += 1;
+                        }
+                        b')' => {
+                            self.depth -= 1;
+                            i += 1;
+                        }
+                        b';' => break,
+                        _ => {
+                            // `[`: after a result, or in movetext where a tag
+                            // pair follows, the next game, written on the same
+                            // line.
+                            let len = tag_length(&line[i..]);
+                            // Whether it is a tag pair matters in movetext only.
+                            let pair =
+                                || line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
+                            if self.ended || (self.movetext && self.depth <= 0 && pair()) {
+                                return Cut::At(i);
+                            }
+                            self.tags |= !self.movetext;
+                            i += len;
+                        }
+                    },
+                }
+            }
+            Cut::No
+        }
+    }
+
+    /// A game as [`LineScan`] cuts the input: its start, offset, bytes
+    /// and runaway comment.
+    type Cutting = (Location, u64, Vec<u8>, Option<Runaway>);
+
+    /// The games of `input` as the splitter cut them before its fast
+    /// paths (escaped originals are left as they stand).
+    fn split_by_lines(input: &[u8]) -> Vec<Cutting> {
+        let mut lines: Vec<(usize, usize, usize)> = Vec::new();
+        let mut offset = 0;
+        for (n, line) in lines_with_ends(input).enumerate() {
+            lines.push((n + 1, offset, line.len()));
+            offset += line.len();
+        }
+        let mut games = Vec::new();
+        let mut pending: Option<(Location, usize)> = None;
+        let mut next_line = 0;
+        loop {
+            let mut scan = LineScan::default();
+            let mut start: Option<(Location, usize)> = None;
+            let mut cut = None;
+            loop {
+                let (at, from) = match pending.take() {
+                    Some(p) => p,
+                    None => match lines.get(next_line) {
+                        Some(&(n, off, _)) => {
+                            next_line += 1;
+                            (Location { line: n, column: 1 }, off)
+                        }
+                        None => break,
+                    },
+                };
+                let (game_at, game_from) = *start.get_or_insert((at, from));
+                let (_, off, len) = lines[next_line - 1];
+                let line = &input[from..off + len];
+                match scan.line(line, (from - game_from) as u64) {
+                    Cut::No => {}
+                    Cut::At(i) => {
+                        let before = String::from_utf8_lossy(&line[..i]);
+                        let column = at.column + before.chars().count();
+                        pending = Some((
+                            Location {
+                                line: at.line,
+                                column,
+                            },
+                            from + i,
+                        ));
+                        cut = Some((game_at, game_from, from + i, None));
+                        break;
+                    }
+                    Cut::Runaway => {
+                        pending = Some((at, from));
+                        let swallowed = (from - game_from) as u64 - scan.comment_at;
+                        let runaway = Runaway {
+                            swallowed,
+                            resumed_at: at.line,
+                        };
+                        cut = Some((game_at, game_from, from, Some(runaway)));
+                        break;
+                    }
+                }
+            }
+            match (cut, start) {
+                (Some((at, from, to, runaway)), _) => {
+                    games.push((at, from as u64, input[from..to].to_vec(), runaway));
+                }
+                (None, Some((at, from))) => {
+                    let body = &input[from..];
+                    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+                    if !body.trim_ascii().is_empty() {
+                        games.push((at, from as u64, input[from..].to_vec(), None));
+                    }
+                    return games;
+                }
+                (None, None) => return games,
+            }
+        }
+    }
+
+    /// Pieces of game files: tags whole and broken, movetext, results in
+    /// every form, comments that close and that never do, variations,
+    /// escape lines, every line end, white space, bytes that are not
+    /// ASCII.
+    const SPLIT_PIECES: [&str; 40] = [
+        "[Event \"x\"]",
+        "[Site \"a ] { b\"]",
+        "[White \"a \\\" b\"]",
+        "[Black",
+        "[x]",
+        " [Round \"1\"] ",
+        "1.",
+        "e4",
+        "e5",
+        "Nf3",
+        "O-O",
+        "--",
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "1/2",
+        "*",
+        "½-½",
+        "½",
+        "0.5-0.5",
+        "1-0}",
+        "{",
+        "}",
+        "{c}",
+        "(",
+        ")",
+        ";",
+        "%",
+        "%xpgn",
+        "$1",
+        "\n",
+        "\n",
+        "\r\n",
+        "\r",
+        " ",
+        "\t",
+        "\x0b",
+        "\x0c",
+        "é",
+        "\u{a0}",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+        /// On any mix of pieces, read in blocks of any size, the
+        /// splitter cuts where the line-by-line scan cuts.
+        #[test]
+        fn the_splitter_cuts_where_the_line_scan_cuts(
+            picks in proptest::collection::vec((0..SPLIT_PIECES.len(), any::<bool>()), 0..60),
+            block in 1usize..40,
+        ) {
+            let mut text = String::new();
+            for (i, space) in picks {
+                text.push_str(SPLIT_PIECES[i]);
+                if space {
+                    text.push(' ');
+                }
+            }
+            let input = text.as_bytes();
+            let expected = split_by_lines(input);
+            let mut splitter = GameSplitter::with_block(input, block);
+            let mut got = Vec::new();
+            while let Some(game) = splitter.next_game() {
+                let game = game.unwrap();
+                got.push((game.start, game.offset, game.raw.to_vec(), game.runaway));
+            }
+            prop_assert_eq!(got, expected, "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_splitter_cuts_the_notation_examples_where_the_line_scan_cuts() {
+        let file = include_bytes!("../../tests/data/notation11.pgn");
+        let lf: Vec<u8> = file.iter().copied().filter(|&b| b != b'\r').collect();
+        let cr: Vec<u8> = lf
+            .iter()
+            .map(|&b| if b == b'\n' { b'\r' } else { b })
+            .collect();
+        let crlf = String::from_utf8_lossy(&lf)
+            .replace('\n', "\r\n")
+            .into_bytes();
+        for input in [&file[..], &lf, &cr, &crlf] {
+            let expected = split_by_lines(input);
+            assert!(expected.len() > 10);
+            for block in [1, 2, 3, 7, 64, 4096] {
+                let mut splitter = GameSplitter::with_block(input, block);
+                let mut got = Vec::new();
+                while let Some(game) = splitter.next_game() {
+                    let game = game.unwrap();
+                    got.push((game.start, game.offset, game.raw.to_vec(), game.runaway));
+                }
+                assert_eq!(got, expected, "block {block}");
+            }
+        }
+    }
 
     /// [`tag_length`] byte by byte, as it was before it used `memchr`.
     fn tag_length_bytewise(line: &[u8]) -> usize {

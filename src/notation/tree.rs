@@ -53,7 +53,7 @@ impl TreeBuilder {
     }
 }
 
-impl Visitor for TreeBuilder {
+impl Visitor<'_> for TreeBuilder {
     fn begin_game(&mut self, at: At<'_>) {
         self.game.at = at.location();
     }
@@ -63,7 +63,7 @@ impl Visitor for TreeBuilder {
         self.game.tags.push((name.to_string(), value.to_string()));
     }
 
-    fn move_token(&mut self, token: MoveToken<'_>) {
+    fn move_token(&mut self, token: MoveToken<'_, '_>) {
         let mut node = Node::default();
         node.text = token.text.into();
         node.parsed = Some(token.parsed);

@@ -7,7 +7,6 @@
 //! [`check_game`]: super::replay::check_game
 
 use super::diagnostic::{Diagnostic, has_error};
-use super::game::MoveText;
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
 use super::replay::{Replayer, WrittenMove, check_result, start_from_tags};
@@ -57,17 +56,18 @@ pub fn validate(game: &GameBytes<'_>) -> Validation {
     validator.finish()
 }
 
-/// A move kept until the replay plays it: as written, and its offset.
-struct StreamMove {
-    text: MoveText,
+/// A move kept until the replay plays it: as written (borrowed from the
+/// game's text), and its offset.
+struct StreamMove<'t> {
+    text: &'t str,
     parsed: AnyMove,
     check: Option<CheckMark>,
     offset: usize,
 }
 
-impl WrittenMove for StreamMove {
+impl WrittenMove for StreamMove<'_> {
     fn text(&self) -> &str {
-        &self.text
+        self.text
     }
 
     fn parsed(&self) -> Option<&AnyMove> {
@@ -85,7 +85,9 @@ impl WrittenMove for StreamMove {
 
 /// The validating [`Visitor`] of one game: give it to
 /// [`read_with`], then take its [`Validation`] with [`Validator::finish`].
-pub struct Validator {
+/// It keeps the moves it is told until the replay plays them, borrowed
+/// from the game's text (`'t`).
+pub struct Validator<'t> {
     source: SourceNotes,
     /// The reader's diagnostics.
     reader: Vec<Diagnostic>,
@@ -100,14 +102,14 @@ pub struct Validator {
     /// The start position's diagnostics (a fault, or warnings).
     start: Vec<Diagnostic>,
     started: bool,
-    replayer: Option<Replayer<'static, 'static, StreamMove>>,
+    replayer: Option<Replayer<'static, 'static, StreamMove<'t>>>,
     done: Option<Validation>,
 }
 
-impl Validator {
+impl Validator<'_> {
     /// A validator for a game whose bytes the splitter and decoding
     /// described with `source`.
-    pub fn new(source: SourceNotes) -> Validator {
+    pub fn new<'t>(source: SourceNotes) -> Validator<'t> {
         Validator {
             source,
             reader: Vec::new(),
@@ -154,7 +156,7 @@ fn placed(tag: &Option<(String, Location)>) -> Option<(&str, Location)> {
     tag.as_ref().map(|(value, at)| (value.as_str(), *at))
 }
 
-impl Visitor for Validator {
+impl<'t> Visitor<'t> for Validator<'t> {
     fn begin_game(&mut self, at: At<'_>) {
         self.game_at = at.offset;
     }
@@ -175,12 +177,12 @@ impl Visitor for Validator {
         Flow::Continue
     }
 
-    fn move_token(&mut self, token: MoveToken<'_>) {
+    fn move_token(&mut self, token: MoveToken<'_, 't>) {
         if let Some(replayer) = self.replayer.as_mut() {
             let at = token.at;
             replayer.play(
                 StreamMove {
-                    text: token.text.into(),
+                    text: token.text,
                     parsed: token.parsed,
                     check: token.check,
                     offset: at.offset,

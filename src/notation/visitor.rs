@@ -49,8 +49,9 @@ impl<'t> At<'t> {
     }
 }
 
-/// A move as the reader found it.
-pub struct MoveToken<'t> {
+/// A move as the reader found it: its text borrowed from the game's text
+/// (`'t`), so a visitor may keep it as long as the text lives.
+pub struct MoveToken<'a, 't> {
     /// The move as written, without move number, check mark, suffix
     /// annotation or `e.p.`.
     pub text: &'t str,
@@ -61,13 +62,13 @@ pub struct MoveToken<'t> {
     /// A suffix annotation glued to it, as a NAG (`!` = 1, ...).
     pub suffix: Option<u8>,
     /// Where the move starts (after a glued move number).
-    pub at: At<'t>,
+    pub at: At<'a>,
 }
 
-/// What a game reader tells, in text order. Every method has a default
-/// that ignores what it is told.
+/// What a game reader tells of a text that lives for `'t`, in text
+/// order. Every method has a default that ignores what it is told.
 #[allow(unused_variables)]
-pub trait Visitor {
+pub trait Visitor<'t> {
     /// The game starts: `at` is its first byte after white space.
     fn begin_game(&mut self, at: At<'_>) {}
 
@@ -80,7 +81,7 @@ pub trait Visitor {
     }
 
     /// A move of the current line.
-    fn move_token(&mut self, token: MoveToken<'_>) {}
+    fn move_token(&mut self, token: MoveToken<'_, 't>) {}
 
     /// A NAG (`$n`, or a suffix annotation written apart) for the last
     /// move of the current line.
@@ -128,7 +129,7 @@ mod tests {
         skip_movetext: bool,
     }
 
-    impl Visitor for Log {
+    impl Visitor<'_> for Log {
         fn tag(&mut self, name: &str, value: &str, _: At<'_>) {
             self.events.push(format!("[{name}={value}]"));
         }
@@ -139,7 +140,7 @@ mod tests {
                 Flow::Continue
             }
         }
-        fn move_token(&mut self, token: MoveToken<'_>) {
+        fn move_token(&mut self, token: MoveToken<'_, '_>) {
             let at = token.at.location();
             self.events
                 .push(format!("{}@{}:{}", token.text, at.line, at.column));
