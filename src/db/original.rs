@@ -140,6 +140,29 @@ mod tests {
     }
 
     #[test]
+    fn frames_stored_by_earlier_builds_still_unpack() {
+        // The dictionary is part of the stored format: this frame was
+        // packed on 2026-11-23 (schema 7); a changed dictionary or an
+        // incompatible Zstandard would fail here, before users' data.
+        let text: &[u8] = b"[Event \"Club match\"]\n[White \"Hughes,P\"]\n[Black \"Okafor,B\"]\n[Result \"1-0\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6 5. Nc3 a6 1-0\n";
+        let frame: &[u8] = &[
+            40, 181, 47, 253, 32, 131, 237, 1, 0, 84, 2, 108, 117, 98, 32, 109, 97, 116, 99, 104,
+            32, 34, 72, 117, 103, 104, 101, 115, 44, 80, 32, 34, 79, 107, 97, 102, 111, 114, 44,
+            66, 49, 45, 48, 99, 49, 45, 48, 10, 7, 0, 253, 1, 9, 128, 190, 7, 179, 13, 12, 194,
+            209, 221, 10, 178, 155, 114, 215, 92, 28, 32,
+        ];
+        assert_eq!(unpack(frame).unwrap(), text);
+        // A changed byte the frame above does not refer to is caught here.
+        let fnv1a = DICTIONARY.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        assert_eq!(
+            (DICTIONARY.len(), fnv1a),
+            (7893, 11_229_160_974_395_320_670)
+        );
+    }
+
+    #[test]
     fn what_is_not_a_frame_is_an_error() {
         assert!(unpack(b"").is_err());
         assert!(unpack(b"[Event \"x\"]").is_err());
