@@ -194,7 +194,7 @@ impl Database {
             by_move: BTreeMap::new(),
         };
         // A position many games reach is answered from its tree as
-        // `optimize` stored it, when no import came after.
+        // `optimize` stored it and the imports since kept it.
         if let [pos] = positions
             && stored::load(&self.conn, pos.key(), pos.turn(), &mut tally)?
         {
@@ -575,6 +575,9 @@ pub(crate) mod stored {
         /// (ply, key) of the positions of the game being added that have a
         /// stored tree.
         hits: Vec<(usize, u64)>,
+        /// The variants of the games added, by name: looking a name up
+        /// among the definitions costs more than the rest of a game.
+        variants: Vec<(String, Option<Variant>)>,
     }
 
     impl Kept {
@@ -613,7 +616,7 @@ pub(crate) mod stored {
             }
             Ok(Kept {
                 trees,
-                hits: Vec::new(),
+                ..Kept::default()
             })
         }
 
@@ -647,7 +650,15 @@ pub(crate) mod stored {
             }
             let corrupt = |source| DbError::Corrupt { game, source };
             // A key names its variant: a stored tree is of a known one.
-            let variant = Variant::by_name(variant).ok_or_else(|| {
+            let known = match self.variants.iter().find(|(name, _)| name == variant) {
+                Some(&(_, known)) => known,
+                None => {
+                    let known = Variant::by_name(variant);
+                    self.variants.push((variant.to_string(), known));
+                    known
+                }
+            };
+            let variant = known.ok_or_else(|| {
                 corrupt(PackedError::Invalid {
                     ply: 0,
                     what: format!("variant {variant} has a stored tree but no definition"),
