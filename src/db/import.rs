@@ -22,6 +22,7 @@ use std::io::BufRead;
 use rusqlite::{Connection, params};
 
 use super::postings::{self, Posting};
+use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{Event, Open, map_games};
@@ -203,6 +204,9 @@ pub struct Importer<'db> {
     fit: postings::PageFit,
     /// The id in `sources` of each file this import stored games from.
     sources: HashMap<String, i64>,
+    /// The stored opening trees, loaded as each transaction opens and
+    /// written back in it with the games it stores added.
+    trees: stored::Kept,
 }
 
 impl Database {
@@ -224,6 +228,7 @@ impl Database {
             batch: Batch::default(),
             recorded: HashSet::new(),
             unchecked: 0,
+            trees: stored::Kept::default(),
         })
     }
 }
@@ -238,6 +243,9 @@ impl Importer<'_> {
         let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
         hashes.catch_up(&self.db.conn, next)?;
         self.next_id = next;
+        // Loaded in the write lock, so they are what every other writer
+        // (another import, `optimize`) left: a few hundred rows.
+        self.trees = stored::Kept::load(&self.db.conn)?;
         Ok(())
     }
 
@@ -301,11 +309,11 @@ impl Importer<'_> {
         };
         insert_game(&self.db.conn, id, source, &packed, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
-        self.next_id += 1;
-        if self.batch.first.is_none() {
-            // The stored opening trees count the games stored before.
-            self.db.conn.execute("DELETE FROM opening_tree", [])?;
+        if p.has_line {
+            self.trees
+                .add_game(id, &p.variant, &p.keys, &p.packed, result_tag(p))?;
         }
+        self.next_id += 1;
         let batch = &mut self.batch;
         batch.first.get_or_insert(id);
         let opened = *batch.opened.get_or_insert_with(std::time::Instant::now);
@@ -348,6 +356,7 @@ impl Importer<'_> {
             }
             drop(insert);
             postings::store_batch(&self.db.conn, first, batch.postings, self.fit)?;
+            self.trees.write(&self.db.conn)?;
         }
         self.db.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
@@ -453,6 +462,14 @@ fn insert_game(
     Ok(())
 }
 
+/// The `Result` tag of `p` (the `result` column of `moves`).
+fn result_tag(p: &Prepared) -> Option<&str> {
+    p.tags
+        .iter()
+        .find(|(n, _)| n == "Result")
+        .map(|(_, v)| v.as_str())
+}
+
 /// Stores the main line of game `id` (as far as it replays) and queues its
 /// positions for the index.
 fn store_line(
@@ -464,11 +481,7 @@ fn store_line(
     if !p.has_line {
         return Ok(());
     }
-    let result = p
-        .tags
-        .iter()
-        .find(|(n, _)| n == "Result")
-        .map(|(_, v)| v.as_str());
+    let result = result_tag(p);
     conn.prepare_cached("INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, p.packed, p.start, result])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;

@@ -194,7 +194,7 @@ impl Database {
             by_move: BTreeMap::new(),
         };
         // A position many games reach is answered from its tree as
-        // `optimize` stored it, when no import came after.
+        // `optimize` stored it and the imports since kept it.
         if let [pos] = positions
             && stored::load(&self.conn, pos.key(), pos.turn(), &mut tally)?
         {
@@ -327,13 +327,16 @@ fn finish(tally: Tally, positions: &[Position]) -> Result<Tree, DbError> {
 /// The trees `xpgn optimize` stores (`opening_tree`): one row per position
 /// that at least [`STORED_FROM_GAMES`] games reach, with what a tree of it
 /// counts (games, games ending there, and per move its stored bytes, games,
-/// results and first game). Any import clears the table (an import that
-/// adds games makes every stored tree old), so a stored tree is always the
-/// one the games would give; a position without one is counted from the
-/// games. At 500,000 games the start position took 139 ms of CPU counted
-/// from every game's first move; read from its row it takes a few.
+/// results and first game). An import keeps the rows up to date ([`Kept`]):
+/// each game it stores is added to the stored tree of every position of its
+/// main line that has one, in the transaction that stores the game, so a
+/// stored tree is always the one the games would give; a position without
+/// one is counted from the games. At 500,000 games the start position took
+/// 139 ms of CPU counted from every game's first move; read from its row it
+/// takes a few.
 pub(crate) mod stored {
-    use std::collections::BTreeMap;
+    use std::collections::{BTreeMap, HashMap};
+    use std::hash::{BuildHasherDefault, Hasher};
 
     use rusqlite::{Connection, params};
 
@@ -368,6 +371,45 @@ pub(crate) mod stored {
         None
     }
 
+    /// The moves of a stored row: per move its stored bytes (as
+    /// [`MoveBytes`]) and [games, White wins, draws, Black wins, first
+    /// game]; `None` when the blob does not read.
+    fn parse_moves(blob: &[u8]) -> Option<Vec<(MoveBytes, [u64; 5])>> {
+        let mut moves = Vec::new();
+        let mut at = 0;
+        while at < blob.len() {
+            let len = usize::from(blob[at]).min(9);
+            let bytes_at = at + 1;
+            let stored = blob.get(bytes_at..bytes_at + len)?;
+            at = bytes_at + len;
+            let mut fields = [0u64; 5];
+            for f in &mut fields {
+                *f = get(blob, &mut at)?;
+            }
+            let mut bytes: MoveBytes = [0; 10];
+            bytes[0] = len as u8;
+            bytes[1..=len].copy_from_slice(stored);
+            moves.push((bytes, fields));
+        }
+        Some(moves)
+    }
+
+    /// The blob of a stored row: its moves in the order of their bytes
+    /// (as `optimize` writes them), each [games, White wins, draws, Black
+    /// wins, first game].
+    fn encode_moves<'a>(moves: impl Iterator<Item = (&'a MoveBytes, [u64; 5])>) -> Vec<u8> {
+        let mut blob = Vec::new();
+        for (bytes, fields) in moves {
+            let len = usize::from(bytes[0]).min(9);
+            blob.push(len as u8);
+            blob.extend_from_slice(&bytes[1..=len]);
+            for v in fields {
+                put(&mut blob, v);
+            }
+        }
+        blob
+    }
+
     /// Loads the stored tree of `key` into `tally` (a tree of one position,
     /// whose side to move is `turn`); `false` when none is stored.
     ///
@@ -399,27 +441,15 @@ pub(crate) mod stored {
         };
         tally.tree.games = u64::try_from(games).map_err(|_| damaged())?;
         tally.tree.ended = u64::try_from(ended).map_err(|_| damaged())?;
-        let mut at = 0;
-        while at < blob.len() {
-            let len = usize::from(blob[at]).min(9);
-            let bytes_at = at + 1;
-            let stored = blob.get(bytes_at..bytes_at + len).ok_or_else(damaged)?;
-            at = bytes_at + len;
-            let mut fields = [0u64; 5];
-            for f in &mut fields {
-                *f = get(&blob, &mut at).ok_or_else(damaged)?;
-            }
-            let [games, w, d, b, first_game] = fields;
-            let mv = Decoder::new(tally.variant, stored)
+        for (bytes, [games, w, d, b, first_game]) in parse_moves(&blob).ok_or_else(damaged)? {
+            let len = usize::from(bytes[0]);
+            let mv = Decoder::new(tally.variant, &bytes[1..=len])
                 .next()
                 .ok_or_else(damaged)?
                 .map_err(|source| DbError::Corrupt {
                     game: first_game as i64,
                     source,
                 })?;
-            let mut bytes: MoveBytes = [0; 10];
-            bytes[0] = len as u8;
-            bytes[1..=len].copy_from_slice(stored);
             tally.by_move.insert(
                 (turn, bytes),
                 Played {
@@ -477,21 +507,10 @@ pub(crate) mod stored {
                 by_move: BTreeMap::new(),
             };
             count_games(conn, &reached, &mut tally)?;
-            let mut blob = Vec::new();
-            for ((_, bytes), played) in &tally.by_move {
-                let len = usize::from(bytes[0]).min(9);
-                blob.push(len as u8);
-                blob.extend_from_slice(&bytes[1..=len]);
-                for v in [
-                    played.games,
-                    played.results[0],
-                    played.results[1],
-                    played.results[2],
-                    played.first_game as u64,
-                ] {
-                    put(&mut blob, v);
-                }
-            }
+            let blob = encode_moves(tally.by_move.iter().map(|((_, bytes), played)| {
+                let [w, d, b] = played.results;
+                (bytes, [played.games, w, d, b, played.first_game as u64])
+            }));
             conn.prepare_cached(
                 "INSERT OR REPLACE INTO opening_tree (key, games, ended, moves) VALUES (?1, ?2, ?3, ?4)",
             )?
@@ -504,6 +523,228 @@ pub(crate) mod stored {
             stored += 1;
         }
         Ok(stored)
+    }
+
+    /// A hasher for position keys, which are hashes already: the key is
+    /// its own hash (an import looks up every position of every game).
+    #[derive(Default)]
+    struct KeyHasher(u64);
+
+    impl Hasher for KeyHasher {
+        fn finish(&self) -> u64 {
+            self.0
+        }
+
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.0 = self.0.rotate_left(8) ^ u64::from(b);
+            }
+        }
+
+        fn write_u64(&mut self, v: u64) {
+            self.0 = v;
+        }
+    }
+
+    /// One stored tree as an import adds to it.
+    struct KeptTree {
+        games: u64,
+        ended: u64,
+        /// Per move's stored bytes: [games, White wins, draws, Black wins,
+        /// first game].
+        moves: BTreeMap<MoveBytes, [u64; 5]>,
+        /// The last game counted, and the last game counted per move: a
+        /// game that comes back counts once, and once per move it played.
+        last_game: i64,
+        last_game_by_move: HashMap<MoveBytes, i64>,
+        /// Whether this import's transaction changed it.
+        changed: bool,
+    }
+
+    /// The stored trees, loaded by an import in each of its transactions
+    /// (so what another process wrote meanwhile, an import, an `optimize`
+    /// or an older xpgn that empties the table, is what it adds to) and
+    /// kept up to date game by game as [`super::Database::tree`] counts:
+    /// a game with a stored main line counts once in each tree of a
+    /// position it reaches, once per move it played there, as ending there
+    /// when its line ends there; the move's first game stays the smallest
+    /// id (the new ones are larger).
+    #[derive(Default)]
+    pub(crate) struct Kept {
+        trees: HashMap<u64, KeptTree, BuildHasherDefault<KeyHasher>>,
+        /// (ply, key) of the positions of the game being added that have a
+        /// stored tree.
+        hits: Vec<(usize, u64)>,
+        /// The variants of the games added, by name: looking a name up
+        /// among the definitions costs more than the rest of a game.
+        variants: Vec<(String, Option<Variant>)>,
+    }
+
+    impl Kept {
+        /// The trees stored now.
+        ///
+        /// # Errors
+        /// SQLite errors, or a stored row that does not read.
+        pub(crate) fn load(conn: &Connection) -> Result<Kept, DbError> {
+            let mut trees = HashMap::default();
+            let mut stmt =
+                conn.prepare_cached("SELECT key, games, ended, moves FROM opening_tree")?;
+            let mut rows = stmt.query([])?;
+            while let Some(r) = rows.next()? {
+                let key = r.get::<_, i64>(0)? as u64;
+                let damaged = || DbError::Corrupt {
+                    game: 0,
+                    source: PackedError::Invalid {
+                        ply: 0,
+                        what: format!("the stored tree of position key {key} does not read"),
+                    },
+                };
+                let games = u64::try_from(r.get::<_, i64>(1)?).map_err(|_| damaged())?;
+                let ended = u64::try_from(r.get::<_, i64>(2)?).map_err(|_| damaged())?;
+                let moves = parse_moves(crate::db::query::blob(r, 3)?).ok_or_else(damaged)?;
+                trees.insert(
+                    key,
+                    KeptTree {
+                        games,
+                        ended,
+                        moves: moves.into_iter().collect(),
+                        last_game: 0,
+                        last_game_by_move: HashMap::new(),
+                        changed: false,
+                    },
+                );
+            }
+            Ok(Kept {
+                trees,
+                ..Kept::default()
+            })
+        }
+
+        /// Adds stored game `game` of `variant`, whose main line reaches
+        /// the positions of `keys` (by ply from 0, as the position index
+        /// holds them) and is packed as `packed`, with `result` (its
+        /// `Result` tag), to the trees of the positions it reaches.
+        ///
+        /// # Errors
+        /// A line that does not decode as far as its keys go.
+        pub(crate) fn add_game(
+            &mut self,
+            game: i64,
+            variant: &str,
+            keys: &[u64],
+            packed: &[u8],
+            result: Option<&str>,
+        ) -> Result<(), DbError> {
+            if self.trees.is_empty() {
+                return Ok(());
+            }
+            self.hits.clear();
+            // The index leaves out positions past ply 65,535: so do trees.
+            for (ply, key) in keys.iter().take(usize::from(u16::MAX) + 1).enumerate() {
+                if self.trees.contains_key(key) {
+                    self.hits.push((ply, *key));
+                }
+            }
+            if self.hits.is_empty() {
+                return Ok(());
+            }
+            let corrupt = |source| DbError::Corrupt { game, source };
+            // A key names its variant: a stored tree is of a known one.
+            let known = match self.variants.iter().find(|(name, _)| name == variant) {
+                Some(&(_, known)) => known,
+                None => {
+                    let known = Variant::by_name(variant);
+                    self.variants.push((variant.to_string(), known));
+                    known
+                }
+            };
+            let variant = known.ok_or_else(|| {
+                corrupt(PackedError::Invalid {
+                    ply: 0,
+                    what: format!("variant {variant} has a stored tree but no definition"),
+                })
+            })?;
+            let results = match result {
+                Some("1-0") => [1, 0, 0],
+                Some("1/2-1/2") => [0, 1, 0],
+                Some("0-1") => [0, 0, 1],
+                _ => [0, 0, 0],
+            };
+            let mut decoder = Decoder::new(variant, packed);
+            let mut at_ply = 0;
+            for &(ply, key) in &self.hits {
+                while at_ply < ply {
+                    match decoder.next() {
+                        Some(m) => {
+                            m.map_err(corrupt)?;
+                            at_ply += 1;
+                        }
+                        None => {
+                            return Err(corrupt(PackedError::Invalid {
+                                ply,
+                                what: "a position key names a ply past the end of the main line"
+                                    .into(),
+                            }));
+                        }
+                    }
+                }
+                let Some(tree) = self.trees.get_mut(&key) else {
+                    continue;
+                };
+                tree.changed = true;
+                if tree.last_game != game {
+                    tree.last_game = game;
+                    tree.games += 1;
+                }
+                let start = decoder.offset();
+                let Some(m) = decoder.next() else {
+                    tree.ended += 1;
+                    continue;
+                };
+                m.map_err(corrupt)?;
+                at_ply += 1;
+                let stored = &packed[start..decoder.offset()];
+                let mut bytes: MoveBytes = [0; 10];
+                bytes[0] = stored.len() as u8;
+                bytes[1..=stored.len().min(9)].copy_from_slice(&stored[..stored.len().min(9)]);
+                let last = tree.last_game_by_move.entry(bytes).or_insert(0);
+                if *last == game {
+                    continue;
+                }
+                *last = game;
+                let counts = tree.moves.entry(bytes).or_insert([0, 0, 0, 0, game as u64]);
+                counts[0] += 1;
+                for (c, r) in counts[1..4].iter_mut().zip(results) {
+                    *c += r;
+                }
+            }
+            Ok(())
+        }
+
+        /// Writes the trees changed since loaded (in the transaction that
+        /// stores their games).
+        ///
+        /// # Errors
+        /// SQLite errors.
+        pub(crate) fn write(&mut self, conn: &Connection) -> Result<(), DbError> {
+            let mut update = conn.prepare_cached(
+                "UPDATE opening_tree SET games = ?2, ended = ?3, moves = ?4 WHERE key = ?1",
+            )?;
+            for (&key, tree) in &mut self.trees {
+                if !tree.changed {
+                    continue;
+                }
+                let blob = encode_moves(tree.moves.iter().map(|(b, f)| (b, *f)));
+                update.execute(params![
+                    key as i64,
+                    tree.games as i64,
+                    tree.ended as i64,
+                    blob
+                ])?;
+                tree.changed = false;
+            }
+            Ok(())
+        }
     }
 }
 
@@ -579,40 +820,52 @@ mod tests {
             .unwrap()
     }
 
+    /// The stored rows, by key.
+    fn stored_rows(db: &Database) -> Vec<(i64, i64, i64, Vec<u8>)> {
+        let mut stmt = db
+            .conn
+            .prepare("SELECT key, games, ended, moves FROM opening_tree ORDER BY key")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    fn import(db: &mut Database, text: &str) -> ImportSummary {
+        let mut summary = ImportSummary::default();
+        db.import("t", text.as_bytes(), &mut summary, &mut |_| {})
+            .unwrap();
+        summary
+    }
+
+    const LINES: [&str; 9] = [
+        "",
+        "e2e4",
+        "e2e4 e7e5",
+        "e2e4 e7e5 g1f3 b8c6",
+        "g1f3",
+        "g1f3 b8c6",
+        "e2e4 c7c5",
+        "d2d4",
+        "e2e4 e7e5 g1f3 d7d6",
+    ];
+
     /// Trees stored by `optimize` are the trees counted from the games, for
     /// every position (start, transpositions, a game that comes back, one
-    /// that ends there), and the next import that adds games clears them.
+    /// that ends there).
     #[test]
-    fn stored_trees_are_the_counted_trees_until_an_import_adds_games() {
+    fn stored_trees_are_the_counted_trees() {
         let mut db = Database::in_memory().unwrap();
-        let import = |db: &mut Database, text: &str| {
-            db.import(
-                "t",
-                text.as_bytes(),
-                &mut ImportSummary::default(),
-                &mut |_| {},
-            )
-            .unwrap()
-        };
         import(&mut db, GAMES);
-        let lines = [
-            "",
-            "e2e4",
-            "e2e4 e7e5",
-            "e2e4 e7e5 g1f3 b8c6",
-            "g1f3",
-            "g1f3 b8c6",
-            "e2e4 c7c5",
-            "d2d4",
-        ];
-        let counted: Vec<Tree> = lines.iter().map(|l| db.tree(&after(l)).unwrap()).collect();
+        let counted: Vec<Tree> = LINES.iter().map(|l| db.tree(&after(l)).unwrap()).collect();
         assert!(counted.iter().all(|t| t.decoded > 0 || t.games == 0));
         let s = db.optimize_storing_trees_from(1).unwrap();
         assert!(s.trees >= 10, "{s:?}");
         assert_eq!(stored_trees(&db) as u64, s.trees);
-        for (line, expected) in lines.iter().zip(&counted) {
+        for (line, expected) in LINES.iter().zip(&counted) {
             let stored = db.tree(&after(line)).unwrap();
-            // Read from its row: nothing decoded.
+            // Read from its row, when there is one: nothing decoded.
             assert_eq!(stored.decoded, 0, "{line}");
             assert_eq!(
                 Tree {
@@ -626,17 +879,105 @@ mod tests {
                 "{line}"
             );
         }
-        // A duplicate adds nothing and keeps them; a new game clears them.
-        import(&mut db, GAMES);
-        assert_eq!(stored_trees(&db) as u64, s.trees);
-        import(&mut db, "[Result \"0-1\"]\n1. e4 e5 2. Nf3 d6 0-1\n");
-        assert_eq!(stored_trees(&db), 0);
-        let start = db.tree(&after("")).unwrap();
-        assert_eq!(start.games, 6);
-        assert_eq!(start.moves[0].games, 5);
         // Under the default threshold nothing this small is stored.
         let s = db.optimize().unwrap();
         assert_eq!((s.trees, stored_trees(&db)), (0, 0));
+    }
+
+    /// Games imported after `optimize` are added to the stored trees: the
+    /// rows are those `optimize` would write from all the games, and every
+    /// tree read from them is the tree counted from the games. The games
+    /// come back to positions, transpose, end at stored positions, are
+    /// invalid after a few plies, and have every result and none.
+    #[test]
+    fn an_import_keeps_the_stored_trees_those_of_all_the_games() {
+        let mut db = Database::in_memory().unwrap();
+        import(&mut db, GAMES);
+        db.optimize_storing_trees_from(1).unwrap();
+        let before = stored_rows(&db);
+        // A duplicate adds nothing and keeps them as they were.
+        assert_eq!(import(&mut db, GAMES).duplicates, 5);
+        assert_eq!(stored_rows(&db), before);
+        let more = "[Result \"0-1\"]\n1. e4 e5 2. Nf3 d6 0-1\n\n\
+            [Result \"1/2-1/2\"]\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n\
+            [Result \"1-0\"]\n1. e4 e5 2. Nf3 Nc6 3. Ng1 Nb8 4. Nf3 Nc6 5. Bc4 1-0\n\n\
+            [Result \"0-1\"]\n1. e4 Ke7 0-1\n\n\
+            [Result \"1-0\"]\n1. Nf3 Nf6 2. Ng1 Ng8 3. d4 1-0\n\n\
+            [Result \"1/2-1/2\"]\n1. e4 c5 2. Nf3 {unclosed\n\n\
+            [Result \"*\"]\n1. d4 d5 *\n\n\
+            [Event \"no result\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5\n";
+        let s = import(&mut db, more);
+        assert_eq!((s.imported, s.invalid), (8, 2), "{s:?}");
+        let kept = stored_rows(&db);
+        // Every position stored before still is, no new one is.
+        assert_eq!(
+            kept.iter().map(|r| r.0).collect::<Vec<_>>(),
+            before.iter().map(|r| r.0).collect::<Vec<_>>()
+        );
+        assert_ne!(kept, before);
+        let from_trees: Vec<Tree> = LINES.iter().map(|l| db.tree(&after(l)).unwrap()).collect();
+        // Written from scratch, with the positions that are new since.
+        db.optimize_storing_trees_from(1).unwrap();
+        let fresh = stored_rows(&db);
+        assert!(fresh.len() > kept.len());
+        let fresh: Vec<_> = fresh
+            .into_iter()
+            .filter(|r| kept.iter().any(|k| k.0 == r.0))
+            .collect();
+        assert_eq!(kept, fresh);
+        db.conn.execute("DELETE FROM opening_tree", []).unwrap();
+        for (line, stored) in LINES.iter().zip(from_trees) {
+            let counted = db.tree(&after(line)).unwrap();
+            assert!(counted.decoded > 0 || counted.games == 0, "{line}");
+            assert_eq!(
+                Tree {
+                    decoded: 0,
+                    ..counted
+                },
+                Tree {
+                    decoded: 0,
+                    ..stored
+                },
+                "{line}"
+            );
+        }
+    }
+
+    /// An import adds to the trees as the table holds them when each of its
+    /// transactions opens: another connection that imported or optimized
+    /// meanwhile is not undone.
+    #[test]
+    fn imports_of_two_connections_keep_the_stored_trees() {
+        let path = std::env::temp_dir().join(format!("xpgn-kept-{}.db", std::process::id()));
+        let remove = || {
+            for ext in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+            }
+        };
+        remove();
+        let mut a = Database::open(&path).unwrap();
+        let mut b = Database::open(&path).unwrap();
+        import(&mut a, GAMES);
+        // `a` reads the trees now: none stored.
+        import(&mut a, "[Result \"1-0\"]\n1. d4 d5 2. c4 1-0\n");
+        b.optimize_storing_trees_from(1).unwrap();
+        import(&mut b, "[Result \"0-1\"]\n1. e4 e5 2. Nf3 d6 0-1\n");
+        import(
+            &mut a,
+            "[Result \"1/2-1/2\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1/2-1/2\n",
+        );
+        import(&mut b, "[Result \"*\"]\n1. Nf3 d5 *\n");
+        let kept = stored_rows(&a);
+        assert_eq!(kept, stored_rows(&b));
+        a.optimize_storing_trees_from(1).unwrap();
+        let fresh: Vec<_> = stored_rows(&a)
+            .into_iter()
+            .filter(|r| kept.iter().any(|k| k.0 == r.0))
+            .collect();
+        assert_eq!(kept, fresh);
+        assert_eq!(a.tree(&after("")).unwrap().games, 9);
+        drop((a, b));
+        remove();
     }
 
     /// A position few of the stored games reach is answered by looking
