@@ -773,25 +773,9 @@ mod tests {
     #[test]
     fn counts_every_game_reaching_the_position_once_per_move() {
         let mut db = Database::in_memory().unwrap();
-        db.import(
-            "t",
-            GAMES.as_bytes(),
-            &mut ImportSummary::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+        import(&mut db, GAMES);
         let start = db.tree(&after("")).unwrap();
-        let rows: Vec<(&str, u64, [u64; 3])> = start
-            .moves
-            .iter()
-            .map(|m| {
-                (
-                    m.san.as_str(),
-                    m.games,
-                    [m.white_wins, m.draws, m.black_wins],
-                )
-            })
-            .collect();
+        let rows = with_results(&start);
         // Game 5 starts with Nf3 and plays e4 from the start position again
         // after 2. Ng1 Ng8: both its moves count.
         assert_eq!(
@@ -829,6 +813,20 @@ mod tests {
         stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
             .unwrap()
             .map(Result::unwrap)
+            .collect()
+    }
+
+    /// Each move of `tree` with its games and results (White, draws, Black).
+    fn with_results(tree: &Tree) -> Vec<(&str, u64, [u64; 3])> {
+        tree.moves
+            .iter()
+            .map(|m| {
+                (
+                    m.san.as_str(),
+                    m.games,
+                    [m.white_wins, m.draws, m.black_wins],
+                )
+            })
             .collect()
     }
 
@@ -990,13 +988,7 @@ mod tests {
         for i in 0..40 {
             text.push_str(&format!("\n\n[Event \"filler {i}\"]\n1. d4 d5 2. c4 *\n"));
         }
-        db.import(
-            "t",
-            text.as_bytes(),
-            &mut ImportSummary::default(),
-            &mut |_| {},
-        )
-        .unwrap();
+        import(&mut db, &text);
         // Reached by games 1, 2, 3 and 5 of 45: looked up one by one.
         let few = db.tree(&after("e2e4 e7e5 g1f3 b8c6")).unwrap();
         let rows: Vec<(&str, u64)> = few
@@ -1008,17 +1000,7 @@ mod tests {
         assert_eq!((few.games, few.ended), (4, 1));
         // Reached by all 45: one pass.
         let all = db.tree(&after("")).unwrap();
-        let rows: Vec<(&str, u64, [u64; 3])> = all
-            .moves
-            .iter()
-            .map(|m| {
-                (
-                    m.san.as_str(),
-                    m.games,
-                    [m.white_wins, m.draws, m.black_wins],
-                )
-            })
-            .collect();
+        let rows = with_results(&all);
         assert_eq!(
             rows,
             [
