@@ -618,17 +618,8 @@ impl Position {
             }
             return found;
         }
-        if kind == t.king {
-            let king = self.kings[us.index()];
-            let castles_to = t.castlings[us.index()].iter().any(|c| c.king_to == to);
-            let leaps_to = t.def.special_king_move.as_ref().is_some_and(|sp| {
-                sp.offsets
-                    .iter()
-                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
-            });
-            if castles_to || leaps_to {
-                return None;
-            }
+        if kind == t.king && self.king_may_arrive_specially(us, self.kings[us.index()], to) {
+            return None;
         }
         let mut found = None;
         for fi in BitIter(self.origins::<B>(kind, to)) {
@@ -751,6 +742,20 @@ impl Position {
 
     /// The legal moves of our pieces of `kind` to `to`, found backwards
     /// from `to`, their origins filtered by `hints`.
+    /// Whether the king of `us` (on `king`) may come to `to` otherwise than
+    /// by a plain step: by one of its castlings, or by the variant's
+    /// special king move. Those moves are not plain ones, so a written
+    /// king move to such a square takes the general path.
+    fn king_may_arrive_specially(&self, us: Color, king: Square, to: Square) -> bool {
+        let t = self.tables();
+        t.castlings[us.index()].iter().any(|c| c.king_to == to)
+            || t.def.special_king_move.as_ref().is_some_and(|sp| {
+                sp.offsets
+                    .iter()
+                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
+            })
+    }
+
     fn generate_to<B: Bits>(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square, hints: Hints) {
         out.clear();
         let t = self.tables();
@@ -790,18 +795,9 @@ impl Position {
                 }
             }
         }
-        if kind == t.king {
-            let king = ctx.king;
-            let castles_to = t.castlings[us.index()].iter().any(|c| c.king_to == to);
-            let leaps_to = t.def.special_king_move.as_ref().is_some_and(|sp| {
-                sp.offsets
-                    .iter()
-                    .any(|&(df, dr)| t.size.offset(king, df, dr) == Some(to))
-            });
-            if castles_to || leaps_to {
-                self.special_king_moves(&ctx, out);
-                self.castling_moves(&ctx, out);
-            }
+        if kind == t.king && self.king_may_arrive_specially(us, ctx.king, to) {
+            self.special_king_moves(&ctx, out);
+            self.castling_moves(&ctx, out);
         }
     }
 
