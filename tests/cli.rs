@@ -294,6 +294,37 @@ fn convert_keeps_a_read_only_output_and_writes_through_a_link() {
     }
 }
 
+/// A device or a named pipe is written in place: renaming a temporary file
+/// over it (as for a regular file) replaced `/dev/null` with a file when
+/// xpgn ran as root.
+#[cfg(unix)]
+#[test]
+fn convert_writes_into_a_named_pipe_and_leaves_it_a_pipe() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("convert-fifo");
+    sample_game(&dir, "in.pgn");
+    let fifo = dir.join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let o = xpgn_in(&dir, &["convert", "--to", "xpgn", "in.pgn", "-o", "pipe"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Before waiting for the reader: had the pipe been replaced, the
+    // reader would wait for a writer for ever.
+    let meta = std::fs::symlink_metadata(&fifo).unwrap();
+    assert!(meta.file_type().is_fifo(), "the pipe stays a pipe");
+    let read = reader.join().unwrap();
+    let to_stdout = xpgn_in(&dir, &["convert", "--to", "xpgn", "in.pgn"]);
+    assert_eq!(read, stdout(&to_stdout));
+    assert_eq!(names(&dir), ["in.pgn", "pipe"]);
+}
+
 #[test]
 fn convert_with_a_missing_input_leaves_the_output_untouched() {
     let dir = scratch("convert-missing");

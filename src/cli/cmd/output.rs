@@ -12,7 +12,9 @@ use crate::cli::exit::CliError;
 /// `target`. On any failure (of `write`, of a write, of the sync or of the
 /// rename) the temporary file is removed and `target` is left as it was.
 /// A `target` that is a symbolic link is replaced where the link points; a
-/// read-only `target` is refused.
+/// read-only `target` is refused. A `target` that is not a regular file (a
+/// device such as `/dev/null`, a named pipe) is written in place: renaming
+/// over it would replace the device with a file.
 ///
 /// Write errors name `target`: `out.pgn: cannot write: File too large`.
 pub(super) fn write_atomically<T>(
@@ -31,6 +33,12 @@ pub(super) fn write_atomically<T>(
             std::io::ErrorKind::PermissionDenied,
             "the file is read-only",
         )));
+    }
+    if existing
+        .as_ref()
+        .is_some_and(|m| !m.is_file() && !m.is_dir())
+    {
+        return write_in_place(target, &path, write);
     }
     let (temp, file) = create_temp(&path).map_err(cannot)?;
     if let Some(meta) = existing {
@@ -56,6 +64,29 @@ pub(super) fn write_atomically<T>(
         let _ = std::fs::remove_file(&temp);
     }
     done
+}
+
+/// Writes to an existing `path` that is not a regular file (a device, a
+/// named pipe), opened for writing as it is: there is nothing to keep whole.
+fn write_in_place<T>(
+    target: &str,
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    let file = OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| cannot_write(target, &e))?;
+    let mut w = BufWriter::with_capacity(
+        1 << 16,
+        Named {
+            inner: file,
+            target,
+        },
+    );
+    let value = write(&mut w)?;
+    w.flush()?;
+    Ok(value)
 }
 
 fn cannot_write(target: &str, e: &std::io::Error) -> CliError {
