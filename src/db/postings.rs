@@ -46,7 +46,7 @@ pub struct Posting {
     pub ply: u16,
 }
 
-fn put_varint(out: &mut Vec<u8>, mut v: u128) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u128) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -56,7 +56,7 @@ fn put_varint(out: &mut Vec<u8>, mut v: u128) {
 
 /// Reads a varint at `*at`; `None` at the end of `blob`, inside a varint
 /// or past 128 bits (a damaged blob reads as ending there).
-fn get_varint(blob: &[u8], at: &mut usize) -> Option<u128> {
+pub(crate) fn get_varint(blob: &[u8], at: &mut usize) -> Option<u128> {
     let mut v = 0u128;
     let mut shift = 0;
     loop {

@@ -343,32 +343,21 @@ pub(crate) mod stored {
     use super::{MoveBytes, Played, Tally, count_games};
     use crate::db::DbError;
     use crate::db::packed::{Decoder, PackedError};
-    use crate::db::postings::Posting;
+    use crate::db::postings::{self, Posting};
     use crate::rules::{Color, Variant};
 
     /// Games a position must be reached by for its tree to be stored: one
     /// with fewer is counted from its games in a few milliseconds.
     pub const STORED_FROM_GAMES: usize = 2_000;
 
-    fn put(out: &mut Vec<u8>, mut v: u64) {
-        while v >= 0x80 {
-            out.push(v as u8 | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
+    /// The index's varints ([`postings::put_varint`]), for 64-bit counts.
+    fn put(out: &mut Vec<u8>, v: u64) {
+        postings::put_varint(out, u128::from(v));
     }
 
+    /// A 64-bit count; `None` where the blob ends or holds a larger value.
     fn get(blob: &[u8], at: &mut usize) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = *blob.get(*at)?;
-            *at += 1;
-            v |= u64::from(b & 0x7f) << shift;
-            if b < 0x80 {
-                return Some(v);
-            }
-        }
-        None
+        postings::get_varint(blob, at).and_then(|v| u64::try_from(v).ok())
     }
 
     /// The moves of a stored row: per move its stored bytes (as
