@@ -122,6 +122,14 @@ pub(crate) trait Bits:
     fn up(self, n: u32) -> Self;
     /// Every bit moved `n` places down.
     fn down(self, n: u32) -> Self;
+    /// The bits up to the lowest set bit, that one included; every bit
+    /// if none is set. On a ray that runs up, what a rider reaches when
+    /// `self` is the occupied part of the ray.
+    fn through_first(self) -> Self;
+    /// The bits from the highest set bit up, that one included; every
+    /// bit if none is set. On a ray that runs down, what a rider
+    /// reaches when `self` is the occupied part of the ray.
+    fn from_last(self) -> Self;
 }
 
 impl Bits for u64 {
@@ -161,6 +169,14 @@ impl Bits for u64 {
     #[inline]
     fn down(self, n: u32) -> u64 {
         self >> n
+    }
+    #[inline]
+    fn through_first(self) -> u64 {
+        self ^ self.wrapping_sub(1)
+    }
+    #[inline]
+    fn from_last(self) -> u64 {
+        !0 << (self | 1).last()
     }
 }
 
@@ -220,6 +236,20 @@ impl Bits for u128 {
     #[inline]
     fn down(self, n: u32) -> u128 {
         self >> n
+    }
+    #[inline]
+    fn through_first(self) -> u128 {
+        self ^ self.wrapping_sub(1)
+    }
+    /// Word by word: the high word's cut is right even when that word
+    /// is empty (its bit 0 stands in), and then the low word is cut;
+    /// half the instructions of a 128-bit shift by a scanned count.
+    #[inline]
+    fn from_last(self) -> u128 {
+        let (lo, hi) = (self as u64, (self >> 64) as u64);
+        let high = (hi | 1).from_last();
+        let low = (lo | 1).from_last() & u64::from(hi == 0).wrapping_neg();
+        u128::from(low) | u128::from(high) << 64
     }
 }
 
@@ -340,6 +370,26 @@ impl Bits for Wide {
             w[3] >> n,
         ])
     }
+    #[inline]
+    fn through_first(self) -> Wide {
+        if self.is_empty() {
+            !Wide::EMPTY
+        } else {
+            let i = self.first();
+            let mut w = [0; 4];
+            w[..i >> 6].fill(!0);
+            w[i >> 6] = u64::MAX >> (63 - (i & 63));
+            Wide(w)
+        }
+    }
+    #[inline]
+    fn from_last(self) -> Wide {
+        let i = (self | Wide::single(0)).last();
+        let mut w = [!0; 4];
+        w[..i >> 6].fill(0);
+        w[i >> 6] = u64::MAX << (i & 63);
+        Wide(w)
+    }
 }
 
 /// The bit indices of a set, lowest first.
@@ -388,6 +438,22 @@ mod tests {
         if top >= 72 {
             assert_eq!((B::single(72) | B::single(1)).down(12), B::single(60));
         }
+        // Cuts at the first and the last bit, against a bit-by-bit reading.
+        let below = |i: usize| (0..=i).fold(B::EMPTY, |acc, j| acc | B::single(j));
+        let above = |i: usize| (i..=top).fold(B::EMPTY, |acc, j| acc | B::single(j));
+        let all = below(top);
+        for set in [
+            s,
+            B::single(5) | B::single(top),
+            B::single(top),
+            B::single(63),
+            B::single(64 % (top + 1)),
+        ] {
+            assert_eq!(set.through_first() & all, below(set.first()), "{set:?}");
+            assert_eq!(set.from_last() & all, above(set.last()), "{set:?}");
+        }
+        assert_eq!(B::EMPTY.through_first() & all, all);
+        assert_eq!(B::EMPTY.from_last() & all, all);
     }
 
     #[test]

@@ -21,7 +21,6 @@
 use super::bitboard::{BitIter, Bits, Wide, Width};
 use super::castling::Stage;
 use super::geometry::Square;
-use super::movement::Mode;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
@@ -899,7 +898,7 @@ impl Position {
                 continue;
             }
             let modes = t.leap_modes[us.index()][k];
-            let rides = &t.rides[us.index()][k];
+            let rides = &t.ride_steps[us.index()][k];
             for fi in BitIter(pieces) {
                 let mut targets = B::EMPTY;
                 // Most kinds leap in one mode (to an empty square or to
@@ -911,13 +910,8 @@ impl Position {
                     targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
                         | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
-                for &(d, max, mode) in rides {
-                    targets |= t.ride_set::<B>(d, fi, max, occ)
-                        & match mode {
-                            Mode::Any => onto[0],
-                            Mode::MoveOnly => onto[1],
-                            Mode::CaptureOnly => onto[2],
-                        };
+                for &step in rides {
+                    targets |= t.ride_step::<B>(step, fi, occ) & onto[usize::from(step.onto)];
                 }
                 let test = ctx.must_test(fi, king);
                 if S::COUNTS && ctx.plain && !test {

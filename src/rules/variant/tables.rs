@@ -53,6 +53,9 @@ pub(crate) struct Tables {
     pub setup_counts: [[u8; 16]; 2],
     /// Per colour, per kind: (direction index, maximum steps, mode).
     pub rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
+    /// The same rides as the generator walks them, each resolved to its
+    /// table of rays once here rather than at every piece.
+    pub ride_steps: [Vec<Vec<RideStep>>; 2],
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
     /// Per direction and square: the squares to the edge (the debug
@@ -115,11 +118,8 @@ pub(crate) struct Tables {
     /// (tables of sets are `width.words()` words per entry).
     ray_sets: Vec<u64>,
     /// Per direction and range below 15 used by some ride: which table of
-    /// `near_rays` holds the rays cut to that range.
+    /// `ray_sets`, past the full rays, holds the rays cut to that range.
     near_sets: Vec<u16>,
-    /// Per (direction, range) in use and bit index: the squares of the ray
-    /// within the range.
-    near_rays: Vec<u64>,
     /// Per colour, mode, kind and bit index: the squares its leaps reach.
     leap_sets: Vec<u64>,
     /// Per colour, kind and bit index: the squares from which that kind
@@ -215,6 +215,21 @@ fn letter_table(def: &VariantDef) -> [u8; 26] {
 /// Sets bit `i` of entry `at` of a table of `words`-word sets.
 fn table_insert(table: &mut [u64], words: usize, at: usize, i: usize) {
     table[at * words + (i >> 6)] |= 1u64 << (i & 63);
+}
+
+/// One ride of a kind, for the generator: where its rays are and how
+/// the first piece met cuts them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RideStep {
+    /// Index in `ray_sets` of the ray from bit 0 (the ray from bit `i`
+    /// is `i` entries further): the full rays, or those cut to the
+    /// ride's range.
+    pub base: u32,
+    /// Whether the steps raise the bit index.
+    pub up: bool,
+    /// Where it may land: 0 empty or enemy, 1 empty, 2 enemy (the order
+    /// of [`Mode`]'s variants as the generator's `onto` holds them).
+    pub onto: u8,
 }
 
 /// Board codes of pieces (`Piece::code`), 0 (empty) included.
@@ -585,7 +600,7 @@ impl Tables {
         for (i, sq) in square_at.iter().enumerate() {
             bit_of[sq.index()] = i as u8;
         }
-        let dir_up = dirs
+        let dir_up: Vec<bool> = dirs
             .iter()
             .map(|&(f, r)| i16::from(r) * i16::from(size.files) + i16::from(f) > 0)
             .collect();
@@ -603,25 +618,26 @@ impl Tables {
                 }
             }
         }
-        // Rays cut to the ranges limited rides use; entry 0 is empty (a
-        // range of 0 reaches nothing).
-        let mut near_sets = vec![0u16; dirs.len() * 16];
-        let mut near_rays = vec![0u64; area * words];
+        // Rays cut to the ranges limited rides use follow the full
+        // rays; the first of them is empty (a range of 0 reaches nothing).
+        let empty_rays = dirs.len();
+        ray_sets.resize(ray_sets.len() + area * words, 0);
+        let mut near_sets = vec![empty_rays as u16; dirs.len() * 16];
         for list in rides.iter().flatten().flatten() {
             let (d, max, _) = *list;
             let slot = usize::from(d) * 16 + usize::from(max);
-            if max >= 15 || max == 0 || near_sets[slot] != 0 {
+            if max >= 15 || max == 0 || usize::from(near_sets[slot]) != empty_rays {
                 continue;
             }
-            let id = near_rays.len() / (area * words);
+            let id = ray_sets.len() / (area * words);
             near_sets[slot] = id as u16;
-            near_rays.resize(near_rays.len() + area * words, 0);
+            ray_sets.resize(ray_sets.len() + area * words, 0);
             for (i, &sq) in square_at.iter().enumerate() {
                 let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
                 let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
                 for r in ray.iter().take(usize::from(max)) {
                     table_insert(
-                        &mut near_rays,
+                        &mut ray_sets,
                         words,
                         id * area + i,
                         usize::from(bit_of[r.index()]),
@@ -793,6 +809,32 @@ impl Tables {
                 }
             }
         }
+        let ride_steps = rides.clone().map(|kinds| {
+            kinds
+                .iter()
+                .map(|list| {
+                    list.iter()
+                        .map(|&(d, max, mode)| {
+                            let d = usize::from(d);
+                            let table = if max < 15 {
+                                usize::from(near_sets[d * 16 + usize::from(max)])
+                            } else {
+                                d
+                            };
+                            RideStep {
+                                base: (table * area) as u32,
+                                up: dir_up[d],
+                                onto: match mode {
+                                    Mode::Any => 0,
+                                    Mode::MoveOnly => 1,
+                                    Mode::CaptureOnly => 2,
+                                },
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        });
         let mut tables = Tables {
             size,
             king,
@@ -802,6 +844,7 @@ impl Tables {
             king_origin,
             setup_counts,
             rides,
+            ride_steps,
             dirs,
             reverse,
             ray_flat,
@@ -833,7 +876,6 @@ impl Tables {
             dir_up,
             ray_sets,
             near_sets,
-            near_rays,
             leap_sets,
             leap_capture_from,
             leap_move_from,
@@ -926,11 +968,29 @@ impl Tables {
         } else {
             self.ray_set::<B>(d, i)
         };
+        // The first piece met is the lowest or the highest bit of the
+        // ray's occupied part (the bit index moves monotonically along
+        // it): cut there with no branch and no second table look-up.
         let hit = reach & occ;
-        if !hit.is_empty() {
-            reach &= !self.ray_set::<B>(d, self.nearest(d, hit));
+        if self.dir_up[d] {
+            reach &= hit.through_first();
+        } else {
+            reach &= hit.from_last();
         }
         reach
+    }
+
+    /// The squares the ride `step` reaches from bit `i` on occupancy
+    /// `occ` ([`Tables::ride_set`] with the look-ups done at build time).
+    #[inline(always)]
+    pub fn ride_step<B: Bits>(&self, step: RideStep, i: usize, occ: B) -> B {
+        let reach = B::at(&self.ray_sets, step.base as usize + i);
+        let hit = reach & occ;
+        if step.up {
+            reach & hit.through_first()
+        } else {
+            reach & hit.from_last()
+        }
     }
 
     /// The squares along direction `d` from bit `i` at most `max` steps
@@ -938,7 +998,7 @@ impl Tables {
     #[inline]
     fn near_ray<B: Bits>(&self, d: usize, i: usize, max: u8) -> B {
         let near = self.near_sets[d * 16 + usize::from(max)];
-        B::at(&self.near_rays, usize::from(near) * self.area + i)
+        B::at(&self.ray_sets, usize::from(near) * self.area + i)
     }
 
     /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
