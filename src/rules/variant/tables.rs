@@ -1118,3 +1118,139 @@ fn castling_squares(c: &CastlingDef) -> (Vec<Square>, Vec<Square>) {
     safe.dedup();
     (empty, safe)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::bitboard::{BitIter, Wide};
+    use crate::rules::variant::Variant;
+    use crate::rules::variant::file::load_toml;
+
+    /// A 16x12 board (192 squares: four-word sets) with full and
+    /// limited rides in every direction, one-way rides and a hopper-free
+    /// mix of modes.
+    const WIDE_BOARD: &str = r#"
+name = "wide-rides"
+display-name = "Wide Rides"
+board = "16x12"
+setup = "16/16/16/16/16/16/16/16/16/16/16/4K6k4"
+
+[[piece]]
+letter = "K"
+name = "King"
+betza = "K"
+role = "king"
+
+[[piece]]
+letter = "Q"
+name = "Queen"
+betza = "Q"
+
+[[piece]]
+letter = "E"
+name = "Elephant"
+betza = "B2"
+
+[[piece]]
+letter = "S"
+name = "Short rook"
+betza = "R3"
+
+[[piece]]
+letter = "F"
+name = "Forward rider"
+betza = "mfRcfB4"
+
+[[piece]]
+letter = "P"
+name = "Pawn"
+role = "pawn"
+
+[pawns]
+promotion-choices = "Q"
+"#;
+
+    /// Where a ride reaches, walked square by square: the reference for
+    /// the set arithmetic.
+    fn walked<B: Bits>(t: &Tables, d: u8, max: u8, i: usize, occ: B) -> B {
+        let (df, dr) = t.dirs[usize::from(d)];
+        let from = t.square_at[i];
+        let (mut f, mut r) = (i16::from(from.file()), i16::from(from.rank()));
+        let mut reach = B::EMPTY;
+        for _ in 0..max.min(16) {
+            f += i16::from(df);
+            r += i16::from(dr);
+            if f < 0 || r < 0 || f >= i16::from(t.size.files) || r >= i16::from(t.size.ranks) {
+                break;
+            }
+            let j = t.bit(Square::new(f as u8, r as u8));
+            reach |= B::single(j);
+            if occ.has(j) {
+                break;
+            }
+        }
+        reach
+    }
+
+    fn rides_match_the_walk<B: Bits + std::fmt::Debug>(t: &Tables) {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _ in 0..40 {
+            // Occupancies from sparse to dense.
+            let density = next() % 4;
+            let mut occ = B::EMPTY;
+            for i in 0..t.area {
+                if next() % 8 <= density {
+                    occ |= B::single(i);
+                }
+            }
+            for ci in 0..2 {
+                for (steps, rides) in t.ride_steps[ci].iter().zip(&t.rides[ci]) {
+                    for (&step, &(d, max, _)) in steps.iter().zip(rides) {
+                        for i in 0..t.area {
+                            let want = walked(t, d, max, i, occ);
+                            assert_eq!(
+                                t.ride_step(step, i, occ),
+                                want,
+                                "dir {d} max {max} bit {i}"
+                            );
+                            assert_eq!(
+                                t.ride_set(d, i, max, occ),
+                                want,
+                                "dir {d} max {max} bit {i}"
+                            );
+                            checked += BitIter(want).count();
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 0);
+    }
+
+    #[test]
+    fn ride_sets_match_a_walk_on_every_set_width() {
+        let wide = Variant::compile(load_toml("wide.toml", WIDE_BOARD).expect("valid definition"))
+            .expect("compiles");
+        let counsellor = Variant::builtin_by_name("counsellor").expect("built in");
+        for (v, width) in [
+            (Variant::chess(), Width::W64),
+            (counsellor, Width::W128),
+            (wide, Width::W256),
+        ] {
+            let t = v.tables();
+            assert_eq!(t.width, width);
+            match width {
+                Width::W64 => rides_match_the_walk::<u64>(t),
+                Width::W128 => rides_match_the_walk::<u128>(t),
+                Width::W256 => rides_match_the_walk::<Wide>(t),
+            }
+        }
+    }
+}
