@@ -62,6 +62,26 @@
 //!   to 4% instructions), the higher word loaded first (+2%), counting
 //!   the untested pieces as a set before the tested ones (+3 to 6%). Left: a
 //!   hardware `popcnt` (a target feature: a build decision).
+//!
+//! Session 6 (2026-11-23, one helper building on the other core): a ride
+//! is cut after its first piece with no branch (up: `hit ^ (hit - 1)`;
+//! down: from the highest hit, word by word on 128-bit sets) and each
+//! kind's rides are resolved to their ray table when the variant is
+//! compiled.
+//!
+//! - farm-bench, paired against e8d0d66 (start of the session), medians
+//!   of 7: orthodox `perft 6` 0.894 -> 0.746 s (133 -> 160 M leaves/s);
+//!   Counsellor `perft 6` (828,907,556) 6.99 -> 6.32 s (119 -> 131 M/s).
+//!   Callgrind, whole process: chess `perft 5` 643.2 M -> 597.6 M,
+//!   Counsellor `perft 4` 126.3 M -> 119.3 M.
+//! - Per leaf against orthodox, same build, interleaved (9 pairs):
+//!   Counsellor depth 5 0.81 times (the branch-free cut gains orthodox
+//!   more: its 64-bit cut is three instructions, the 128-bit one ten).
+//! - Tried and dropped: counting the rides of all unpinned riders of a
+//!   direction at once (occluded fill, one count per direction and range:
+//!   eight software counts a position instead of one per piece; orthodox
+//!   `perft 6` 0.75 -> 0.86 s); `-C target-cpu=x86-64-v2` (hardware
+//!   `popcnt`): orthodox 6% faster, Counsellor 3%, so the ratio falls again.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::position::read_position;

@@ -4,7 +4,8 @@
 //! It works on square sets sized to the board (`bitboard` module): each
 //! entry point picks the set width of the variant once and runs the
 //! generator monomorphised for it. Leaps are table lookups per square and
-//! atom; rides take one bit scan per direction for the first piece met;
+//! atom; a ride is its ray cut after the first piece met, with no walk
+//! (at most one bit scan, see the `bitboard` module);
 //! whether a square is attacked is asked backwards, per kind: do the
 //! leaps of a kind, or the reversed rides of a group of kinds, reach from
 //! that square one such enemy piece.
