@@ -911,7 +911,10 @@ impl Position {
                     targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
                         | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
-                for &step in rides {
+                let mut live = t.live_rides(us, k, fi);
+                while live != 0 {
+                    let step = rides[live.trailing_zeros() as usize];
+                    live &= live - 1;
                     targets |= t.ride_step::<B>(step, fi, occ) & onto[usize::from(step.onto)];
                 }
                 let test = ctx.must_test(fi, king);

@@ -56,6 +56,10 @@ pub(crate) struct Tables {
     /// The same rides as the generator walks them, each resolved to its
     /// table of rays once here rather than at every piece.
     pub ride_steps: [Vec<Vec<RideStep>>; 2],
+    /// Per colour, kind and bit index: the rides of `ride_steps` whose
+    /// ray from there is not empty, bit per ride (every ride of a kind
+    /// with more than 32): a piece by the edge skips the others.
+    live_rides: Vec<u32>,
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
     /// Per direction and square: the squares to the edge (the debug
@@ -809,7 +813,7 @@ impl Tables {
                 }
             }
         }
-        let ride_steps = rides.clone().map(|kinds| {
+        let ride_steps: [Vec<Vec<RideStep>>; 2] = rides.clone().map(|kinds| {
             kinds
                 .iter()
                 .map(|list| {
@@ -835,6 +839,24 @@ impl Tables {
                 })
                 .collect()
         });
+        let mut live_rides = vec![0u32; 2 * n * area];
+        for (ci, kinds) in ride_steps.iter().enumerate() {
+            for (k, steps) in kinds.iter().enumerate() {
+                for i in 0..area {
+                    live_rides[(ci * n + k) * area + i] = if steps.len() > 32 {
+                        u32::MAX
+                    } else {
+                        steps.iter().enumerate().fold(0, |live, (j, step)| {
+                            let at = step.base as usize + i;
+                            let empty = ray_sets[at * words..(at + 1) * words]
+                                .iter()
+                                .all(|&w| w == 0);
+                            if empty { live } else { live | 1 << j }
+                        })
+                    };
+                }
+            }
+        }
         let mut tables = Tables {
             size,
             king,
@@ -845,6 +867,7 @@ impl Tables {
             setup_counts,
             rides,
             ride_steps,
+            live_rides,
             dirs,
             reverse,
             ray_flat,
@@ -991,6 +1014,13 @@ impl Tables {
         } else {
             reach & hit.from_last()
         }
+    }
+
+    /// The rides of `color`'s kind `k` (bit per entry of its
+    /// `ride_steps`) that reach some square from bit `i` on an empty board.
+    #[inline]
+    pub fn live_rides(&self, color: Color, k: usize, i: usize) -> u32 {
+        self.live_rides[(color.index() * self.kind_count + k) * self.area + i]
     }
 
     /// The squares along direction `d` from bit `i` at most `max` steps
