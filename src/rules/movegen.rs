@@ -871,7 +871,8 @@ impl Position {
             empty & within,
             capturable & within,
         ];
-        let movers = self.side::<B>(us) & !immune;
+        let own = self.side::<B>(us);
+        let movers = own & !immune;
         let king = t.bit(ctx.king);
         // Looking for any move, the king's come last: each needs the
         // legality test.
@@ -915,6 +916,10 @@ impl Position {
                 while live != 0 {
                     let step = rides[live.trailing_zeros() as usize];
                     live &= live - 1;
+                    // A ride whose first square holds one of ours goes nowhere.
+                    if own.has((fi as isize + step.delta as isize) as usize) {
+                        continue;
+                    }
                     targets |= t.ride_step::<B>(step, fi, occ) & onto[usize::from(step.onto)];
                 }
                 let test = ctx.must_test(fi, king);

@@ -234,6 +234,9 @@ pub(crate) struct RideStep {
     /// Where it may land: 0 empty or enemy, 1 empty, 2 enemy (the order
     /// of [`Mode`]'s variants as the generator's `onto` holds them).
     pub onto: u8,
+    /// Bit-index distance of one step (signed): the first square of a
+    /// live ride from bit `i` is bit `i + delta`.
+    pub delta: i16,
 }
 
 /// Board codes of pieces (`Piece::code`), 0 (empty) included.
@@ -833,6 +836,8 @@ impl Tables {
                                     Mode::MoveOnly => 1,
                                     Mode::CaptureOnly => 2,
                                 },
+                                delta: i16::from(dirs[d].1) * i16::from(size.files)
+                                    + i16::from(dirs[d].0),
                             }
                         })
                         .collect()
