@@ -35,6 +35,9 @@ struct Context<B: Bits> {
     /// Our pieces standing between our king and an enemy rider (or, for
     /// a generation of a few moves, that may: see [`Position::context`]).
     pinned: B,
+    /// Whether `pinned` has a piece (most positions have none: the
+    /// membership test on a wide set is then skipped).
+    any_pinned: bool,
     /// The opponent's first blocked pawn, which a capture would promote (R-CS-6).
     their_blocked: Option<Square>,
     /// Our pawn whose wait ends with this move, and the types it may take (R-CS-4, R-CS-5).
@@ -55,7 +58,8 @@ impl<B: Bits> Context<B> {
     /// and pinned pieces.
     #[inline]
     fn must_test(&self, from: usize, king: usize) -> bool {
-        self.test_legality && (self.in_check || from == king || self.pinned.has(from))
+        self.test_legality
+            && (self.in_check || from == king || (self.any_pinned && self.pinned.has(from)))
     }
 
     /// The pieces of `set` whose ordinary moves need the legality test.
@@ -645,18 +649,20 @@ impl Position {
     ) -> Context<B> {
         let us = self.turn;
         let king = self.kings[us.index()];
+        let pinned = if !test_legality || self.check {
+            B::EMPTY
+        } else if few {
+            let t = self.tables();
+            t.pin_lines::<B>(us, t.bit(king)) & self.side::<B>(us)
+        } else {
+            self.pinned::<B>(us, self.occupancy())
+        };
         let mut ctx = Context {
             us,
             king,
             in_check: self.check,
-            pinned: if !test_legality || self.check {
-                B::EMPTY
-            } else if few {
-                let t = self.tables();
-                t.pin_lines::<B>(us, t.bit(king)) & self.side::<B>(us)
-            } else {
-                self.pinned::<B>(us, self.occupancy())
-            },
+            pinned,
+            any_pinned: !pinned.is_empty(),
             their_blocked: None,
             our_promoting: None,
             test_legality,
