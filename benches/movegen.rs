@@ -77,6 +77,15 @@
 //! - Per leaf against orthodox, same build, interleaved (9 pairs):
 //!   Counsellor depth 5 0.81 times (the branch-free cut gains orthodox
 //!   more: its 64-bit cut is three instructions, the 128-bit one ten).
+//! - Then three cuts of work that a crowded board wastes: a piece skips
+//!   the rides whose ray from its square is empty (a per-square mask made
+//!   when the variant is compiled) and those whose first square holds one
+//!   of its side's pieces, and the pinned-piece test is skipped when
+//!   nothing is pinned. Callgrind, whole process: chess `perft 5`
+//!   597.6 M -> 529.5 M, Counsellor `perft 4` 119.3 M -> 91.6 M
+//!   (per leaf, start-up taken off: 122 -> 108 and 156 -> 118).
+//!   Per leaf against orthodox, interleaved (9 pairs): Counsellor depth 5
+//!   0.81 -> 0.92 times; orthodox `perft 6` 0.707 s (168 M leaves/s).
 //! - Tried and dropped: counting the rides of all unpinned riders of a
 //!   direction at once (occluded fill, one count per direction and range:
 //!   eight software counts a position instead of one per piece; orthodox
