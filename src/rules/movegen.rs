@@ -906,7 +906,6 @@ impl Position {
                 continue;
             }
             let modes = t.leap_modes[us.index()][k];
-            let rides = &t.ride_steps[us.index()][k];
             for fi in BitIter(pieces) {
                 let mut targets = B::EMPTY;
                 // Most kinds leap in one mode (to an empty square or to
@@ -918,15 +917,12 @@ impl Position {
                     targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
                         | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
                 }
-                let mut live = t.live_rides(us, k, fi);
-                while live != 0 {
-                    let step = rides[live.trailing_zeros() as usize];
-                    live &= live - 1;
+                for r in t.live_rides(us, k, fi) {
                     // A ride whose first square holds one of ours goes nowhere.
-                    if own.has((fi as isize + step.delta as isize) as usize) {
+                    if own.has(usize::from(r.first)) {
                         continue;
                     }
-                    targets |= t.ride_step::<B>(step, fi, occ) & onto[usize::from(step.onto)];
+                    targets |= t.live_ride::<B>(r, occ) & onto[usize::from(r.onto)];
                 }
                 let test = ctx.must_test(fi, king);
                 if S::COUNTS && ctx.plain && !test {

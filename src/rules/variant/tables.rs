@@ -53,13 +53,11 @@ pub(crate) struct Tables {
     pub setup_counts: [[u8; 16]; 2],
     /// Per colour, per kind: (direction index, maximum steps, mode).
     pub rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
-    /// The same rides as the generator walks them, each resolved to its
-    /// table of rays once here rather than at every piece.
-    pub ride_steps: [Vec<Vec<RideStep>>; 2],
     /// Per colour, kind and bit index: the rides of `ride_steps` whose
-    /// ray from there is not empty, bit per ride (every ride of a kind
-    /// with more than 32): a piece by the edge skips the others.
-    live_rides: Vec<u32>,
+    /// ray from there is not empty, resolved to that square (a piece by
+    /// the edge meets no other): spans of `live_flat`.
+    live_span: Vec<Span>,
+    live_flat: Vec<LiveRide>,
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
     /// Per direction and square: the squares to the edge (the debug
@@ -237,6 +235,19 @@ pub(crate) struct RideStep {
     /// Bit-index distance of one step (signed): the first square of a
     /// live ride from bit `i` is bit `i + delta`.
     pub delta: i16,
+}
+
+/// A ride from one square whose ray is not empty, for the generator.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LiveRide {
+    /// Index in `ray_sets` of the ray from that square.
+    pub ray: u32,
+    /// Bit index of the first square of the ray.
+    pub first: u16,
+    /// As [`RideStep::up`].
+    pub up: bool,
+    /// As [`RideStep::onto`].
+    pub onto: u8,
 }
 
 /// Board codes of pieces (`Piece::code`), 0 (empty) included.
@@ -844,21 +855,30 @@ impl Tables {
                 })
                 .collect()
         });
-        let mut live_rides = vec![0u32; 2 * n * area];
-        for (ci, kinds) in ride_steps.iter().enumerate() {
-            for (k, steps) in kinds.iter().enumerate() {
+        let mut live_span = Vec::with_capacity(2 * n * area);
+        let mut live_flat = Vec::new();
+        for kinds in &ride_steps {
+            for steps in kinds {
                 for i in 0..area {
-                    live_rides[(ci * n + k) * area + i] = if steps.len() > 32 {
-                        u32::MAX
-                    } else {
-                        steps.iter().enumerate().fold(0, |live, (j, step)| {
-                            let at = step.base as usize + i;
-                            let empty = ray_sets[at * words..(at + 1) * words]
-                                .iter()
-                                .all(|&w| w == 0);
-                            if empty { live } else { live | 1 << j }
-                        })
-                    };
+                    let start = live_flat.len() as u32;
+                    for step in steps {
+                        let at = step.base as usize + i;
+                        let ray = &ray_sets[at * words..(at + 1) * words];
+                        if ray.iter().all(|&w| w == 0) {
+                            continue;
+                        }
+                        let first = i as isize + isize::from(step.delta);
+                        live_flat.push(LiveRide {
+                            ray: at as u32,
+                            first: first as u16,
+                            up: step.up,
+                            onto: step.onto,
+                        });
+                    }
+                    live_span.push(Span {
+                        start,
+                        len: live_flat.len() as u32 - start,
+                    });
                 }
             }
         }
@@ -871,8 +891,8 @@ impl Tables {
             king_origin,
             setup_counts,
             rides,
-            ride_steps,
-            live_rides,
+            live_span,
+            live_flat,
             dirs,
             reverse,
             ray_flat,
@@ -1008,24 +1028,25 @@ impl Tables {
         reach
     }
 
-    /// The squares the ride `step` reaches from bit `i` on occupancy
-    /// `occ` ([`Tables::ride_set`] with the look-ups done at build time).
+    /// The rides of `color`'s kind `k` that reach some square from bit
+    /// `i` on an empty board.
+    #[inline]
+    pub fn live_rides(&self, color: Color, k: usize, i: usize) -> &[LiveRide] {
+        let s = self.live_span[(color.index() * self.kind_count + k) * self.area + i];
+        &self.live_flat[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The squares the live ride `r` reaches on occupancy `occ`: its ray
+    /// cut after the first piece met (see [`Tables::ride_set`]).
     #[inline(always)]
-    pub fn ride_step<B: Bits>(&self, step: RideStep, i: usize, occ: B) -> B {
-        let reach = B::at(&self.ray_sets, step.base as usize + i);
+    pub fn live_ride<B: Bits>(&self, r: &LiveRide, occ: B) -> B {
+        let reach = B::at(&self.ray_sets, r.ray as usize);
         let hit = reach & occ;
-        if step.up {
+        if r.up {
             reach & hit.through_first()
         } else {
             reach & hit.from_last()
         }
-    }
-
-    /// The rides of `color`'s kind `k` (bit per entry of its
-    /// `ride_steps`) that reach some square from bit `i` on an empty board.
-    #[inline]
-    pub fn live_rides(&self, color: Color, k: usize, i: usize) -> u32 {
-        self.live_rides[(color.index() * self.kind_count + k) * self.area + i]
     }
 
     /// The squares along direction `d` from bit `i` at most `max` steps
@@ -1246,22 +1267,31 @@ promotion-choices = "Q"
                 }
             }
             for ci in 0..2 {
-                for (steps, rides) in t.ride_steps[ci].iter().zip(&t.rides[ci]) {
-                    for (&step, &(d, max, _)) in steps.iter().zip(rides) {
-                        for i in 0..t.area {
+                let color = if ci == 0 { Color::White } else { Color::Black };
+                for (k, rides) in t.rides[ci].iter().enumerate() {
+                    for i in 0..t.area {
+                        let mut live = Vec::new();
+                        for &(d, max, _) in rides {
                             let want = walked(t, d, max, i, occ);
-                            assert_eq!(
-                                t.ride_step(step, i, occ),
-                                want,
-                                "dir {d} max {max} bit {i}"
-                            );
                             assert_eq!(
                                 t.ride_set(d, i, max, occ),
                                 want,
                                 "dir {d} max {max} bit {i}"
                             );
+                            if !walked(t, d, max, i, B::EMPTY).is_empty() {
+                                live.push(want);
+                            }
                             checked += BitIter(want).count();
                         }
+                        let got: Vec<B> = t
+                            .live_rides(color, k, i)
+                            .iter()
+                            .map(|r| {
+                                assert!(t.live_ride(r, B::EMPTY).has(usize::from(r.first)));
+                                t.live_ride(r, occ)
+                            })
+                            .collect();
+                        assert_eq!(got, live, "kind {k} bit {i}");
                     }
                 }
             }
