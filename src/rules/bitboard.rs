@@ -128,11 +128,11 @@ pub(crate) trait Bits:
     /// The bits up to the lowest set bit, that one included; every bit
     /// if none is set. On a ray that runs up, what a rider reaches when
     /// `self` is the occupied part of the ray.
-    fn through_first(self) -> Self;
+    fn first_and_below(self) -> Self;
     /// The bits from the highest set bit up, that one included; every
     /// bit if none is set. On a ray that runs down, what a rider
     /// reaches when `self` is the occupied part of the ray.
-    fn from_last(self) -> Self;
+    fn last_and_above(self) -> Self;
 }
 
 impl Bits for u64 {
@@ -174,11 +174,11 @@ impl Bits for u64 {
         self >> n
     }
     #[inline]
-    fn through_first(self) -> u64 {
+    fn first_and_below(self) -> u64 {
         self ^ self.wrapping_sub(1)
     }
     #[inline]
-    fn from_last(self) -> u64 {
+    fn last_and_above(self) -> u64 {
         !0 << (self | 1).last()
     }
 }
@@ -241,17 +241,17 @@ impl Bits for u128 {
         self >> n
     }
     #[inline]
-    fn through_first(self) -> u128 {
+    fn first_and_below(self) -> u128 {
         self ^ self.wrapping_sub(1)
     }
     /// Word by word: the high word's cut is right even when that word
     /// is empty (its bit 0 stands in), and then the low word is cut;
     /// half the instructions of a 128-bit shift by a scanned count.
     #[inline]
-    fn from_last(self) -> u128 {
+    fn last_and_above(self) -> u128 {
         let (lo, hi) = (self as u64, (self >> 64) as u64);
-        let high = (hi | 1).from_last();
-        let low = (lo | 1).from_last() & u64::from(hi == 0).wrapping_neg();
+        let high = (hi | 1).last_and_above();
+        let low = (lo | 1).last_and_above() & u64::from(hi == 0).wrapping_neg();
         u128::from(low) | u128::from(high) << 64
     }
 }
@@ -374,7 +374,7 @@ impl Bits for Wide {
         ])
     }
     #[inline]
-    fn through_first(self) -> Wide {
+    fn first_and_below(self) -> Wide {
         if self.is_empty() {
             !Wide::EMPTY
         } else {
@@ -386,7 +386,7 @@ impl Bits for Wide {
         }
     }
     #[inline]
-    fn from_last(self) -> Wide {
+    fn last_and_above(self) -> Wide {
         let i = (self | Wide::single(0)).last();
         let mut w = [!0; 4];
         w[..i >> 6].fill(0);
@@ -452,11 +452,11 @@ mod tests {
             B::single(63),
             B::single(64 % (top + 1)),
         ] {
-            assert_eq!(set.through_first() & all, below(set.first()), "{set:?}");
-            assert_eq!(set.from_last() & all, above(set.last()), "{set:?}");
+            assert_eq!(set.first_and_below() & all, below(set.first()), "{set:?}");
+            assert_eq!(set.last_and_above() & all, above(set.last()), "{set:?}");
         }
-        assert_eq!(B::EMPTY.through_first() & all, all);
-        assert_eq!(B::EMPTY.from_last() & all, all);
+        assert_eq!(B::EMPTY.first_and_below() & all, all);
+        assert_eq!(B::EMPTY.last_and_above() & all, all);
     }
 
     #[test]

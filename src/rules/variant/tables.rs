@@ -1021,9 +1021,9 @@ impl Tables {
         // it): cut there with no branch and no second table look-up.
         let hit = reach & occ;
         if self.dir_up[d] {
-            reach &= hit.through_first();
+            reach &= hit.first_and_below();
         } else {
-            reach &= hit.from_last();
+            reach &= hit.last_and_above();
         }
         reach
     }
@@ -1043,9 +1043,9 @@ impl Tables {
         let reach = B::at(&self.ray_sets, r.ray as usize);
         let hit = reach & occ;
         if r.up {
-            reach & hit.through_first()
+            reach & hit.first_and_below()
         } else {
-            reach & hit.from_last()
+            reach & hit.last_and_above()
         }
     }
 
