@@ -86,6 +86,24 @@
 //!   (per leaf, start-up taken off: 122 -> 108 and 156 -> 118).
 //!   Per leaf against orthodox, interleaved (9 pairs): Counsellor depth 5
 //!   0.81 -> 0.92 times; orthodox `perft 6` 0.707 s (168 M leaves/s).
+//!   Each square's live rides then listed with ray and first square
+//!   resolved (no mask scan): chess `perft 5` 515.2 M, Counsellor
+//!   `perft 4` 91.0 M.
+//! - End of session 6, quiet machine, farm-bench medians of 9, paired:
+//!   orthodox `perft 6` 0.857 s (e8d0d66) -> 0.664 s (179 M leaves/s;
+//!   0.755 times the time, pair by pair); shakmaty 0.419 s in the same
+//!   minute (xpgn at 0.64 times its speed). Counsellor `perft 5` 0.197 ->
+//!   0.149 s. Per leaf against orthodox `perft 6`, same build:
+//!   Counsellor depth 5 0.92 times (two runs: 0.920, 0.924),
+//!   Courier-Spiel depth 5 1.04 times.
+//! - Tried and dropped at the end: a branch-free word choice for 128-bit
+//!   membership (by shift or by a two-word array: +0 to +3%
+//!   instructions), our pieces looked up in the mailbox instead of the
+//!   set (-0.5% instructions, no time gained), each kind's leap rows
+//!   looked up once (+17%: three bounds-checked slices per kind), a
+//!   two-word count without the empty-half shortcuts (+5%: many pieces of
+//!   a crowded 12x8 board have no move at all), the tested pieces walked
+//!   by comparison instead of membership (+1 to +4%).
 //! - Tried and dropped: counting the rides of all unpinned riders of a
 //!   direction at once (occluded fill, one count per direction and range:
 //!   eight software counts a position instead of one per piece; orthodox
