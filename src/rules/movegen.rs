@@ -19,7 +19,7 @@
 //! (R-0-1), except for the rare R-CS-6 capture, which changes an enemy
 //! piece's type.
 
-use super::bitboard::{BitIter, Bits, Wide, Width};
+use super::bitboard::{Bits, Wide, Width};
 use super::castling::Stage;
 use super::geometry::Square;
 use super::moves::{Move, MoveKind, WaitingPromotion};
@@ -600,7 +600,7 @@ impl Position {
                 Ok(())
             };
             if target.is_some() {
-                for fi in BitIter(t.pawn_capture_from::<B>(us, ti)) {
+                for fi in t.pawn_capture_from::<B>(us, ti).indices() {
                     let from = t.square_at[fi];
                     if self.board[from.index()] == ours {
                         take(from, MoveKind::Normal).ok()?;
@@ -626,7 +626,7 @@ impl Position {
             return None;
         }
         let mut found = None;
-        for fi in BitIter(self.origins::<B>(kind, to)) {
+        for fi in self.origins::<B>(kind, to).indices() {
             let from = t.square_at[fi];
             if hints.allow(from) && self.plain_move_is_safe::<B>(fi, ti) {
                 if found.is_some() {
@@ -794,7 +794,7 @@ impl Position {
             || (Piece::from_code(target).is_some_and(|p| p.color != us)
                 && !self.immune.contains(to));
         if open {
-            for fi in BitIter(self.origins::<B>(kind, to)) {
+            for fi in self.origins::<B>(kind, to).indices() {
                 let from = t.square_at[fi];
                 if hints.allow(from) {
                     self.push(&ctx, Move::normal(from, to), out);
@@ -906,18 +906,23 @@ impl Position {
                 continue;
             }
             let modes = t.leap_modes[us.index()][k];
-            for fi in BitIter(pieces) {
+            let moves = t.kind_moves(us, k);
+            for fi in pieces.indices() {
+                // A piece hemmed in by its own has no move.
+                if (moves.step_set::<B>(fi) & !own).is_empty() {
+                    continue;
+                }
                 let mut targets = B::EMPTY;
                 // Most kinds leap in one mode (to an empty square or to
                 // capture alike), if at all.
                 if modes & 1 != 0 {
-                    targets = t.leap_set::<B>(us, 0, k, fi) & onto[0];
+                    targets = moves.leap_set::<B>(0, fi) & onto[0];
                 }
                 if modes & 6 != 0 {
-                    targets |= (t.leap_set::<B>(us, 1, k, fi) & onto[1])
-                        | (t.leap_set::<B>(us, 2, k, fi) & onto[2]);
+                    targets |= (moves.leap_set::<B>(1, fi) & onto[1])
+                        | (moves.leap_set::<B>(2, fi) & onto[2]);
                 }
-                for r in t.live_rides(us, k, fi) {
+                for r in moves.live_rides(fi) {
                     // A ride whose first square holds one of ours goes nowhere.
                     if own.has(usize::from(r.first)) {
                         continue;
@@ -930,7 +935,7 @@ impl Position {
                     continue;
                 }
                 let from = t.square_at[fi];
-                for ti in BitIter(targets) {
+                for ti in targets.indices() {
                     self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
                 }
             }
@@ -978,7 +983,7 @@ impl Position {
             one_left &= !counted;
             two_left &= !two_counted;
         }
-        for ti in BitIter(one_left) {
+        for ti in one_left.indices() {
             let fi = origin(ti);
             let m = Move::normal(t.square_at[fi], t.square_at[ti]);
             if zone.has(ti) {
@@ -987,7 +992,7 @@ impl Position {
                 self.emit(ctx, ctx.must_test(fi, king), m, out);
             }
         }
-        for ti in BitIter(two_left) {
+        for ti in two_left.indices() {
             let fi = origin(origin(ti));
             let m = Move {
                 kind: MoveKind::DoubleStep,
@@ -1020,7 +1025,7 @@ impl Position {
                 each = pawns & !bulk;
             }
         }
-        for fi in BitIter(each) {
+        for fi in each.indices() {
             let attacks = t.pawn_captures::<B>(us, fi);
             let mut captures = attacks & capturable;
             if bulk.has(fi) {
@@ -1029,7 +1034,7 @@ impl Position {
             }
             let from = t.square_at[fi];
             let test = ctx.must_test(fi, king);
-            for ti in BitIter(captures) {
+            for ti in captures.indices() {
                 let m = Move::normal(from, t.square_at[ti]);
                 if zone.has(ti) {
                     self.pawn_to(ctx, m, last, out);

@@ -58,6 +58,11 @@ pub(crate) struct Tables {
     /// the edge meets no other): spans of `live_flat`.
     live_span: Vec<Span>,
     live_flat: Vec<LiveRide>,
+    /// Per colour, kind and bit index: the squares a piece there could
+    /// reach in one step (its leaps, the first squares of its rides). A
+    /// piece whose every such square holds one of its own has no move,
+    /// which is most pieces on a crowded back rank.
+    step_sets: Vec<u64>,
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
     /// Per direction and square: the squares to the edge (the debug
@@ -235,6 +240,40 @@ pub(crate) struct RideStep {
     /// Bit-index distance of one step (signed): the first square of a
     /// live ride from bit `i` is bit `i + delta`.
     pub delta: i16,
+}
+
+/// The move tables of one kind of one colour, per bit index.
+pub(crate) struct KindMoves<'t> {
+    tables: &'t Tables,
+    /// Entry of bit 0 in `step_sets` and `live_span`.
+    base: usize,
+    /// Entry of bit 0 in `leap_sets` for mode 0 (the other modes follow
+    /// at strides of `kind_count * area`).
+    leaps: usize,
+}
+
+impl<'t> KindMoves<'t> {
+    /// The squares a piece on bit `i` could reach in one step (by a leap,
+    /// or as the first square of a ride).
+    #[inline]
+    pub fn step_set<B: Bits>(&self, i: usize) -> B {
+        B::at(&self.tables.step_sets, self.base + i)
+    }
+
+    /// The squares a piece on bit `i` leaps to with atoms of mode number
+    /// `mode` (0 any, 1 move only, 2 capture only).
+    #[inline]
+    pub fn leap_set<B: Bits>(&self, mode: usize, i: usize) -> B {
+        let stride = self.tables.kind_count * self.tables.area;
+        B::at(&self.tables.leap_sets, self.leaps + mode * stride + i)
+    }
+
+    /// The rides from bit `i` whose ray is not empty.
+    #[inline]
+    pub fn live_rides(&self, i: usize) -> &'t [LiveRide] {
+        let s = self.tables.live_span[self.base + i];
+        &self.tables.live_flat[s.start as usize..(s.start + s.len) as usize]
+    }
 }
 
 /// A ride from one square whose ray is not empty, for the generator.
@@ -882,6 +921,24 @@ impl Tables {
                 }
             }
         }
+        let mut step_sets = vec![0u64; 2 * n * area * words];
+        for ci in 0..2 {
+            for k in 0..n {
+                let at = |i: usize| (ci * n + k) * area + i;
+                for i in 0..area {
+                    let s = live_span[at(i)];
+                    for r in &live_flat[s.start as usize..(s.start + s.len) as usize] {
+                        table_insert(&mut step_sets, words, at(i), usize::from(r.first));
+                    }
+                    for mi in 0..3 {
+                        let from = ((ci * 3 + mi) * n + k) * area + i;
+                        for w in 0..words {
+                            step_sets[at(i) * words + w] |= leap_sets[from * words + w];
+                        }
+                    }
+                }
+            }
+        }
         let mut tables = Tables {
             size,
             king,
@@ -893,6 +950,7 @@ impl Tables {
             rides,
             live_span,
             live_flat,
+            step_sets,
             dirs,
             reverse,
             ray_flat,
@@ -1028,12 +1086,18 @@ impl Tables {
         reach
     }
 
-    /// The rides of `color`'s kind `k` that reach some square from bit
-    /// `i` on an empty board.
-    #[inline]
-    pub fn live_rides(&self, color: Color, k: usize, i: usize) -> &[LiveRide] {
-        let s = self.live_span[(color.index() * self.kind_count + k) * self.area + i];
-        &self.live_flat[s.start as usize..(s.start + s.len) as usize]
+    /// The move tables of `color`'s kind `k`, found once for all its
+    /// pieces.
+    #[inline(always)]
+    pub fn kind_moves(&self, color: Color, k: usize) -> KindMoves<'_> {
+        let ck = color.index() * self.kind_count + k;
+        let area = self.area;
+        let leaps = (color.index() * 3 * self.kind_count + k) * area;
+        KindMoves {
+            tables: self,
+            base: ck * area,
+            leaps,
+        }
     }
 
     /// The squares the live ride `r` reaches on occupancy `occ`: its ray
@@ -1055,16 +1119,6 @@ impl Tables {
     fn near_ray<B: Bits>(&self, d: usize, i: usize, max: u8) -> B {
         let near = self.near_sets[d * 16 + usize::from(max)];
         B::at(&self.ray_sets, usize::from(near) * self.area + i)
-    }
-
-    /// The squares `color`'s kind `k` on bit `i` leaps to with atoms of
-    /// mode number `mode` (0 any, 1 move only, 2 capture only).
-    #[inline]
-    pub fn leap_set<B: Bits>(&self, color: Color, mode: usize, k: usize, i: usize) -> B {
-        B::at(
-            &self.leap_sets,
-            ((color.index() * 3 + mode) * self.kind_count + k) * self.area + i,
-        )
     }
 
     /// The squares from which `color`'s kind `k` captures on bit `i` by a leap.
@@ -1178,7 +1232,7 @@ fn castling_squares(c: &CastlingDef) -> (Vec<Square>, Vec<Square>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::bitboard::{BitIter, Wide};
+    use crate::rules::bitboard::{Bits, Wide};
     use crate::rules::variant::Variant;
     use crate::rules::variant::file::load_toml;
 
@@ -1281,10 +1335,11 @@ promotion-choices = "Q"
                             if !walked(t, d, max, i, B::EMPTY).is_empty() {
                                 live.push(want);
                             }
-                            checked += BitIter(want).count();
+                            checked += want.indices().count();
                         }
                         let got: Vec<B> = t
-                            .live_rides(color, k, i)
+                            .kind_moves(color, k)
+                            .live_rides(i)
                             .iter()
                             .map(|r| {
                                 assert!(t.live_ride(r, B::EMPTY).has(usize::from(r.first)));
