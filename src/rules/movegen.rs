@@ -25,7 +25,7 @@ use super::geometry::Square;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::variant::{CastlingSide, PIN_NONE, PIN_SEVERAL, PromotionRule};
+use super::variant::{CastlingSide, KindMoves, PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
 struct Context<B: Bits> {
@@ -73,6 +73,17 @@ impl<B: Bits> Context<B> {
             set & (self.pinned | B::single(king))
         }
     }
+}
+
+/// The sets every piece's moves of one generation are cut by.
+struct Ends<B: Bits> {
+    /// The mover's pieces.
+    own: B,
+    occ: B,
+    /// Where a move may land, per mode: any, to an empty square, capturing.
+    onto: [B; 3],
+    /// The mover's king's bit.
+    king: usize,
 }
 
 /// Where a generation puts its moves: a list, or a count.
@@ -880,6 +891,28 @@ impl Position {
         let own = self.side::<B>(us);
         let movers = own & !immune;
         let king = t.bit(ctx.king);
+        let ends = Ends {
+            own,
+            occ,
+            onto,
+            king,
+        };
+        // Counting, the order does not matter: each piece is taken once
+        // with its kind read off the board, not each kind's set in turn.
+        if S::COUNTS && only_kind.is_none() && !first_only {
+            let pawns = movers & self.of_kind::<B>(t.pawn.index());
+            if !pawns.is_empty() {
+                self.pawn_moves(&ctx, pawns, within, out);
+            }
+            for fi in (movers & !pawns).indices() {
+                let k = usize::from(kind_of(self.board[t.square_at[fi].index()]));
+                let moves = t.kind_moves(us, k);
+                self.piece_moves(&ctx, &moves, t.leap_modes[us.index()][k], fi, &ends, out);
+            }
+            self.special_king_moves(&ctx, out);
+            self.castling_moves(&ctx, out);
+            return;
+        }
         // Looking for any move, the king's come last: each needs the
         // legality test.
         let king_kind = t.king.index();
@@ -908,41 +941,58 @@ impl Position {
             let modes = t.leap_modes[us.index()][k];
             let moves = t.kind_moves(us, k);
             for fi in pieces.indices() {
-                // A piece hemmed in by its own has no move.
-                if (moves.step_set::<B>(fi) & !own).is_empty() {
-                    continue;
-                }
-                let mut targets = B::EMPTY;
-                // Most kinds leap in one mode (to an empty square or to
-                // capture alike), if at all.
-                if modes & 1 != 0 {
-                    targets = moves.leap_set::<B>(0, fi) & onto[0];
-                }
-                if modes & 6 != 0 {
-                    targets |= (moves.leap_set::<B>(1, fi) & onto[1])
-                        | (moves.leap_set::<B>(2, fi) & onto[2]);
-                }
-                for r in moves.live_rides(fi) {
-                    // A ride whose first square holds one of ours goes nowhere.
-                    if own.has(usize::from(r.first)) {
-                        continue;
-                    }
-                    targets |= t.live_ride::<B>(r, occ) & onto[usize::from(r.onto)];
-                }
-                let test = ctx.must_test(fi, king);
-                if S::COUNTS && ctx.plain && !test {
-                    out.add_count(targets.count());
-                    continue;
-                }
-                let from = t.square_at[fi];
-                for ti in targets.indices() {
-                    self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
-                }
+                self.piece_moves(&ctx, &moves, modes, fi, &ends, out);
             }
         }
         if only_kind.is_none_or(|k| k == t.king) {
             self.special_king_moves(&ctx, out);
             self.castling_moves(&ctx, out);
+        }
+    }
+
+    /// The moves of our piece on bit `fi`, of the kind whose tables are
+    /// `moves` and leap modes `modes`.
+    #[inline(always)]
+    fn piece_moves<B: Bits, S: Sink>(
+        &self,
+        ctx: &Context<B>,
+        moves: &KindMoves<'_>,
+        modes: u8,
+        fi: usize,
+        ends: &Ends<B>,
+        out: &mut S,
+    ) {
+        let t = self.tables();
+        let own = ends.own;
+        // A piece hemmed in by its own has no move.
+        if (moves.step_set::<B>(fi) & !own).is_empty() {
+            return;
+        }
+        let mut targets = B::EMPTY;
+        // Most kinds leap in one mode (to an empty square or to capture
+        // alike), if at all.
+        if modes & 1 != 0 {
+            targets = moves.leap_set::<B>(0, fi) & ends.onto[0];
+        }
+        if modes & 6 != 0 {
+            targets |= (moves.leap_set::<B>(1, fi) & ends.onto[1])
+                | (moves.leap_set::<B>(2, fi) & ends.onto[2]);
+        }
+        for r in moves.live_rides(fi) {
+            // A ride whose first square holds one of ours goes nowhere.
+            if own.has(usize::from(r.first)) {
+                continue;
+            }
+            targets |= t.live_ride::<B>(r, ends.occ) & ends.onto[usize::from(r.onto)];
+        }
+        let test = ctx.must_test(fi, ends.king);
+        if S::COUNTS && ctx.plain && !test {
+            out.add_count(targets.count());
+            return;
+        }
+        let from = t.square_at[fi];
+        for ti in targets.indices() {
+            self.emit(ctx, test, Move::normal(from, t.square_at[ti]), out);
         }
     }
 
@@ -1006,9 +1056,10 @@ impl Position {
             .map(|ep| t.bit(ep));
         // Counting, the captures of the pawns that need no test are
         // counted set-wise, each side's at once, unless one of them lands
-        // in the zone (promotions) or there is an en passant square.
+        // in the zone (promotions); their captures en passant, if any,
+        // are then made one by one (each needs the test).
         let mut each = pawns;
-        if !bulk.is_empty() && ep.is_none() {
+        if !bulk.is_empty() {
             let diagonal = |side: usize| {
                 let from = bulk & t.pawn_capture_side::<B>(us, side);
                 // Toward file a one less than a rank, toward the last file one more.
@@ -1023,6 +1074,16 @@ impl Position {
             if ((left | right) & zone).is_empty() {
                 out.add_count(left.count() + right.count());
                 each = pawns & !bulk;
+                if let Some(ei) = ep.filter(|&ei| within.has(ei)) {
+                    let to = t.square_at[ei];
+                    for fi in (t.pawn_capture_from::<B>(us, ei) & bulk).indices() {
+                        let m = Move {
+                            kind: MoveKind::EnPassant,
+                            ..Move::normal(t.square_at[fi], to)
+                        };
+                        self.push(ctx, m, out);
+                    }
+                }
             }
         }
         for fi in each.indices() {
