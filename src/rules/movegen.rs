@@ -456,7 +456,9 @@ impl Position {
         let ki = t.bit(self.kings[us.index()]);
         let ours = self.side::<B>(us);
         let mut pinned = B::EMPTY;
-        let riders = self.side::<B>(them) & self.of_kinds::<B>(t.pin_kinds_all[us.index()]);
+        let riders = self.side::<B>(them)
+            & self.of_kinds::<B>(t.pin_kinds_all[us.index()])
+            & t.pin_lines::<B>(us, ki);
         if riders.is_empty() {
             return pinned;
         }
