@@ -899,22 +899,6 @@ impl Position {
             onto,
             king,
         };
-        // Counting, the order does not matter: each piece is taken once
-        // with its kind read off the board, not each kind's set in turn.
-        if S::COUNTS && only_kind.is_none() && !first_only {
-            let pawns = movers & self.of_kind::<B>(t.pawn.index());
-            if !pawns.is_empty() {
-                self.pawn_moves(&ctx, pawns, within, out);
-            }
-            for fi in (movers & !pawns).indices() {
-                let k = usize::from(kind_of(self.board[t.square_at[fi].index()]));
-                let moves = t.kind_moves(us, k);
-                self.piece_moves(&ctx, &moves, t.leap_modes[us.index()][k], fi, &ends, out);
-            }
-            self.special_king_moves(&ctx, out);
-            self.castling_moves(&ctx, out);
-            return;
-        }
         // Looking for any move, the king's come last: each needs the
         // legality test.
         let king_kind = t.king.index();
