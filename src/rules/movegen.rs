@@ -893,6 +893,10 @@ impl Position {
         let own = self.side::<B>(us);
         let movers = own & !immune;
         let king = t.bit(ctx.king);
+        // Most pieces of a crowded rank have none but their own around:
+        // those of the kinds that only step next to their square are left
+        // out at once.
+        let reachable = t.with_neighbours(!own & t.board_set::<B>());
         let ends = Ends {
             own,
             occ,
@@ -913,7 +917,10 @@ impl Position {
             if only_kind.is_some_and(|only| only.index() != k) {
                 continue;
             }
-            let pieces = movers & self.of_kind::<B>(k);
+            let mut pieces = movers & self.of_kind::<B>(k);
+            if t.near_kinds[us.index()] & (1 << k) != 0 {
+                pieces &= reachable;
+            }
             if pieces.is_empty() {
                 continue;
             }

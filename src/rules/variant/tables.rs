@@ -63,6 +63,9 @@ pub(crate) struct Tables {
     /// piece whose every such square holds one of its own has no move,
     /// which is most pieces on a crowded back rank.
     step_sets: Vec<u64>,
+    /// Per colour: the kinds whose every step (leap, or first square of a
+    /// ride) lands next to their square, as the king's do.
+    pub near_kinds: [u16; 2],
     pub dirs: Vec<(i8, i8)>,
     pub reverse: Vec<u8>,
     /// Per direction and square: the squares to the edge (the debug
@@ -765,11 +768,17 @@ impl Tables {
             rank_bits(&def.pawns.double_step_ranks, |r| top - r),
         ];
         let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
-        let mut board_set = vec![0u64; words];
+        let mut board_set = vec![0u64; 3 * words];
         let mut double_step_set = vec![0u64; 2 * words];
         let mut zone_set = vec![0u64; 2 * words];
         for (i, sq) in square_at.iter().enumerate() {
             table_insert(&mut board_set, words, 0, i);
+            if sq.file() != 0 {
+                table_insert(&mut board_set, words, 1, i);
+            }
+            if sq.file() + 1 != size.files {
+                table_insert(&mut board_set, words, 2, i);
+            }
             for ci in 0..2 {
                 if double_step[ci] & (1 << sq.rank()) != 0 {
                     table_insert(&mut double_step_set, words, ci, i);
@@ -939,6 +948,27 @@ impl Tables {
                 }
             }
         }
+        // The kinds whose every step stays next to their square (pawns
+        // move by their own rules).
+        let mut near_kinds = [0u16; 2];
+        for (ci, near) in near_kinds.iter_mut().enumerate() {
+            for k in (0..n).filter(|&k| k != pawn.index()) {
+                let within = (0..area).all(|i| {
+                    let at = ((ci * n + k) * area + i) * words;
+                    let from = square_at[i];
+                    (0..area).all(|j| {
+                        step_sets[at + j / 64] & (1 << (j % 64)) == 0 || {
+                            let to = square_at[j];
+                            from.file().abs_diff(to.file()) <= 1
+                                && from.rank().abs_diff(to.rank()) <= 1
+                        }
+                    })
+                });
+                if within {
+                    *near |= 1 << k;
+                }
+            }
+        }
         let mut tables = Tables {
             size,
             king,
@@ -951,6 +981,7 @@ impl Tables {
             live_span,
             live_flat,
             step_sets,
+            near_kinds,
             dirs,
             reverse,
             ray_flat,
@@ -1163,6 +1194,17 @@ impl Tables {
     #[inline]
     pub fn board_set<B: Bits>(&self) -> B {
         B::at(&self.board_set, 0)
+    }
+
+    /// The squares of `set` and those next to them (king's steps),
+    /// within the board.
+    #[inline]
+    pub fn with_neighbours<B: Bits>(&self, set: B) -> B {
+        let files = u32::from(self.size.files);
+        let row = set
+            | (set.up(1) & B::at(&self.board_set, 1))
+            | (set.down(1) & B::at(&self.board_set, 2));
+        (row | row.up(files) | row.down(files)) & B::at(&self.board_set, 0)
     }
 
     /// The squares `color`'s pawns may double-step from.
