@@ -950,21 +950,19 @@ impl Tables {
         }
         // The kinds whose every step stays next to their square (pawns
         // move by their own rules).
+        let mut next_to = vec![0u64; area * words];
+        for (i, from) in square_at.iter().enumerate() {
+            for (j, to) in square_at.iter().enumerate() {
+                if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
+                    table_insert(&mut next_to, words, i, j);
+                }
+            }
+        }
         let mut near_kinds = [0u16; 2];
         for (ci, near) in near_kinds.iter_mut().enumerate() {
             for k in (0..n).filter(|&k| k != pawn.index()) {
-                let within = (0..area).all(|i| {
-                    let at = ((ci * n + k) * area + i) * words;
-                    let from = square_at[i];
-                    (0..area).all(|j| {
-                        step_sets[at + j / 64] & (1 << (j % 64)) == 0 || {
-                            let to = square_at[j];
-                            from.file().abs_diff(to.file()) <= 1
-                                && from.rank().abs_diff(to.rank()) <= 1
-                        }
-                    })
-                });
-                if within {
+                let steps = &step_sets[(ci * n + k) * area * words..(ci * n + k + 1) * area * words];
+                if steps.iter().zip(&next_to).all(|(s, t)| s & !t == 0) {
                     *near |= 1 << k;
                 }
             }
