@@ -1019,7 +1019,13 @@ impl Position {
         let one = forward(pawns) & empty & within;
         let two = forward(forward(pawns & double_from) & empty) & empty & within;
         let (mut one_left, mut two_left) = (one, two);
-        if !bulk.is_empty() {
+        if bulk == pawns {
+            // Usually no pawn needs the test: every step is counted but
+            // those into the zone, with no more shifts.
+            out.add_count((one & !zone).count() + two.count());
+            one_left &= zone;
+            two_left = B::EMPTY;
+        } else if !bulk.is_empty() {
             let counted = forward(bulk) & !zone;
             let two_counted = forward(forward(bulk & double_from) & empty);
             out.add_count((one & counted).count() + (two & two_counted).count());
