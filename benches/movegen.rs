@@ -109,6 +109,46 @@
 //!   eight software counts a position instead of one per piece; orthodox
 //!   `perft 6` 0.75 -> 0.86 s); `-C target-cpu=x86-64-v2` (hardware
 //!   `popcnt`): orthodox 6% faster, Counsellor 3%, so the ratio falls again.
+//!
+//! Session 7 (2026-11-24, another machine of the same kind: AMD EPYC, 2
+//! cores, quiet; every figure below from it, so not comparable with the
+//! ones above): pieces with no move skipped before their tables are read
+//! (a per-square *step set* per kind, and for the kinds that only step
+//! next to their square, one dilation of the free squares a generation),
+//! 128-bit bit indices taken word by word, per-kind table offsets found
+//! once per kind, pawn shifts known to be below a word, the pawns'
+//! captures counted set-wise also when an en passant square is set, pins
+//! looked for only when an enemy rider stands on a line of the king, and
+//! the steps of pawns that need no test counted with no more shifts.
+//!
+//! - Callgrind, whole process, d5b09c9 (end of session 6) -> 4e26092:
+//!   Counsellor `perft 4` (739,561 leaves) 90.97 M -> 62.53 M
+//!   instructions (per leaf, start-up taken off: 117 -> 78); chess `perft
+//!   5` (4,865,609) 515.1 M -> 409.2 M (105 -> 84).
+//! - farm-bench, paired, medians of 9 against d5b09c9: orthodox `perft
+//!   6` 0.560 -> 0.453 s (263 M leaves/s); Counsellor `perft 5` 0.116 ->
+//!   0.090 s; Courier-Spiel `perft 5` 0.239 -> 0.201 s. shakmaty 0.30
+//!   (`shakmaty::perft`, built outside the project) in the same minutes:
+//!   0.385 s; xpgn's `perft 6` 0.464 s, 1.21 times its time (0.83 of its
+//!   speed; 0.64 at the end of session 6).
+//! - Per leaf against orthodox, same build, interleaved: Counsellor depth
+//!   5 against orthodox depth 6, three runs of 15 pairs: 1.014, 1.018,
+//!   1.024 times the orthodox speed (0.92 at the end of session 6);
+//!   Counsellor depth 6 (828,907,556 leaves) against orthodox depth 7
+//!   (3,195,901,860), 5 pairs: 1.002 (3.05 s against 11.85 s).
+//!   Courier-Spiel depth 5 against orthodox depth 6: 1.08.
+//! - Tried and dropped: each piece taken once with its kind read off the
+//!   board instead of kind by kind (3% fewer instructions, but orthodox
+//!   `perft 6` 0.427 -> 0.446 s: the kinds in turn keep the branches
+//!   predictable); the context inlined into the generation (orthodox 5%
+//!   slower); a branch-free 128-bit count, whole or by partial sums of
+//!   both words (Counsellor 2 to 4% slower); the pawns' four counts merged
+//!   into two through disjoint unions (Counsellor 10% slower: the merged
+//!   sets straddle the two words); the kinds walked from a precomputed
+//!   order list, a count-only copy of the kind loop, 128-bit table
+//!   entries read by two plain indexings (no gain or slower); a hardware
+//!   `popcnt` build (`-C target-feature=+popcnt`): orthodox and Counsellor
+//!   5 to 7% faster, the ratio unchanged.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use xpgn::notation::position::read_position;

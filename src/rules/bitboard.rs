@@ -474,7 +474,10 @@ mod tests {
         let s = B::single(0) | B::single(5) | B::single(top);
         assert_eq!((s.first(), s.last(), s.count()), (0, top, 3));
         assert_eq!(s.indices().collect::<Vec<_>>(), vec![0, 5, top]);
-        assert_eq!((s ^ B::single(5)).indices().collect::<Vec<_>>(), vec![0, top]);
+        assert_eq!(
+            (s ^ B::single(5)).indices().collect::<Vec<_>>(),
+            vec![0, top]
+        );
         assert_eq!(B::single(top).indices().collect::<Vec<_>>(), vec![top]);
         assert_eq!(B::EMPTY.indices().next(), None);
         assert!(s.has(5) && !s.has(6));

@@ -961,7 +961,8 @@ impl Tables {
         let mut near_kinds = [0u16; 2];
         for (ci, near) in near_kinds.iter_mut().enumerate() {
             for k in (0..n).filter(|&k| k != pawn.index()) {
-                let steps = &step_sets[(ci * n + k) * area * words..(ci * n + k + 1) * area * words];
+                let steps =
+                    &step_sets[(ci * n + k) * area * words..(ci * n + k + 1) * area * words];
                 if steps.iter().zip(&next_to).all(|(s, t)| s & !t == 0) {
                     *near |= 1 << k;
                 }
@@ -1392,6 +1393,74 @@ promotion-choices = "Q"
             }
         }
         assert!(checked > 0);
+    }
+
+    /// The step sets against the rides walked on a full board (their
+    /// first squares) and the leap tables; the neighbour dilation against
+    /// a square-by-square reading.
+    fn steps_match_the_board<B: Bits + std::fmt::Debug>(t: &Tables) {
+        let full = t.board_set::<B>();
+        for ci in 0..2 {
+            let color = if ci == 0 { Color::White } else { Color::Black };
+            for (k, rides) in t.rides[ci].iter().enumerate() {
+                let moves = t.kind_moves(color, k);
+                for i in 0..t.area {
+                    let mut want = B::EMPTY;
+                    for &(d, max, _) in rides {
+                        want |= walked(t, d, max, i, full);
+                    }
+                    for mode in 0..3 {
+                        want |= moves.leap_set::<B>(mode, i);
+                    }
+                    assert_eq!(moves.step_set::<B>(i), want, "kind {k} bit {i}");
+                }
+            }
+        }
+        let near = |i: usize, j: usize| {
+            let (a, b) = (t.square_at[i], t.square_at[j]);
+            a.file().abs_diff(b.file()) <= 1 && a.rank().abs_diff(b.rank()) <= 1
+        };
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..50 {
+            let mut set = B::EMPTY;
+            for i in 0..t.area {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if seed % 9 == 0 {
+                    set |= B::single(i);
+                }
+            }
+            let want = (0..t.area)
+                .filter(|&j| set.indices().any(|i| near(i, j)))
+                .fold(B::EMPTY, |acc, j| acc | B::single(j));
+            assert_eq!(t.with_neighbours(set), want);
+        }
+    }
+
+    #[test]
+    fn step_sets_and_neighbours_match_the_board_on_every_set_width() {
+        let wide = Variant::compile(load_toml("wide.toml", WIDE_BOARD).expect("valid definition"))
+            .expect("compiles");
+        let counsellor = Variant::builtin_by_name("counsellor").expect("built in");
+        steps_match_the_board::<u64>(Variant::chess().tables());
+        steps_match_the_board::<u128>(counsellor.tables());
+        steps_match_the_board::<Wide>(wide.tables());
+        // The kinds left out at once when hemmed in: those that only step
+        // next to their square; never the pawn, whose moves are its own.
+        let near = |v: &Variant, letters: &str| {
+            let t = v.tables();
+            letters
+                .bytes()
+                .map(|l| 1u16 << t.kind_of_letter[usize::from(l - b'A')])
+                .fold(0, |acc, bit| acc | bit)
+        };
+        let chess = Variant::chess();
+        assert_eq!(chess.tables().near_kinds, [near(&chess, "KQRB"); 2]);
+        assert_eq!(
+            counsellor.tables().near_kinds,
+            [near(&counsellor, "KQRBEC"); 2]
+        );
     }
 
     #[test]
