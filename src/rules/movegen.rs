@@ -1019,7 +1019,7 @@ impl Position {
         let one = forward(pawns) & empty & within;
         let two = forward(forward(pawns & double_from) & empty) & empty & within;
         let (mut one_left, mut two_left) = (one, two);
-        if bulk == pawns {
+        if !bulk.is_empty() && bulk == pawns {
             // Usually no pawn needs the test: every step is counted but
             // those into the zone, with no more shifts.
             out.add_count((one & !zone).count() + two.count());
