@@ -125,18 +125,20 @@
 //!   Counsellor `perft 4` (739,561 leaves) 90.97 M -> 62.53 M
 //!   instructions (per leaf, start-up taken off: 117 -> 78); chess `perft
 //!   5` (4,865,609) 515.1 M -> 409.2 M (105 -> 84).
-//! - farm-bench, paired, medians of 9 against d5b09c9: orthodox `perft
-//!   6` 0.560 -> 0.453 s (263 M leaves/s); Counsellor `perft 5` 0.116 ->
-//!   0.090 s; Courier-Spiel `perft 5` 0.239 -> 0.201 s. shakmaty 0.30
-//!   (`shakmaty::perft`, built outside the project) in the same minutes:
-//!   0.385 s; xpgn's `perft 6` 0.464 s, 1.21 times its time (0.83 of its
-//!   speed; 0.64 at the end of session 6).
-//! - Per leaf against orthodox, same build, interleaved: Counsellor depth
-//!   5 against orthodox depth 6, three runs of 15 pairs: 1.014, 1.018,
-//!   1.024 times the orthodox speed (0.92 at the end of session 6);
-//!   Counsellor depth 6 (828,907,556 leaves) against orthodox depth 7
-//!   (3,195,901,860), 5 pairs: 1.002 (3.05 s against 11.85 s).
-//!   Courier-Spiel depth 5 against orthodox depth 6: 1.08.
+//! - farm-bench, paired, medians of 9 against d5b09c9 (final build,
+//!   7a105c3): orthodox `perft 6` 0.552 -> 0.449 s (265 M leaves/s;
+//!   0.80 times the time pair by pair); Counsellor `perft 5` 0.118 ->
+//!   0.090 s (0.78 times). shakmaty 0.30 (`shakmaty::perft`, built outside
+//!   the project) in the same minutes: 0.378 s against xpgn's 0.445 s
+//!   (xpgn at 0.85 of its speed; 0.64 at the end of session 6).
+//! - Per leaf against orthodox, same build, interleaved, medians of the
+//!   paired ratios: Counsellor depth 5 against orthodox depth 6: 1.014,
+//!   1.018, 1.024 (three runs of 15 pairs, 4e26092), 1.018, 1.031 (two
+//!   runs of 21 pairs, 7a105c3); 0.92 at the end of session 6. Counsellor
+//!   depth 6 (828,907,556 leaves) against orthodox depth 7
+//!   (3,195,901,860), 5 pairs: 1.002 (4e26092), 0.997 (7a105c3): equal
+//!   within the spread of the runs. Courier-Spiel depth 5 against
+//!   orthodox depth 6: 1.08, 1.11.
 //! - Tried and dropped: each piece taken once with its kind read off the
 //!   board instead of kind by kind (3% fewer instructions, but orthodox
 //!   `perft 6` 0.427 -> 0.446 s: the kinds in turn keep the branches
