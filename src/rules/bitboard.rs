@@ -126,9 +126,10 @@ pub(crate) trait Bits:
     fn without_first(self) -> Self;
     /// Number of bits set.
     fn count(self) -> u32;
-    /// Every bit moved `n` places up (toward higher indices).
+    /// Every bit moved `n` places up (toward higher indices); `n` is
+    /// below 64 (at most two ranks of 16 squares and one more).
     fn up(self, n: u32) -> Self;
-    /// Every bit moved `n` places down.
+    /// Every bit moved `n` places down; `n` is below 64.
     fn down(self, n: u32) -> Self;
     /// The bits up to the lowest set bit, that one included; every bit
     /// if none is set. On a ray that runs up, what a rider reaches when

@@ -25,7 +25,7 @@ use super::geometry::Square;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
-use super::variant::{CastlingSide, KindMoves, PIN_NONE, PIN_SEVERAL, PromotionRule};
+use super::variant::{CastlingSide, PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
 struct Context<B: Bits> {
@@ -73,17 +73,6 @@ impl<B: Bits> Context<B> {
             set & (self.pinned | B::single(king))
         }
     }
-}
-
-/// The sets every piece's moves of one generation are cut by.
-struct Ends<B: Bits> {
-    /// The mover's pieces.
-    own: B,
-    occ: B,
-    /// Where a move may land, per mode: any, to an empty square, capturing.
-    onto: [B; 3],
-    /// The mover's king's bit.
-    king: usize,
 }
 
 /// Where a generation puts its moves: a list, or a count.
@@ -897,12 +886,6 @@ impl Position {
         // those of the kinds that only step next to their square are left
         // out at once.
         let reachable = t.with_neighbours(!own & t.board_set::<B>());
-        let ends = Ends {
-            own,
-            occ,
-            onto,
-            king,
-        };
         // Looking for any move, the king's come last: each needs the
         // legality test.
         let king_kind = t.king.index();
@@ -934,58 +917,41 @@ impl Position {
             let modes = t.leap_modes[us.index()][k];
             let moves = t.kind_moves(us, k);
             for fi in pieces.indices() {
-                self.piece_moves(&ctx, &moves, modes, fi, &ends, out);
+                // A piece hemmed in by its own has no move.
+                if (moves.step_set::<B>(fi) & !own).is_empty() {
+                    continue;
+                }
+                let mut targets = B::EMPTY;
+                // Most kinds leap in one mode (to an empty square or to
+                // capture alike), if at all.
+                if modes & 1 != 0 {
+                    targets = moves.leap_set::<B>(0, fi) & onto[0];
+                }
+                if modes & 6 != 0 {
+                    targets |= (moves.leap_set::<B>(1, fi) & onto[1])
+                        | (moves.leap_set::<B>(2, fi) & onto[2]);
+                }
+                for r in moves.live_rides(fi) {
+                    // A ride whose first square holds one of ours goes nowhere.
+                    if own.has(usize::from(r.first)) {
+                        continue;
+                    }
+                    targets |= t.live_ride::<B>(r, occ) & onto[usize::from(r.onto)];
+                }
+                let test = ctx.must_test(fi, king);
+                if S::COUNTS && ctx.plain && !test {
+                    out.add_count(targets.count());
+                    continue;
+                }
+                let from = t.square_at[fi];
+                for ti in targets.indices() {
+                    self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
+                }
             }
         }
         if only_kind.is_none_or(|k| k == t.king) {
             self.special_king_moves(&ctx, out);
             self.castling_moves(&ctx, out);
-        }
-    }
-
-    /// The moves of our piece on bit `fi`, of the kind whose tables are
-    /// `moves` and leap modes `modes`.
-    #[inline(always)]
-    fn piece_moves<B: Bits, S: Sink>(
-        &self,
-        ctx: &Context<B>,
-        moves: &KindMoves<'_>,
-        modes: u8,
-        fi: usize,
-        ends: &Ends<B>,
-        out: &mut S,
-    ) {
-        let t = self.tables();
-        let own = ends.own;
-        // A piece hemmed in by its own has no move.
-        if (moves.step_set::<B>(fi) & !own).is_empty() {
-            return;
-        }
-        let mut targets = B::EMPTY;
-        // Most kinds leap in one mode (to an empty square or to capture
-        // alike), if at all.
-        if modes & 1 != 0 {
-            targets = moves.leap_set::<B>(0, fi) & ends.onto[0];
-        }
-        if modes & 6 != 0 {
-            targets |= (moves.leap_set::<B>(1, fi) & ends.onto[1])
-                | (moves.leap_set::<B>(2, fi) & ends.onto[2]);
-        }
-        for r in moves.live_rides(fi) {
-            // A ride whose first square holds one of ours goes nowhere.
-            if own.has(usize::from(r.first)) {
-                continue;
-            }
-            targets |= t.live_ride::<B>(r, ends.occ) & ends.onto[usize::from(r.onto)];
-        }
-        let test = ctx.must_test(fi, ends.king);
-        if S::COUNTS && ctx.plain && !test {
-            out.add_count(targets.count());
-            return;
-        }
-        let from = t.square_at[fi];
-        for ti in targets.indices() {
-            self.emit(ctx, test, Move::normal(from, t.square_at[ti]), out);
         }
     }
 

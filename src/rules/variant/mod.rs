@@ -14,7 +14,7 @@ mod tables;
 pub use builtin::{BUILTIN_NAMES, builtin_def, builtin_source};
 pub use file::{DefinitionError, Registry, load_toml};
 pub use ini::load_ini;
-pub(crate) use tables::{KindMoves, PIN_NONE, PIN_SEVERAL, Tables};
+pub(crate) use tables::{PIN_NONE, PIN_SEVERAL, Tables};
 
 use std::sync::OnceLock;
 

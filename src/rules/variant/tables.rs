@@ -144,7 +144,9 @@ pub(crate) struct Tables {
     /// Per colour and side (toward file a, toward the last file): the
     /// squares from which its pawn has that capture on the board.
     pawn_capture_sides: Vec<u64>,
-    /// Every square of the board (one set).
+    /// Every square of the board; then every square but those of the
+    /// first file, and but those of the last file (three sets: the
+    /// neighbour dilation cuts the steps that would wrap a rank).
     board_set: Vec<u64>,
     /// Per colour: the squares its pawns may double-step from.
     double_step_set: Vec<u64>,
