@@ -126,3 +126,61 @@ fn every_ruling_the_docs_define_is_defined_once() {
         }
     }
 }
+
+/// The `fn: module::function` names in a grammar file's comments.
+fn grammar_functions(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("fn: ") {
+        rest = &rest[at + 4..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        if let Some((module, function)) = name.split_once("::") {
+            out.push((module.to_string(), function.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn grammar_functions_are_found_as_written() {
+    let found =
+        grammar_functions("a = b ; (* fn: position::read_board\n x *) (* fn: square::square *)");
+    assert_eq!(
+        found,
+        [
+            ("position".to_string(), "read_board".to_string()),
+            ("square".to_string(), "square".to_string())
+        ]
+    );
+}
+
+/// Each production of the position grammar names the function that
+/// reads it, and that function exists in the module named.
+#[test]
+fn every_function_the_grammar_names_exists() {
+    for file in ["grammar/position.ebnf"] {
+        let text = std::fs::read_to_string(root().join(file)).expect("a grammar file");
+        let named = grammar_functions(&text);
+        assert!(named.len() >= 10, "{file} names {} functions", named.len());
+        for (module, function) in named {
+            let path = root().join("src/notation").join(format!("{module}.rs"));
+            let source = std::fs::read_to_string(&path)
+                .unwrap_or_else(|_| panic!("{file} names module `{module}`, which has no file"));
+            let defined = source.lines().any(|line| {
+                let line = line.trim_start();
+                let line = line.strip_prefix("pub ").unwrap_or(line);
+                line.strip_prefix("fn ").is_some_and(|rest| {
+                    rest.starts_with(&format!("{function}("))
+                        || rest.starts_with(&format!("{function}<"))
+                })
+            });
+            assert!(
+                defined,
+                "{file} names `{module}::{function}`, which is not defined"
+            );
+        }
+    }
+}

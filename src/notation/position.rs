@@ -1,4 +1,4 @@
-//! Position strings: FEN extended for variants (NOTATION.md §10,
+//! Position strings: FEN extended for variants (docs/notation.md §10,
 //! `grammar/position.ebnf`).
 //!
 //! `board turn castling ep halfmove fullmove [stages] [king-rights] [waiting]`.
@@ -165,21 +165,7 @@ fn read_setup_noting(
     text: &str,
     mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
-    let mut fields: Vec<(usize, &str)> = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices() {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                fields.push((s, &text[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        fields.push((s, &text[s..]));
-    }
+    let fields = split_fields(text);
     let extras = extra_fields(variant);
     let order: Vec<FenField> = [
         FenField::Board,
@@ -192,13 +178,8 @@ fn read_setup_noting(
     .into_iter()
     .chain(extras.iter().copied())
     .collect();
-    let err = |field: FenField, column: usize, message: String| PositionStringError {
-        field,
-        column: column + 1,
-        message,
-    };
     if fields.is_empty() {
-        return Err(err(
+        return Err(field_error(
             FenField::Board,
             0,
             "the position string is empty".into(),
@@ -214,7 +195,7 @@ fn read_setup_noting(
         } else {
             format!("unexpected `{text}` after the last field")
         };
-        return Err(err(FenField::Extra, col, message));
+        return Err(field_error(FenField::Extra, col, message));
     }
     let mut setup = Setup {
         board: Vec::new(),
@@ -233,144 +214,210 @@ fn read_setup_noting(
     for (i, &(col, field_text)) in fields.iter().enumerate() {
         let field = order[i];
         columns.push((field, col + 1));
-        let fail = |message: String| err(field, col, message);
-        match field {
-            FenField::Board => setup.board = read_board(variant, field_text).map_err(fail)?,
-            FenField::Turn => {
-                setup.turn = match field_text {
-                    "w" => Color::White,
-                    "b" => Color::Black,
-                    _ => return Err(fail(format!("expected `w` or `b`, found `{field_text}`"))),
-                }
+        if field == FenField::Waiting {
+            // Read last: the pawns it names must already be on the board.
+            waiting_text = Some((col, field_text));
+            continue;
+        }
+        read_field(variant, field, field_text, &mut setup, notes.as_deref_mut())
+            .map_err(|message| field_error(field, col, message))?;
+        if field == FenField::Fullmove && field_text.parse() == Ok(0u32) {
+            if let Some(notes) = notes.as_deref_mut() {
+                notes.push(format!(
+                    "the fullmove number at column {} is 0, read as 1 (it starts at 1)",
+                    col + 1
+                ));
             }
-            FenField::Castling if variant.def().free_castling.is_some() => {
-                // X-FEN and Shredder-FEN (R-960-2).
-                if field_text != "-" {
-                    for c in field_text.chars() {
-                        let files = variant.size().files;
-                        match c {
-                            'K' => setup.castling.push((Color::White, CastlingSide::Short)),
-                            'Q' => setup.castling.push((Color::White, CastlingSide::Long)),
-                            'k' => setup.castling.push((Color::Black, CastlingSide::Short)),
-                            'q' => setup.castling.push((Color::Black, CastlingSide::Long)),
-                            'A'..='P' if (c as u8 - b'A') < files => {
-                                setup.castling_rooks.push((Color::White, c as u8 - b'A'))
-                            }
-                            'a'..='p' if (c as u8 - b'a') < files => {
-                                setup.castling_rooks.push((Color::Black, c as u8 - b'a'))
-                            }
-                            _ => {
-                                return Err(fail(format!(
-                                    "expected `-`, letters from `KQkq` or rook files (X-FEN, Shredder-FEN), found `{field_text}`"
-                                )));
-                            }
-                        }
-                    }
-                }
-            }
-            FenField::Castling => {
-                setup.castling = parse_whole(field_text, castling_field).ok_or_else(|| {
-                    fail(format!(
-                        "expected `-` or letters from `KQkq`, found `{field_text}`"
-                    ))
-                })?
-            }
-            FenField::EnPassant => {
-                setup.ep_square = parse_whole(field_text, ep_field).ok_or_else(|| {
-                    fail(format!("expected `-` or a square, found `{field_text}`"))
-                })?
-            }
-            FenField::Halfmove | FenField::Fullmove => {
-                let n: u32 = field_text
-                    .parse()
-                    .map_err(|_| fail(format!("expected a number, found `{field_text}`")))?;
-                if field == FenField::Halfmove {
-                    setup.halfmove_clock = n;
-                } else if n == 0 {
-                    match notes.as_deref_mut() {
-                        Some(notes) => notes.push(format!(
-                            "the fullmove number at column {} is 0, read as 1 (it starts at 1)",
-                            col + 1
-                        )),
-                        None => return Err(fail("the fullmove number starts at 1".into())),
-                    }
-                } else {
-                    setup.fullmove_number = n;
-                }
-            }
-            FenField::Stages => {
-                let tokens = parse_whole(field_text, |i| stages_field(variant, i))
-                    .ok_or_else(|| {
-                        fail(format!(
-                            "expected `-` or castling pieces after their first stage such as `Kh1rk8`, found `{field_text}`"
-                        ))
-                    })?;
-                for (i, &(letter, sq)) in tokens.iter().enumerate() {
-                    if tokens[..i].iter().any(|&(_, s)| s == sq) {
-                        return Err(fail(format!("{sq} is named twice")));
-                    }
-                    let stands = setup
-                        .board
-                        .iter()
-                        .find(|(s, _)| *s == sq)
-                        .map(|(_, p)| piece_letter(variant, *p));
-                    if stands != Some(letter) {
-                        return Err(fail(format!(
-                            "`{letter}{sq}`: the board has {} on {sq}",
-                            stands.map_or("nothing".to_string(), |l| format!("`{l}`"))
-                        )));
-                    }
-                    let color = if letter.is_ascii_uppercase() {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    setup.castling_stages.push((color, sq));
-                }
-            }
-            FenField::KingRights => {
-                setup.king_rights =
-                    Some(parse_whole(field_text, king_rights_field).ok_or_else(|| {
-                        fail(format!(
-                            "expected `-`, `K`, `k` or `Kk`, found `{field_text}`"
-                        ))
-                    })?)
-            }
-            FenField::Waiting => waiting_text = Some((col, field_text)),
-            FenField::Extra => {}
         }
     }
     if let Some((col, field_text)) = waiting_text {
-        let entries = parse_whole(field_text, waiting_field).ok_or_else(|| {
-            err(
-                FenField::Waiting,
-                col,
-                format!(
-                    "expected `-` or squares with turns left such as `e8:2,d1:0`, found `{field_text}`"
-                ),
+        setup.waiting = read_waiting(field_text, &setup.board)
+            .map_err(|message| field_error(FenField::Waiting, col, message))?;
+    }
+    Ok((setup, columns))
+}
+
+/// The fields of a position string with their 0-based byte columns:
+/// runs of text between white space.
+fn split_fields(text: &str) -> Vec<(usize, &str)> {
+    let mut fields = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                fields.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        fields.push((s, &text[s..]));
+    }
+    fields
+}
+
+fn field_error(field: FenField, column: usize, message: String) -> PositionStringError {
+    PositionStringError {
+        field,
+        column: column + 1,
+        message,
+    }
+}
+
+/// Reads one field (all but `waiting`) into `setup`; the error says what
+/// is wrong with it.
+fn read_field(
+    variant: Variant,
+    field: FenField,
+    text: &str,
+    setup: &mut Setup,
+    notes: Option<&mut Vec<String>>,
+) -> Result<(), String> {
+    match field {
+        FenField::Board => setup.board = read_board(variant, text)?,
+        FenField::Turn => {
+            setup.turn = parse_whole(text, turn_field)
+                .ok_or_else(|| format!("expected `w` or `b`, found `{text}`"))?
+        }
+        FenField::Castling if variant.def().free_castling.is_some() => {
+            let (rights, rooks) = read_free_castling(variant, text)?;
+            setup.castling = rights;
+            setup.castling_rooks = rooks;
+        }
+        FenField::Castling => {
+            setup.castling = parse_whole(text, castling_field)
+                .ok_or_else(|| format!("expected `-` or letters from `KQkq`, found `{text}`"))?
+        }
+        FenField::EnPassant => {
+            setup.ep_square = parse_whole(text, ep_field)
+                .ok_or_else(|| format!("expected `-` or a square, found `{text}`"))?
+        }
+        FenField::Halfmove => setup.halfmove_clock = read_clock(text)?,
+        // A 0, which some tools write, is read as 1 where the caller notes
+        // mended fields (the note is made by the caller, who knows the column).
+        FenField::Fullmove => match (read_clock(text)?, notes) {
+            (0, Some(_)) => {}
+            (0, None) => return Err("the fullmove number starts at 1".into()),
+            (n, _) => setup.fullmove_number = n,
+        },
+        FenField::Stages => setup.castling_stages = read_stages(variant, text, &setup.board)?,
+        FenField::KingRights => {
+            setup.king_rights = Some(
+                parse_whole(text, king_rights_field)
+                    .ok_or_else(|| format!("expected `-`, `K`, `k` or `Kk`, found `{text}`"))?,
             )
-        })?;
-        for (sq, turns) in entries {
-            let color = setup
-                .board
+        }
+        FenField::Waiting | FenField::Extra => {}
+    }
+    Ok(())
+}
+
+/// Production `clock`: a halfmove clock or fullmove number.
+fn read_clock(text: &str) -> Result<u32, String> {
+    text.parse()
+        .map_err(|_| format!("expected a number, found `{text}`"))
+}
+
+/// Production `free-castling` (R-960-2): X-FEN (`KQkq`) and Shredder-FEN
+/// (the rooks' files, `HAha`) letters, mixed; `-` for none.
+#[allow(clippy::type_complexity)]
+fn read_free_castling(
+    variant: Variant,
+    text: &str,
+) -> Result<(Vec<(Color, CastlingSide)>, Vec<(Color, u8)>), String> {
+    let mut rights = Vec::new();
+    let mut rooks = Vec::new();
+    if text == "-" {
+        return Ok((rights, rooks));
+    }
+    let files = variant.size().files;
+    for c in text.chars() {
+        match c {
+            'K' => rights.push((Color::White, CastlingSide::Short)),
+            'Q' => rights.push((Color::White, CastlingSide::Long)),
+            'k' => rights.push((Color::Black, CastlingSide::Short)),
+            'q' => rights.push((Color::Black, CastlingSide::Long)),
+            'A'..='P' if (c as u8 - b'A') < files => rooks.push((Color::White, c as u8 - b'A')),
+            'a'..='p' if (c as u8 - b'a') < files => rooks.push((Color::Black, c as u8 - b'a')),
+            _ => {
+                return Err(format!(
+                    "expected `-`, letters from `KQkq` or rook files (X-FEN, Shredder-FEN), found `{text}`"
+                ));
+            }
+        }
+    }
+    Ok((rights, rooks))
+}
+
+/// The `stages` field checked against the board: each piece named stands
+/// where the field says, and no square is named twice.
+fn read_stages(
+    variant: Variant,
+    text: &str,
+    board: &[(Square, Piece)],
+) -> Result<Vec<(Color, Square)>, String> {
+    let tokens = parse_whole(text, |i| stages_field(variant, i)).ok_or_else(|| {
+        format!(
+            "expected `-` or castling pieces after their first stage such as `Kh1rk8`, found `{text}`"
+        )
+    })?;
+    let mut stages = Vec::new();
+    for (i, &(letter, sq)) in tokens.iter().enumerate() {
+        if tokens[..i].iter().any(|&(_, s)| s == sq) {
+            return Err(format!("{sq} is named twice"));
+        }
+        let stands = board
+            .iter()
+            .find(|(s, _)| *s == sq)
+            .map(|(_, p)| piece_letter(variant, *p));
+        if stands != Some(letter) {
+            return Err(format!(
+                "`{letter}{sq}`: the board has {} on {sq}",
+                stands.map_or("nothing".to_string(), |l| format!("`{l}`"))
+            ));
+        }
+        let color = if letter.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        stages.push((color, sq));
+    }
+    Ok(stages)
+}
+
+/// The `waiting` field checked against the board: a pawn stands on each
+/// square named, and its colour is the owner's.
+fn read_waiting(text: &str, board: &[(Square, Piece)]) -> Result<Vec<WaitingPawn>, String> {
+    let entries = parse_whole(text, waiting_field).ok_or_else(|| {
+        format!("expected `-` or squares with turns left such as `e8:2,d1:0`, found `{text}`")
+    })?;
+    entries
+        .into_iter()
+        .map(|(sq, turns)| {
+            let color = board
                 .iter()
                 .find(|(s, _)| *s == sq)
                 .map(|(_, p)| p.color)
-                .ok_or_else(|| {
-                    err(
-                        FenField::Waiting,
-                        col,
-                        format!("no pawn stands on {sq} to wait there (R-CS-3)"),
-                    )
-                })?;
-            setup.waiting.push(WaitingPawn {
+                .ok_or_else(|| format!("no pawn stands on {sq} to wait there (R-CS-3)"))?;
+            Ok(WaitingPawn {
                 square: sq,
                 color,
                 turns,
-            });
-        }
-    }
-    Ok((setup, columns))
+            })
+        })
+        .collect()
+}
+
+/// Production `turn`: `w` or `b`.
+fn turn_field(input: &str) -> IResult<&str, Color> {
+    alt((
+        value(Color::White, char('w')),
+        value(Color::Black, char('b')),
+    ))
+    .parse(input)
 }
 
 fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>) -> Option<T> {
