@@ -10,6 +10,11 @@ fn root() -> &'static Path {
 
 /// Every `.rs` file below `dir`.
 fn sources(dir: &Path) -> Vec<(String, String)> {
+    text_files(dir, &["rs"])
+}
+
+/// Every file below `dir` whose extension is one of `extensions`.
+fn text_files(dir: &Path, extensions: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -17,7 +22,10 @@ fn sources(dir: &Path) -> Vec<(String, String)> {
             let p = e.expect("a directory entry").path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
+            } else if p
+                .extension()
+                .is_some_and(|x| extensions.iter().any(|e| x == *e))
+            {
                 let text = std::fs::read_to_string(&p).expect("a readable source file");
                 out.push((p.display().to_string(), text));
             }
@@ -72,7 +80,7 @@ fn ruling_ids_are_found_as_cited() {
 }
 
 #[test]
-fn every_ruling_id_cited_in_the_code_is_explained_in_docs_rules_md() {
+fn every_ruling_id_cited_anywhere_is_explained_in_docs_rules_md() {
     let docs = std::fs::read_to_string(root().join("docs/rules.md")).expect("docs/rules.md exists");
     // An id is explained where it is defined: in bold, `**R-CS-4**`.
     let defined: BTreeSet<String> = ruling_ids(&docs)
@@ -81,7 +89,16 @@ fn every_ruling_id_cited_in_the_code_is_explained_in_docs_rules_md() {
         .collect();
     let mut cited = BTreeSet::new();
     let mut missing = Vec::new();
-    for (path, text) in sources(&root().join("src")) {
+    // The code, and every other text of the repository that cites a
+    // ruling: tests, benches, definitions, docs, the grammar, samples.
+    let mut texts = sources(&root().join("src"));
+    for dir in ["tests", "benches", "variants", "grammar", "docs", "samples"] {
+        let extensions = ["rs", "toml", "md", "ebnf", "pgn", "xpgn", "expected"];
+        texts.extend(text_files(&root().join(dir), &extensions));
+    }
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md exists");
+    texts.push(("README.md".into(), readme));
+    for (path, text) in texts {
         for id in ruling_ids(&text) {
             if !defined.contains(&id) {
                 missing.push(format!("{id} (cited in {path})"));
