@@ -3,12 +3,10 @@
 //! serve` on a database of the samples and a hostile game.
 //!
 //! Chromium: `$XPGN_CHROMIUM`, else `/usr/bin/chromium` (or `chromium` on
-//! the path); when missing, `apt-get install -y chromium` is tried (as
-//! root). Only when it can be neither found nor installed is the test
-//! skipped, with a message saying so. Node is required; playwright-core is
-//! installed with npm into `target/browser-node/` on the first run (the
-//! version pinned in `tests/browser/package.json`; it never downloads a
-//! browser).
+//! the path); Node.js with playwright-core in `target/browser-node/` (the
+//! version pinned in `tests/browser/package.json`). The test installs
+//! nothing: `tests/browser/setup.sh` does (CI runs it). When something is
+//! missing the test says what and how to install it, and is skipped.
 //!
 //! Screenshots go to `target/browser-shots/`; with
 //! `XPGN_DOCS_SCREENSHOTS=1` the two README screenshots are written to
@@ -44,68 +42,47 @@ fn find_chromium() -> Option<PathBuf> {
     (which.status.success() && !path.is_empty()).then(|| PathBuf::from(path))
 }
 
-/// Chromium, installed with apt-get when missing and possible.
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = find_chromium() {
-        return Some(p);
-    }
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if root && runs("apt-get", &["--version"]) {
-        eprintln!("browser test: chromium missing, trying apt-get install -y chromium");
-        if !runs("apt-get", &["install", "-y", "chromium"]) {
-            let _ = runs("apt-get", &["update"]);
-            let _ = runs("apt-get", &["install", "-y", "chromium"]);
-        }
-    }
-    find_chromium()
+/// The folder holding `node_modules/playwright-core` at the pinned
+/// version, if `tests/browser/setup.sh` has installed it.
+fn playwright(root: &Path) -> Option<PathBuf> {
+    let dir = root.join("target/browser-node");
+    let pinned = std::fs::read_to_string(root.join("tests/browser/package.json")).ok()?;
+    let installed = std::fs::read_to_string(dir.join("package.json")).ok()?;
+    let present = dir
+        .join("node_modules/playwright-core/package.json")
+        .exists();
+    (installed == pinned && present).then(|| dir.join("node_modules"))
 }
 
-/// The folder holding `node_modules/playwright-core`, installed if needed.
-fn playwright(root: &Path) -> PathBuf {
-    let dir = root.join("target/browser-node");
-    let pinned = std::fs::read_to_string(root.join("tests/browser/package.json")).unwrap();
-    let installed = std::fs::read_to_string(dir.join("package.json")).unwrap_or_default();
-    if installed != pinned
-        || !dir
-            .join("node_modules/playwright-core/package.json")
-            .exists()
-    {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("package.json"), &pinned).unwrap();
-        let o = Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--ignore-scripts"])
-            .current_dir(&dir)
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-            .output()
-            .expect("npm runs (the browser test needs Node and npm)");
-        assert!(
-            o.status.success(),
-            "npm install playwright-core failed in {}:\n{}",
-            dir.display(),
-            String::from_utf8_lossy(&o.stderr)
+/// Why the browser test cannot run here, if it cannot.
+fn missing_tools(root: &Path) -> Option<String> {
+    if find_chromium().is_none() {
+        return Some("chromium not found (XPGN_CHROMIUM, /usr/bin/chromium, PATH)".into());
+    }
+    if !runs("node", &["--version"]) {
+        return Some("Node.js (`node`) not found".into());
+    }
+    if playwright(root).is_none() {
+        return Some(
+            "playwright-core at the version of tests/browser/package.json is not in target/browser-node"
+                .into(),
         );
     }
-    dir.join("node_modules")
+    None
 }
 
 #[test]
 fn the_viewer_works_in_headless_chromium() {
-    let Some(chromium) = chromium() else {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if let Some(why) = missing_tools(root) {
         println!(
-            "SKIPPED the_viewer_works_in_headless_chromium: chromium not found (XPGN_CHROMIUM, \
-             /usr/bin/chromium, PATH) and it could not be installed (apt-get install -y chromium)"
+            "SKIPPED the_viewer_works_in_headless_chromium: {why}; run tests/browser/setup.sh \
+             (installs chromium, nodejs and npm with apt-get as root, and playwright-core with npm)"
         );
         return;
-    };
-    assert!(
-        runs("node", &["--version"]),
-        "the browser test needs Node.js (`node`) to drive Chromium with playwright-core"
-    );
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let modules = playwright(root);
+    }
+    let chromium = find_chromium().expect("found above");
+    let modules = playwright(root).expect("found above");
     let shots = root.join("target/browser-shots");
     std::fs::create_dir_all(&shots).unwrap();
     let served = support::serve("browser", 0);
