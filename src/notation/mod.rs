@@ -5,6 +5,7 @@
 pub mod coord;
 pub mod diagnostic;
 pub mod game;
+pub mod opening;
 pub mod parallel;
 pub mod pgn;
 pub mod position;
