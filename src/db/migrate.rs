@@ -9,6 +9,7 @@
 use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
+use super::APPLICATION_ID;
 use super::error::DbError;
 use super::import::{HASH_BYTES, HASH_ROW_GAMES};
 use super::packed;
@@ -88,7 +89,8 @@ fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
     if version > SCHEMA_VERSION {
         return Err(too_new(version));
     }
-    if version >= target {
+    let id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    if version >= target && id == APPLICATION_ID {
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -110,6 +112,8 @@ fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
         }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
+    // Made by xpgn, or recognised as made by one before the id was set.
+    tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     tx.commit()?;
     Ok(())
 }
