@@ -1681,3 +1681,59 @@ fn an_imported_folder_is_walked_once_past_link_loops_and_names_what_it_skips() {
         )
     );
 }
+
+/// Damages the root page of table `table` of `db` (its page type byte set
+/// to one no page has), closed: every page else is left whole.
+fn damage_root_of(db: &str, table: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
+    let (root, page_size): (i64, i64) = conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size)
+             FROM sqlite_schema WHERE name = ?1",
+            [table],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(db).unwrap();
+    bytes[((root - 1) * page_size) as usize] = 0x42;
+    std::fs::write(db, bytes).unwrap();
+}
+
+/// A damaged page that a command does not read had gone unnoticed: a
+/// small database is checked whole before any reading command answers.
+#[test]
+fn every_reading_command_finds_damage_in_a_small_database_wherever_it_is() {
+    let dir = temp("damaged-page");
+    let db = imported(&dir, "p", &games(Variant::chess(), 300, 40, 5));
+    damage_root_of(&db, "moves");
+    for args in reading_commands(&db) {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", summary(&o));
+        assert!(
+            stderr(&o).contains(&format!("xpgn: --db {db}: the database file is damaged (")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// A value of another type than the schema's, or text that is not UTF-8,
+/// is damage, and said so.
+#[test]
+fn a_stored_value_of_the_wrong_type_is_reported_as_damage() {
+    let dir = temp("wrong-type");
+    let db = imported(&dir, "t", PATTERN_GAMES);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("UPDATE games SET white = x'ff' WHERE id = 1")
+        .unwrap();
+    drop(conn);
+    let o = xpgn(&["query", "--db", &db]);
+    assert_eq!(o.status.code(), Some(2), "{}", summary(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("xpgn: --db {db}: the database file is damaged (")),
+        "{}",
+        stderr(&o)
+    );
+}

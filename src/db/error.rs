@@ -82,8 +82,11 @@ pub enum DbError {
         /// What failed.
         message: String,
     },
-    /// A stored main line that does not decode or replay.
-    #[error("game {game}: {source}")]
+    /// A stored main line (or stored tree) that does not decode or
+    /// replay: damage.
+    #[error(
+        "the database file is damaged (game {game}: {source}); restore it from a backup or import its games into a new database"
+    )]
     Corrupt {
         /// The game's id.
         game: i64,
@@ -141,8 +144,19 @@ pub enum DbError {
 
 impl From<rusqlite::Error> for DbError {
     /// Damage and foreign files get their own variants, wherever SQLite
-    /// reports them.
+    /// reports them. A value of another type than xpgn's schema gives its
+    /// column, or text that is not UTF-8, can only be damage too.
     fn from(e: rusqlite::Error) -> DbError {
+        if matches!(
+            e,
+            rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::Utf8Error(..)
+        ) {
+            return DbError::Damaged {
+                detail: format!("a stored value of the wrong type: {e}"),
+            };
+        }
         match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase) => DbError::NotADatabase,
             Some(rusqlite::ErrorCode::OperationInterrupted) => DbError::TimedOut,
