@@ -1,10 +1,15 @@
 //! Schema migrations: an append-only list, tracked by `PRAGMA user_version`.
 //! The version is read first and nothing more happens when it is current
-//! (a database that needs no upgrade is never locked for one); all that
+//! and xpgn's application id is set (a database that needs no upgrade is
+//! never locked for one); all that
 //! are due run in one `BEGIN IMMEDIATE` transaction, which waits for any
 //! other writer, and the version is read again inside it (another process
-//! may have upgraded it meanwhile); running them again does nothing. A migration is SQL, and may have a code step where SQL
-//! alone cannot compute a new column (version 2 replays every game).
+//! may have upgraded it meanwhile), and the application id is set in
+//! the same transaction; running them again does nothing. A migration is
+//! SQL, and may have a code step where SQL alone cannot compute a new
+//! column (version 2 replays every game). Only writers migrate: the
+//! caller has told the file is empty or xpgn's (`identify` in the parent
+//! module).
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};

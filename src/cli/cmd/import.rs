@@ -1,3 +1,4 @@
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -22,7 +23,7 @@ pub(super) struct Inputs {
     pub skipped: Vec<String>,
     /// Identities of the files found in folders so far: a file reached
     /// twice (through a link) is read once.
-    seen: Vec<FileId>,
+    seen: HashSet<FileId>,
 }
 
 /// Most skipped files a summary names; the rest are counted.
@@ -82,11 +83,8 @@ impl Inputs {
         }
         found.sort();
         for file in found {
-            if let Some(id) = FileId::of_path(&file) {
-                if self.seen.contains(&id) {
-                    continue;
-                }
-                self.seen.push(id);
+            if FileId::of_path(&file).is_some_and(|id| !self.seen.insert(id)) {
+                continue;
             }
             let name = file.display().to_string();
             if file.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {

@@ -173,7 +173,7 @@ fn sync_dir(path: &Path) {
 
 /// Identifies a file independently of the name it is reached by, so that
 /// `./f.pgn`, `f.pgn`, a symbolic link and a hard link to it compare equal.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(super) struct FileId(Inner);
 
 #[cfg(unix)]
