@@ -216,6 +216,30 @@ fn convert_to_a_file_writes_it_and_leaves_nothing_else() {
     assert_eq!(names(&dir), ["in.pgn", "out.pgn"]);
 }
 
+/// `-o -` means standard output, as in every command that reads `-` as
+/// standard input: it had created a file named `-`.
+#[test]
+fn dash_as_output_file_means_standard_output_in_every_command() {
+    let dir = scratch("dash-output");
+    sample_game(&dir, "in.pgn");
+    let o = xpgn_in(&dir, &["import", "--db", "games.db", "in.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for args in [
+        &["convert", "--to", "xpgn", "in.pgn"][..],
+        &["export", "--db", "games.db"][..],
+        &["diagram", "--variant", "chess"][..],
+    ] {
+        let plain = xpgn_in(&dir, args);
+        let mut dashed = args.to_vec();
+        dashed.extend(["-o", "-"]);
+        let o = xpgn_in(&dir, &dashed);
+        assert_eq!(o.status.code(), Some(0), "{dashed:?}: {}", stderr(&o));
+        assert!(!o.stdout.is_empty(), "{dashed:?}");
+        assert_eq!(o.stdout, plain.stdout, "{dashed:?}");
+        assert!(!dir.join("-").exists(), "{dashed:?} created a file `-`");
+    }
+}
+
 #[test]
 fn convert_refuses_to_write_onto_one_of_its_inputs() {
     let dir = scratch("convert-same");

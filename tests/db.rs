@@ -957,7 +957,7 @@ fn a_second_import_waits_for_the_first_and_then_completes() {
 }
 
 #[test]
-fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_import() {
+fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_optimize() {
     let dir = temp("behind");
     let (db, writer) = held_writer(&dir, PATTERN_GAMES);
     writer.execute_batch("ROLLBACK").unwrap();
@@ -969,7 +969,7 @@ fn a_reader_of_an_old_schema_that_another_process_writes_is_told_to_run_import()
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains(&format!(
-            "has schema version 2 and this xpgn reads version {}; another process is writing it now: run `xpgn import` on it",
+            "has schema version 2 and this xpgn reads version {}: run `xpgn optimize` on it once",
             xpgn::db::SCHEMA_VERSION
         )),
         "{}",
@@ -1339,4 +1339,401 @@ fn stats_print_one_json_document() {
     // chess plies, and its 2 positions up to the fault are indexed too.
     assert_eq!(v["positions"], 25 + 4 + 26 + 2 + 2);
     assert!(v["bytes"].as_u64().unwrap() > 0);
+}
+
+/// The reading commands, each with `--db db`.
+fn reading_commands(db: &str) -> Vec<Vec<&str>> {
+    vec![
+        vec!["stats", "--db", db],
+        vec!["query", "--db", db],
+        vec!["tree", "--db", db],
+        vec!["export", "--db", db],
+        vec!["duplicates", "--db", db],
+        vec!["check", "--db", db],
+    ]
+}
+
+/// The bytes of `db` and of whatever SQLite files lie beside it.
+fn files_of(db: &str) -> Vec<(String, Option<Vec<u8>>)> {
+    ["", "-wal", "-shm", "-journal"]
+        .iter()
+        .map(|ext| {
+            let path = format!("{db}{ext}");
+            let bytes = std::fs::read(&path).ok();
+            (path, bytes)
+        })
+        .collect()
+}
+
+/// An SQLite file of another application: `sql` run on a new file, in
+/// SQLite's default rollback journal.
+fn foreign(dir: &Path, name: &str, sql: &str) -> String {
+    let path = dir.join(name);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(sql).unwrap();
+    drop(conn);
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn no_command_writes_into_another_applications_database() {
+    let dir = temp("foreign");
+    let games = dir.join("g.pgn");
+    std::fs::write(&games, "[White \"A\"]\n1. e4 e5 *\n").unwrap();
+    let games = games.to_str().unwrap();
+    let cases = [
+        (
+            foreign(
+                &dir,
+                "accounts.db",
+                "CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT);
+                 INSERT INTO accounts (name) VALUES ('kept');",
+            ),
+            "not an xpgn database: it holds tables of another application (accounts)",
+        ),
+        (
+            foreign(
+                &dir,
+                "games.db",
+                "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT);
+                 INSERT INTO games (title) VALUES ('chess');",
+            ),
+            "not an xpgn database: it holds tables of another application (games)",
+        ),
+        (
+            foreign(
+                &dir,
+                "future.db",
+                "PRAGMA application_id = 1481656142; PRAGMA user_version = 99;
+                 CREATE TABLE games (id INTEGER PRIMARY KEY);",
+            ),
+            "the database has schema version 99; this xpgn knows up to",
+        ),
+        (
+            foreign(&dir, "minus.db", "PRAGMA user_version = -1;"),
+            "not an xpgn database: it has schema version -1 and no tables",
+        ),
+        (
+            foreign(
+                &dir,
+                "other-id.db",
+                "PRAGMA application_id = 42; CREATE TABLE t (x);",
+            ),
+            "not an xpgn database: its application id is 0x0000002a",
+        ),
+    ];
+    for (db, message) in &cases {
+        let before = files_of(db);
+        let mut commands = reading_commands(db);
+        commands.push(vec!["import", games, "--db", db]);
+        commands.push(vec!["optimize", "--db", db]);
+        for args in commands {
+            let o = xpgn(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+            assert!(
+                stderr(&o).starts_with(&format!("xpgn: --db {db}: {message}")),
+                "{args:?}: {}",
+                stderr(&o)
+            );
+            assert_eq!(files_of(db), before, "{args:?} changed {db}");
+        }
+    }
+}
+
+#[test]
+fn reading_commands_leave_an_empty_file_empty_and_import_makes_a_database_in_it() {
+    let dir = temp("empty-file");
+    let db = dir.join("empty.db");
+    std::fs::write(&db, b"").unwrap();
+    let db = db.to_str().unwrap();
+    for args in reading_commands(db) {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(&format!("xpgn: --db {db}: the file is empty")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            files_of(db),
+            vec![
+                (db.to_string(), Some(Vec::new())),
+                (format!("{db}-wal"), None),
+                (format!("{db}-shm"), None),
+                (format!("{db}-journal"), None),
+            ]
+        );
+    }
+    let games = dir.join("g.pgn");
+    std::fs::write(&games, "1. e4 e5 *\n").unwrap();
+    let o = xpgn(&["import", games.to_str().unwrap(), "--db", db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let id: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, xpgn::db::APPLICATION_ID);
+}
+
+/// A database of an older schema (version 7: the current one without the
+/// stored opening trees of version 8), made before xpgn set its
+/// application id.
+fn older_schema(dir: &Path) -> String {
+    let db = imported(dir, "old", PATTERN_GAMES);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "DROP TABLE opening_tree;
+         PRAGMA user_version = 7;
+         PRAGMA application_id = 0;
+         PRAGMA journal_mode = DELETE;",
+    )
+    .unwrap();
+    db
+}
+
+#[test]
+fn a_reading_command_on_an_older_schema_says_to_run_optimize_and_writes_nothing() {
+    let dir = temp("older-schema");
+    let db = older_schema(&dir);
+    let before = files_of(&db);
+    for args in reading_commands(&db) {
+        if args[0] == "check" {
+            continue;
+        }
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "--db {db}: the database has schema version 7 and this xpgn reads version {}: run `xpgn optimize` on it once",
+                xpgn::db::SCHEMA_VERSION
+            )),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(files_of(&db), before, "{args:?}");
+    }
+    // Recognised by its schema, upgraded, and given xpgn's id.
+    let o = xpgn(&["optimize", "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = xpgn(&["query", "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(summary(&o).ends_with("7 games"), "{}", summary(&o));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let (id, version): (i64, i64) = conn
+        .query_row(
+            "SELECT * FROM pragma_application_id, pragma_user_version",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        (id, version),
+        (xpgn::db::APPLICATION_ID, xpgn::db::SCHEMA_VERSION)
+    );
+}
+
+#[test]
+fn a_current_database_without_the_application_id_is_read_and_gets_it_on_import() {
+    let dir = temp("no-app-id");
+    let db = imported(&dir, "n", PATTERN_GAMES);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("PRAGMA application_id = 0;").unwrap();
+    drop(conn);
+    let o = xpgn(&["query", "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let more = dir.join("more.pgn");
+    std::fs::write(&more, games(Variant::chess(), 2, 10, 5)).unwrap();
+    let o = xpgn(&["import", more.to_str().unwrap(), "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let id: i64 = conn
+        .query_row("PRAGMA application_id", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(id, xpgn::db::APPLICATION_ID);
+}
+
+/// Whether this process runs as root (the owner of `/proc/self`).
+#[cfg(unix)]
+fn as_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
+}
+
+/// A database whose write-ahead log holds commits, with no `-shm` file,
+/// in a folder nobody may write: read as immutable it answered from the
+/// file alone, the games committed in the log unseen.
+#[cfg(unix)]
+#[test]
+fn a_log_that_cannot_be_read_in_a_read_only_folder_is_refused_not_ignored() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    let dir = temp("wal-no-shm");
+    let db = imported(&dir, "w", PATTERN_GAMES);
+    let writer = rusqlite::Connection::open(&db).unwrap();
+    writer
+        .execute_batch(
+            "PRAGMA wal_autocheckpoint = 0;
+             DELETE FROM position_postings;
+             DELETE FROM moves WHERE game > 1;
+             DELETE FROM games WHERE id > 1;",
+        )
+        .unwrap();
+    let folder = dir.join("ro");
+    std::fs::create_dir(&folder).unwrap();
+    let copy = folder.join("w.db");
+    std::fs::copy(&db, &copy).unwrap();
+    std::fs::copy(format!("{db}-wal"), folder.join("w.db-wal")).unwrap();
+    drop(writer);
+    for (path, mode) in [
+        (&copy, 0o444),
+        (&folder.join("w.db-wal"), 0o444),
+        (&folder, 0o555),
+    ] {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut stats = Command::new(env!("CARGO_BIN_EXE_xpgn"));
+    stats.args(["stats", "--db", copy.to_str().unwrap()]);
+    if as_root() {
+        // Root writes into any folder: the reader runs as nobody.
+        stats.uid(65534).gid(65534);
+    }
+    let o = stats.output().unwrap();
+    std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", summary(&o));
+    assert!(
+        stderr(&o).contains("write-ahead log (the `-wal` file beside it) holds committed games"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!folder.join("w.db-shm").exists());
+}
+
+/// The size limit of files (`ulimit -f`) ended an import with SIGXFSZ, no
+/// word said; the write past it now fails, and the import says why.
+#[cfg(unix)]
+#[test]
+fn an_import_past_the_file_size_limit_says_so_and_leaves_the_database_whole() {
+    let dir = temp("ulimit");
+    let db = imported(&dir, "u", &games(Variant::chess(), 20, 30, 3));
+    let big = dir.join("big.pgn");
+    std::fs::write(&big, games(Variant::chess(), 3000, 60, 7)).unwrap();
+    let limit_blocks = std::fs::metadata(&db).unwrap().len() / 512 + 100;
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f {limit_blocks} && exec \"$0\" import \"$1\" --db \"$2\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_xpgn"))
+        .arg(&big)
+        .arg(&db)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{:?}: {}", o.status, stderr(&o));
+    assert!(
+        stderr(&o).contains("file size limit reached"),
+        "{}",
+        stderr(&o)
+    );
+    let o = xpgn(&["check", "--db", &db]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = xpgn(&["stats", "--db", &db, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let stats: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let valid = stats["variants"][0]["valid"].as_u64().unwrap();
+    assert!((20..3020).contains(&valid), "{stats}");
+}
+
+/// A folder with two links back up (each a loop), a link to a file of it
+/// (the same file by another name) and files that are not game files.
+#[cfg(unix)]
+#[test]
+fn an_imported_folder_is_walked_once_past_link_loops_and_names_what_it_skips() {
+    let dir = temp("folder-walk");
+    let top = dir.join("games");
+    std::fs::create_dir_all(top.join("sub")).unwrap();
+    std::fs::write(top.join("a.pgn"), games(Variant::chess(), 2, 10, 11)).unwrap();
+    std::fs::write(top.join("sub/b.pgn"), games(Variant::chess(), 3, 10, 12)).unwrap();
+    std::fs::write(top.join("notes.json"), "{}").unwrap();
+    std::fs::write(top.join("sub/old.pgn.gz"), [0x1f, 0x8b]).unwrap();
+    std::os::unix::fs::symlink("..", top.join("sub/up")).unwrap();
+    std::os::unix::fs::symlink("../sub", top.join("sub/again")).unwrap();
+    std::os::unix::fs::symlink("a.pgn", top.join("same.pgn")).unwrap();
+    let db = dir.join("f.db");
+    let o = xpgn(&[
+        "import",
+        top.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = summary(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("read 5, imported 5, duplicates 0,"),
+        "{out}"
+    );
+    let top = top.display();
+    assert_eq!(
+        lines[1],
+        format!(
+            "2 files not game files (only .pgn and .xpgn are read): {top}/notes.json, {top}/sub/old.pgn.gz"
+        )
+    );
+}
+
+/// Damages the root page of table `table` of `db` (its page type byte set
+/// to one no page has), closed: every page else is left whole.
+fn damage_root_of(db: &str, table: &str) {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = DELETE").unwrap();
+    let (root, page_size): (i64, i64) = conn
+        .query_row(
+            "SELECT rootpage, (SELECT page_size FROM pragma_page_size)
+             FROM sqlite_schema WHERE name = ?1",
+            [table],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    drop(conn);
+    let mut bytes = std::fs::read(db).unwrap();
+    bytes[((root - 1) * page_size) as usize] = 0x42;
+    std::fs::write(db, bytes).unwrap();
+}
+
+/// A damaged page that a command does not read had gone unnoticed: a
+/// small database is checked whole before any reading command answers.
+#[test]
+fn every_reading_command_finds_damage_in_a_small_database_wherever_it_is() {
+    let dir = temp("damaged-page");
+    let db = imported(&dir, "p", &games(Variant::chess(), 300, 40, 5));
+    damage_root_of(&db, "moves");
+    for args in reading_commands(&db) {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", summary(&o));
+        assert!(
+            stderr(&o).contains(&format!("xpgn: --db {db}: the database file is damaged (")),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
+/// A value of another type than the schema's, or text that is not UTF-8,
+/// is damage, and said so.
+#[test]
+fn a_stored_value_of_the_wrong_type_is_reported_as_damage() {
+    let dir = temp("wrong-type");
+    let db = imported(&dir, "t", PATTERN_GAMES);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch("UPDATE games SET white = x'ff' WHERE id = 1")
+        .unwrap();
+    drop(conn);
+    let o = xpgn(&["query", "--db", &db]);
+    assert_eq!(o.status.code(), Some(2), "{}", summary(&o));
+    assert!(
+        stderr(&o).starts_with(&format!("xpgn: --db {db}: the database file is damaged (")),
+        "{}",
+        stderr(&o)
+    );
 }

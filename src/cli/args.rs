@@ -63,7 +63,7 @@ pub enum Command {
         /// Output form.
         #[arg(long, value_enum)]
         to: ConvertTo,
-        /// Output file (default: standard output).
+        /// Output file (default, and `-`: standard output).
         #[arg(long, short = 'o')]
         output: Option<String>,
         /// Worker threads (default: one per core; 1 for one); the output is
@@ -91,8 +91,16 @@ pub enum Command {
         jobs: Option<usize>,
     },
     /// Merge the position index's small rows (one per import batch and
-    /// bucket) and refresh the query planner's statistics.
+    /// bucket) and refresh the query planner's statistics; upgrade an older
+    /// schema; first check every page for damage (as `xpgn check`).
     Optimize {
+        /// Database file.
+        #[arg(long, default_value = "xpgn.db")]
+        db: String,
+    },
+    /// Check every page of a database for damage (`PRAGMA quick_check`),
+    /// reading only; exit code 2 when damage is found.
+    Check {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
         db: String,
@@ -223,7 +231,7 @@ pub struct DiagramArgs {
     /// No legend of unused one-time rights and waiting pawns under the board.
     #[arg(long)]
     pub no_legend: bool,
-    /// Output file (default: standard output).
+    /// Output file (default, and `-`: standard output).
     #[arg(long, short = 'o')]
     pub output: Option<String>,
 }
@@ -353,7 +361,7 @@ pub struct ExportArgs {
     /// Every game exactly as imported.
     #[arg(long)]
     pub original: bool,
-    /// Output file (default: standard output).
+    /// Output file (default, and `-`: standard output).
     #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
     /// With `--to parquet`: the dataset folder to write.

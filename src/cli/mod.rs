@@ -7,6 +7,8 @@ mod exit;
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 
@@ -15,8 +17,30 @@ use crate::notation::printable::printable;
 pub use args::Cli;
 pub use exit::{CliError, Exit};
 
+/// Set when a write went past the size limit of files (`ulimit -f`).
+static PAST_FILE_SIZE_LIMIT: std::sync::LazyLock<Arc<AtomicBool>> =
+    std::sync::LazyLock::new(|| Arc::new(AtomicBool::new(false)));
+
+/// Catches SIGXFSZ, which the system sends a process that writes past the
+/// size limit of files (`ulimit -f`) and which would end it at once, with
+/// no word and a batch half written: caught, the write fails instead
+/// (`EFBIG`), the error goes its usual way (the open transaction rolled
+/// back, the output file left as it was), and [`main`] says why. The
+/// handler only sets a flag: `signal-hook`'s safe registration, so the
+/// crate stays free of `unsafe`.
+fn catch_file_size_limit() {
+    #[cfg(unix)]
+    {
+        let flag = Arc::clone(&PAST_FILE_SIZE_LIMIT);
+        // Without the handler a write past the limit ends the process, as
+        // it always did: nothing worse.
+        let _ = signal_hook::flag::register(signal_hook::consts::SIGXFSZ, flag);
+    }
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
+    catch_file_size_limit();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -49,6 +73,11 @@ pub fn main() -> ExitCode {
                 .map(|line| printable(line, usize::MAX))
                 .collect();
             eprintln!("xpgn: {}", lines.join("\n"));
+            if PAST_FILE_SIZE_LIMIT.load(Ordering::SeqCst) {
+                eprintln!(
+                    "xpgn: file size limit reached (`ulimit -f`): a write past it failed, and nothing of it was kept"
+                );
+            }
             e.exit().into()
         }
     }

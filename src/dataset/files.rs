@@ -7,8 +7,8 @@ use std::collections::HashSet;
 
 use super::{DatasetError, DatasetWriter, WrittenSummary};
 use crate::notation::parallel::{Event, map_games, open_input};
-use crate::notation::reader::GameText;
-use crate::record::{GameRecord, LineTexts, prepare_with};
+use crate::notation::reader::GameBytes;
+use crate::record::{GameRecord, LineTexts, prepare_bytes_with};
 
 /// What a dataset run read and wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,20 +28,16 @@ pub struct FilesSummary {
     pub written: WrittenSummary,
 }
 
-/// Reads, replays and prepares one game; with its bytes read.
-fn prepare_game(source: &str, text: GameText) -> (GameRecord, u64) {
-    let game = text.read();
-    let p = prepare_with(
-        source,
-        &text,
-        game,
-        LineTexts {
-            san: true,
-            coord: true,
-        },
-    );
+/// Reads, replays and prepares one game (as read: no tree of its moves is
+/// built); with its bytes read.
+fn prepare_game(source: &str, text: &GameBytes<'_>) -> (GameRecord, u64) {
+    let texts = LineTexts {
+        san: true,
+        coord: true,
+    };
+    let p = prepare_bytes_with(source, text, texts);
     let n = text.raw.len() as u64;
-    (GameRecord::from_prepared(p, source, text.raw), n)
+    (GameRecord::from_prepared(p, source, text.raw.to_vec()), n)
 }
 
 /// Adds one prepared game to the summary and the writer, unless an
@@ -83,7 +79,7 @@ pub fn write_files(
         inputs,
         &open_input,
         jobs,
-        |input, text| prepare_game(&inputs[input], text.to_game_text()),
+        |input, text| prepare_game(&inputs[input], text),
         |event| match event {
             Event::Game { value, .. } => {
                 take(value, &mut seen, &mut summary, &mut writer)?;

@@ -20,10 +20,10 @@ pub enum DbError {
         /// What SQLite reported.
         detail: String,
     },
-    /// A reading command found an older schema and could not upgrade it
-    /// because another process is writing the database.
+    /// A reading command found an older schema: it never writes, so it
+    /// does not upgrade it.
     #[error(
-        "the database has schema version {found} and this xpgn reads version {known}; another process is writing it now: run `xpgn import` on it (it waits for the other writer and upgrades it), or try again when that writer is done"
+        "the database has schema version {found} and this xpgn reads version {known}: run `xpgn optimize` on it once to upgrade it (reading commands never write to a database)"
     )]
     Behind {
         /// Version found.
@@ -31,22 +31,39 @@ pub enum DbError {
         /// Version this build needs.
         known: i64,
     },
+    /// An SQLite file of another application: xpgn neither writes nor
+    /// reads it.
+    #[error(
+        "not an xpgn database: {why}; xpgn writes only into a new or empty file or a database of its own"
+    )]
+    Foreign {
+        /// What tells it apart.
+        why: String,
+    },
+    /// A reading command on an empty file.
+    #[error("the file is empty: it holds no games yet (`xpgn import` makes a database in it)")]
+    Empty,
+    /// A write-ahead log with commits that cannot be read: its `-shm`
+    /// index is missing and the folder is read-only.
+    #[error(
+        "its write-ahead log (the `-wal` file beside it) holds committed games that SQLite can read only with a `-shm` file it makes beside it, and the folder is read-only: make the folder writable, or copy the database together with its `-wal` file into a writable folder"
+    )]
+    UnreadableLog,
+    /// A write failed for want of room: a full disk, or the size limit of
+    /// files (`ulimit -f`).
+    #[error(
+        "the disk is full or the file size limit is reached ({detail}); the batch being written was rolled back, every batch committed before it is kept"
+    )]
+    NoRoom {
+        /// What SQLite reported.
+        detail: String,
+    },
     /// The database was written by a newer xpgn.
     #[error("the database has schema version {found}; this xpgn knows up to {known}")]
     TooNew {
         /// Version found.
         found: i64,
         /// Newest version known.
-        known: i64,
-    },
-    /// A read-only database with an older schema: it cannot be upgraded.
-    #[error(
-        "the database has schema version {found} and is read-only; it needs upgrading to version {known}: make it writable and run `xpgn import` (or any reading command) on it once"
-    )]
-    OldAndReadOnly {
-        /// Version found.
-        found: i64,
-        /// Version this build needs.
         known: i64,
     },
     /// A database that cannot be written to, opened for writing.
@@ -65,8 +82,11 @@ pub enum DbError {
         /// What failed.
         message: String,
     },
-    /// A stored main line that does not decode or replay.
-    #[error("game {game}: {source}")]
+    /// A stored main line (or stored tree) that does not decode or
+    /// replay: damage.
+    #[error(
+        "the database file is damaged (game {game}: {source}); restore it from a backup or import its games into a new database"
+    )]
     Corrupt {
         /// The game's id.
         game: i64,
@@ -124,12 +144,26 @@ pub enum DbError {
 
 impl From<rusqlite::Error> for DbError {
     /// Damage and foreign files get their own variants, wherever SQLite
-    /// reports them.
+    /// reports them. A value of another type than xpgn's schema gives its
+    /// column, or text that is not UTF-8, can only be damage too.
     fn from(e: rusqlite::Error) -> DbError {
+        if matches!(
+            e,
+            rusqlite::Error::FromSqlConversionFailure(..)
+                | rusqlite::Error::InvalidColumnType(..)
+                | rusqlite::Error::Utf8Error(..)
+        ) {
+            return DbError::Damaged {
+                detail: format!("a stored value of the wrong type: {e}"),
+            };
+        }
         match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::NotADatabase) => DbError::NotADatabase,
             Some(rusqlite::ErrorCode::OperationInterrupted) => DbError::TimedOut,
             Some(rusqlite::ErrorCode::DatabaseCorrupt) => DbError::Damaged {
+                detail: e.to_string(),
+            },
+            Some(rusqlite::ErrorCode::DiskFull) => DbError::NoRoom {
                 detail: e.to_string(),
             },
             _ => DbError::Sqlite(e),

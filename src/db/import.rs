@@ -29,7 +29,7 @@ use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{Event, Open, map_games};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
-pub(crate) use crate::record::{Prepared, diagnostics_json, prepare};
+pub(crate) use crate::record::{Prepared, diagnostics_json, prepare, prepare_bytes};
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -618,13 +618,12 @@ impl Database {
             open,
             jobs,
             |input, text| {
-                let text = text.to_game_text();
-                let game = text.read();
-                let prepared = prepare(&inputs[input], &text, game);
+                // Replayed as read: no tree of the moves is built.
+                let prepared = prepare_bytes(&inputs[input], text);
                 Read {
                     number: text.number,
-                    packed: (jobs > 1).then(|| original::pack(&text.raw)),
-                    raw: text.raw,
+                    packed: (jobs > 1).then(|| original::pack(text.raw)),
+                    raw: text.raw.to_vec(),
                     prepared,
                 }
             },

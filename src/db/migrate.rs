@@ -1,14 +1,20 @@
 //! Schema migrations: an append-only list, tracked by `PRAGMA user_version`.
 //! The version is read first and nothing more happens when it is current
-//! (a database that needs no upgrade is never locked for one); all that
+//! and xpgn's application id is set (a database that needs no upgrade is
+//! never locked for one); all that
 //! are due run in one `BEGIN IMMEDIATE` transaction, which waits for any
 //! other writer, and the version is read again inside it (another process
-//! may have upgraded it meanwhile); running them again does nothing. A migration is SQL, and may have a code step where SQL
-//! alone cannot compute a new column (version 2 replays every game).
+//! may have upgraded it meanwhile), and the application id is set in
+//! the same transaction; running them again does nothing. A migration is
+//! SQL, and may have a code step where SQL alone cannot compute a new
+//! column (version 2 replays every game). Only writers migrate: the
+//! caller has told the file is empty or xpgn's (`identify` in the parent
+//! module).
 
 use rusqlite::types::Value;
 use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
+use super::APPLICATION_ID;
 use super::error::DbError;
 use super::import::{HASH_BYTES, HASH_ROW_GAMES};
 use super::packed;
@@ -88,7 +94,8 @@ fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
     if version > SCHEMA_VERSION {
         return Err(too_new(version));
     }
-    if version >= target {
+    let id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    if version >= target && id == APPLICATION_ID {
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -110,6 +117,8 @@ fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
         }
         tx.pragma_update(None, "user_version", i as i64 + 1)?;
     }
+    // Made by xpgn, or recognised as made by one before the id was set.
+    tx.pragma_update(None, "application_id", APPLICATION_ID)?;
     tx.commit()?;
     Ok(())
 }

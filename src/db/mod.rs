@@ -4,6 +4,7 @@
 //! packed main lines), the opening tree, export and summaries. rusqlite
 //! lives here and nowhere else.
 
+mod check;
 pub mod duplicates;
 mod error;
 pub mod export;
@@ -22,6 +23,7 @@ pub mod tree;
 pub mod variants;
 pub mod view;
 
+pub use check::CheckReport;
 pub use error::DbError;
 pub use migrate::SCHEMA_VERSION;
 
@@ -90,16 +92,20 @@ fn wait_for_writer(count: i32) -> bool {
 
 impl Database {
     /// Opens (creating if needed) the database at `path` for writing,
-    /// checks it (`PRAGMA quick_check`) and migrates it if its schema is
-    /// behind. Another writer (an import) is waited for, however long it
-    /// writes ([`on_first_wait`] says so once).
+    /// checks it ([`check::before_import`]) and migrates it if its schema
+    /// is behind. Another writer (an import) is waited for, however long
+    /// it writes ([`on_first_wait`] says so once).
+    ///
+    /// Only a new or empty file, or a database of xpgn's ([`identify`]), is
+    /// written: another application's SQLite file is refused before
+    /// anything in it changes.
     ///
     /// A file without write permission is refused even where the process
     /// could write it anyway (as root): its owner said it is not to change.
     ///
     /// # Errors
-    /// Not an SQLite file, damaged pages, unreadable, read-only, or a
-    /// schema newer than this build.
+    /// Not an SQLite file, another application's database, damaged pages,
+    /// unreadable, read-only, or a schema newer than this build.
     pub fn open(path: &Path) -> Result<Database, DbError> {
         if write_protected(path) {
             return Err(DbError::ReadOnly);
@@ -115,7 +121,9 @@ impl Database {
             return Err(DbError::ReadOnly);
         }
         conn.busy_handler(Some(wait_for_writer))?;
-        check(&conn)?;
+        if let Kind::Xpgn { .. } = identify(&conn)? {
+            check::before_import(&conn)?;
+        }
         set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
         Ok(Database {
@@ -126,46 +134,50 @@ impl Database {
 
     /// Opens an existing database for reading only: a WAL reader, which
     /// never waits for a writer, so reading commands answer while an import
-    /// runs and see what it has committed so far.
-    ///
-    /// A database whose schema is behind this build is upgraded first in a
-    /// short writable open, when it is writable and no other process is
-    /// writing it; otherwise it is refused with a message that says what
-    /// to run.
+    /// runs and see what it has committed so far. Nothing is written to
+    /// the file, whatever it holds: an older schema is refused with a
+    /// message that says to run `xpgn optimize`, which upgrades it.
     ///
     /// # Errors
-    /// No such file, not an SQLite file, damaged, an old schema that cannot
-    /// be upgraded now, or a schema newer than this build.
+    /// No such file, not an SQLite file, another application's database, an
+    /// empty file, damaged, a schema older than this build or newer.
     pub fn open_existing(path: &Path) -> Result<Database, DbError> {
         if !path.exists() {
             return Err(DbError::NotFound);
         }
-        let (conn, version) = open_reader(path)?;
-        if version > SCHEMA_VERSION {
-            return Err(DbError::TooNew {
+        let conn = open_reader(path)?;
+        match identify(&conn)? {
+            Kind::Empty => Err(DbError::Empty),
+            Kind::Xpgn { version } if version < SCHEMA_VERSION => Err(DbError::Behind {
                 found: version,
                 known: SCHEMA_VERSION,
-            });
+            }),
+            Kind::Xpgn { .. } => {
+                check::tables_readable(&conn)?;
+                Ok(Database {
+                    conn,
+                    stored_hashes: None,
+                })
+            }
         }
-        if version == SCHEMA_VERSION {
-            return Ok(Database {
-                conn,
-                stored_hashes: None,
-            });
+    }
+
+    /// Checks every page of the database at `path` (`PRAGMA quick_check`),
+    /// reading only: `xpgn check`.
+    ///
+    /// # Errors
+    /// No such file, not an SQLite file, another application's database, a
+    /// schema newer than this build, or damage that stops the check itself
+    /// (in the schema or the header).
+    pub fn check_file(path: &Path) -> Result<CheckReport, DbError> {
+        if !path.exists() {
+            return Err(DbError::NotFound);
         }
-        drop(conn);
-        if write_protected(path) {
-            return Err(DbError::OldAndReadOnly {
-                found: version,
-                known: SCHEMA_VERSION,
-            });
+        let conn = open_reader(path)?;
+        match identify(&conn)? {
+            Kind::Empty => Err(DbError::Empty),
+            Kind::Xpgn { .. } => check::whole(&conn),
         }
-        upgrade_now(path, version)?;
-        let (conn, _) = open_reader(path)?;
-        Ok(Database {
-            conn,
-            stored_hashes: None,
-        })
     }
 
     /// An in-memory database, for tests.
@@ -226,12 +238,12 @@ impl Database {
 
 /// Opens `path` read-only (as immutable where the folder is
 /// write-protected and the WAL index cannot be made), with the SQL
-/// functions registered; its schema version.
-fn open_reader(path: &Path) -> Result<(Connection, i64), DbError> {
+/// functions registered.
+fn open_reader(path: &Path) -> Result<Connection, DbError> {
     let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags)?;
-    let (conn, version) = match user_version(&conn) {
-        Ok(v) => (conn, v),
+    let conn = match user_version(&conn) {
+        Ok(_) => conn,
         Err(e)
             if matches!(
                 e.sqlite_error_code(),
@@ -242,68 +254,116 @@ fn open_reader(path: &Path) -> Result<(Connection, i64), DbError> {
         }
         // A WAL database needs its `-shm` file, which a reader cannot
         // create in a write-protected folder; with no writer possible
-        // there, the file can be read as immutable.
+        // there, the file can be read as immutable, unless its log holds
+        // commits: an immutable reader ignores the log, and would answer
+        // from what the file held before them.
         Err(_) => {
+            if wal_holds_commits(path) {
+                return Err(DbError::UnreadableLog);
+            }
             let conn = Connection::open_with_flags(
                 immutable_uri(path),
                 flags | OpenFlags::SQLITE_OPEN_URI,
             )?;
-            let v = user_version(&conn)?;
-            (conn, v)
+            user_version(&conn)?;
+            conn
         }
     };
     register_functions(&conn)?;
-    Ok((conn, version))
+    Ok(conn)
 }
 
-/// Upgrades the schema of `path` (found at `version`) for a reading
-/// command, if no other process is writing it: the reader does not wait
-/// for an import, it says to run one.
-fn upgrade_now(path: &Path, version: i64) -> Result<(), DbError> {
-    let mut conn = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )?;
-    if conn.is_readonly(MAIN_DB)? {
-        return Err(DbError::OldAndReadOnly {
+/// Bytes of a write-ahead log's header: a longer log holds frames.
+const WAL_HEADER_BYTES: u64 = 32;
+
+/// Whether the write-ahead log beside `path` holds frames (committed
+/// changes not yet copied into the database file).
+fn wal_holds_commits(path: &Path) -> bool {
+    let mut wal = path.as_os_str().to_owned();
+    wal.push("-wal");
+    std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_HEADER_BYTES)
+}
+
+/// The application id xpgn writes into the header of its databases
+/// (`PRAGMA application_id`): "XPGN" in ASCII.
+pub const APPLICATION_ID: i64 = 0x5850_474E;
+
+/// What a file opened as a database holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Nothing: a new or 0-byte file, or an SQLite file without tables.
+    Empty,
+    /// A database of xpgn's, of schema `version` (at most this build's).
+    Xpgn { version: i64 },
+}
+
+/// Tells an xpgn database from an empty file and from any other SQLite
+/// file, reading only the header and the schema: xpgn's application id,
+/// or (databases made before it was set) a schema version xpgn wrote and
+/// its `games` and `moves` tables.
+///
+/// # Errors
+/// Another application's file ([`DbError::Foreign`]), a schema newer than
+/// this build, SQLite errors.
+fn identify(conn: &Connection) -> Result<Kind, DbError> {
+    let id: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+    let version = user_version(conn)?;
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema
+             WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let foreign = |why: String| Err(DbError::Foreign { why });
+    if id == 0 && version == 0 && tables.is_empty() {
+        return Ok(Kind::Empty);
+    }
+    if id != 0 && id != APPLICATION_ID {
+        return foreign(format!(
+            "its application id is {id:#010x}, another application's"
+        ));
+    }
+    if id == 0 && !has_xpgn_games(conn, &tables)? {
+        return foreign(if tables.is_empty() {
+            format!("it has schema version {version} and no tables")
+        } else {
+            format!(
+                "it holds tables of another application ({})",
+                tables.join(", ")
+            )
+        });
+    }
+    if version > SCHEMA_VERSION {
+        return Err(DbError::TooNew {
             found: version,
             known: SCHEMA_VERSION,
         });
     }
-    conn.busy_timeout(Duration::ZERO)?;
-    let busy = |e: &DbError| {
-        matches!(e, DbError::Sqlite(s) if matches!(
-            s.sqlite_error_code(),
-            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
-        ))
-    };
-    let result = check(&conn)
-        .and_then(|()| set_up_writer(&conn))
-        .and_then(|()| migrate::migrate(&mut conn));
-    match result {
-        Err(e) if busy(&e) => Err(DbError::Behind {
-            found: version,
-            known: SCHEMA_VERSION,
-        }),
-        other => other,
+    if version < 1 {
+        return foreign(format!(
+            "it has schema version {version}, which xpgn never writes"
+        ));
     }
+    Ok(Kind::Xpgn { version })
 }
 
-/// Refuses a database with damaged pages: `PRAGMA quick_check` reads
-/// every page once and checks the B-tree structure (not the indexes
-/// against their tables, which `integrity_check` adds at many times the
-/// cost). A new, empty file passes at once.
-fn check(conn: &Connection) -> Result<(), DbError> {
-    let mut stmt = conn.prepare("PRAGMA quick_check(5)")?;
-    let lines = stmt
-        .query_map([], |r| r.get::<_, String>(0))?
-        .collect::<Result<Vec<_>, _>>()?;
-    if lines.len() == 1 && lines[0] == "ok" {
-        return Ok(());
+/// Whether `tables` include xpgn's `games` and `moves`, `games` with the
+/// columns every schema version of xpgn gave it.
+fn has_xpgn_games(conn: &Connection, tables: &[String]) -> Result<bool, DbError> {
+    if !["games", "moves"]
+        .iter()
+        .all(|t| tables.iter().any(|n| n == t))
+    {
+        return Ok(false);
     }
-    Err(DbError::Damaged {
-        detail: format!("quick_check: {}", lines.join("; ")),
-    })
+    let columns: Vec<String> = conn
+        .prepare("SELECT name FROM pragma_table_info('games')")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(["id", "variant", "plies", "status", "source_line"]
+        .iter()
+        .all(|c| columns.iter().any(|n| n == c)))
 }
 
 /// Journal and cache settings of a writing connection, and the SQL

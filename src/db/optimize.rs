@@ -31,10 +31,12 @@ pub struct OptimizeSummary {
 impl Database {
     /// Merges the posting rows of each bucket (one short write transaction
     /// per bucket, so readers and an import are held up little), then runs
-    /// `ANALYZE` and checkpoints the write-ahead log.
+    /// `ANALYZE` and checkpoints the write-ahead log; first checks every
+    /// page (`PRAGMA quick_check`), and refuses a damaged
+    /// database.
     ///
     /// # Errors
-    /// SQLite errors.
+    /// SQLite errors, damage.
     pub fn optimize(&mut self) -> Result<OptimizeSummary, DbError> {
         self.optimize_storing_trees_from(tree::stored::STORED_FROM_GAMES)
     }
@@ -45,6 +47,14 @@ impl Database {
         &mut self,
         from_games: usize,
     ) -> Result<OptimizeSummary, DbError> {
+        // Every page is read before any is rewritten: merging rows of a
+        // damaged database would spread what is wrong in them.
+        let report = super::check::whole(&self.conn)?;
+        if !report.problems.is_empty() {
+            return Err(DbError::Damaged {
+                detail: format!("quick_check: {}", report.problems.join("; ")),
+            });
+        }
         let mut summary = OptimizeSummary::default();
         let fit = postings::PageFit::of(&self.conn)?;
         // Stored trees are written again, bucket by bucket, from the games.

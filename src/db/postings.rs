@@ -463,16 +463,25 @@ pub fn entries(blob: &[u8]) -> Vec<Posting> {
 }
 
 /// Appends the entries of `blob` with key `key` to `out`, by game and ply.
-pub fn find_into(blob: &[u8], key: u64, out: &mut Vec<Posting>) {
+/// Returns whether the blob made sense as far as it was read: it ends
+/// only where a key would start, and no entry breaks off or overflows (a
+/// damaged blob is read up to where it stops making sense).
+pub fn find_into(blob: &[u8], key: u64, out: &mut Vec<Posting>) -> bool {
     let mut runs = Runs::new(blob);
-    while let Some((k, count)) = runs.next_key() {
+    loop {
+        let Some((k, count)) = runs.next_key() else {
+            return runs.at == blob.len();
+        };
         if k > key {
-            return;
+            return true;
         }
         let found = (k == key).then_some(&mut *out);
         let done = found.is_some();
-        if runs.entries(count, found).is_none() || done {
-            return;
+        if runs.entries(count, found).is_none() {
+            return false;
+        }
+        if done {
+            return true;
         }
     }
 }
@@ -482,6 +491,20 @@ pub fn find(blob: &[u8], key: u64) -> Vec<Posting> {
     let mut out = Vec::new();
     find_into(blob, key, &mut out);
     out
+}
+
+/// [`find_into`] on a row of the index: a blob that does not make sense
+/// is damage.
+fn find_in_row(blob: &[u8], key: u64, out: &mut Vec<Posting>) -> Result<(), DbError> {
+    if find_into(blob, key, out) {
+        return Ok(());
+    }
+    Err(DbError::Damaged {
+        detail: format!(
+            "a row of the position index ({} bytes) does not decode",
+            blob.len()
+        ),
+    })
 }
 
 /// Stores the entries of one import batch, whose first game has id
@@ -538,7 +561,7 @@ pub(crate) fn reached(conn: &Connection, key: u64) -> Result<Vec<Posting>, DbErr
     let mut found = Vec::new();
     while let Some(row) = rows.next()? {
         let blob = super::query::blob(row, 0)?;
-        find_into(blob, key, &mut found);
+        find_in_row(blob, key, &mut found)?;
     }
     found.sort_unstable_by_key(|p| (p.game, p.ply));
     Ok(found)
@@ -560,7 +583,7 @@ pub(crate) fn scan(
     let mut found = Vec::new();
     while let Some(row) = rows.next()? {
         found.clear();
-        find_into(super::query::blob(row, 0)?, key, &mut found);
+        find_in_row(super::query::blob(row, 0)?, key, &mut found)?;
         for &p in &found {
             if !each(p) {
                 return Ok(());
@@ -636,6 +659,27 @@ pub(crate) mod legacy {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_blob_that_breaks_off_does_not_make_sense_and_a_whole_one_does() {
+        let all: Vec<Posting> = (0..50u32)
+            .map(|g| Posting {
+                key: u64::from(g % 7) * 1_000_003,
+                game: g + 1,
+                ply: (g % 5) as u16,
+            })
+            .collect();
+        let mut sorted = all.clone();
+        sorted.sort_unstable_by_key(|p| (p.key, p.game, p.ply));
+        let blob = encode(&sorted);
+        let last = sorted.last().unwrap().key;
+        let mut out = Vec::new();
+        assert!(find_into(&blob, last, &mut out));
+        assert!(find_into(&blob, u64::MAX, &mut Vec::new()));
+        assert_eq!(out.len(), sorted.iter().filter(|p| p.key == last).count());
+        let cut = &blob[..blob.len() - 1];
+        assert!(!find_into(cut, u64::MAX, &mut Vec::new()));
+    }
 
     proptest! {
         /// Whatever the entries, each key finds exactly its own entries in

@@ -9,11 +9,11 @@
 use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
-use super::replay::{Replayer, WrittenMove, check_result, start_from_tags};
+use super::replay::{MoveVisitor, Replayer, WrittenMove, check_result, start_from_tags};
 use super::san::CheckMark;
 use super::span::Location;
 use super::visitor::{At, Flow, MoveToken, Visitor};
-use crate::rules::Position;
+use crate::rules::{Move, Position};
 
 /// What validating a game found.
 #[derive(Clone, Debug)]
@@ -27,6 +27,22 @@ pub struct Validation {
     /// The result the game records: its termination marker, else its
     /// `Result` tag.
     pub result: Option<String>,
+    /// What a replaying validator ([`Validator::replaying`]) keeps besides.
+    pub kept: Option<Kept>,
+}
+
+/// What a replaying validator keeps of a game: what a store needs of it,
+/// without the tree of its moves.
+#[derive(Clone, Debug, Default)]
+pub struct Kept {
+    /// Every tag pair in the order written.
+    pub tags: Vec<(String, String)>,
+    /// The line where the game starts.
+    pub line: usize,
+    /// The start position (`None`: the start is unknown).
+    pub start: Option<Position>,
+    /// The main-line moves replayed.
+    pub moves: Vec<Move>,
 }
 
 impl Validation {
@@ -86,8 +102,10 @@ impl WrittenMove for StreamMove<'_> {
 /// The validating [`Visitor`] of one game: give it to
 /// [`read_with`], then take its [`Validation`] with [`Validator::finish`].
 /// It keeps the moves it is told until the replay plays them, borrowed
-/// from the game's text (`'t`).
-pub struct Validator<'t> {
+/// from the game's text (`'t`); a replaying one ([`Validator::replaying`])
+/// tells each main-line move to a visitor (`'r`, `'v`) and keeps what
+/// [`Kept`] holds.
+pub struct Validator<'t, 'r, 'v> {
     source: SourceNotes,
     /// The reader's diagnostics.
     reader: Vec<Diagnostic>,
@@ -102,14 +120,36 @@ pub struct Validator<'t> {
     /// The start position's diagnostics (a fault, or warnings).
     start: Vec<Diagnostic>,
     started: bool,
-    replayer: Option<Replayer<'static, 'static, StreamMove<'t>>>,
+    replayer: Option<Replayer<'r, 'v, StreamMove<'t>>>,
+    /// The visitor of the main-line moves, until the replay starts.
+    visit: Option<&'r mut MoveVisitor<'v>>,
+    /// Kept when replaying ([`Validator::replaying`]).
+    kept: Option<Kept>,
     done: Option<Validation>,
 }
 
-impl Validator<'_> {
+impl<'t> Validator<'t, 'static, 'static> {
     /// A validator for a game whose bytes the splitter and decoding
     /// described with `source`.
-    pub fn new<'t>(source: SourceNotes) -> Validator<'t> {
+    pub fn new(source: SourceNotes) -> Validator<'t, 'static, 'static> {
+        Validator::with(source, None, None)
+    }
+}
+
+impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
+    /// A validator that also tells `visit` each main-line move as it is
+    /// played and keeps the tags, the start and the main line ([`Kept`]):
+    /// what [`check_game`](super::replay::check_game) gives of a tree, the
+    /// tree never built.
+    pub fn replaying(source: SourceNotes, visit: &'r mut MoveVisitor<'v>) -> Validator<'t, 'r, 'v> {
+        Validator::with(source, Some(visit), Some(Kept::default()))
+    }
+
+    fn with(
+        source: SourceNotes,
+        visit: Option<&'r mut MoveVisitor<'v>>,
+        kept: Option<Kept>,
+    ) -> Validator<'t, 'r, 'v> {
         Validator {
             source,
             reader: Vec::new(),
@@ -121,6 +161,8 @@ impl Validator<'_> {
             start: Vec::new(),
             started: false,
             replayer: None,
+            visit,
+            kept,
             done: None,
         }
     }
@@ -132,6 +174,7 @@ impl Validator<'_> {
             plies: 0,
             end: None,
             result: None,
+            kept: None,
         })
     }
 
@@ -144,7 +187,11 @@ impl Validator<'_> {
         match start_from_tags(placed(&self.variant), placed(&self.fen)) {
             Ok((pos, notes)) => {
                 self.start = notes;
-                self.replayer = Some(Replayer::new(pos, false, None));
+                let collect = self.kept.is_some();
+                if let Some(kept) = self.kept.as_mut() {
+                    kept.start = Some(pos.clone());
+                }
+                self.replayer = Some(Replayer::new(pos, collect, self.visit.take()));
             }
             Err(e) => self.start.push(e.to_diagnostic()),
         }
@@ -156,12 +203,18 @@ fn placed(tag: &Option<(String, Location)>) -> Option<(&str, Location)> {
     tag.as_ref().map(|(value, at)| (value.as_str(), *at))
 }
 
-impl<'t> Visitor<'t> for Validator<'t> {
+impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
     fn begin_game(&mut self, at: At<'_>) {
         self.game_at = at.offset;
+        if let Some(kept) = self.kept.as_mut() {
+            kept.line = at.location().line;
+        }
     }
 
     fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
+        if let Some(kept) = self.kept.as_mut() {
+            kept.tags.push((name.to_string(), value.to_string()));
+        }
         match name {
             "Variant" if self.variant.is_none() => {
                 self.variant = Some((value.to_string(), at.location()));
@@ -223,6 +276,7 @@ impl<'t> Visitor<'t> for Validator<'t> {
         }
         let broken = has_error(&diagnostics);
         diagnostics.append(&mut self.start);
+        let mut kept = self.kept.take();
         let (plies, end) = match self.replayer.take() {
             None => (0, None),
             Some(replayer) => {
@@ -239,6 +293,9 @@ impl<'t> Visitor<'t> for Validator<'t> {
                         &mut diagnostics,
                     );
                 }
+                if let Some(kept) = kept.as_mut() {
+                    kept.moves = std::mem::take(&mut done.moves);
+                }
                 (done.plies, Some(done.end))
             }
         };
@@ -248,6 +305,7 @@ impl<'t> Visitor<'t> for Validator<'t> {
             plies,
             end,
             result,
+            kept,
         });
     }
 }

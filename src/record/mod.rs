@@ -13,12 +13,14 @@ pub mod packed;
 use sha2::{Digest, Sha256};
 
 use crate::notation::coord::write_coord;
-use crate::notation::diagnostic::{Diagnostic, Severity};
+use crate::notation::diagnostic::{Diagnostic, Severity, has_error};
 use crate::notation::game::Game;
-use crate::notation::reader::GameText;
-use crate::notation::replay::{check_game, game_variant};
+use crate::notation::pgn::read_with;
+use crate::notation::reader::{GameBytes, GameText};
+use crate::notation::replay::check_game;
 use crate::notation::san::push_san_after;
-use crate::rules::{Move, Position};
+use crate::notation::validation::Validator;
+use crate::rules::{Move, Position, Variant};
 
 /// The stable 64-bit id of a game with content hash `hash`: its first
 /// eight bytes, big-endian, as a signed integer. Games hashed on different
@@ -72,9 +74,9 @@ fn tag_content(value: &str) -> Option<String> {
     (!v.is_empty() && !v.chars().all(|c| c == '?' || c == '.' || c == '-')).then_some(v)
 }
 
-/// The result a game records, in standard form (`*` when it records none).
-fn result_content(game: &Game) -> &'static str {
-    let written = game.result.as_deref().or_else(|| game.tag("Result"));
+/// The result a game records (its termination marker, else its `Result`
+/// tag), in standard form (`*` when it records none).
+fn result_content(written: Option<&str>) -> &'static str {
     match written.map(str::trim) {
         Some("1-0") => "1-0",
         Some("0-1") => "0-1",
@@ -91,7 +93,8 @@ fn result_content(game: &Game) -> &'static str {
 pub(crate) fn content_hash(
     variant: &str,
     start: Option<&str>,
-    game: &Game,
+    game_tags: &[(String, String)],
+    result: Option<&str>,
     packed: &[u8],
     invalid_text: Option<&str>,
 ) -> [u8; 32] {
@@ -101,8 +104,7 @@ pub(crate) fn content_hash(
     h.update(b"\0");
     h.update(start.unwrap_or("").as_bytes());
     h.update(b"\0");
-    let mut tags: Vec<(&str, String)> = game
-        .tags
+    let mut tags: Vec<(&str, String)> = game_tags
         .iter()
         .filter(|(n, _)| !matches!(n.as_str(), "Variant" | "FEN" | "SetUp" | "Result"))
         .filter_map(|(n, v)| tag_content(v).map(|v| (n.as_str(), v)))
@@ -115,7 +117,7 @@ pub(crate) fn content_hash(
         h.update(b"\0");
     }
     h.update(b"result\0");
-    h.update(result_content(game).as_bytes());
+    h.update(result_content(result).as_bytes());
     h.update(b"\0moves\0");
     h.update(packed);
     if let Some(text) = invalid_text {
@@ -166,20 +168,77 @@ pub(crate) fn prepare_with(
     game: Game,
     texts: LineTexts,
 ) -> Prepared {
-    let variant = game_variant(&game).map_or_else(
-        |_| game.tag("Variant").unwrap_or("unknown").to_string(),
-        |v| v.name().to_string(),
-    );
-    // SAN separated by spaces and the key of every position, made as the
-    // replay plays each main-line move, so the game is played once.
-    let (mut keys, mut after_null) = (Vec::with_capacity(game.moves.len() + 1), false);
-    let mut san = texts.san.then(String::new);
-    let mut coords = texts.coord.then(String::new);
-    let mut visit = |before: &Position, m: &Move, after: &Position| {
-        if keys.is_empty() {
-            keys.push(before.key());
+    let mut line = LineRecorder::new(texts);
+    let checked = check_game(&game, Some(&mut |b, m, a| line.visit(b, m, a)));
+    let (start, moves) = checked
+        .replay
+        .map_or((None, Vec::new()), |r| (Some(r.start), r.moves));
+    let replayed = Replayed {
+        result: game.recorded_result().map(str::to_string),
+        tags: game.tags,
+        diagnostics: checked.diagnostics,
+        start,
+        moves,
+        line: game.at.line,
+    };
+    assemble(source, text.number, &text.text, replayed, line)
+}
+
+/// [`prepare`] straight from the reader: the game is replayed as it is
+/// read ([`Validator::replaying`]), without the tree of its moves, which
+/// took some 200 bytes a ply (2.7 GB for one game of 11.9 million plies,
+/// against 100 MB of text). The same [`Prepared`] as [`prepare`] gives.
+pub(crate) fn prepare_bytes(source: &str, game: &GameBytes<'_>) -> Prepared {
+    prepare_bytes_with(source, game, LineTexts::default())
+}
+
+/// [`prepare_bytes`], also writing the main line as text where `texts`
+/// asks.
+pub(crate) fn prepare_bytes_with(source: &str, game: &GameBytes<'_>, texts: LineTexts) -> Prepared {
+    let mut line = LineRecorder::new(texts);
+    let mut visit = |b: &Position, m: &Move, a: &Position| line.visit(b, m, a);
+    let mut validator = Validator::replaying(game.source_notes(), &mut visit);
+    read_with(&game.text, game.start, &mut validator);
+    let validation = validator.finish();
+    let kept = validation.kept.unwrap_or_default();
+    let replayed = Replayed {
+        result: validation.result,
+        tags: kept.tags,
+        diagnostics: validation.diagnostics,
+        start: kept.start,
+        moves: kept.moves,
+        line: kept.line,
+    };
+    assemble(source, game.number, &game.text, replayed, line)
+}
+
+/// What a store keeps of the main line as a replay plays it: the key of
+/// every position up to ply [`MAX_INDEXED_PLY`] (none after a null move;
+/// the index and the opening trees leave out the rest), and the SAN and
+/// coordinate texts when asked for.
+struct LineRecorder {
+    keys: Vec<u64>,
+    after_null: bool,
+    san: Option<String>,
+    coords: Option<String>,
+}
+
+impl LineRecorder {
+    fn new(texts: LineTexts) -> LineRecorder {
+        LineRecorder {
+            keys: Vec::new(),
+            after_null: false,
+            san: texts.san.then(String::new),
+            coords: texts.coord.then(String::new),
         }
-        if let Some(s) = san.as_mut() {
+    }
+
+    /// One main-line move, from `before` to `after`.
+    fn visit(&mut self, before: &Position, m: &Move, after: &Position) {
+        if self.keys.is_empty() {
+            self.keys.push(before.key());
+        }
+        if let Some(s) = self.san.as_mut() {
             if !s.is_empty() {
                 s.push(' ');
             }
@@ -189,7 +248,7 @@ pub(crate) fn prepare_with(
                 push_san_after(s, before, m, after);
             }
         }
-        if let Some(c) = coords.as_mut() {
+        if let Some(c) = self.coords.as_mut() {
             if !c.is_empty() {
                 c.push(' ');
             }
@@ -197,50 +256,92 @@ pub(crate) fn prepare_with(
         }
         if m.is_null() {
             // Positions after a null move are no positions of the game (R-0-6).
-            after_null = true;
+            self.after_null = true;
         }
-        if !after_null {
-            keys.push(after.key());
+        if !self.after_null && self.keys.len() <= MAX_INDEXED_PLY {
+            self.keys.push(after.key());
+        }
+    }
+}
+
+/// What reading and replaying a game gave, from a tree or from the reader.
+struct Replayed {
+    tags: Vec<(String, String)>,
+    /// The result it records: its termination marker, else its `Result` tag.
+    result: Option<String>,
+    diagnostics: Vec<Diagnostic>,
+    /// The start position, when known (then the main line was replayed).
+    start: Option<Position>,
+    /// The main-line moves replayed.
+    moves: Vec<Move>,
+    /// The line where the game starts.
+    line: usize,
+}
+
+/// The [`Prepared`] game `number` of `source`, of text `text`, from what
+/// its replay gave and what `recorded` kept of its main line.
+fn assemble(
+    source: &str,
+    number: usize,
+    text: &str,
+    game: Replayed,
+    recorded: LineRecorder,
+) -> Prepared {
+    let variant_tag = game
+        .tags
+        .iter()
+        .find(|(n, _)| n == "Variant")
+        .map(|(_, v)| v.as_str());
+    let variant = match variant_tag {
+        None => Variant::chess().name().to_string(),
+        Some(name) => {
+            Variant::by_name(name).map_or_else(|| name.to_string(), |v| v.name().to_string())
         }
     };
-    let checked = check_game(&game, Some(&mut visit));
-    let valid = checked.is_valid();
-    let warnings = checked
+    let valid = !has_error(&game.diagnostics);
+    let warnings = game
         .diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
         .count();
-    let diagnostic = checked.first_error().map(|e| e.render(source, text.number));
-    let (mut packed, mut start, mut has_line) = (Vec::new(), None, false);
-    if let Some(r) = &checked.replay {
+    let diagnostic = game
+        .diagnostics
+        .iter()
+        .find(|d| d.is_error())
+        .map(|e| e.render(source, number));
+    let LineRecorder {
+        mut keys,
+        san,
+        coords,
+        ..
+    } = recorded;
+    let (mut packed, mut start, has_line) = (Vec::new(), None, game.start.is_some());
+    if let Some(first) = &game.start {
         if keys.is_empty() {
             // A game without moves: its start is its one position.
-            keys.push(r.start.key());
+            keys.push(first.key());
         }
-        packed = packed::encode_all(&r.moves);
+        packed = packed::encode_all(&game.moves);
         // Without a `FEN` tag a game starts from its variant's start
-        // position (`check_game`): no position to compare (two setups
-        // built, 20,000 instructions a game).
-        start = if game.tag("FEN").is_some() {
-            start_text(&r.start)
-        } else {
-            None
-        };
-        has_line = true;
+        // position: no position to compare (two setups built, 20,000
+        // instructions a game).
+        if game.tags.iter().any(|(n, _)| n == "FEN") {
+            start = start_text(first);
+        }
     }
     let hash = content_hash(
         &variant,
         start.as_deref(),
-        &game,
+        &game.tags,
+        game.result.as_deref(),
         &packed,
-        (!valid).then_some(text.text.as_str()),
+        (!valid).then_some(text),
     );
     let moves_hash = has_line.then(|| moves_hash(&variant, start.as_deref(), &packed));
-    let line = game.at.line;
     Prepared {
         variant,
-        plies: checked.replay.as_ref().map_or(0, |r| r.moves.len()),
-        diagnostics: checked.diagnostics,
+        plies: game.moves.len(),
+        diagnostics: game.diagnostics,
         valid,
         warnings,
         diagnostic,
@@ -250,7 +351,7 @@ pub(crate) fn prepare_with(
         start,
         keys,
         has_line,
-        line,
+        line: game.line,
         hash,
         moves_hash,
         tags: game.tags,
@@ -361,5 +462,117 @@ impl GameRecord {
             line,
             keys,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::reader::GameSplitter;
+
+    /// Games that take every path: faults in the main line and in
+    /// variations, null moves, a FEN tag, an unknown variant, broken
+    /// text, results against the position, repeated tags.
+    const TRICKY: &str = r#"
+[Event "a"]
+[Result "1-0"]
+1. e4 (1. d4 Ke3) e5+ 2. Ke3 (2. Nf3 Nc6) Nc6 1-0
+
+[White "x"] [White "y"]
+1. e4 e5 2. -- Nc6 3. Bc4?! $1 {x} 0-1 {after}
+
+[FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]
+1. e4 e5 1/2
+
+[Variant "Xiangqi"]
+1. e4 *
+
+[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]
+1. e4 *
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1/2-1/2
+
+[Variant "Royal Chess"]
+1. e3 e6 2. Ke2 *
+
+1. e4 {open
+[Event "next"]
+1. d4 ( 1. e4 ) d5 ) *
+"#;
+
+    /// Every game of `text`, prepared from its tree and from the reader.
+    fn both_ways(source: &str, text: &[u8]) -> usize {
+        let mut games = GameSplitter::new(text);
+        let mut n = 0;
+        while let Some(game) = games.next_game() {
+            let game = game.unwrap();
+            n += 1;
+            let kept = game.to_game_text();
+            let tree = prepare_with(
+                source,
+                &kept,
+                kept.read(),
+                LineTexts {
+                    san: true,
+                    coord: true,
+                },
+            );
+            let streamed = prepare_bytes_with(
+                source,
+                &game,
+                LineTexts {
+                    san: true,
+                    coord: true,
+                },
+            );
+            let what = format!("{source} game {n}");
+            assert_eq!(streamed.variant, tree.variant, "{what}");
+            assert_eq!(streamed.tags, tree.tags, "{what}");
+            assert_eq!(streamed.plies, tree.plies, "{what}");
+            assert_eq!(streamed.diagnostics, tree.diagnostics, "{what}");
+            assert_eq!(streamed.valid, tree.valid, "{what}");
+            assert_eq!(streamed.warnings, tree.warnings, "{what}");
+            assert_eq!(streamed.diagnostic, tree.diagnostic, "{what}");
+            assert_eq!(streamed.san, tree.san, "{what}");
+            assert_eq!(streamed.coord, tree.coord, "{what}");
+            assert_eq!(streamed.packed, tree.packed, "{what}");
+            assert_eq!(streamed.start, tree.start, "{what}");
+            assert_eq!(streamed.keys, tree.keys, "{what}");
+            assert_eq!(streamed.has_line, tree.has_line, "{what}");
+            assert_eq!(streamed.line, tree.line, "{what}");
+            assert_eq!(streamed.hash, tree.hash, "{what}");
+            assert_eq!(streamed.moves_hash, tree.moves_hash, "{what}");
+        }
+        n
+    }
+
+    #[test]
+    fn games_prepared_as_read_are_those_prepared_from_their_tree() {
+        assert_eq!(both_ways("tricky", TRICKY.as_bytes()), 9);
+        let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples");
+        let mut files = 0;
+        for folder in std::fs::read_dir(samples).unwrap() {
+            for file in std::fs::read_dir(folder.unwrap().path()).unwrap() {
+                let path = file.unwrap().path();
+                let bytes = std::fs::read(&path).unwrap();
+                assert!(both_ways(&path.display().to_string(), &bytes) > 0);
+                files += 1;
+            }
+        }
+        assert!(files >= 20, "{files} sample files");
+    }
+
+    /// Keys past ply 65,535 are never stored: they are not kept either.
+    #[test]
+    fn a_long_game_keeps_the_keys_of_the_indexed_plies_only() {
+        let mut text = String::new();
+        for i in 1..=33_000 {
+            let moves = if i % 2 == 1 { "Nf3 Nf6" } else { "Ng1 Ng8" };
+            text.push_str(&format!("{i}. {moves} "));
+        }
+        let mut games = GameSplitter::new(text.as_bytes());
+        let p = prepare_bytes("long", &games.next_game().unwrap().unwrap());
+        assert_eq!(p.plies, 66_000);
+        assert_eq!(p.keys.len(), MAX_INDEXED_PLY + 1);
     }
 }

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::output::{FileId, write_atomically};
+use super::output::{FileId, output_file, write_atomically};
 use super::shown;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
@@ -70,7 +70,7 @@ pub(super) fn run(
     jobs: usize,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let invalid = match output {
+    let invalid = match output_file(output) {
         Some(target) => {
             // Every input is checked before the output is created: a typo
             // or an input named as output leaves the target untouched.

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use super::import::expand;
+use super::import::Inputs;
 use super::query::select;
 use super::{shown, shown_message};
 use crate::cli::args::{DatasetArgs, ExportArgs};
@@ -26,10 +26,8 @@ fn written_line(w: &WrittenSummary) -> String {
 }
 
 pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let mut paths = Vec::new();
-    for f in &args.files {
-        paths.extend(expand(f)?);
-    }
+    let inputs = Inputs::of(&args.files)?;
+    let paths = &inputs.files;
     let jobs = super::jobs_or_all(args.jobs);
     let writer = DatasetWriter::create(Path::new(&args.out), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
@@ -48,7 +46,7 @@ pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliErro
             );
         }
     };
-    let summary = write_files(&paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
+    let summary = write_files(paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
     if terminal {
         eprint!("\r\x1b[K");
     }
@@ -67,6 +65,9 @@ pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliErro
         written_line(&summary.written),
         shown(&args.out),
     )?;
+    if let Some(line) = inputs.skipped_line() {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 

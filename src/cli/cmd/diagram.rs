@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use super::output::write_atomically;
+use super::output::{output_file, write_atomically};
 use super::validate::open;
 use super::{position_from, shown};
 use crate::cli::args::DiagramArgs;
@@ -63,7 +63,7 @@ pub(super) fn run(args: &DiagramArgs, stdout: &mut dyn Write) -> Result<(), CliE
     };
     let mut svg = render_svg(&pos, &diagram);
     svg.push('\n');
-    match &args.output {
+    match output_file(args.output.as_deref()) {
         Some(target) => write_atomically(target, |out| Ok(out.write_all(svg.as_bytes())?)),
         None => Ok(stdout.write_all(svg.as_bytes())?),
     }

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::output::{FileId, write_atomically};
+use super::output::{FileId, output_file, write_atomically};
 use super::query::select;
 use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
@@ -55,7 +55,7 @@ pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliEr
             ));
         }
     }
-    let unchanged = match &args.output {
+    let unchanged = match output_file(args.output.as_deref()) {
         None => write_games(args, stdout)?,
         Some(path) => {
             let db = FileId::of_path(Path::new(&args.filter.db));

@@ -1,5 +1,8 @@
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use super::output::FileId;
 use std::time::Instant;
 
 use super::{shown, shown_message};
@@ -9,43 +12,118 @@ use crate::db::import::{GameReport, ImportSummary};
 use crate::db::{Database, DbError};
 use crate::notation::parallel::open_input;
 
-/// The files an argument names: the file itself, or every `.pgn` and
-/// `.xpgn` file below a folder, in name order.
-pub(super) fn expand(arg: &str) -> Result<Vec<String>, CliError> {
-    if arg == "-" {
-        return Ok(vec![arg.to_string()]);
+/// The game files the arguments name, and the files of their folders that
+/// were left out as not game files.
+#[derive(Debug, Default)]
+pub(super) struct Inputs {
+    /// The files to read, in order: each named file as given, then every
+    /// `.pgn` and `.xpgn` file below each named folder, in name order.
+    pub files: Vec<String>,
+    /// Files found in the folders that are not game files, in name order.
+    pub skipped: Vec<String>,
+    /// Identities of the files found in folders so far: a file reached
+    /// twice (through a link) is read once.
+    seen: HashSet<FileId>,
+}
+
+/// Most skipped files a summary names; the rest are counted.
+const SKIPPED_NAMED: usize = 10;
+
+impl Inputs {
+    /// Expands every argument ([`Inputs::add`]).
+    pub(super) fn of(args: &[String]) -> Result<Inputs, CliError> {
+        let mut inputs = Inputs::default();
+        for arg in args {
+            inputs.add(arg)?;
+        }
+        Ok(inputs)
     }
-    let path = Path::new(arg);
-    if !path.is_dir() {
-        // Checked before anything is written: no partial import for a typo.
-        std::fs::metadata(path)
-            .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(arg))))?;
-        return Ok(vec![arg.to_string()]);
-    }
-    let mut out = Vec::new();
-    let mut stack: Vec<PathBuf> = vec![path.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| {
-            CliError::Usage(format!(
-                "{}: cannot read: {e}",
-                shown(&dir.display().to_string())
-            ))
-        })?;
-        for entry in entries {
-            let p = entry
-                .map_err(|e| {
-                    CliError::Usage(format!("{}: {e}", shown(&dir.display().to_string())))
-                })?
-                .path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {
-                out.push(p.display().to_string());
+
+    /// Adds the files `arg` names: the file itself (`-`, standard input,
+    /// as well), or every `.pgn` and `.xpgn` file below a folder. Links
+    /// are followed, but not into a folder they are inside of (a loop),
+    /// and a file reached by two names is read once.
+    fn add(&mut self, arg: &str) -> Result<(), CliError> {
+        let path = Path::new(arg);
+        if arg == "-" || !path.is_dir() {
+            if arg != "-" {
+                // Checked before anything is written: no partial import
+                // for a typo.
+                std::fs::metadata(path)
+                    .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(arg))))?;
+            }
+            self.files.push(arg.to_string());
+            return Ok(());
+        }
+        let mut found = Vec::new();
+        for entry in walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
+            let entry = match entry {
+                Ok(entry) => entry,
+                // A link back to a folder above it: its files are read
+                // where the walk finds them first.
+                Err(e) if e.loop_ancestor().is_some() => continue,
+                Err(e) => {
+                    let at = e.path().unwrap_or(path).display().to_string();
+                    let why = e
+                        .io_error()
+                        .map_or_else(|| e.to_string(), |io| io.to_string());
+                    return Err(CliError::Usage(format!(
+                        "{}: cannot read: {why}",
+                        shown(&at)
+                    )));
+                }
+            };
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            found.push(entry.into_path());
+        }
+        found.sort();
+        for file in found {
+            if FileId::of_path(&file).is_some_and(|id| !self.seen.insert(id)) {
+                continue;
+            }
+            let name = file.display().to_string();
+            if file.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {
+                self.files.push(name);
+            } else {
+                self.skipped.push(name);
             }
         }
+        Ok(())
     }
-    out.sort();
-    Ok(out)
+
+    /// The summary line of the skipped files, `None` when there are none:
+    /// `3 files not game files (only .pgn and .xpgn are read): a.json, b.gz, c.txt`.
+    pub(super) fn skipped_line(&self) -> Option<String> {
+        let n = self.skipped.len();
+        if n == 0 {
+            return None;
+        }
+        let named: Vec<String> = self
+            .skipped
+            .iter()
+            .take(SKIPPED_NAMED)
+            .map(|s| shown(s).into_owned())
+            .collect();
+        let more = if n > SKIPPED_NAMED {
+            format!(" and {} more", n - SKIPPED_NAMED)
+        } else {
+            String::new()
+        };
+        let files = if n == 1 {
+            "file not a game file"
+        } else {
+            "files not game files"
+        };
+        Some(format!(
+            "{n} {files} (only .pgn and .xpgn are read): {}{more}",
+            named.join(", ")
+        ))
+    }
 }
 
 /// Opens the database to write: waits for another import of it (saying
@@ -68,10 +146,8 @@ pub(super) fn run(
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let mut paths = Vec::new();
-    for f in files {
-        paths.extend(expand(f)?);
-    }
+    let inputs = Inputs::of(files)?;
+    let paths = &inputs.files;
     let mut report_file = match report {
         Some(path) => Some(std::io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| {
@@ -122,7 +198,7 @@ pub(super) fn run(
     };
     database
         .import_files(
-            &paths,
+            paths,
             &open_input,
             jobs,
             &mut summary,
@@ -158,6 +234,9 @@ pub(super) fn run(
         summary.warned,
         same_moves,
     )?;
+    if let Some(line) = inputs.skipped_line() {
+        writeln!(out, "{line}")?;
+    }
     Ok(())
 }
 
@@ -299,4 +378,24 @@ pub(super) fn optimize(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// `xpgn check`: every page of the database read and checked, nothing
+/// written; exit code 2 when damage is found.
+pub(super) fn check(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+    let report = Database::check_file(Path::new(db)).map_err(|e| super::db_error(db, e))?;
+    if report.problems.is_empty() {
+        writeln!(out, "{} pages checked: no damage found", report.pages)?;
+        return Ok(());
+    }
+    for problem in &report.problems {
+        writeln!(out, "{}", shown_message(problem))?;
+    }
+    Err(super::db_error(
+        db,
+        format!(
+            "the database file is damaged ({} problems listed above); restore it from a backup or import its games into a new database",
+            report.problems.len()
+        ),
+    ))
 }

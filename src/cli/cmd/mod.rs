@@ -64,6 +64,7 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         } => import::run(files, db, report.as_deref(), jobs_or_all(*jobs), out),
         Command::Duplicates { db, format, limit } => import::duplicates(db, *format, *limit, out),
         Command::Optimize { db } => import::optimize(db, out),
+        Command::Check { db } => import::check(db, out),
         Command::Stats { db, format } => import::stats(db, *format, out),
         Command::Query(args) => query::run(args, out),
         Command::Export(args) => export::run(args, out),

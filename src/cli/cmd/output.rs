@@ -7,6 +7,12 @@ use std::path::{Path, PathBuf};
 use super::shown;
 use crate::cli::exit::CliError;
 
+/// The file `-o` names: `None` for standard output, which `-o -` means as
+/// well as no `-o` at all (a file named `-` is written as `./-`).
+pub(super) fn output_file(output: Option<&str>) -> Option<&str> {
+    output.filter(|&o| o != "-")
+}
+
 /// Writes what `write` produces to `target` all or nothing: into a new
 /// temporary file beside it, flushed and synced to disk, then renamed over
 /// `target`. On any failure (of `write`, of a write, of the sync or of the
@@ -167,7 +173,7 @@ fn sync_dir(path: &Path) {
 
 /// Identifies a file independently of the name it is reached by, so that
 /// `./f.pgn`, `f.pgn`, a symbolic link and a hard link to it compare equal.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(super) struct FileId(Inner);
 
 #[cfg(unix)]
