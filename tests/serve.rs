@@ -343,6 +343,12 @@ fn a_long_game_is_shown_and_given_a_window_of_moves_at_a_time() {
         Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
     );
     assert_eq!(get(&s.addr, &format!("/api/game/{id}?from=x")).0, 400);
+    // Exported as its bytes; not rewritten whole by the server.
+    let (status, _, original) = get(&s.addr, &format!("/api/export/{id}?to=original"));
+    assert_eq!((status, original.len()), (200, text.len()));
+    let (status, _, why) = get(&s.addr, &format!("/api/export/{id}"));
+    assert_eq!(status, 400);
+    assert!(why.contains("to=original"), "{why}");
 }
 
 #[test]

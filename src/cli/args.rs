@@ -191,7 +191,7 @@ pub enum Command {
         #[arg(long, default_value = "10", value_parser = clap::value_parser!(u64).range(1..=600))]
         request_timeout: u64,
         /// Most connections open at once; more are answered 503.
-        #[arg(long, default_value = "256", value_parser = clap::value_parser!(u64).range(1..=4096))]
+        #[arg(long, default_value = "512", value_parser = clap::value_parser!(u64).range(1..=4096))]
         max_connections: u64,
         /// Most requests answered at once.
         #[arg(long, default_value = "8", value_parser = clap::value_parser!(u64).range(1..=256))]

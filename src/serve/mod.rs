@@ -41,6 +41,8 @@ pub const DEFAULT_PAGE: u64 = 50;
 /// Connections refused at once (each read for a moment, then answered
 /// `503`); past them a connection is closed unanswered.
 const MAX_REFUSING: usize = 64;
+/// How long accepting pauses after it failed.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
 /// How long a refused client has to send its request before its `503`.
 const REFUSE_WAIT: Duration = Duration::from_secs(1);
 
@@ -66,7 +68,7 @@ pub struct Config {
 impl Config {
     /// Serving `db` on `127.0.0.1:8080`: 5 seconds of database work per
     /// request, 10 seconds to send a request head and again to take the
-    /// answer, at most 256 connections and 8 requests answered at once.
+    /// answer, at most 512 connections and 8 requests answered at once.
     ///
     /// ```
     /// let c = xpgn::serve::Config::new("games.db");
@@ -78,7 +80,7 @@ impl Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             deadline: Duration::from_secs(5),
             request_timeout: Duration::from_secs(10),
-            max_connections: 256,
+            max_connections: 512,
             workers: 8,
         }
     }
@@ -174,7 +176,12 @@ impl Server {
     /// (at most [`Config::max_connections`] at once).
     pub fn run(self) {
         for stream in self.listener.incoming() {
-            let Ok(stream) = stream else { continue };
+            let Ok(stream) = stream else {
+                // Out of file descriptors or memory, most likely: let
+                // connections close before trying again.
+                std::thread::sleep(ACCEPT_PAUSE);
+                continue;
+            };
             let state = &self.state;
             if state.open.fetch_add(1, Ordering::SeqCst) >= state.max_connections {
                 state.open.fetch_sub(1, Ordering::SeqCst);

@@ -385,7 +385,7 @@ impl GameView {
         if let Some((start, moves)) = &self.replay {
             return Ok(Some((
                 start.clone(),
-                Box::new(moves.iter().cloned().map(Ok)),
+                Box::new(moves.iter().copied().map(Ok)),
             )));
         }
         if !self.is_long() {
@@ -470,7 +470,7 @@ fn walk(
         }
         let m = m?;
         if i == ply {
-            w.next = Some(m.clone());
+            w.next = Some(m);
         }
         let before = window.contains(&(i + 1)).then(|| {
             (
@@ -484,7 +484,7 @@ fn walk(
         if let Some((san, coord, turn, fullmove)) = before {
             w.window.push(PlyView {
                 ply: i + 1,
-                mv: m.clone(),
+                mv: m,
                 san,
                 coord,
                 turn,
@@ -668,6 +668,17 @@ fn export(db: &Database, req: &Request, id: i64) -> Answer {
             ));
         }
     };
+    // Rewriting reads the game whole, comments and variations included:
+    // a long one is given only as its bytes.
+    let head = db
+        .stored_game_head(id, 0)?
+        .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+    if head.original_len > LONG_TEXT as u64 && !matches!(form, ExportForm::Original) {
+        return Err(Fault::BadRequest(format!(
+            "game {id}'s text is over {} KB: it is exported here only with to=original (xpgn export writes every form)",
+            LONG_TEXT / 1024
+        )));
+    }
     let e = db
         .export_game(id, form)?
         .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
@@ -1214,7 +1225,7 @@ fn move_list_end(out: &mut String, v: &GameView, plies: usize) {
         if v.is_long() {
             let _ = write!(
                 out,
-                " <span class=\"result\">{}</span><p class=\"note\">This game's text is over {} KB: its moves are shown from the stored main line, without comments or variations (the export has them).</p>",
+                " <span class=\"result\">{}</span><p class=\"note\">This game's text is over {} KB: its moves are shown from the stored main line, without comments or variations (its original text, linked below, has them).</p>",
                 escape(v.tag("Result").unwrap_or("")),
                 LONG_TEXT / 1024
             );
