@@ -149,6 +149,13 @@ pub(crate) fn read_prefix(
         Ok(None) => return Err(fail("no content size".into())),
         Err(e) => return Err(fail(format!("{e:?}"))),
     };
+    if len <= keep as u64 {
+        // Whole: the thread's reused context, not a new stream's.
+        stored
+            .read_to_end(&mut header)
+            .map_err(|e| fail(e.to_string()))?;
+        return read(game, &header).map(|whole| (whole, len));
+    }
     let input = BufReader::new(std::io::Cursor::new(header).chain(stored));
     let decoder =
         zstd::stream::read::Decoder::with_prepared_dictionary(input, decoder_dictionary())

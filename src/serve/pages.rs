@@ -445,17 +445,25 @@ struct Walk {
     window: Vec<PlyView>,
 }
 
-/// Walks `moves` from `start` as far as ply `ply` (and the move after it)
-/// and the window of plies `window` (1-based, end excluded) need, and
-/// stops with [`DbError::TimedOut`] once `deadline` has passed.
+/// Where and how far to walk: to ply `ply` (and the move after it) and
+/// through the plies of `window` (1-based, end excluded), writing their
+/// coordinates and positions only when `texts` (the API's, not the page's).
+struct WalkTo {
+    ply: usize,
+    window: std::ops::Range<usize>,
+    texts: bool,
+}
+
+/// Walks `moves` from `start` as far as `to` needs, and stops with
+/// [`DbError::TimedOut`] once `deadline` has passed.
 fn walk(
     game: i64,
     start: Position,
     moves: MoveSource<'_>,
-    ply: usize,
-    window: std::ops::Range<usize>,
+    to: WalkTo,
     deadline: Instant,
 ) -> Result<Walk, Fault> {
+    let WalkTo { ply, window, texts } = to;
     let mut w = Walk {
         at: start.clone(),
         last: None,
@@ -473,9 +481,14 @@ fn walk(
             w.next = Some(m);
         }
         let before = window.contains(&(i + 1)).then(|| {
+            let coord = if texts {
+                write_coord(&pos, &m)
+            } else {
+                String::new()
+            };
             (
                 write_san(&pos, &m),
-                write_coord(&pos, &m),
+                coord,
                 pos.turn(),
                 pos.fullmove_number(),
             )
@@ -489,7 +502,11 @@ fn walk(
                 coord,
                 turn,
                 fullmove,
-                fen: write_position(&pos),
+                fen: if texts {
+                    write_position(&pos)
+                } else {
+                    String::new()
+                },
             });
         }
         if i + 1 == ply {
@@ -605,7 +622,17 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
     let walked = match v.line(db)? {
         Some((start, moves)) => Some((
             write_position(&start),
-            walk(id, start, moves, ply, window.clone(), deadline)?,
+            walk(
+                id,
+                start,
+                moves,
+                WalkTo {
+                    ply,
+                    window: window.clone(),
+                    texts: true,
+                },
+                deadline,
+            )?,
         )),
         None => None,
     };
@@ -1028,7 +1055,17 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let ply = ply_param(req, "ply")?.unwrap_or(0).min(plies);
     let window = window_of(ply, plies);
     let walked = match v.line(db)? {
-        Some((start, moves)) => Some(walk(id, start, moves, ply, window.clone(), deadline)?),
+        Some((start, moves)) => Some(walk(
+            id,
+            start,
+            moves,
+            WalkTo {
+                ply,
+                window: window.clone(),
+                texts: false,
+            },
+            deadline,
+        )?),
         None => None,
     };
     let flip = req.param("flip").is_some_and(|f| f != "0");
