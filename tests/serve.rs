@@ -1,6 +1,8 @@
 //! `xpgn serve` over HTTP, without a browser: pages and API answers,
 //! escaping of hostile tags and comments, 404 for every path outside the
-//! routes, bounded pages, read-only databases.
+//! routes, bounded pages, long games in windows of moves, read-only
+//! databases, foreign `Host` names refused, and slow or idle clients that
+//! cannot lock the others out.
 #![cfg(feature = "serve")]
 
 mod support;
@@ -8,12 +10,16 @@ mod support;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
+use std::time::Duration;
 
-use support::{Served, serve, xpgn};
+use support::{Served, serve, serve_with, xpgn};
 
 /// Sends `request` as is and returns (status, headers, body).
 fn raw(addr: &str, request: &str) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).unwrap();
+    // Long enough for any answer; a server that never answers fails the
+    // test instead of hanging it.
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     s.write_all(request.as_bytes()).unwrap();
     let mut bytes = Vec::new();
     s.read_to_end(&mut bytes).unwrap();
@@ -24,7 +30,10 @@ fn raw(addr: &str, request: &str) -> (u16, String, String) {
 }
 
 fn get(addr: &str, path: &str) -> (u16, String, String) {
-    raw(addr, &format!("GET {path} HTTP/1.1\r\nHost: x\r\n\r\n"))
+    raw(
+        addr,
+        &format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n"),
+    )
 }
 
 fn get_json(addr: &str, path: &str) -> serde_json::Value {
@@ -121,7 +130,10 @@ fn paths_outside_the_routes_and_assets_are_404_and_only_get_is_served() {
     assert_eq!(raw(&s.addr, "nonsense\r\n\r\n").0, 400);
     let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(40_000));
     assert_eq!(raw(&s.addr, &huge).0, 413);
-    let (status, head, body) = raw(&s.addr, "HEAD / HTTP/1.1\r\n\r\n");
+    let (status, head, body) = raw(
+        &s.addr,
+        &format!("HEAD / HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr),
+    );
     assert_eq!(status, 200);
     assert!(head.contains("Content-Length: ") && body.is_empty());
     assert_eq!(get(&s.addr, "/?variant=xiangqi").0, 400);
@@ -248,4 +260,213 @@ fn serve_refuses_a_missing_database_and_says_where_it_listens() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such database"));
     let s = serve("addr", 0);
     assert!(s.addr.starts_with("127.0.0.1:"));
+}
+
+/// A game of `moves` moves of knights going out and back (`1. Nf3 Nf6 2.
+/// Ng1 Ng8 ...`): the board is the start's after every multiple of 4
+/// plies.
+fn knights(moves: usize) -> String {
+    let mut text =
+        String::from("[Event \"Knights\"]\n[White \"Out\"]\n[Black \"Back\"]\n[Result \"*\"]\n\n");
+    for i in 0..moves {
+        let pair = if i % 2 == 0 { "Nf3 Nf6" } else { "Ng1 Ng8" };
+        text.push_str(&format!("{}. {pair}\n", i + 1));
+    }
+    text.push_str("*\n");
+    text
+}
+
+#[test]
+fn a_long_game_is_shown_and_given_a_window_of_moves_at_a_time() {
+    // Over 256 KB of text: read from the stored main line.
+    let text = knights(30_000);
+    assert!(text.len() > 300_000);
+    let s = serve_with("long", 0, &[("long.pgn", &text)], &[]);
+    let id = game_id(&s, "event=Knights");
+    let plies = 60_000;
+    let (status, _, body) = get(&s.addr, &format!("/game/{id}"));
+    assert_eq!(status, 200);
+    assert!(
+        body.contains(&format!("Ply 0 of {plies}")),
+        "{}",
+        &body[..2000]
+    );
+    assert!(body.contains(&format!("Plies 1–500 of {plies}")));
+    assert_eq!(body.matches("<a class=\"move").count(), 500);
+    assert!(body.contains(&format!("id=\"window-next\" href=\"/game/{id}?ply=501\"")));
+    assert!(!body.contains("window-prev"));
+    // The text is shown in part; the page stays small.
+    assert!(body.contains("first 256 KB of"));
+    assert!(body.len() < 400_000, "{} bytes", body.len());
+
+    // Near the end: the window that holds the ply, the board of that ply.
+    let (status, _, body) = get(&s.addr, &format!("/game/{id}?ply=59998"));
+    assert_eq!(status, 200);
+    assert!(body.contains(&format!("Ply 59998 of {plies}")));
+    assert!(body.contains(&format!("Plies 59501–60000 of {plies}")));
+    assert_eq!(body.matches("<a class=\"move").count(), 500);
+    assert!(body.contains(r#"data-ply="59998" href="#));
+    assert!(body.contains(&format!("id=\"window-prev\" href=\"/game/{id}?ply=59500\"")));
+    assert!(body.contains("<code id=\"fen\">rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w"));
+
+    // The API: 500 plies unless fewer are asked for, from any ply, and
+    // the position of any ply.
+    let g = get_json(&s.addr, &format!("/api/game/{id}"));
+    assert_eq!(g["plies"].as_array().unwrap().len(), 500);
+    assert_eq!(
+        (
+            g["ply_count"].as_u64(),
+            g["from"].as_u64(),
+            g["more"].as_bool()
+        ),
+        (Some(plies), Some(1), Some(true))
+    );
+    assert_eq!(g["annotated"], false);
+    assert_eq!(g["original_complete"], false);
+    assert_eq!(g["original_bytes"].as_u64(), Some(text.len() as u64));
+    assert!(g["original"].as_str().unwrap().len() <= 256 * 1024);
+    let g = get_json(
+        &s.addr,
+        &format!("/api/game/{id}?from=59999&count=10&ply=4"),
+    );
+    let tail = g["plies"].as_array().unwrap();
+    assert_eq!(tail.len(), 2);
+    assert_eq!(
+        (tail[1]["ply"].as_u64(), tail[1]["san"].as_str()),
+        (Some(60_000), Some("Ng8"))
+    );
+    assert_eq!(g["more"], false);
+    assert_eq!(
+        g["position"]["fen"]
+            .as_str()
+            .map(|f| f.split(' ').next().unwrap()),
+        Some("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR")
+    );
+    assert_eq!(get(&s.addr, &format!("/api/game/{id}?from=x")).0, 400);
+    // Exported as its bytes; not rewritten whole by the server.
+    let (status, _, original) = get(&s.addr, &format!("/api/export/{id}?to=original"));
+    assert_eq!((status, original.len()), (200, text.len()));
+    let (status, _, why) = get(&s.addr, &format!("/api/export/{id}"));
+    assert_eq!(status, 400);
+    assert!(why.contains("to=original"), "{why}");
+}
+
+#[test]
+fn a_short_game_over_one_window_is_paged_with_its_comments() {
+    let mut text = knights(300);
+    text = text.replacen("1. Nf3 Nf6", "1. Nf3 {out} Nf6", 1);
+    text = text.replacen("300. Ng1 Ng8", "300. Ng1 Ng8 {home}", 1);
+    let s = serve_with("windows", 0, &[("k.pgn", &text)], &[]);
+    let id = game_id(&s, "event=Knights");
+    let (_, _, first) = get(&s.addr, &format!("/game/{id}"));
+    assert!(first.contains("Plies 1–500 of 600"));
+    assert!(first.contains("<span class=\"comment\">out</span>"));
+    assert!(!first.contains(">home<"));
+    let (_, _, second) = get(&s.addr, &format!("/game/{id}?ply=501"));
+    assert!(second.contains("Plies 501–600 of 600"));
+    assert!(second.contains("<span class=\"comment\">home</span>"));
+    assert_eq!(second.matches("<a class=\"move").count(), 100);
+    let g = get_json(&s.addr, &format!("/api/game/{id}?from=2"));
+    assert_eq!(g["plies"].as_array().unwrap().len(), 500);
+    assert_eq!(g["annotated"], true);
+    assert_eq!(g["plies"][0]["ply"].as_u64(), Some(2));
+}
+
+#[test]
+fn a_foreign_host_is_refused() {
+    let s = serve("hosts", 0);
+    let port = s.addr.rsplit(':').next().unwrap();
+    for host in [format!("localhost:{port}"), s.addr.clone()] {
+        let (status, _, _) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 200, "{host}");
+    }
+    for host in [
+        format!("rebound.example:{port}"),
+        format!("localhost.rebound.example:{port}"),
+        "localhost:1".to_string(),
+    ] {
+        let (status, _, body) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 421, "{host}");
+        assert!(!body.contains("\"games\""), "{body}");
+    }
+    assert_eq!(raw(&s.addr, "GET / HTTP/1.1\r\n\r\n").0, 400);
+}
+
+/// Opens `n` connections that send nothing.
+fn idle(addr: &str, n: usize) -> Vec<TcpStream> {
+    (0..n).map(|_| TcpStream::connect(addr).unwrap()).collect()
+}
+
+#[test]
+fn past_the_connection_limit_clients_are_answered_503_with_retry_after() {
+    let s = serve_with("limit", 0, &[], &["--max-connections", "4"]);
+    let held = idle(&s.addr, 4);
+    let (status, head, _) = get(&s.addr, "/");
+    assert_eq!(status, 503, "{head}");
+    assert!(head.contains("Retry-After: "), "{head}");
+    drop(held);
+    // Once they are closed, clients are answered again.
+    let mut status = 0;
+    for _ in 0..100 {
+        status = get(&s.addr, "/").0;
+        if status == 200 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn slow_and_idle_clients_neither_lock_out_others_nor_stay_past_their_deadline() {
+    let s = serve_with(
+        "slow",
+        0,
+        &[],
+        &["--request-timeout", "2", "--workers", "2"],
+    );
+    let _idle = idle(&s.addr, 40);
+    // Slow clients: a byte of a never-ending header now and then.
+    let slow: Vec<_> = (0..10)
+        .map(|_| {
+            let addr = s.addr.clone();
+            std::thread::spawn(move || {
+                let mut c = TcpStream::connect(&addr).unwrap();
+                c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+                c.write_all(b"GET / HTTP/1.1\r\nX-Slow: ").unwrap();
+                c.set_nonblocking(true).unwrap();
+                let mut answer = Vec::new();
+                let mut buf = [0; 512];
+                for _ in 0..600 {
+                    if c.write_all(b"a").is_err() {
+                        break;
+                    }
+                    match c.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => answer.extend_from_slice(&buf[..n]),
+                        Err(_) => {}
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                String::from_utf8_lossy(&answer).into_owned()
+            })
+        })
+        .collect();
+    // Others are served meanwhile.
+    for _ in 0..5 {
+        let (status, _, body) = get(&s.addr, "/api/games");
+        assert_eq!(status, 200, "{body}");
+    }
+    // Each slow client is stopped at its deadline with 408, not served
+    // for as long as it keeps sending.
+    for t in slow {
+        let answer = t.join().unwrap();
+        assert!(answer.starts_with("HTTP/1.1 408 "), "{answer:?}");
+    }
 }

@@ -194,6 +194,16 @@ pub enum Command {
         /// Seconds one request's database work may take.
         #[arg(long, default_value = "5", value_parser = clap::value_parser!(u64).range(1..=600))]
         timeout: u64,
+        /// Seconds a client has to send its whole request, and again to
+        /// take its whole answer.
+        #[arg(long, default_value = "10", value_parser = clap::value_parser!(u64).range(1..=600))]
+        request_timeout: u64,
+        /// Most connections open at once; more are answered 503.
+        #[arg(long, default_value = "512", value_parser = clap::value_parser!(u64).range(1..=4096))]
+        max_connections: u64,
+        /// Most requests answered at once.
+        #[arg(long, default_value = "8", value_parser = clap::value_parser!(u64).range(1..=256))]
+        workers: u64,
     },
 }
 

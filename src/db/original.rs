@@ -19,6 +19,7 @@
 //! whose migration unpacks with the old one and packs with the new.
 
 use std::cell::RefCell;
+use std::io::{BufReader, Read};
 use std::sync::OnceLock;
 
 use zstd::bulk::{Compressor, Decompressor};
@@ -118,10 +119,78 @@ pub(crate) fn read(game: i64, stored: &[u8]) -> Result<Vec<u8>, DbError> {
     unpack(stored).map_err(|source| DbError::Original { game, source })
 }
 
+/// At most `keep` bytes from the start of the original a stored value
+/// holds, decompressed as a stream from `stored` (so the text of a long
+/// game is never held whole), and the whole original's length as the
+/// value's header gives it.
+///
+/// # Errors
+/// [`DbError::Original`] for a value that is not a frame of [`pack`], or
+/// that ends before its first `keep` bytes.
+pub(crate) fn read_prefix(
+    game: i64,
+    mut stored: impl Read,
+    keep: usize,
+) -> Result<(Vec<u8>, u64), DbError> {
+    let fail = |why: String| DbError::Original {
+        game,
+        source: UnpackError(why),
+    };
+    // A frame header is at most 18 bytes; it is read first for the length
+    // and then given back to the decoder.
+    let mut header = Vec::with_capacity(18);
+    (&mut stored)
+        .take(18)
+        .read_to_end(&mut header)
+        .map_err(|e| fail(e.to_string()))?;
+    let len = match zstd::zstd_safe::get_frame_content_size(&header) {
+        Ok(Some(n)) if n <= LONGEST => n,
+        Ok(Some(n)) => return Err(fail(format!("its header claims {n} bytes"))),
+        Ok(None) => return Err(fail("no content size".into())),
+        Err(e) => return Err(fail(format!("{e:?}"))),
+    };
+    if len <= keep as u64 {
+        // Whole: the thread's reused context, not a new stream's.
+        stored
+            .read_to_end(&mut header)
+            .map_err(|e| fail(e.to_string()))?;
+        return read(game, &header).map(|whole| (whole, len));
+    }
+    let input = BufReader::new(std::io::Cursor::new(header).chain(stored));
+    let decoder =
+        zstd::stream::read::Decoder::with_prepared_dictionary(input, decoder_dictionary())
+            .map_err(|e| fail(e.to_string()))?;
+    let want = len.min(keep as u64);
+    let mut out = Vec::with_capacity(want as usize);
+    decoder
+        .take(want)
+        .read_to_end(&mut out)
+        .map_err(|e| fail(e.to_string()))?;
+    if out.len() as u64 == want {
+        Ok((out, len))
+    } else {
+        Err(fail("shorter than its header says".into()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_prefix_is_the_start_of_the_original_and_its_length_the_whole() {
+        let game: Vec<u8> = (0..50_000u32)
+            .flat_map(|i| format!("{}. Nf3 Nf6 {{{i}}} ", i + 1).into_bytes())
+            .collect();
+        let stored = pack(&game);
+        let (head, len) = read_prefix(1, &stored[..], 1000).unwrap();
+        assert_eq!((&head[..], len), (&game[..1000], game.len() as u64));
+        let (whole, _) = read_prefix(1, &stored[..], usize::MAX).unwrap();
+        assert_eq!(whole, game);
+        assert!(read_prefix(1, &stored[..stored.len() / 2], usize::MAX).is_err());
+        assert!(read_prefix(1, &b"not a frame"[..], 10).is_err());
+    }
 
     #[test]
     fn a_pgn_game_comes_back_byte_for_byte_and_smaller() {

@@ -1,12 +1,19 @@
-//! What a viewer reads: one stored game whole, and a deadline on every
-//! statement of a connection, so a server answering many requests bounds
-//! the time each one may take.
+//! What a viewer reads: one stored game whole, or its columns, the start
+//! of its text and its main line move by move (so a game of any length is
+//! read in bounded memory), and a deadline on every statement of a
+//! connection, so a server answering many requests bounds the time each
+//! one may take.
 
+use std::io::Read;
 use std::time::Instant;
 
-use rusqlite::OptionalExtension;
+use rusqlite::blob::Blob;
+use rusqlite::{MAIN_DB, OptionalExtension};
 
+use super::packed::{Decoder, PackedError};
 use super::{Database, DbError, original, tags};
+use crate::notation::position::read_position;
+use crate::rules::{Move, Position, Variant};
 
 /// One stored game as imported.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,8 +32,11 @@ pub struct StoredGame {
     pub plies: i64,
     /// The file it was imported from, and the line where it starts.
     pub source: (String, i64),
-    /// Its bytes as read.
+    /// Its bytes as read (from [`Database::stored_game_head`], only the
+    /// first of them).
     pub original: Vec<u8>,
+    /// How many bytes the whole original has.
+    pub original_len: u64,
 }
 
 impl Database {
@@ -35,17 +45,55 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn stored_game(&self, id: i64) -> Result<Option<StoredGame>, DbError> {
-        let row = self
+        let Some((game, stored)) = self.stored_columns(id, "g.original_zstd")? else {
+            return Ok(None);
+        };
+        let original = original::read(game.id, &stored)?;
+        Ok(Some(StoredGame {
+            original_len: original.len() as u64,
+            original,
+            ..game
+        }))
+    }
+
+    /// Game `id` as stored with only the first `keep` bytes of its
+    /// original text, decompressed as they are read from the database: a
+    /// game of any length costs `keep` bytes of text. `None` if there is
+    /// no such game.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored original that does not decompress.
+    pub fn stored_game_head(&self, id: i64, keep: usize) -> Result<Option<StoredGame>, DbError> {
+        let Some((game, _)) = self.stored_columns(id, "x''")? else {
+            return Ok(None);
+        };
+        let blob = self
+            .conn
+            .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
+        let (original, original_len) = original::read_prefix(id, blob, keep)?;
+        Ok(Some(StoredGame {
+            original,
+            original_len,
+            ..game
+        }))
+    }
+
+    /// The columns of game `id` and the value of SQL expression `original`.
+    fn stored_columns(
+        &self,
+        id: i64,
+        original: &str,
+    ) -> Result<Option<(StoredGame, Vec<u8>)>, DbError> {
+        Ok(self
             .conn
             .prepare_cached(&format!(
                 "SELECT g.id, g.variant, g.status, g.diagnostic, g.plies,
                         (SELECT path FROM sources WHERE id = g.source),
-                        g.source_line, g.original_zstd, {}
+                        g.source_line, {original}, {}
                  FROM games g WHERE g.id = ?1",
                 tags::COLUMNS
             ))?
             .query_row([id], |r| {
-                let stored: Vec<u8> = r.get(7)?;
                 Ok((
                     StoredGame {
                         id: r.get(0)?,
@@ -56,18 +104,58 @@ impl Database {
                         plies: r.get(4)?,
                         source: (r.get(5)?, r.get(6)?),
                         original: Vec::new(),
+                        original_len: 0,
                     },
-                    stored,
+                    r.get(7)?,
                 ))
             })
+            .optional()?)
+    }
+
+    /// The stored main line of game `id`, its moves read from the database
+    /// a block at a time; `None` if the game has no stored line.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored line of an unknown variant or with a
+    /// start position that does not read.
+    pub fn stored_line(&self, id: i64) -> Result<Option<StoredLine<'_>>, DbError> {
+        let row: Option<(String, Option<String>)> = self
+            .conn
+            .prepare_cached(
+                "SELECT g.variant, m.start FROM moves m JOIN games g ON g.id = m.game
+                 WHERE m.game = ?1",
+            )?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        row.map(|(game, stored)| {
-            Ok(StoredGame {
-                original: original::read(game.id, &stored)?,
-                ..game
-            })
-        })
-        .transpose()
+        let Some((variant, start)) = row else {
+            return Ok(None);
+        };
+        let corrupt = |what: &str| DbError::Corrupt {
+            game: id,
+            source: PackedError::Invalid {
+                ply: 0,
+                what: what.to_string(),
+            },
+        };
+        let variant = Variant::by_name(&variant)
+            .ok_or_else(|| corrupt("a stored main line of an unknown variant"))?;
+        let start = match &start {
+            Some(text) => read_position(variant, text)
+                .map_err(|_| corrupt("the stored start position does not read"))?,
+            None => Position::start(variant),
+        };
+        let blob = self.conn.blob_open(MAIN_DB, "moves", "packed", id, true)?;
+        Ok(Some(StoredLine {
+            start,
+            variant,
+            game: id,
+            blob,
+            buf: vec![0; LINE_BLOCK],
+            at: 0,
+            end: 0,
+            read_all: false,
+            ply: 0,
+        }))
     }
 
     /// Makes every SQL statement of this connection fail with
@@ -87,11 +175,140 @@ impl Database {
     }
 }
 
+/// Bytes of a packed main line read from the database at once.
+const LINE_BLOCK: usize = 64 * 1024;
+
+/// A stored main line: its start, and its moves one by one as an
+/// iterator, each decoded as [`super::packed::Decoder`] checks it.
+pub struct StoredLine<'c> {
+    /// The position the line starts from.
+    pub start: Position,
+    variant: Variant,
+    game: i64,
+    blob: Blob<'c>,
+    /// `buf[at..end]`: bytes read and not yet decoded.
+    buf: Vec<u8>,
+    at: usize,
+    end: usize,
+    read_all: bool,
+    /// Moves given so far.
+    ply: usize,
+}
+
+impl StoredLine<'_> {
+    fn corrupt(&self, source: PackedError) -> DbError {
+        // The decoder counts from the block it was given: the ply of the
+        // line is this one's.
+        let ply = self.ply + 1;
+        let source = match source {
+            PackedError::Truncated(_) => PackedError::Truncated(ply),
+            PackedError::Invalid { what, .. } => PackedError::Invalid { ply, what },
+        };
+        DbError::Corrupt {
+            game: self.game,
+            source,
+        }
+    }
+
+    /// Moves the undecoded bytes to the front and reads more behind them.
+    fn refill(&mut self) -> Result<(), DbError> {
+        self.buf.copy_within(self.at..self.end, 0);
+        self.end -= self.at;
+        self.at = 0;
+        match self.blob.read(&mut self.buf[self.end..]) {
+            Ok(0) => self.read_all = true,
+            Ok(n) => self.end += n,
+            Err(e) => {
+                self.read_all = true;
+                return Err(DbError::Damaged {
+                    detail: e.to_string(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Iterator for StoredLine<'_> {
+    type Item = Result<Move, DbError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.at < self.end {
+                let mut decoder = Decoder::new(self.variant, &self.buf[self.at..self.end]);
+                match decoder.next() {
+                    Some(Ok(m)) => {
+                        self.at += decoder.offset();
+                        self.ply += 1;
+                        return Some(Ok(m));
+                    }
+                    // A move cut by the end of the block: read on.
+                    Some(Err(PackedError::Truncated(_))) if !self.read_all => {}
+                    Some(Err(e)) => {
+                        self.at = self.end;
+                        self.read_all = true;
+                        return Some(Err(self.corrupt(e)));
+                    }
+                    None => self.at = self.end,
+                }
+            } else if self.read_all {
+                return None;
+            }
+            if let Err(e) = self.refill() {
+                return Some(Err(e));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::db::import::ImportSummary;
     use std::time::Duration;
+
+    #[test]
+    fn a_long_line_is_read_move_by_move_across_blocks_and_its_text_in_part() {
+        let mut text = String::from("[White \"A\"]\n");
+        for i in 0..12_000 {
+            let (w, b) = if i % 2 == 0 {
+                ("Nf3", "Nf6")
+            } else {
+                ("Ng1", "Ng8")
+            };
+            text.push_str(&format!("{}. {w} {b} ", i + 1));
+        }
+        text.push_str("1. e4 *\n");
+        let text = text.replacen("1. e4 *", "24001. e4 *", 1);
+        let mut db = Database::in_memory().unwrap();
+        db.import(
+            "t.pgn",
+            text.as_bytes(),
+            &mut ImportSummary::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        let line = db.stored_line(1).unwrap().unwrap();
+        let mut pos = line.start.clone();
+        let mut count = 0;
+        for m in line {
+            pos.play_unchecked(&m.unwrap());
+            count += 1;
+        }
+        // 24,001 plies of three bytes: the line spans two blocks.
+        assert_eq!(count, 24_001);
+        assert!(count * 3 > LINE_BLOCK);
+        assert_eq!(
+            (pos.turn(), pos.fullmove_number()),
+            (crate::rules::Color::Black, 12_001)
+        );
+        let head = db.stored_game_head(1, 100).unwrap().unwrap();
+        assert_eq!(head.original, &text.as_bytes()[..100]);
+        assert_eq!(head.original_len, text.len() as u64);
+        assert_eq!(head.plies, 24_001);
+        assert!(db.stored_line(2).unwrap().is_none());
+        assert!(db.stored_game_head(2, 100).unwrap().is_none());
+    }
 
     #[test]
     fn a_stored_game_comes_back_whole_and_a_passed_deadline_stops_statements() {

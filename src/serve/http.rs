@@ -2,15 +2,20 @@
 //! one per connection (`Connection: close`), bounded in size and time.
 //! Nothing else is understood; anything else is answered with an error
 //! status, never served.
+//!
+//! Time is bounded per request, not per read: a request head must be
+//! whole by one deadline and an answer taken by another, so a client
+//! sending or reading a byte at a time holds its connection no longer
+//! than one that sends nothing.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::time::Duration;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
 
 /// Longest request head (request line and headers) read.
 const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send its request.
-pub(crate) const READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Seconds a client told `503` is asked to wait before trying again.
+const RETRY_AFTER: u32 = 1;
 
 /// A request: method, decoded path, decoded query pairs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,6 +26,8 @@ pub struct Request {
     pub path: String,
     /// The query's name-value pairs, percent- and `+`-decoded, in order.
     pub query: Vec<(String, String)>,
+    /// The `Host` header, if sent.
+    pub host: Option<String>,
 }
 
 impl Request {
@@ -73,9 +80,12 @@ fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",
         400 => "Bad Request",
+        403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         413 => "Request Header Fields Too Large",
+        421 => "Misdirected Request",
         500 => "Internal Server Error",
         503 => "Service Unavailable",
         504 => "Gateway Timeout",
@@ -87,22 +97,47 @@ fn reason(status: u16) -> &'static str {
 #[derive(Debug)]
 pub struct BadRequest(pub u16, pub &'static str);
 
-/// Reads one request head from `stream`.
+/// A connection read with one deadline for all its reads: each read may
+/// wait only for the time left.
+struct ReadBy<'s> {
+    stream: &'s TcpStream,
+    deadline: Instant,
+}
+
+impl Read for ReadBy<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        let mut stream = self.stream;
+        stream.read(buf)
+    }
+}
+
+/// Reads one request head from `stream`, all of it by `deadline`.
 ///
 /// # Errors
-/// The status to answer with: 400 for anything malformed, 405 for a
-/// method other than `GET` and `HEAD`, 413 for a head over 16 KB.
-pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
-    let _ = stream.set_read_timeout(Some(READ_TIMEOUT));
-    let mut reader = BufReader::new(stream.take(MAX_HEAD as u64 + 1));
+/// The status to answer with: 400 for anything malformed (an HTTP/1.1
+/// request without one `Host` header included), 405 for a method other
+/// than `GET` and `HEAD`, 408 for a head not whole by the deadline, 413
+/// for a head over 16 KB.
+pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, BadRequest> {
+    let by = ReadBy { stream, deadline };
+    let mut reader = BufReader::new(by.take(MAX_HEAD as u64 + 1));
     let mut line = String::new();
     let mut head_len = 0;
     let mut first = None;
+    let mut hosts = Vec::new();
     loop {
         line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|_| BadRequest(400, "unreadable request"))?;
+        let n = reader.read_line(&mut line).map_err(|e| match e.kind() {
+            ErrorKind::TimedOut | ErrorKind::WouldBlock => {
+                BadRequest(408, "the request was not sent in time")
+            }
+            _ => BadRequest(400, "unreadable request"),
+        })?;
         head_len += n;
         if head_len > MAX_HEAD {
             return Err(BadRequest(413, "request head too long"));
@@ -115,6 +150,10 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
             first = Some(trimmed.to_string());
         } else if trimmed.is_empty() {
             break;
+        } else if let Some((name, value)) = trimmed.split_once(':') {
+            if name.eq_ignore_ascii_case("host") {
+                hosts.push(value.trim().to_string());
+            }
         }
     }
     let first = first.unwrap_or_default();
@@ -129,6 +168,9 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
     }
     if method != "GET" && method != "HEAD" {
         return Err(BadRequest(405, "only GET and HEAD"));
+    }
+    if hosts.len() > 1 || (hosts.is_empty() && version != "HTTP/1.0") {
+        return Err(BadRequest(400, "an HTTP/1.1 request needs one Host header"));
     }
     if !target.starts_with('/') {
         return Err(BadRequest(400, "the target must be a path"));
@@ -147,25 +189,62 @@ pub fn read_request(stream: &TcpStream) -> Result<Request, BadRequest> {
         method: method.to_string(),
         path,
         query,
+        host: hosts.pop(),
     })
 }
 
-/// Writes `response` to `stream` (headers only for `HEAD`).
+/// Whether a request naming `host` (a `Host` header) may be answered by
+/// the server listening on `served`: `localhost` and its subdomains, the
+/// served address, and when every interface is served any address, each
+/// with the served port. A page of another name cannot read the answers
+/// of a server it reaches by rebinding its name to the loopback address.
+/// HTTP/1.0 requests without the header are answered.
+pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
+    let Some(host) = host else { return true };
+    let (name, port) = match host.rsplit_once(':') {
+        Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
+        _ => (host, Some(80)),
+    };
+    if port != Some(served.port()) {
+        return false;
+    }
+    let name = name.trim_end_matches('.').to_ascii_lowercase();
+    if name == "localhost" || name.ends_with(".localhost") {
+        return true;
+    }
+    let literal = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .unwrap_or(&name);
+    match literal.parse::<IpAddr>() {
+        Ok(ip) => ip == served.ip() || served.ip().is_unspecified(),
+        Err(_) => false,
+    }
+}
+
+/// Writes `response` to `stream` (headers only for `HEAD`), all of it by
+/// `deadline`.
 ///
 /// # Errors
-/// The connection's write errors.
+/// The connection's write errors, or `TimedOut` once the deadline passed.
 pub fn write_response(
     stream: &mut TcpStream,
     response: &Response,
     head_only: bool,
+    deadline: Instant,
 ) -> std::io::Result<()> {
     let cache = if response.cacheable {
         "public, max-age=3600"
     } else {
         "no-store"
     };
+    let retry = if response.status == 503 {
+        format!("Retry-After: {RETRY_AFTER}\r\n")
+    } else {
+        String::new()
+    };
     let head = format!(
-        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\
+        "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n{retry}\
          Cache-Control: {cache}\r\nX-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n\
          X-Frame-Options: DENY\r\nContent-Security-Policy: default-src 'none'; script-src 'self'; \
          style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; \
@@ -175,12 +254,35 @@ pub fn write_response(
         response.content_type,
         response.body.len()
     );
-    stream.write_all(head.as_bytes())?;
+    write_by(stream, head.as_bytes(), deadline)?;
     if !head_only {
-        stream.write_all(&response.body)?;
+        write_by(stream, &response.body, deadline)?;
     }
-    stream.flush()
+    Ok(())
 }
+
+/// Writes `bytes`, each write waiting only for the time left to `deadline`.
+fn write_by(stream: &mut TcpStream, mut bytes: &[u8], deadline: Instant) -> std::io::Result<()> {
+    while !bytes.is_empty() {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(ErrorKind::TimedOut.into());
+        }
+        stream.set_write_timeout(Some(left))?;
+        match stream.write(&bytes[..bytes.len().min(64 * 1024)]) {
+            Ok(0) => return Err(ErrorKind::WriteZero.into()),
+            Ok(n) => bytes = &bytes[n..],
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// How long a client that was answered has to finish sending what it
+/// sent: closing a socket with unread input resets the connection, which
+/// can destroy the answer before the client reads it.
+pub(crate) const LINGER: Duration = Duration::from_millis(500);
 
 /// Decodes `%XX` escapes (and `+` as a space in a query); `None` for a
 /// bad escape or bytes that are not UTF-8.
@@ -226,6 +328,39 @@ pub fn percent_encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_localhost_names_and_the_served_address_with_its_port_are_hosts() {
+        let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
+        for ok in [
+            "localhost:8080",
+            "LocalHost:8080",
+            "viewer.localhost:8080",
+            "localhost.:8080",
+            "127.0.0.1:8080",
+        ] {
+            assert!(host_allowed(Some(ok), local), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "localhost.evil.example:8080",
+            "localhost:8081",
+            "localhost",
+            "127.0.0.2:8080",
+            "[::1]:8080",
+            "",
+            ":8080",
+        ] {
+            assert!(!host_allowed(Some(bad), local), "{bad}");
+        }
+        assert!(host_allowed(None, local));
+        let v6: SocketAddr = "[::1]:80".parse().unwrap();
+        assert!(host_allowed(Some("[::1]"), v6));
+        assert!(host_allowed(Some("[::1]:80"), v6));
+        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        assert!(host_allowed(Some("192.168.1.20:8080"), any));
+        assert!(!host_allowed(Some("rebound.example:8080"), any));
+    }
 
     #[test]
     fn escapes_round_trip_and_bad_ones_are_refused() {

@@ -7,22 +7,30 @@
 //! embedded script adds the arrow keys. Each page has a JSON twin under
 //! `/api/` (documented in `docs/serve.md`).
 //!
-//! Safe by default: [`Config::default`] binds the loopback address; the
+//! Safe by default: [`Config::new`] binds the loopback address; the
 //! database is opened read-only for each request; every query is bounded
-//! in rows (pages of at most [`MAX_PAGE`] games) and in time
-//! ([`Config::deadline`]); no path outside the routes and the embedded
-//! assets is served.
+//! in rows (pages of at most [`MAX_PAGE`] games, move lists of at most
+//! 500 plies) and in time ([`Config::deadline`]); no path outside the
+//! routes and the embedded assets is served; only requests naming the
+//! served address or `localhost` are answered.
+//!
+//! Slow clients cannot starve the others: each connection has its own
+//! thread, which waits for the client only until one deadline
+//! ([`Config::request_timeout`]) for its whole request head and another
+//! for taking its answer, and takes one of a few workers only while it
+//! answers. Past [`Config::max_connections`] open connections, clients
+//! are answered `503` with `Retry-After`.
 
 pub mod http;
 mod pages;
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use http::{Request, Response, read_request, write_response};
+use http::{Request, Response, host_allowed, read_request, write_response};
 
 use crate::db::{Database, DbError};
 
@@ -30,8 +38,13 @@ use crate::db::{Database, DbError};
 pub const MAX_PAGE: u64 = 100;
 /// Games a page lists unless asked otherwise.
 pub const DEFAULT_PAGE: u64 = 50;
-/// Most connections served at once; more are answered 503.
-const MAX_CONNECTIONS: usize = 32;
+/// Connections refused at once (each read for a moment, then answered
+/// `503`); past them a connection is closed unanswered.
+const MAX_REFUSING: usize = 64;
+/// How long accepting pauses after it failed.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(10);
+/// How long a refused client has to send its request before its `503`.
+const REFUSE_WAIT: Duration = Duration::from_secs(1);
 
 /// How to serve.
 #[derive(Clone, Debug)]
@@ -42,10 +55,20 @@ pub struct Config {
     pub addr: SocketAddr,
     /// How long one request's SQL may run.
     pub deadline: Duration,
+    /// How long a client has to send its whole request head, and again
+    /// to take its whole answer.
+    pub request_timeout: Duration,
+    /// Most connections open at once (reading, answering or writing);
+    /// more are answered `503`.
+    pub max_connections: usize,
+    /// Most requests answered at once (the database work and the page).
+    pub workers: usize,
 }
 
 impl Config {
-    /// Serving `db` on `127.0.0.1:8080`, 5 seconds per request.
+    /// Serving `db` on `127.0.0.1:8080`: 5 seconds of database work per
+    /// request, 10 seconds to send a request head and again to take the
+    /// answer, at most 512 connections and 8 requests answered at once.
     ///
     /// ```
     /// let c = xpgn::serve::Config::new("games.db");
@@ -56,6 +79,9 @@ impl Config {
             db: db.into(),
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             deadline: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(10),
+            max_connections: 512,
+            workers: 8,
         }
     }
 }
@@ -90,7 +116,17 @@ pub struct Server {
 struct State {
     db: PathBuf,
     deadline: Duration,
-    active: AtomicUsize,
+    request_timeout: Duration,
+    max_connections: usize,
+    /// The address served, for the `Host` check.
+    served: SocketAddr,
+    /// Connections open (each on its own thread).
+    open: AtomicUsize,
+    /// Connections being refused.
+    refusing: AtomicUsize,
+    /// Workers free, and a wait for one.
+    free_workers: Mutex<usize>,
+    worker_freed: Condvar,
 }
 
 impl Server {
@@ -108,12 +144,22 @@ impl Server {
             addr: config.addr,
             source,
         })?;
+        let served = listener.local_addr().map_err(|source| ServeError::Bind {
+            addr: config.addr,
+            source,
+        })?;
         Ok(Server {
             listener,
             state: Arc::new(State {
                 db: config.db.clone(),
                 deadline: config.deadline,
-                active: AtomicUsize::new(0),
+                request_timeout: config.request_timeout,
+                max_connections: config.max_connections.max(1),
+                served,
+                open: AtomicUsize::new(0),
+                refusing: AtomicUsize::new(0),
+                free_workers: Mutex::new(config.workers.max(1)),
+                worker_freed: Condvar::new(),
             }),
         })
     }
@@ -127,49 +173,142 @@ impl Server {
     }
 
     /// Answers requests until the process ends, one thread per connection
-    /// (at most 32 at once).
+    /// (at most [`Config::max_connections`] at once).
     pub fn run(self) {
         for stream in self.listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let state = Arc::clone(&self.state);
-            if state.active.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-                state.active.fetch_sub(1, Ordering::SeqCst);
-                let _ = write_response(&mut stream, &Response::error(503, "busy"), false);
+            let Ok(stream) = stream else {
+                // Out of file descriptors or memory, most likely: let
+                // connections close before trying again.
+                std::thread::sleep(ACCEPT_PAUSE);
+                continue;
+            };
+            let state = &self.state;
+            if state.open.fetch_add(1, Ordering::SeqCst) >= state.max_connections {
+                state.open.fetch_sub(1, Ordering::SeqCst);
+                refuse(state, stream);
                 continue;
             }
             let spawned = std::thread::Builder::new()
                 .name("xpgn-serve".into())
                 .spawn({
-                    let state = Arc::clone(&state);
+                    let state = Arc::clone(state);
                     move || {
                         serve_connection(&state, stream);
-                        state.active.fetch_sub(1, Ordering::SeqCst);
+                        state.open.fetch_sub(1, Ordering::SeqCst);
                     }
                 });
             if spawned.is_err() {
-                state.active.fetch_sub(1, Ordering::SeqCst);
+                state.open.fetch_sub(1, Ordering::SeqCst);
             }
         }
     }
 }
 
-fn serve_connection(state: &State, mut stream: TcpStream) {
-    let _ = stream.set_write_timeout(Some(http::READ_TIMEOUT));
-    let (response, head_only) = match read_request(&stream) {
-        Ok(req) => (respond(state, &req), req.method == "HEAD"),
+/// Answers `503` with `Retry-After` on a thread of its own, after reading
+/// the request for a moment (a connection closed with its request unread
+/// is reset, and the client would see no answer). Past [`MAX_REFUSING`]
+/// refusals at once, the connection is closed unanswered.
+fn refuse(state: &Arc<State>, stream: TcpStream) {
+    if state.refusing.fetch_add(1, Ordering::SeqCst) >= MAX_REFUSING {
+        state.refusing.fetch_sub(1, Ordering::SeqCst);
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("xpgn-refuse".into())
+        .spawn({
+            let state = Arc::clone(state);
+            move || {
+                let _ = read_request(&stream, Instant::now() + REFUSE_WAIT);
+                let busy = Response::error(503, "too many connections; try again shortly");
+                finish(stream, &busy, false, Instant::now() + REFUSE_WAIT);
+                state.refusing.fetch_sub(1, Ordering::SeqCst);
+            }
+        });
+    if spawned.is_err() {
+        state.refusing.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A worker held while a request is answered; freed when dropped.
+struct Worker<'s>(&'s State);
+
+impl State {
+    /// A free worker, waiting for one until `deadline`.
+    fn worker(&self, deadline: Instant) -> Option<Worker<'_>> {
+        let mut free = self.free_workers.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            free = self
+                .worker_freed
+                .wait_timeout(free, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        *free -= 1;
+        Some(Worker(self))
+    }
+}
+
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        *self
+            .0
+            .free_workers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.worker_freed.notify_one();
+    }
+}
+
+/// Reads one request by its deadline, answers it with a worker (waiting
+/// for one no longer than the client may take to send a request), and
+/// writes the answer by a second deadline.
+fn serve_connection(state: &State, stream: TcpStream) {
+    let head_deadline = Instant::now() + state.request_timeout;
+    let (response, head_only) = match read_request(&stream, head_deadline) {
+        Ok(req) if !host_allowed(req.host.as_deref(), state.served) => (
+            Response::error(
+                421,
+                "this server answers only requests for its own address or localhost",
+            ),
+            false,
+        ),
+        Ok(req) => match state.worker(Instant::now() + state.request_timeout) {
+            Some(_worker) => (respond(state, &req), req.method == "HEAD"),
+            None => (Response::error(503, "busy; try again shortly"), false),
+        },
         Err(http::BadRequest(status, why)) => (Response::error(status, why), false),
     };
-    let _ = write_response(&mut stream, &response, head_only);
-    // Closing a socket with unread input resets the connection, which
-    // can destroy the answer before the client reads it (a refused
-    // request whose head was not read to its end): say we are done, and
-    // read what is left for a moment.
-    let _ = stream.shutdown(std::net::Shutdown::Write);
-    let _ = stream.set_read_timeout(Some(Duration::from_millis(500)));
-    let _ = std::io::copy(
-        &mut std::io::Read::take(&mut stream, 1 << 20),
-        &mut std::io::sink(),
+    finish(
+        stream,
+        &response,
+        head_only,
+        Instant::now() + state.request_timeout,
     );
+}
+
+/// Writes `response` by `deadline` and closes the connection, reading
+/// what the client still sends for a moment first (see [`http::LINGER`]).
+fn finish(mut stream: TcpStream, response: &Response, head_only: bool, deadline: Instant) {
+    if write_response(&mut stream, response, head_only, deadline).is_err() {
+        return;
+    }
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let until = Instant::now() + http::LINGER;
+    let mut sink = [0; 4096];
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match std::io::Read::read(&mut stream, &mut sink) {
+            Ok(n) if n > 0 => {}
+            _ => break,
+        }
+    }
 }
 
 /// Answers one request. A panic in a handler (a bug) is answered 500,
@@ -180,8 +319,9 @@ fn respond(state: &State, req: &Request) -> Response {
             Ok(db) => db,
             Err(e) => return Response::error(500, &format!("database: {e}")),
         };
-        db.set_deadline(Some(Instant::now() + state.deadline));
-        match pages::route(&db, req) {
+        let deadline = Instant::now() + state.deadline;
+        db.set_deadline(Some(deadline));
+        match pages::route(&db, req, deadline) {
             Ok(r) => r,
             Err(pages::Fault::NotFound(what)) => Response::error(404, &what),
             Err(pages::Fault::BadRequest(what)) => Response::error(400, &what),

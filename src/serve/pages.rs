@@ -5,6 +5,7 @@
 //! written through [`escape`] (HTML) or serde_json (JSON), never raw.
 
 use std::fmt::Write;
+use std::time::Instant;
 
 use serde_json::{Value, json};
 
@@ -14,9 +15,8 @@ use crate::db::export::ExportForm;
 use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
 use crate::db::tree::Tree;
 use crate::db::view::StoredGame;
-use crate::db::{Database, DbError};
+use crate::db::{Database, DbError, packed};
 use crate::notation::coord::write_coord;
-use crate::notation::diagnostic::Diagnostic;
 use crate::notation::game::{Game, Node};
 use crate::notation::position::write_position;
 use crate::notation::reader::read_games;
@@ -67,7 +67,8 @@ const TREE_TIMED_OUT: &str = "<section class=\"tree\"><h2>Opening tree</h2><p cl
 /// Longest tag value shown in the game list (the game page shows it whole).
 const LIST_CHARS: usize = 60;
 
-pub(crate) fn route(db: &Database, req: &Request) -> Answer {
+/// Answers `req` from `db`; walks along a game's moves stop at `deadline`.
+pub(crate) fn route(db: &Database, req: &Request, deadline: Instant) -> Answer {
     let path = req.path.as_str();
     match path {
         "/" => list_page(db, req),
@@ -78,9 +79,9 @@ pub(crate) fn route(db: &Database, req: &Request) -> Answer {
         "/api/diagram.svg" => diagram(req),
         _ => {
             if let Some(id) = path.strip_prefix("/game/") {
-                game_page(db, req, game_id(id)?)
+                game_page(db, req, game_id(id)?, deadline)
             } else if let Some(id) = path.strip_prefix("/api/game/") {
-                json(game_json(db, game_id(id)?)?)
+                json(game_json(db, req, game_id(id)?, deadline)?)
             } else if let Some(id) = path.strip_prefix("/api/export/") {
                 export(db, req, game_id(id)?)
             } else if let Some(name) = path.strip_prefix("/assets/") {
@@ -305,55 +306,100 @@ fn position_json(db: &Database, req: &Request) -> Result<Value, Fault> {
     }))
 }
 
-/// A stored game read again and replayed as far as it goes.
+/// Plies of a game's move list a page shows and an API answer holds.
+pub(crate) const MOVES_PAGE: usize = 500;
+
+/// Games whose original text is longer are never read whole: their moves
+/// come from the stored main line, a block at a time, and only this much
+/// of their text is read (to show). Shorter ones are read again for their
+/// comments, NAGs, variations and diagnostics.
+pub(crate) const LONG_TEXT: usize = 256 * 1024;
+
+/// Plies walked between looks at the request's deadline.
+const DEADLINE_EVERY: usize = 4096;
+
+/// A stored game: its columns, its text (whole, or its start for a long
+/// one), and for a short one the game read again and replayed.
 struct GameView {
     stored: StoredGame,
-    /// The original as text.
+    /// The original as text: whole, or its first [`LONG_TEXT`] bytes.
     text: String,
+    /// The game read again (short games only).
     game: Option<Game>,
-    diagnostics: Vec<Diagnostic>,
-    /// Positions from ply 0 on, as far as the main line replays.
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    sans: Vec<String>,
+    /// Its start and main line as far as it replays (short games only;
+    /// a long one's are read from the database when walked).
+    replay: Option<(Position, Vec<Move>)>,
+    /// Every diagnostic as JSON objects (see `docs/serve.md`).
+    diagnostics: Value,
 }
 
 impl GameView {
     fn load(db: &Database, id: i64) -> Result<GameView, Fault> {
         let stored = db
-            .stored_game(id)?
+            .stored_game_head(id, LONG_TEXT + 1)?
             .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+        if stored.original_len > LONG_TEXT as u64 {
+            return Ok(GameView {
+                text: text_of_start(&stored.original[..LONG_TEXT]),
+                diagnostics: db.game_diagnostics(id)?,
+                stored,
+                game: None,
+                replay: None,
+            });
+        }
         let mut view = GameView {
             text: crate::notation::reader::decode(&stored.original).0,
             stored,
             game: None,
-            diagnostics: Vec::new(),
-            positions: Vec::new(),
-            moves: Vec::new(),
-            sans: Vec::new(),
+            replay: None,
+            diagnostics: Value::Array(Vec::new()),
         };
         let Some(Ok((text, game))) = read_games(&view.stored.original[..]).next() else {
             return Ok(view);
         };
         view.text = text.text;
         let checked = check_game(&game, None);
-        if let Some(replay) = checked.replay {
-            let mut pos = replay.start;
-            view.positions.push(pos.clone());
-            for m in replay.moves {
-                view.sans.push(write_san(&pos, &m));
-                pos.play_unchecked(&m);
-                view.positions.push(pos.clone());
-                view.moves.push(m);
-            }
-        }
-        view.diagnostics = checked.diagnostics;
+        view.replay = checked.replay.map(|r| (r.start, r.moves));
+        view.diagnostics = serde_json::to_value(&checked.diagnostics).unwrap_or_default();
         view.game = Some(game);
         Ok(view)
     }
 
+    /// Whether only the start of the text was read.
+    fn is_long(&self) -> bool {
+        self.stored.original_len > self.stored.original.len() as u64
+    }
+
+    /// The plies of the main line: replayed, or as stored.
     fn plies(&self) -> usize {
-        self.moves.len()
+        match &self.replay {
+            Some((_, moves)) => moves.len(),
+            None if self.is_long() => usize::try_from(self.stored.plies).unwrap_or(0),
+            None => 0,
+        }
+    }
+
+    /// The start and the main line's moves one by one: from the replay, or
+    /// from the database for a long game. `None`: no start is known.
+    fn line<'a>(&'a self, db: &'a Database) -> Result<Option<(Position, MoveSource<'a>)>, Fault> {
+        if let Some((start, moves)) = &self.replay {
+            return Ok(Some((
+                start.clone(),
+                Box::new(moves.iter().copied().map(Ok)),
+            )));
+        }
+        if !self.is_long() {
+            return Ok(None);
+        }
+        Ok(db.stored_line(self.stored.id)?.map(|line| {
+            let start = line.start.clone();
+            (start, Box::new(line) as MoveSource<'a>)
+        }))
+    }
+
+    /// The node of ply `ply` (1-based) as read, for a short game.
+    fn node(&self, ply: usize) -> Option<&Node> {
+        self.game.as_ref()?.moves.get(ply.checked_sub(1)?)
     }
 
     fn tag(&self, name: &str) -> Option<&str> {
@@ -363,6 +409,119 @@ impl GameView {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// The start of a long game's text as text, cut back to a whole UTF-8
+/// character when the cut fell inside one.
+fn text_of_start(bytes: &[u8]) -> String {
+    let whole = match std::str::from_utf8(bytes) {
+        Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    };
+    crate::notation::reader::decode(whole).0
+}
+
+type MoveSource<'a> = Box<dyn Iterator<Item = Result<Move, DbError>> + 'a>;
+
+/// One ply of the move list: the move, as SAN and coordinates, the side
+/// and move number it was played at, and the position it leads to.
+struct PlyView {
+    ply: usize,
+    mv: Move,
+    san: String,
+    coord: String,
+    turn: Color,
+    fullmove: u32,
+    fen: String,
+}
+
+/// What one walk along a main line keeps: the position at one ply, the
+/// moves into and out of it, and the plies of one window; nothing else
+/// of the line is held, however long it is.
+struct Walk {
+    at: Position,
+    last: Option<Move>,
+    next: Option<Move>,
+    window: Vec<PlyView>,
+}
+
+/// Where and how far to walk: to ply `ply` (and the move after it) and
+/// through the plies of `window` (1-based, end excluded), writing their
+/// coordinates and positions only when `texts` (the API's, not the page's).
+struct WalkTo {
+    ply: usize,
+    window: std::ops::Range<usize>,
+    texts: bool,
+}
+
+/// Walks `moves` from `start` as far as `to` needs, and stops with
+/// [`DbError::TimedOut`] once `deadline` has passed.
+fn walk(
+    game: i64,
+    start: Position,
+    moves: MoveSource<'_>,
+    to: WalkTo,
+    deadline: Instant,
+) -> Result<Walk, Fault> {
+    let WalkTo { ply, window, texts } = to;
+    let mut w = Walk {
+        at: start.clone(),
+        last: None,
+        next: None,
+        window: Vec::new(),
+    };
+    let mut pos = start;
+    let needed = (ply + 1).max(window.end.saturating_sub(1));
+    for (i, m) in moves.take(needed).enumerate() {
+        if i % DEADLINE_EVERY == DEADLINE_EVERY - 1 && Instant::now() >= deadline {
+            return Err(Fault::Db(DbError::TimedOut));
+        }
+        let m = m?;
+        if i == ply {
+            w.next = Some(m);
+        }
+        let before = window.contains(&(i + 1)).then(|| {
+            let coord = if texts {
+                write_coord(&pos, &m)
+            } else {
+                String::new()
+            };
+            (
+                write_san(&pos, &m),
+                coord,
+                pos.turn(),
+                pos.fullmove_number(),
+            )
+        });
+        packed::play(&mut pos, &m, i + 1).map_err(|source| DbError::Corrupt { game, source })?;
+        if let Some((san, coord, turn, fullmove)) = before {
+            w.window.push(PlyView {
+                ply: i + 1,
+                mv: m,
+                san,
+                coord,
+                turn,
+                fullmove,
+                fen: if texts {
+                    write_position(&pos)
+                } else {
+                    String::new()
+                },
+            });
+        }
+        if i + 1 == ply {
+            w.at = pos.clone();
+            w.last = Some(m);
+        }
+    }
+    Ok(w)
+}
+
+/// The window of the move list that holds ply `ply`: [`MOVES_PAGE`] plies
+/// from a multiple of it (plies 1-500, 501-1000, ...), cut at the end.
+fn window_of(ply: usize, plies: usize) -> std::ops::Range<usize> {
+    let first = ply.saturating_sub(1) / MOVES_PAGE * MOVES_PAGE + 1;
+    first..(first + MOVES_PAGE).min(plies + 1)
 }
 
 /// A line of moves as text: SAN as written, NAGs, comments, nested
@@ -435,20 +594,60 @@ fn nag(n: u8) -> std::borrow::Cow<'static, str> {
     }
 }
 
-fn game_json(db: &Database, id: i64) -> Result<Value, Fault> {
+/// A ply number parameter: absent is `None`; anything but a number is
+/// refused.
+fn ply_param(req: &Request, name: &str) -> Result<Option<usize>, Fault> {
+    req.param(name)
+        .map(|p| {
+            p.trim()
+                .parse::<usize>()
+                .map_err(|_| Fault::BadRequest(format!("{name} must be a number")))
+        })
+        .transpose()
+}
+
+/// `/api/game/ID?from=F&count=N&ply=P`: the game with plies `F` to
+/// `F+N-1` of its main line (N at most [`MOVES_PAGE`]), and with `ply`
+/// the position at ply `P`.
+fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result<Value, Fault> {
     let v = GameView::load(db, id)?;
-    let nodes: &[Node] = v.game.as_ref().map_or(&[], |g| &g.moves);
-    let plies: Vec<Value> = (0..v.plies())
-        .map(|i| {
-            let node = nodes.get(i);
-            let m = &v.moves[i];
+    let from = ply_param(req, "from")?.unwrap_or(1).max(1);
+    let count = ply_param(req, "count")?
+        .unwrap_or(MOVES_PAGE)
+        .clamp(1, MOVES_PAGE);
+    let asked = ply_param(req, "ply")?;
+    let total = v.plies();
+    let window = from.min(total + 1)..from.saturating_add(count).min(total + 1);
+    let ply = asked.unwrap_or(0).min(total);
+    let walked = match v.line(db)? {
+        Some((start, moves)) => Some((
+            write_position(&start),
+            walk(
+                id,
+                start,
+                moves,
+                WalkTo {
+                    ply,
+                    window: window.clone(),
+                    texts: true,
+                },
+                deadline,
+            )?,
+        )),
+        None => None,
+    };
+    let plies: Vec<Value> = walked
+        .iter()
+        .flat_map(|(_, w)| &w.window)
+        .map(|p| {
+            let node = v.node(p.ply);
             json!({
-                "ply": i + 1,
-                "san": v.sans[i],
-                "coord": write_coord(&v.positions[i], m),
-                "from": m.from.to_string(),
-                "to": m.to.to_string(),
-                "fen": write_position(&v.positions[i + 1]),
+                "ply": p.ply,
+                "san": p.san,
+                "coord": p.coord,
+                "from": p.mv.from.to_string(),
+                "to": p.mv.to.to_string(),
+                "fen": p.fen,
                 "nags": node.map(|n| n.nags.clone()),
                 "comments_before": node.map(|n| n.comments_before.clone()),
                 "comments": node.map(|n| n.comments.clone()),
@@ -456,26 +655,33 @@ fn game_json(db: &Database, id: i64) -> Result<Value, Fault> {
             })
         })
         .collect();
-    let unplayed: Vec<&str> = nodes
-        .iter()
-        .skip(v.plies())
-        .map(|n| n.text.as_str())
-        .collect();
-    Ok(json!({
+    let nodes: &[Node] = v.game.as_ref().map_or(&[], |g| &g.moves);
+    let unplayed: Vec<&str> = nodes.iter().skip(total).map(|n| n.text.as_str()).collect();
+    let mut out = json!({
         "id": v.stored.id,
         "variant": v.stored.variant,
         "status": v.stored.status,
         "tags": v.stored.tags,
-        "result": v.game.as_ref().and_then(|g| g.result.clone()),
-        "start": v.positions.first().map(write_position),
+        "result": v.game.as_ref().map_or_else(|| v.tag("Result").map(str::to_string), |g| g.result.clone()),
+        "start": walked.as_ref().map(|(start, _)| start),
+        "ply_count": total,
+        "from": window.start,
+        "more": window.end <= total,
         "plies": plies,
+        "annotated": !v.is_long(),
         "unplayed": unplayed,
         "final_comments": v.game.as_ref().map(|g| g.final_comments.clone()),
         "diagnostics": v.diagnostics,
         "stored_diagnostic": v.stored.diagnostic,
         "source": { "file": v.stored.source.0, "line": v.stored.source.1 },
         "original": v.text,
-    }))
+        "original_bytes": v.stored.original_len,
+        "original_complete": !v.is_long(),
+    });
+    if let (Some(_), Some((_, w))) = (asked, &walked) {
+        out["position"] = json!({ "ply": ply, "fen": write_position(&w.at) });
+    }
+    Ok(out)
 }
 
 fn export(db: &Database, req: &Request, id: i64) -> Answer {
@@ -489,6 +695,17 @@ fn export(db: &Database, req: &Request, id: i64) -> Answer {
             ));
         }
     };
+    // Rewriting reads the game whole, comments and variations included:
+    // a long one is given only as its bytes.
+    let head = db
+        .stored_game_head(id, 0)?
+        .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+    if head.original_len > LONG_TEXT as u64 && !matches!(form, ExportForm::Original) {
+        return Err(Fault::BadRequest(format!(
+            "game {id}'s text is over {} KB: it is exported here only with to=original (xpgn export writes every form)",
+            LONG_TEXT / 1024
+        )));
+    }
     let e = db
         .export_game(id, form)?
         .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
@@ -832,16 +1049,24 @@ fn comments(out: &mut String, list: &[String]) {
     }
 }
 
-fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
+fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer {
     let v = GameView::load(db, id)?;
     let plies = v.plies();
-    let ply = match req.param("ply") {
-        None => 0,
-        Some(p) => p
-            .trim()
-            .parse::<usize>()
-            .map_err(|_| Fault::BadRequest("ply must be a number".into()))?
-            .min(plies),
+    let ply = ply_param(req, "ply")?.unwrap_or(0).min(plies);
+    let window = window_of(ply, plies);
+    let walked = match v.line(db)? {
+        Some((start, moves)) => Some(walk(
+            id,
+            start,
+            moves,
+            WalkTo {
+                ply,
+                window: window.clone(),
+                texts: false,
+            },
+            deadline,
+        )?),
+        None => None,
     };
     let flip = req.param("flip").is_some_and(|f| f != "0");
     let white = v.tag("White").unwrap_or("?");
@@ -849,32 +1074,8 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
     let title = format!("{white} – {black}");
     let variant = Variant::by_name(&v.stored.variant);
     let mut out = String::new();
-    let _ = write!(
-        out,
-        "<h1 class=\"players\"><span class=\"white\">{}</span> – <span class=\"black\">{}</span></h1><p class=\"meta\">",
-        escape(white),
-        escape(black)
-    );
-    let mut meta = Vec::new();
-    for name in ["Event", "Site", "Date", "Round", "Result"] {
-        if let Some(val) = v.tag(name) {
-            meta.push(format!(
-                "<span class=\"tag-{}\">{}</span>",
-                name.to_lowercase(),
-                escape(val)
-            ));
-        }
-    }
-    meta.push(format!(
-        "<span class=\"variant\">{}</span>",
-        escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name))
-    ));
-    meta.push(format!(
-        "<span class=\"status status-{0}\">{0}</span>",
-        escape(&v.stored.status)
-    ));
-    out.push_str(&meta.join(" · "));
-    out.push_str("</p><div class=\"layout\"><div class=\"board-col\">");
+    game_heading(&mut out, &v, white, black, variant);
+    out.push_str("<div class=\"layout\"><div class=\"board-col\">");
     let href = |p: usize| {
         let mut h = format!("/game/{id}?ply={p}");
         if flip {
@@ -882,10 +1083,11 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
         }
         h
     };
-    if let Some(pos) = v.positions.get(ply) {
-        let last = ply
-            .checked_sub(1)
-            .map(|i| &v.moves[i])
+    if let Some(w) = &walked {
+        let pos = &w.at;
+        let last = w
+            .last
+            .as_ref()
             .filter(|m| !m.is_null())
             .map(|m| (m.from, m.to));
         out.push_str("<div class=\"board\" id=\"board\">");
@@ -923,46 +1125,113 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
         out.push_str("<p class=\"empty\">The game's start position cannot be read.</p>");
     }
     out.push_str("</div><div class=\"side-col\">");
-    // Moves.
-    out.push_str("<section class=\"moves\"><h2>Moves</h2><div class=\"movelist\" id=\"moves\">");
-    if let Some(game) = &v.game {
-        for (i, node) in game.moves.iter().enumerate() {
-            comments(&mut out, &node.comments_before);
-            if i < plies {
-                let before = &v.positions[i];
-                if before.turn() == Color::White || i == 0 {
-                    let dots = if before.turn() == Color::White {
-                        "."
-                    } else {
-                        "..."
-                    };
-                    let _ = write!(
-                        out,
-                        " <span class=\"num\">{}{dots}</span>",
-                        before.fullmove_number()
-                    );
-                }
-                let current = if i + 1 == ply { " current" } else { "" };
-                let _ = write!(
-                    out,
-                    " <a class=\"move{current}\" data-ply=\"{}\" href=\"{}\">{}",
-                    i + 1,
-                    href(i + 1),
-                    escape(&v.sans[i])
-                );
-                for &n in &node.nags {
-                    out.push_str(&escape(&nag(n)));
-                }
-                out.push_str("</a>");
-            } else {
-                let _ = write!(
-                    out,
-                    " <span class=\"move unplayed\" title=\"not replayed\">{}</span>",
-                    escape(node.text.as_str())
-                );
-            }
-            comments(&mut out, &node.comments);
-            for line in &node.variations {
+    let shown = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
+    move_list(&mut out, &v, shown, &window, ply, &href);
+    diagnostics_section(&mut out, &v);
+    // Tree of the current position: the page is shown without it when it
+    // takes too long.
+    if let (Some(variant), Some(w)) = (variant, &walked) {
+        match db.tree(&w.at) {
+            Ok(tree) => tree_table(&mut out, variant, &w.at, &tree, w.next.as_ref()),
+            Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    tags_and_original(&mut out, &v, id);
+    Ok(page(&title, &out))
+}
+
+/// The players, the main tags, the variant and the status.
+fn game_heading(
+    out: &mut String,
+    v: &GameView,
+    white: &str,
+    black: &str,
+    variant: Option<Variant>,
+) {
+    let _ = write!(
+        out,
+        "<h1 class=\"players\"><span class=\"white\">{}</span> – <span class=\"black\">{}</span></h1><p class=\"meta\">",
+        escape(white),
+        escape(black)
+    );
+    let mut meta = Vec::new();
+    for name in ["Event", "Site", "Date", "Round", "Result"] {
+        if let Some(val) = v.tag(name) {
+            meta.push(format!(
+                "<span class=\"tag-{}\">{}</span>",
+                name.to_lowercase(),
+                escape(val)
+            ));
+        }
+    }
+    meta.push(format!(
+        "<span class=\"variant\">{}</span>",
+        escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name))
+    ));
+    meta.push(format!(
+        "<span class=\"status status-{0}\">{0}</span>",
+        escape(&v.stored.status)
+    ));
+    out.push_str(&meta.join(" · "));
+    out.push_str("</p>");
+}
+
+/// One window of the move list (`shown`, the plies of `window`), with
+/// links to the windows before and after it; the moves as read that did
+/// not replay, the final comments and the result after the last.
+fn move_list(
+    out: &mut String,
+    v: &GameView,
+    shown: &[PlyView],
+    window: &std::ops::Range<usize>,
+    ply: usize,
+    href: &dyn Fn(usize) -> String,
+) {
+    let plies = v.plies();
+    out.push_str("<section class=\"moves\"><h2>Moves</h2>");
+    if plies >= MOVES_PAGE {
+        let _ = write!(
+            out,
+            "<p class=\"window\" id=\"window\">Plies {}–{} of {plies}</p>",
+            window.start,
+            window.end.saturating_sub(1)
+        );
+    }
+    out.push_str("<div class=\"movelist\" id=\"moves\">");
+    if window.start > 1 {
+        let _ = write!(
+            out,
+            "<a class=\"window-prev\" id=\"window-prev\" href=\"{}\">&larr; plies {}–{}</a>",
+            href(window.start - 1),
+            window.start.saturating_sub(MOVES_PAGE),
+            window.start - 1
+        );
+    }
+    for p in shown {
+        let node = v.node(p.ply);
+        if let Some(n) = node {
+            comments(out, &n.comments_before);
+        }
+        if p.turn == Color::White || p.ply == window.start {
+            let dots = if p.turn == Color::White { "." } else { "..." };
+            let _ = write!(out, " <span class=\"num\">{}{dots}</span>", p.fullmove);
+        }
+        let current = if p.ply == ply { " current" } else { "" };
+        let _ = write!(
+            out,
+            " <a class=\"move{current}\" data-ply=\"{}\" href=\"{}\">{}",
+            p.ply,
+            href(p.ply),
+            escape(&p.san)
+        );
+        for &n in node.map_or(&[][..], |n| &n.nags[..]) {
+            out.push_str(&escape(&nag(n)));
+        }
+        out.push_str("</a>");
+        if let Some(n) = node {
+            comments(out, &n.comments);
+            for line in &n.variations {
                 let _ = write!(
                     out,
                     " <span class=\"variation\">({})</span>",
@@ -970,41 +1239,85 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
                 );
             }
         }
-        comments(&mut out, &game.final_comments);
-        if let Some(r) = &game.result {
-            let _ = write!(out, " <span class=\"result\">{}</span>", escape(r));
-        }
+    }
+    if window.end <= plies {
+        let _ = write!(
+            out,
+            " <a class=\"window-next\" id=\"window-next\" href=\"{}\">plies {}–{} &rarr;</a>",
+            href(window.end),
+            window.end,
+            (window.end + MOVES_PAGE - 1).min(plies)
+        );
+    } else {
+        move_list_end(out, v, plies);
     }
     out.push_str("</div></section>");
-    // Diagnostics.
-    if !v.diagnostics.is_empty() || v.stored.status == "invalid" {
-        out.push_str("<section class=\"diagnostics\"><h2>Diagnostics</h2><ul>");
-        if let (true, Some(d)) = (v.diagnostics.is_empty(), &v.stored.diagnostic) {
-            let _ = write!(out, "<li class=\"error\">{}</li>", escape(d));
-        }
-        for d in &v.diagnostics {
+}
+
+/// After the last window: the moves as read past the replay, the final
+/// comments and the result (a long game's: its `Result` tag, and a note
+/// that its comments are in its export).
+fn move_list_end(out: &mut String, v: &GameView, plies: usize) {
+    let Some(game) = &v.game else {
+        if v.is_long() {
             let _ = write!(
                 out,
-                "<li class=\"{}\">line {}, column {}{}: {}</li>",
-                escape(d.severity.name()),
-                d.at.line,
-                d.at.column,
-                d.ply.map_or(String::new(), |p| format!(", ply {p}")),
-                escape(&d.message)
+                " <span class=\"result\">{}</span><p class=\"note\">This game's text is over {} KB: its moves are shown from the stored main line, without comments or variations (its original text, linked below, has them).</p>",
+                escape(v.tag("Result").unwrap_or("")),
+                LONG_TEXT / 1024
             );
         }
-        out.push_str("</ul></section>");
-    }
-    // Tree of the current position: the page is shown without it when it
-    // takes too long.
-    if let (Some(variant), Some(pos)) = (variant, v.positions.get(ply)) {
-        match db.tree(pos) {
-            Ok(tree) => tree_table(&mut out, variant, pos, &tree, v.moves.get(ply)),
-            Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
-            Err(e) => return Err(e.into()),
+        return;
+    };
+    for node in game.moves.iter().skip(plies) {
+        comments(out, &node.comments_before);
+        let _ = write!(
+            out,
+            " <span class=\"move unplayed\" title=\"not replayed\">{}</span>",
+            escape(node.text.as_str())
+        );
+        comments(out, &node.comments);
+        for line in &node.variations {
+            let _ = write!(
+                out,
+                " <span class=\"variation\">({})</span>",
+                escape(&line_text(line))
+            );
         }
     }
-    // Tags and original.
+    comments(out, &game.final_comments);
+    if let Some(r) = &game.result {
+        let _ = write!(out, " <span class=\"result\">{}</span>", escape(r));
+    }
+}
+
+fn diagnostics_section(out: &mut String, v: &GameView) {
+    let list = v.diagnostics.as_array().map_or(&[][..], |a| &a[..]);
+    if list.is_empty() && v.stored.status != "invalid" {
+        return;
+    }
+    out.push_str("<section class=\"diagnostics\"><h2>Diagnostics</h2><ul>");
+    if let (true, Some(d)) = (list.is_empty(), &v.stored.diagnostic) {
+        let _ = write!(out, "<li class=\"error\">{}</li>", escape(d));
+    }
+    for d in list {
+        let text = |k: &str| d[k].as_str().unwrap_or("");
+        let _ = write!(
+            out,
+            "<li class=\"{}\">line {}, column {}{}: {}</li>",
+            escape(text("severity")),
+            d["line"],
+            d["column"],
+            d["ply"]
+                .as_u64()
+                .map_or(String::new(), |p| format!(", ply {p}")),
+            escape(text("message"))
+        );
+    }
+    out.push_str("</ul></section>");
+}
+
+fn tags_and_original(out: &mut String, v: &GameView, id: i64) {
     out.push_str("<section class=\"tags\"><h2>Tags</h2><table class=\"tags\">");
     for (n, val) in &v.stored.tags {
         let _ = write!(
@@ -1014,9 +1327,18 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
             escape(val)
         );
     }
+    let cut = if v.is_long() {
+        format!(
+            "; its first {} KB of {} bytes",
+            LONG_TEXT / 1024,
+            v.stored.original_len
+        )
+    } else {
+        String::new()
+    };
     let _ = write!(
         out,
-        "</table></section><details class=\"original\"><summary>Original text ({}, line {})</summary><pre id=\"original\">{}</pre></details>",
+        "</table></section><details class=\"original\"><summary>Original text ({}, line {}{cut})</summary><pre id=\"original\">{}</pre></details>",
         escape(&v.stored.source.0),
         v.stored.source.1,
         escape(&v.text)
@@ -1025,7 +1347,6 @@ fn game_page(db: &Database, req: &Request, id: i64) -> Answer {
         out,
         "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p></div></div>"
     );
-    Ok(page(&title, &out))
 }
 
 #[cfg(test)]

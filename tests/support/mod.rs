@@ -44,9 +44,18 @@ pub const HOSTILE: &str = r#"[Event "Hostile \"quoted\" & 'single' </td></tr></t
 /// Imports the samples, a hostile game and `extra` generated games into a
 /// new database, makes it read-only, and serves it on a free port.
 pub fn serve(name: &str, extra: usize) -> Served {
+    serve_with(name, extra, &[], &[])
+}
+
+/// As [`serve`], with more game files (`(name, text)`) imported and more
+/// arguments to `xpgn serve`.
+pub fn serve_with(name: &str, extra: usize, files: &[(&str, &str)], args: &[&str]) -> Served {
     let dir = std::env::temp_dir().join(format!("xpgn-serve-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
     let long = "x".repeat(20_000);
     std::fs::write(dir.join("hostile.pgn"), HOSTILE.replace("LONGVALUE", &long)).unwrap();
     if extra > 0 {
@@ -73,6 +82,7 @@ pub fn serve(name: &str, extra: usize) -> Served {
     std::fs::set_permissions(&db, perms).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_xpgn"))
         .args(["serve", "--db", db_s, "--addr", "127.0.0.1:0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()

@@ -43,7 +43,22 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
         Command::Show { position } => show::run(position, out),
         Command::Diagram(args) => diagram::run(args, out),
         #[cfg(feature = "serve")]
-        Command::Serve { db, addr, timeout } => serve::run(db, *addr, *timeout, out),
+        Command::Serve {
+            db,
+            addr,
+            timeout,
+            request_timeout,
+            max_connections,
+            workers,
+        } => {
+            let limits = serve::Limits {
+                timeout: *timeout,
+                request_timeout: *request_timeout,
+                max_connections: *max_connections,
+                workers: *workers,
+            };
+            serve::run(db, *addr, &limits, out)
+        }
         Command::Validate {
             files,
             format,

@@ -8,10 +8,19 @@ use super::shown;
 use crate::cli::exit::CliError;
 use crate::serve::{Config, ServeError, serve};
 
+/// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
+/// `--workers` give.
+pub(super) struct Limits {
+    pub timeout: u64,
+    pub request_timeout: u64,
+    pub max_connections: u64,
+    pub workers: u64,
+}
+
 pub(super) fn run(
     db: &str,
     addr: SocketAddr,
-    timeout: u64,
+    limits: &Limits,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     // The viewer replays games of the user's variants the database stores.
@@ -21,7 +30,10 @@ pub(super) fn run(
     let config = Config {
         db: db.into(),
         addr,
-        deadline: Duration::from_secs(timeout),
+        deadline: Duration::from_secs(limits.timeout),
+        request_timeout: Duration::from_secs(limits.request_timeout),
+        max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
+        workers: usize::try_from(limits.workers).unwrap_or(usize::MAX),
     };
     let mut announced = Ok(());
     let served = serve(&config, |bound| {
