@@ -315,7 +315,8 @@ fn finish(mut stream: TcpStream, response: &Response, head_only: bool, deadline:
 /// never brings the server down.
 fn respond(state: &State, req: &Request) -> Response {
     let run = || -> Response {
-        let db = match Database::open_existing(&state.db) {
+        // Checked for damage once, at start (see `Database::reopen_existing`).
+        let db = match Database::reopen_existing(&state.db) {
             Ok(db) => db,
             Err(e) => return Response::error(500, &format!("database: {e}")),
         };
