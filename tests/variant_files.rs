@@ -88,6 +88,74 @@ fn a_betza_string_that_does_not_parse_is_refused() {
     );
 }
 
+/// MINI with a rook in the corner and one castling, its squares as given.
+fn mini_castling(king: &str, partner: &str) -> String {
+    MINI.replace("k3/p3/3P/3K", "k3/p3/3P/R2K").replace(
+        "[[piece]]\nletter = \"Q\"",
+        &format!(
+            "[[castling]]\nside = \"O-O-O\"\ncolor = \"white\"\nking = \"{king}\"\npartner = \"{partner}\"\n\n\
+             [[piece]]\nletter = \"R\"\nname = \"Rook\"\nbetza = \"R\"\n\n[[piece]]\nletter = \"Q\""
+        ),
+    )
+}
+
+#[test]
+fn castling_squares_off_any_board_are_refused_not_panicked_on() {
+    let ok = load_toml("ok.toml", &mini_castling("d1-b1", "a1-c1"));
+    assert!(ok.is_ok(), "{ok:?}");
+    for (king, partner, field, pair) in [
+        ("e1-z99", "a1-c1", "castling.king", "e1-z99"),
+        ("d1-b1", "h1-f99", "castling.partner", "h1-f99"),
+        ("e1-a17", "a1-c1", "castling.king", "e1-a17"),
+        ("d1-b1", "a1-q1", "castling.partner", "a1-q1"),
+    ] {
+        let text = mini_castling(king, partner);
+        let line = 1 + text
+            .lines()
+            .position(|l| l.contains(&format!("\"{pair}\"")))
+            .unwrap();
+        assert_eq!(
+            refusal(&text),
+            format!(
+                "bad.toml:{line}: {field}: `{pair}` is not FROM-TO squares on the board (`e1-g1`)"
+            )
+        );
+    }
+    // Through the environment, every command stops with the message.
+    let dir = Scratch::new("variant-files", "castling-off-board");
+    std::fs::write(dir.join("far.toml"), mini_castling("e1-z99", "a1-c1")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .args(["variants"])
+        .env("XPGN_VARIANTS", dir.join("far.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.ends_with("castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_definition_file_over_the_size_limit_is_refused_unread() {
+    let dir = Scratch::new("variant-files", "too-big");
+    let big = dir.join("big.toml");
+    let text = format!("{MINI}{}", "# padding\n".repeat(30_000));
+    std::fs::write(&big, &text).unwrap();
+    let mut reg = Registry::builtin();
+    let e = reg.load_path(&big).unwrap_err();
+    assert_eq!(e.field, "file");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:0: file: the file is larger than 262144 bytes, the most a definition file may have",
+            big.display()
+        )
+    );
+    assert_eq!(load_toml("big.toml", &text).unwrap_err().reason, e.reason);
+}
+
 #[test]
 fn a_setup_without_a_king_per_side_and_unknown_fields_are_refused() {
     let text = MINI.replace("k3/p3/3P/3K", "q3/p3/3P/3K");
@@ -194,6 +262,34 @@ fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
     assert!(o.stdout.is_empty());
     let o = xpgn(&["--variants", "tests/variants/missing.ini", "variants"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn refused_ini_sections_are_warnings_and_the_others_load() {
+    let dir = Scratch::new("variant-files", "ini-warnings");
+    let ini = dir.join("mixed.ini");
+    std::fs::write(
+        &ini,
+        "[plain-ini:chess]\n\n[zh-ini:chess]\npieceDrops = true\n",
+    )
+    .unwrap();
+    let o = xpgn(&[
+        "--variants",
+        ini.to_str().unwrap(),
+        "perft",
+        "--variant",
+        "plain-ini",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "400\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "xpgn: warning: {}:4: [zh-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated\n",
+            ini.display()
+        )
+    );
 }
 
 #[test]
