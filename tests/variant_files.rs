@@ -211,6 +211,91 @@ fn a_users_ten_by_ten_variant_with_a_zebra_plays() {
     assert_eq!(perft(&pos, 1), 28);
 }
 
+/// Orthodox chess with pawns that double-step from ranks 2 to 7.
+fn torpedo() -> Variant {
+    let text = builtin_source("chess")
+        .unwrap()
+        .replace("name = \"chess\"", "name = \"torpedo\"")
+        .replace("display-name = \"Chess\"", "display-name = \"Torpedo\"")
+        .replace(
+            "aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"from position\"]\n",
+            "",
+        )
+        .replace("double-step = [2]", "double-step = [2, 3, 4, 5, 6, 7]");
+    Variant::compile(load_toml("torpedo.toml", &text).unwrap()).unwrap()
+}
+
+#[test]
+fn a_double_step_onto_the_last_rank_promotes() {
+    use xpgn::notation::coord::write_coord;
+    use xpgn::notation::position::{read_position, write_position};
+    use xpgn::notation::san::{parse_san, resolve_san};
+    let v = torpedo();
+    let pos = read_position(v, "k7/8/4P3/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| write_coord(&pos, m))
+        .collect();
+    moves.sort();
+    // As Fairy-Stockfish (pyffish 0.0.90) lists them.
+    assert_eq!(
+        moves,
+        [
+            "e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e6e7", "e6e8b", "e6e8n", "e6e8q", "e6e8r"
+        ]
+    );
+    assert_eq!(perft(&pos, 1), 10);
+    let san = |text: &str| resolve_san(&pos, &parse_san(text).unwrap().san);
+    let e = san("e8").unwrap_err().to_string();
+    assert!(
+        e.contains("the pawn promotes on e8: add one of =Q, =R, =B, =N"),
+        "{e}"
+    );
+    let mut after = pos.clone();
+    after.play_unchecked(&san("e8=Q").unwrap());
+    // No en passant square: no pawn is left to take (as Fairy-Stockfish).
+    assert_eq!(write_position(&after), "k3Q3/8/8/8/8/8/8/4K3 b - - 0 1");
+    // Black's double step onto rank 1 too.
+    let black = read_position(v, "k7/8/8/8/8/4p3/8/K7 b - - 0 1").unwrap();
+    assert_eq!(perft(&black, 1), 3 + 1 + 4);
+}
+
+#[test]
+fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
+    use xpgn::notation::coord::{resolve_coord, write_coord};
+    use xpgn::notation::position::read_position;
+    use xpgn::notation::san::{parse_san, resolve_san, write_san};
+    let v = grid10();
+    // Grid Ten: pawns may promote on ranks 8 and 9 and must on 10.
+    let pos = read_position(v, "4k5/10/10/4P5/10/10/10/2p7/1R8/4K5 w - - 0 1").unwrap();
+    let san = |pos: &xpgn::rules::Position, text: &str| {
+        resolve_san(pos, &parse_san(text).unwrap().san).map_err(|e| e.to_string())
+    };
+    let stay = san(&pos, "e8").unwrap();
+    assert_eq!(
+        (stay.promotion, write_san(&pos, &stay)),
+        (None, "e8".into())
+    );
+    assert_eq!(resolve_coord(&pos, "e7e8").unwrap(), stay);
+    assert_eq!(write_coord(&pos, &stay), "e7e8");
+    let queen = san(&pos, "e8=Q").unwrap();
+    assert_eq!(write_san(&pos, &queen), "e8=Q+");
+    assert_eq!(resolve_coord(&pos, "e7e8q").unwrap(), queen);
+    // Black's pawn on c3 takes on b2 and stays a pawn, or promotes.
+    let black = read_position(v, "4k5/10/10/10/10/10/10/2p7/1R8/4K5 b - - 0 1").unwrap();
+    let take = san(&black, "cxb2").unwrap();
+    assert_eq!(
+        (take.promotion, write_san(&black, &take)),
+        (None, "cxb2".into())
+    );
+    assert!(san(&black, "cxb2=Z").unwrap().promotion.is_some());
+    // On the last rank the promotion stays mandatory.
+    let last = read_position(v, "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    let e = san(&last, "e10").unwrap_err();
+    assert!(e.contains("add one of =Q, =Z"), "{e}");
+}
+
 fn xpgn(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_xpgn"))
         .args(args)
