@@ -215,6 +215,11 @@ struct IniPiece {
     letter: char,
     /// How it moves.
     moves: PieceMoves,
+    /// The line that defined it (0: inherited from `chess`): types stand in
+    /// the piece table in the order of their lines, which keeps the piece
+    /// kinds, and so the position keys stored in databases, as they were
+    /// when letters were given in the file's order.
+    line: usize,
 }
 
 /// Where a section says which ranks a rule applies to.
@@ -313,6 +318,7 @@ impl IniVariant {
                 key: key.into(),
                 letter,
                 moves: predefined_moves(key),
+                line: 0,
             });
         }
         v.promotion_pieces = ["queen", "rook", "bishop", "knight"]
@@ -614,7 +620,7 @@ fn read_section(
     for &(key, value, line) in &options {
         state.refusals.retain(|r| r.key != key);
         state.lines.push((key.to_string(), line));
-        if let Err(reason) = apply(&mut state, key, value) {
+        if let Err(reason) = apply(&mut state, key, value, line) {
             state.refusals.push(Refusal {
                 key: key.to_string(),
                 line,
@@ -623,6 +629,7 @@ fn read_section(
             });
         }
     }
+    state.pieces.sort_by_key(|p| p.line);
     let result = match state.refusals.iter().min_by_key(|r| r.line) {
         Some(r) => Err(src.err(
             line_offset(src.text, r.line),
@@ -647,7 +654,7 @@ fn line_offset(text: &str, line: usize) -> usize {
 
 /// Reads one option into the section's rules, or says why xpgn cannot
 /// play it.
-fn apply(v: &mut IniVariant, key: &str, value: &str) -> Result<(), String> {
+fn apply(v: &mut IniVariant, key: &str, value: &str, line: usize) -> Result<(), String> {
     if IGNORED.contains(&key) {
         return Ok(());
     }
@@ -659,7 +666,7 @@ fn apply(v: &mut IniVariant, key: &str, value: &str) -> Result<(), String> {
         };
     }
     if piece_order(key).is_some() {
-        apply_piece(v, key, value);
+        apply_piece(v, key, value, line);
         return Ok(());
     }
     let boolean = || match value {
@@ -804,7 +811,7 @@ fn piece_set(v: &IniVariant, value: &str) -> Result<Vec<String>, String> {
 /// the promotion types, even when it is this type); anything else removes
 /// the type. A movement xpgn cannot play is kept as the reason, so that
 /// only a section that keeps the type is refused.
-fn apply_piece(v: &mut IniVariant, key: &str, value: &str) {
+fn apply_piece(v: &mut IniVariant, key: &str, value: &str, line: usize) {
     let first = value.chars().next().unwrap_or('-');
     if !first.is_ascii_alphabetic() {
         v.remove_piece(key);
@@ -835,6 +842,7 @@ fn apply_piece(v: &mut IniVariant, key: &str, value: &str) {
         key: key.to_string(),
         letter,
         moves,
+        line,
     });
 }
 
