@@ -113,6 +113,20 @@ fn perft_prints_the_total_last_and_divides() {
 }
 
 #[test]
+fn perft_past_its_deepest_depth_is_a_usage_error() {
+    let o = xpgn(&["perft", "4000000000"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("4000000000 is not in 0..=20"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let o = xpgn(&["perft", "21"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
 fn show_prints_a_diagram_and_the_position_string() {
     let o = xpgn(&["show", "--variant", "royal", "--moves", "e2e3 e7e6"]);
     assert_eq!(o.status.code(), Some(0));

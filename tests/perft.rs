@@ -85,6 +85,8 @@ fn perft_tables_of_every_variant() {
     let mut registry = Registry::builtin();
     let ini = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/variants/fairy.ini");
     let from_ini = registry.load_path(&ini).unwrap();
+    assert!(from_ini.refused.is_empty(), "{:?}", from_ini.refused);
+    let from_ini = from_ini.names;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|e| e != "perft") {

@@ -88,6 +88,74 @@ fn a_betza_string_that_does_not_parse_is_refused() {
     );
 }
 
+/// MINI with a rook in the corner and one castling, its squares as given.
+fn mini_castling(king: &str, partner: &str) -> String {
+    MINI.replace("k3/p3/3P/3K", "k3/p3/3P/R2K").replace(
+        "[[piece]]\nletter = \"Q\"",
+        &format!(
+            "[[castling]]\nside = \"O-O-O\"\ncolor = \"white\"\nking = \"{king}\"\npartner = \"{partner}\"\n\n\
+             [[piece]]\nletter = \"R\"\nname = \"Rook\"\nbetza = \"R\"\n\n[[piece]]\nletter = \"Q\""
+        ),
+    )
+}
+
+#[test]
+fn castling_squares_off_any_board_are_refused_not_panicked_on() {
+    let ok = load_toml("ok.toml", &mini_castling("d1-b1", "a1-c1"));
+    assert!(ok.is_ok(), "{ok:?}");
+    for (king, partner, field, pair) in [
+        ("e1-z99", "a1-c1", "castling.king", "e1-z99"),
+        ("d1-b1", "h1-f99", "castling.partner", "h1-f99"),
+        ("e1-a17", "a1-c1", "castling.king", "e1-a17"),
+        ("d1-b1", "a1-q1", "castling.partner", "a1-q1"),
+    ] {
+        let text = mini_castling(king, partner);
+        let line = 1 + text
+            .lines()
+            .position(|l| l.contains(&format!("\"{pair}\"")))
+            .unwrap();
+        assert_eq!(
+            refusal(&text),
+            format!(
+                "bad.toml:{line}: {field}: `{pair}` is not FROM-TO squares on the board (`e1-g1`)"
+            )
+        );
+    }
+    // Through the environment, every command stops with the message.
+    let dir = Scratch::new("variant-files", "castling-off-board");
+    std::fs::write(dir.join("far.toml"), mini_castling("e1-z99", "a1-c1")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .args(["variants"])
+        .env("XPGN_VARIANTS", dir.join("far.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.ends_with("castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_definition_file_over_the_size_limit_is_refused_unread() {
+    let dir = Scratch::new("variant-files", "too-big");
+    let big = dir.join("big.toml");
+    let text = format!("{MINI}{}", "# padding\n".repeat(30_000));
+    std::fs::write(&big, &text).unwrap();
+    let mut reg = Registry::builtin();
+    let e = reg.load_path(&big).unwrap_err();
+    assert_eq!(e.field, "file");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}:0: file: the file is larger than 262144 bytes, the most a definition file may have",
+            big.display()
+        )
+    );
+    assert_eq!(load_toml("big.toml", &text).unwrap_err().reason, e.reason);
+}
+
 #[test]
 fn a_setup_without_a_king_per_side_and_unknown_fields_are_refused() {
     let text = MINI.replace("k3/p3/3P/3K", "q3/p3/3P/3K");
@@ -143,6 +211,91 @@ fn a_users_ten_by_ten_variant_with_a_zebra_plays() {
     assert_eq!(perft(&pos, 1), 28);
 }
 
+/// Orthodox chess with pawns that double-step from ranks 2 to 7.
+fn torpedo() -> Variant {
+    let text = builtin_source("chess")
+        .unwrap()
+        .replace("name = \"chess\"", "name = \"torpedo\"")
+        .replace("display-name = \"Chess\"", "display-name = \"Torpedo\"")
+        .replace(
+            "aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"from position\"]\n",
+            "",
+        )
+        .replace("double-step = [2]", "double-step = [2, 3, 4, 5, 6, 7]");
+    Variant::compile(load_toml("torpedo.toml", &text).unwrap()).unwrap()
+}
+
+#[test]
+fn a_double_step_onto_the_last_rank_promotes() {
+    use xpgn::notation::coord::write_coord;
+    use xpgn::notation::position::{read_position, write_position};
+    use xpgn::notation::san::{parse_san, resolve_san};
+    let v = torpedo();
+    let pos = read_position(v, "k7/8/4P3/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| write_coord(&pos, m))
+        .collect();
+    moves.sort();
+    // As Fairy-Stockfish (pyffish 0.0.90) lists them.
+    assert_eq!(
+        moves,
+        [
+            "e1d1", "e1d2", "e1e2", "e1f1", "e1f2", "e6e7", "e6e8b", "e6e8n", "e6e8q", "e6e8r"
+        ]
+    );
+    assert_eq!(perft(&pos, 1), 10);
+    let san = |text: &str| resolve_san(&pos, &parse_san(text).unwrap().san);
+    let e = san("e8").unwrap_err().to_string();
+    assert!(
+        e.contains("the pawn promotes on e8: add one of =Q, =R, =B, =N"),
+        "{e}"
+    );
+    let mut after = pos.clone();
+    after.play_unchecked(&san("e8=Q").unwrap());
+    // No en passant square: no pawn is left to take (as Fairy-Stockfish).
+    assert_eq!(write_position(&after), "k3Q3/8/8/8/8/8/8/4K3 b - - 0 1");
+    // Black's double step onto rank 1 too.
+    let black = read_position(v, "k7/8/8/8/8/4p3/8/K7 b - - 0 1").unwrap();
+    assert_eq!(perft(&black, 1), 3 + 1 + 4);
+}
+
+#[test]
+fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
+    use xpgn::notation::coord::{resolve_coord, write_coord};
+    use xpgn::notation::position::read_position;
+    use xpgn::notation::san::{parse_san, resolve_san, write_san};
+    let v = grid10();
+    // Grid Ten: pawns may promote on ranks 8 and 9 and must on 10.
+    let pos = read_position(v, "4k5/10/10/4P5/10/10/10/2p7/1R8/4K5 w - - 0 1").unwrap();
+    let san = |pos: &xpgn::rules::Position, text: &str| {
+        resolve_san(pos, &parse_san(text).unwrap().san).map_err(|e| e.to_string())
+    };
+    let stay = san(&pos, "e8").unwrap();
+    assert_eq!(
+        (stay.promotion, write_san(&pos, &stay)),
+        (None, "e8".into())
+    );
+    assert_eq!(resolve_coord(&pos, "e7e8").unwrap(), stay);
+    assert_eq!(write_coord(&pos, &stay), "e7e8");
+    let queen = san(&pos, "e8=Q").unwrap();
+    assert_eq!(write_san(&pos, &queen), "e8=Q+");
+    assert_eq!(resolve_coord(&pos, "e7e8q").unwrap(), queen);
+    // Black's pawn on c3 takes on b2 and stays a pawn, or promotes.
+    let black = read_position(v, "4k5/10/10/10/10/10/10/2p7/1R8/4K5 b - - 0 1").unwrap();
+    let take = san(&black, "cxb2").unwrap();
+    assert_eq!(
+        (take.promotion, write_san(&black, &take)),
+        (None, "cxb2".into())
+    );
+    assert!(san(&black, "cxb2=Z").unwrap().promotion.is_some());
+    // On the last rank the promotion stays mandatory.
+    let last = read_position(v, "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    let e = san(&last, "e10").unwrap_err();
+    assert!(e.contains("add one of =Q, =Z"), "{e}");
+}
+
 fn xpgn(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_xpgn"))
         .args(args)
@@ -194,6 +347,34 @@ fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
     assert!(o.stdout.is_empty());
     let o = xpgn(&["--variants", "tests/variants/missing.ini", "variants"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn refused_ini_sections_are_warnings_and_the_others_load() {
+    let dir = Scratch::new("variant-files", "ini-warnings");
+    let ini = dir.join("mixed.ini");
+    std::fs::write(
+        &ini,
+        "[plain-ini:chess]\n\n[zh-ini:chess]\npieceDrops = true\n",
+    )
+    .unwrap();
+    let o = xpgn(&[
+        "--variants",
+        ini.to_str().unwrap(),
+        "perft",
+        "--variant",
+        "plain-ini",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), "400\n");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "xpgn: warning: {}:4: [zh-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated\n",
+            ini.display()
+        )
+    );
 }
 
 #[test]

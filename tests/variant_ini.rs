@@ -4,15 +4,23 @@
 
 use xpgn::notation::coord::write_coord;
 use xpgn::notation::position::read_position;
-use xpgn::rules::{Position, Registry, SourceFormat, Variant, load_ini, load_toml, perft};
+use xpgn::rules::{
+    Position, Registry, SourceFormat, Variant, load_ini, load_toml, perft, read_ini,
+};
 
+/// The first section's refusal.
 fn refusal(text: &str) -> String {
-    load_ini("my.ini", text).unwrap_err().to_string()
+    let read = read_ini("my.ini", text).unwrap();
+    read.refused
+        .first()
+        .unwrap_or_else(|| panic!("{text} is refused"))
+        .to_string()
 }
 
 fn load(text: &str) -> Registry {
     let mut reg = Registry::builtin();
-    reg.load("my.ini", text).unwrap();
+    let loaded = reg.load("my.ini", text).unwrap();
+    assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
     reg
 }
 
@@ -62,7 +70,10 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
             "grand-ini",
             "shatranj-ini",
             "makruk-ini",
-            "courier-ini"
+            "courier-ini",
+            "torpedo-ini",
+            "mini-ini",
+            "kq-ini"
         ]
     );
     let gothic = &defs[1];
@@ -179,11 +190,7 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
         ),
         (
             "[x:chess]\nmaxRank = 10\nstartFen = 4k3/8/8/8/8/8/8/8/8/4K3 w - - 0 1\n",
-            "my.ini:2: [x] maxRank: the board has 10 ranks and the promotion zone is not given; Fairy-Stockfish's versions differ on its default there (rank 8 and beyond, or rank 8 alone): give promotionRank or promotionRegionWhite and promotionRegionBlack",
-        ),
-        (
-            "[x:chess]\narchbishop = n\n",
-            "my.ini:2: [x] archbishop: the letter n is used by both knight and archbishop",
+            "my.ini:2: [x] maxRank: the board has 10 ranks and the promotion zone is not given; Fairy-Stockfish's default is rank 8 alone for White and rank 1 for Black, which xpgn does not play there: give promotionRank or promotionRegionWhite and promotionRegionBlack",
         ),
         (
             "[x:chess]\nmandatoryPawnPromotion = false\n",
@@ -194,8 +201,8 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
             "my.ini:2: [x] promotionRegionWhite: xpgn's promotion zone is the same ranks for both sides, seen from each side, on the board",
         ),
         (
-            "[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1\n",
-            "my.ini:2: [x] startFen: castling rights `KQ`: xpgn's start positions give both sides both castlings (`KQkq`) or none (`-`)",
+            "[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Kq - 0 1\n",
+            "my.ini:2: [x] startFen: castling rights `Kq`: xpgn's start positions give each side both castlings or none (`KQkq`, `KQ`, `kq`, `-`)",
         ),
         (
             "[x]\nking = k\nqueen = q\n",
@@ -211,12 +218,10 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
     }
     // A name xpgn already knows is refused by the registry, naming the line.
     let mut reg = Registry::builtin();
-    let err = reg
-        .load("my.ini", "# one\n[royal:chess]\n")
-        .unwrap_err()
-        .to_string();
+    let loaded = reg.load("my.ini", "# one\n[royal:chess]\n").unwrap();
+    assert!(loaded.names.is_empty());
     assert_eq!(
-        err,
+        loaded.refused[0].to_string(),
         "my.ini:2: name: the name `royal` is already taken by the variant `royal`"
     );
 }
@@ -239,4 +244,226 @@ fn a_blocked_one_way_rider_of_black_names_the_square_in_its_way() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// The legal moves of `variant` from `fen`, in coordinates, sorted.
+fn sorted_moves(reg: &Registry, variant: &str, fen: &str) -> Vec<String> {
+    let pos = read_position(reg.lookup(variant).unwrap(), fen).unwrap();
+    let mut ms = moves(&pos);
+    ms.sort();
+    ms
+}
+
+#[test]
+fn one_refused_section_leaves_the_others_loaded_and_is_reported() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/variants/fairy.ini"
+    ))
+    .unwrap()
+    .replace(
+        "[janus-ini:chess]\n",
+        "[janus-ini:chess]\npieceDrops = true\n",
+    );
+    // The file's first eight sections.
+    let text = &text[..text.find("[torpedo-ini").unwrap()];
+    assert_eq!(text.matches("\n[").count(), 8);
+    let line = 1 + text.lines().position(|l| l == "pieceDrops = true").unwrap();
+    let read = read_ini("eight.ini", text).unwrap();
+    assert_eq!(read.variants.len(), 7);
+    assert!(read.variants.iter().all(|d| d.name != "janus-ini"));
+    assert_eq!(
+        read.refused
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        [format!(
+            "eight.ini:{line}: [janus-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated"
+        )]
+    );
+    let mut reg = Registry::builtin();
+    let loaded = reg.load("eight.ini", text).unwrap();
+    assert_eq!(loaded.names.len(), 7);
+    assert_eq!(loaded.refused, read.refused);
+    assert!(reg.lookup("embassy-ini").is_some() && reg.lookup("janus-ini").is_none());
+}
+
+#[test]
+fn a_refusal_is_inherited_until_a_section_sets_the_option_again() {
+    let text = "[drops:chess]\npieceDrops = true\n[undone:drops]\npieceDrops = false\n\
+                [kept:drops]\nmaxFile = 8\n";
+    let read = read_ini("my.ini", text).unwrap();
+    let names: Vec<&str> = read.variants.iter().map(|d| d.name).collect();
+    assert_eq!(names, ["undone"]);
+    let refused: Vec<String> = read.refused.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        refused,
+        [
+            "my.ini:2: [drops] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated",
+            "my.ini:2: [kept] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated (set in [drops])",
+        ]
+    );
+}
+
+#[test]
+fn a_key_given_twice_keeps_its_last_value() {
+    let reg = load(
+        "[twice:chess]\ncastling = true\npromotionPieceTypes = q\ncastling = false\n\
+         promotionPieceTypes = qn\nstartFen = 4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1\n",
+    );
+    let ms = moves(&Position::start(reg.lookup("twice").unwrap()));
+    assert!(ms.contains(&"b7b8n".into()) && ms.contains(&"b7b8q".into()));
+    assert!(!ms.contains(&"b7b8r".into()), "{ms:?}");
+    assert!(!ms.contains(&"e1g1".into()), "{ms:?}");
+}
+
+#[test]
+fn a_letter_given_to_a_new_type_takes_it_from_the_old_one() {
+    // The archbishop takes `n` from the knight, which leaves the game and
+    // its promotions.
+    let reg = load("[nightbishop:chess]\narchbishop = n\n");
+    let v = reg.lookup("nightbishop").unwrap();
+    let n = v.kind_by_letter('N').unwrap();
+    assert_eq!(v.piece_def(n).name, "Archbishop");
+    assert!(v.kinds().all(|k| v.piece_def(k).name != "Knight"));
+    let ms = sorted_moves(&reg, "nightbishop", "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    let promotions: Vec<&String> = ms.iter().filter(|m| m.starts_with("b7b8")).collect();
+    assert_eq!(promotions, ["b7b8b", "b7b8q", "b7b8r"]);
+}
+
+#[test]
+fn a_re_lettered_type_stays_a_promotion_type() {
+    let reg = load(
+        "[capa:chess]\nmaxFile = 10\narchbishop = a\npromotionPieceTypes = aqrbn\n\
+         castling = false\nstartFen = 4k5/1P8/10/10/10/10/10/4K5 w - - 0 1\n\
+         [capa-j:capa]\narchbishop = j\n",
+    );
+    let ms = sorted_moves(&reg, "capa-j", "4k5/1P8/10/10/10/10/10/4K5 w - - 0 1");
+    assert!(ms.contains(&"b7b8j".into()), "{ms:?}");
+}
+
+#[test]
+fn fairy_stockfish_start_positions_and_draw_rules_are_read() {
+    // An immobile piece, a start position without an en passant field,
+    // White's castlings only, and Makruk's counting and material counting
+    // (draw and adjudication rules: recorded, not applied).
+    let reg = load(
+        "[still:chess]\nimmobile = w\ncountingRule = makruk\nmaterialCounting = janggi\n\
+         startFen = r3k2r/8/8/8/3W4/8/8/R3K2R w KQ 0 1\n",
+    );
+    let v = reg.lookup("still").unwrap();
+    let start = Position::start(v);
+    let ms = moves(&start);
+    assert!(!ms.iter().any(|m| m.starts_with("d4")), "{ms:?}");
+    assert!(ms.contains(&"e1g1".into()) && ms.contains(&"e1c1".into()));
+    let mut after = start.clone();
+    let a3 = after
+        .legal_moves()
+        .into_iter()
+        .find(|m| write_coord(&start, m) == "a1a3")
+        .unwrap();
+    after.play_unchecked(&a3);
+    let ms = moves(&after);
+    assert!(
+        !ms.contains(&"e8g8".into()) && !ms.contains(&"e8c8".into()),
+        "{ms:?}"
+    );
+}
+
+#[test]
+fn chess960_en_passant_region_and_castling_types_play_with_their_meaning() {
+    let reg = load(
+        "[my-frc:chess]\nchess960 = true\n\
+         [no-ep:chess]\nenPassantRegion = -\n\
+         [all-ep:chess]\nenPassantRegion = *3 *6\n\
+         [two-types:chess]\ncastlingRookPieces = rq\n",
+    );
+    let castled = sorted_moves(&reg, "my-frc", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(castled.contains(&"e1h1".into()) && castled.contains(&"e1a1".into()));
+    let fen = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1";
+    let no_ep = reg.lookup("no-ep").unwrap();
+    assert!(!no_ep.def().pawns.en_passant);
+    assert!(sorted_moves(&reg, "all-ep", fen).contains(&"d4e3".into()));
+    let two = sorted_moves(&reg, "two-types", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert!(two.contains(&"e1g1".into()) && two.contains(&"e1c1".into()));
+    assert_eq!(
+        refusal(
+            "[both:chess]\ncastlingRookPieces = rq\nstartFen = q3k2r/8/8/8/8/8/8/Q3K2R w KQkq - 0 1\n"
+        ),
+        "my.ini:2: [both] castlingRookPieces: xpgn castles with one type of piece; in the start position the outermost pieces of these types are of several"
+    );
+    assert_eq!(
+        refusal("[part:chess]\nenPassantRegion = *3\n"),
+        "my.ini:2: [part] enPassantRegion: xpgn plays en passant after every double step or after none; the region holds the passed squares of some only"
+    );
+}
+
+#[test]
+fn double_steps_follow_fairy_stockfishs_current_defaults() {
+    // pyffish 0.0.90: on a board of 10 ranks White double-steps from rank
+    // 2 and Black from rank 7 (counted from White's side), not from its
+    // rank 9; `doubleStepRank = 3` gives ranks 2 and 3.
+    let reg = load(
+        "[tall:chess]\nmaxRank = 10\npromotionRank = 10\n\
+         startFen = 4k3/pppppppp/8/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1\n\
+         [ds3:chess]\ndoubleStepRank = 3\n",
+    );
+    let white = sorted_moves(
+        &reg,
+        "tall",
+        "4k3/pppppppp/8/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1",
+    );
+    assert!(
+        white.contains(&"a2a4".into()) && white.len() == 18,
+        "{white:?}"
+    );
+    let black = sorted_moves(
+        &reg,
+        "tall",
+        "4k3/pppppppp/8/8/8/8/8/8/PPPPPPPP/4K3 b - - 0 1",
+    );
+    assert_eq!(black.len(), 10, "{black:?}");
+    let black7 = sorted_moves(&reg, "tall", "4k3/8/8/p7/8/8/8/8/8/4K3 b - - 0 1");
+    assert!(black7.contains(&"a7a5".into()), "{black7:?}");
+    let third = sorted_moves(&reg, "ds3", "4k3/8/8/8/8/P7/8/4K3 w - - 0 1");
+    assert!(third.contains(&"a3a5".into()), "{third:?}");
+}
+
+#[test]
+fn files_and_chains_beyond_the_limits_are_refused_without_exhausting_memory() {
+    // A chain of sections each inheriting the one before: past the deepest
+    // inheritance xpgn follows, each is refused.
+    let mut chain = String::from("[s0:chess]\n");
+    for i in 1..40 {
+        chain.push_str(&format!("[s{i}:s{}]\nmaxFile = 8\n", i - 1));
+    }
+    let read = read_ini("chain.ini", &chain).unwrap();
+    assert_eq!(read.variants.len(), 33);
+    assert_eq!(read.refused.len(), 7);
+    assert_eq!(
+        read.refused[0].to_string(),
+        "chain.ini:66: [s33:s32]: inherits through more than 32 sections, the most xpgn follows"
+    );
+    assert_eq!(
+        read.refused[1].to_string(),
+        "chain.ini:68: [s34:s33]: the parent `s33` could not be read, so neither can this section"
+    );
+    // 20,000 sections: refused as a whole, at once.
+    let mut many = String::from("[s0:chess]\n");
+    for i in 1..20_000 {
+        many.push_str(&format!("[s{i}:s{}]\n", i - 1));
+    }
+    let e = read_ini("many.ini", &many).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "many.ini:0: file: the file is larger than 262144 bytes, the most a definition file may have"
+    );
+    let mut sections = String::new();
+    for i in 0..600 {
+        sections.push_str(&format!("[t{i}:chess]\n"));
+    }
+    assert_eq!(
+        read_ini("wide.ini", &sections).unwrap_err().to_string(),
+        "wide.ini:513: file: more than 512 sections, the most a file may have"
+    );
 }

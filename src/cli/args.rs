@@ -17,6 +17,10 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The deepest `perft`: orthodox chess's count at depth 14 no longer fits
+/// in 64 bits, and no depth near this finishes.
+pub const MAX_PERFT_DEPTH: i64 = 20;
+
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -35,7 +39,9 @@ pub enum Command {
         /// Print one line per legal move with its count.
         #[arg(long)]
         divide: bool,
-        /// Plies to look ahead.
+        /// Plies to look ahead, at most 20 (deeper counts would not finish,
+        /// nor fit the count).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH))]
         depth: u32,
     },
     /// Read game files, replay every game and variation, report faulty games.

@@ -97,7 +97,14 @@ fn load_variants(cli: &Cli) -> Result<(), crate::rules::DefinitionError> {
     }
     let mut registry = crate::rules::Registry::builtin();
     for path in paths {
-        registry.load_path(&path)?;
+        // A refused variants.ini section is a warning: the file's other
+        // sections load, as Fairy-Stockfish loads them.
+        for refusal in registry.load_path(&path)?.refused {
+            eprintln!(
+                "xpgn: warning: {}",
+                printable(&refusal.to_string(), usize::MAX)
+            );
+        }
     }
     crate::rules::Registry::set_global(registry);
     Ok(())

@@ -185,7 +185,12 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             }
         }
         None => {
-            let kinds: Vec<_> = all.iter().filter_map(|m| m.promotion).collect();
+            // Where the pawn may stay a pawn (optional promotion), no
+            // promotion letter means it stays one.
+            if all.iter().any(|m| m.promotion.is_none()) {
+                candidates.retain(|m| m.promotion.is_none());
+            }
+            let kinds: Vec<_> = candidates.iter().filter_map(|m| m.promotion).collect();
             if kinds.len() > 1 {
                 return Err(CoordError::Ambiguous(format!(
                     "a promotion letter is needed: one of {}",

@@ -379,6 +379,11 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                     }
                 }
                 None => {
+                    // Where the pawn may stay a pawn (optional promotion),
+                    // no promotion written means it stays one.
+                    if !forced && found.iter().any(|m| m.promotion.is_none()) {
+                        found.retain(|m| m.promotion.is_none());
+                    }
                     let promos: Vec<PieceKind> = found.iter().filter_map(|m| m.promotion).collect();
                     if promos.len() > 1 && !forced {
                         let letters: Vec<String> = promos

@@ -32,7 +32,7 @@ pub use square_set::{SquareSet, SquareSetIter};
 pub use variant::{
     BareKing, CastlingDef, CastlingSafety, CastlingSide, DefinitionError, FreeCastling, PawnRules,
     PieceDef, PromotionRule, Registry, Role, SourceFormat, SpecialKingMove, StalemateOutcome,
-    Variant, VariantDef, VariantDefError, builtin_source, load_ini, load_toml,
+    Variant, VariantDef, VariantDefError, builtin_source, load_ini, load_toml, read_ini,
 };
 
 mod piece;

@@ -987,13 +987,14 @@ impl Position {
         let (mut one_left, mut two_left) = (one, two);
         if !bulk.is_empty() && bulk == pawns {
             // Usually no pawn needs the test: every step is counted but
-            // those into the zone, with no more shifts.
-            out.add_count((one & !zone).count() + two.count());
+            // those into the zone (a double step may reach it too), with
+            // no more shifts.
+            out.add_count((one & !zone).count() + (two & !zone).count());
             one_left &= zone;
-            two_left = B::EMPTY;
+            two_left &= zone;
         } else if !bulk.is_empty() {
             let counted = forward(bulk) & !zone;
-            let two_counted = forward(forward(bulk & double_from) & empty);
+            let two_counted = forward(forward(bulk & double_from) & empty) & !zone;
             out.add_count((one & counted).count() + (two & two_counted).count());
             one_left &= !counted;
             two_left &= !two_counted;
@@ -1013,7 +1014,12 @@ impl Position {
                 kind: MoveKind::DoubleStep,
                 ..Move::normal(t.square_at[fi], t.square_at[ti])
             };
-            self.emit(ctx, ctx.must_test(fi, king), m, out);
+            if zone.has(ti) {
+                // Double steps allowed up to the zone promote as steps do.
+                self.pawn_to(ctx, m, last, out);
+            } else {
+                self.emit(ctx, ctx.must_test(fi, king), m, out);
+            }
         }
         let ep = self
             .ep_square

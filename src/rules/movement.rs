@@ -295,8 +295,23 @@ fn select(dirs: &[char], all: &[(i8, i8)]) -> Vec<(i8, i8)> {
         .collect()
 }
 
+/// The longest Betza string read, in bytes: every move of a piece on a
+/// 16x16 board is written in far fewer, and a longer one would only make
+/// the tables big (a string of a million atoms took gigabytes).
+pub const MAX_BETZA_LEN: usize = 128;
+
 /// `betza = { group } ; group = { modifier } atom [ atom-again ] [ range ]`.
 fn parse_betza(text: &str) -> Result<Movement, BetzaError> {
+    if text.len() > MAX_BETZA_LEN {
+        return Err(BetzaError {
+            text: text.chars().take(20).chain("...".chars()).collect(),
+            column: MAX_BETZA_LEN + 1,
+            reason: format!(
+                "{} bytes long; xpgn reads Betza strings of at most {MAX_BETZA_LEN}",
+                text.len()
+            ),
+        });
+    }
     let chars: Vec<char> = text.chars().collect();
     let err = |i: usize, reason: String| BetzaError {
         text: text.to_string(),
@@ -417,6 +432,21 @@ mod tests {
 
     fn b(s: &str) -> Movement {
         Movement::from_betza(s).unwrap()
+    }
+
+    #[test]
+    fn a_betza_string_longer_than_the_limit_is_refused_unread() {
+        let long = "N".repeat(1_000_000);
+        let e = Movement::from_betza(&long).unwrap_err();
+        assert_eq!(e.column, MAX_BETZA_LEN + 1);
+        assert_eq!(
+            e.to_string(),
+            "Betza `NNNNNNNNNNNNNNNNNNNN...`, column 129: 1000000 bytes long; xpgn reads Betza strings of at most 128"
+        );
+        assert_eq!(
+            Movement::from_betza(&"W".repeat(MAX_BETZA_LEN)).map(|m| m.0.len()),
+            Ok(64)
+        );
     }
 
     #[test]

@@ -743,8 +743,9 @@ impl Position {
         } else {
             self.halfmove_clock + 1
         };
+        // A double step that promotes leaves no pawn to take en passant.
         self.ep_square = match m.kind {
-            MoveKind::DoubleStep => Some(Square::new(
+            MoveKind::DoubleStep if m.promotion.is_none() => Some(Square::new(
                 m.from.file(),
                 (m.from.rank() + m.to.rank()) / 2,
             )),

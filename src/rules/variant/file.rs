@@ -56,6 +56,27 @@ impl Source<'_> {
     }
 }
 
+/// The largest definition file read, in bytes: Fairy-Stockfish's own
+/// `variants.ini`, 143 variants, is a quarter of it; a bigger file is
+/// refused before it is read (every loaded definition's text is kept for
+/// the program's life).
+pub const MAX_DEFINITION_BYTES: usize = 256 * 1024;
+
+/// Refuses a file of `len` bytes over [`MAX_DEFINITION_BYTES`].
+pub(super) fn check_size(file: &str, len: u64) -> Result<(), DefinitionError> {
+    if len > MAX_DEFINITION_BYTES as u64 {
+        return Err(DefinitionError {
+            file: file.to_string(),
+            line: 0,
+            field: "file".into(),
+            reason: format!(
+                "the file is larger than {MAX_DEFINITION_BYTES} bytes, the most a definition file may have"
+            ),
+        });
+    }
+    Ok(())
+}
+
 pub(super) fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
@@ -169,8 +190,10 @@ pub(super) fn parse_square(text: &str, size: BoardSize) -> Option<Square> {
         return None;
     }
     let rank: u8 = chars.as_str().parse().ok()?;
-    let sq = Square::new(file as u8 - b'a', rank.checked_sub(1)?);
-    (file as u8 - b'a' < size.files && rank >= 1 && rank <= size.ranks).then_some(sq)
+    let file = file as u8 - b'a';
+    // Checked before the square is made: a square exists only on a board
+    // of at most 16x16 (`z99` names none).
+    (file < size.files && rank >= 1 && rank <= size.ranks).then(|| Square::new(file, rank - 1))
 }
 
 /// The board field of a position string: ranks from the top, `/` between
@@ -260,6 +283,7 @@ pub fn load_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> 
 /// compiles: for a caller that compiles it next anyway (the built-ins,
 /// which would otherwise be compiled twice at start-up).
 pub(crate) fn read_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> {
+    check_size(file, text.len() as u64)?;
     let src = Source { file, text };
     let raw: FileDef = toml::from_str(text).map_err(|e| {
         let offset = e.span().map_or(0, |s| s.start);
@@ -451,6 +475,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     let pawns = match &raw.pawns {
         None => PawnRules {
             double_step_ranks: vec![1],
+            double_step_ranks_black: None,
             en_passant: true,
             promotion: PromotionRule::Choice(
                 (0..pieces.len() as u8)
@@ -565,6 +590,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             }
             PawnRules {
                 double_step_ranks,
+                double_step_ranks_black: None,
                 en_passant: p.en_passant,
                 promotion,
                 promotion_ranks,
@@ -736,6 +762,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 partner_files,
                 partner,
                 king_takes_partner: f.king_takes_partner,
+                colors: [true, true],
                 rule: leak(f.rule.as_deref().unwrap_or("R-0-5")),
             })
         }
@@ -874,6 +901,16 @@ impl Entry {
     }
 }
 
+/// What [`Registry::load`] added, and what it refused without stopping.
+#[derive(Debug, Default)]
+pub struct RegistryLoad {
+    /// The short names of the variants added.
+    pub names: Vec<&'static str>,
+    /// The `variants.ini` sections refused, each naming file, line,
+    /// section, option and reason.
+    pub refused: Vec<DefinitionError>,
+}
+
 static GLOBAL: OnceLock<RwLock<Arc<Registry>>> = OnceLock::new();
 
 impl Registry {
@@ -937,34 +974,43 @@ impl Registry {
 
     /// Reads a definition file's text (`.ini`: Fairy-Stockfish's
     /// `variants.ini`, every section it holds; otherwise TOML) and adds what
-    /// it defines. Returns the names added.
+    /// it defines. Returns the names added and, for a `.ini` file, the
+    /// sections refused (one refused section does not stop the others).
     ///
     /// # Errors
-    /// The first fault, naming file, line, field and reason.
-    pub fn load(&mut self, file: &str, text: &str) -> Result<Vec<&'static str>, DefinitionError> {
+    /// A TOML definition's first fault, or what makes a `.ini` file
+    /// unreadable as a whole, naming file, line, field and reason.
+    pub fn load(&mut self, file: &str, text: &str) -> Result<RegistryLoad, DefinitionError> {
+        let mut loaded = RegistryLoad::default();
         let defs = if file.to_ascii_lowercase().ends_with(".ini") {
-            super::ini::load_ini(file, text)?
+            let read = super::ini::read_ini(file, text)?;
+            loaded.refused = read.refused;
+            read.variants
         } else {
             vec![load_toml(file, text)?]
         };
-        let mut names = Vec::new();
-        for (def, line) in defs.into_iter().map(|d| (d, 1)) {
+        for def in defs {
             let name = def.name;
-            let variant = Variant::compile(def).map_err(|e| DefinitionError {
-                file: file.to_string(),
-                line,
-                field: "name".into(),
-                reason: e.to_string(),
-            })?;
-            self.add(variant).map_err(|reason| DefinitionError {
-                file: file.to_string(),
-                line: line_of_name(text, name),
-                field: "name".into(),
-                reason,
-            })?;
-            names.push(name);
+            let added = Variant::compile(def)
+                .map_err(|e| e.to_string())
+                .and_then(|variant| self.add(variant));
+            match added {
+                Ok(()) => loaded.names.push(name),
+                Err(reason) => {
+                    let e = DefinitionError {
+                        file: file.to_string(),
+                        line: line_of_name(text, name),
+                        field: "name".into(),
+                        reason,
+                    };
+                    if !file.to_ascii_lowercase().ends_with(".ini") {
+                        return Err(e);
+                    }
+                    loaded.refused.push(e);
+                }
+            }
         }
-        Ok(names)
+        Ok(loaded)
     }
 
     /// Reads and loads a file from disk, or every `.toml` and `.ini` file
@@ -972,10 +1018,7 @@ impl Registry {
     ///
     /// # Errors
     /// An unreadable file (line 0, field `file`) or a fault in one.
-    pub fn load_path(
-        &mut self,
-        path: &std::path::Path,
-    ) -> Result<Vec<&'static str>, DefinitionError> {
+    pub fn load_path(&mut self, path: &std::path::Path) -> Result<RegistryLoad, DefinitionError> {
         let io = |e: std::io::Error| DefinitionError {
             file: path.display().to_string(),
             line: 0,
@@ -993,13 +1036,28 @@ impl Registry {
                 })
                 .collect();
             files.sort();
-            let mut names = Vec::new();
+            let mut loaded = RegistryLoad::default();
             for f in files {
-                names.extend(self.load_path(&f)?);
+                let one = self.load_path(&f)?;
+                loaded.names.extend(one.names);
+                loaded.refused.extend(one.refused);
             }
-            return Ok(names);
+            return Ok(loaded);
         }
-        let text = std::fs::read_to_string(path).map_err(io)?;
+        // Read no further than the limit: the path may be a device or a
+        // pipe that never ends.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(
+                std::fs::File::open(path).map_err(io)?,
+                MAX_DEFINITION_BYTES as u64 + 1,
+            ),
+            &mut bytes,
+        )
+        .map_err(io)?;
+        check_size(&path.display().to_string(), bytes.len() as u64)?;
+        let text = String::from_utf8(bytes)
+            .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         self.load(&path.display().to_string(), &text)
     }
 

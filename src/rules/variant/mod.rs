@@ -12,8 +12,10 @@ mod ini;
 mod tables;
 
 pub use builtin::{BUILTIN_NAMES, builtin_def, builtin_source};
-pub use file::{DefinitionError, Registry, load_toml};
-pub use ini::load_ini;
+pub use file::{DefinitionError, MAX_DEFINITION_BYTES, Registry, RegistryLoad, load_toml};
+pub use ini::{
+    IniVariants, MAX_INI_CHAIN_BYTES, MAX_INI_INHERITANCE, MAX_INI_SECTIONS, load_ini, read_ini,
+};
 pub(crate) use tables::{PIN_NONE, PIN_SEVERAL, Tables};
 
 use std::sync::OnceLock;
@@ -78,6 +80,10 @@ pub struct PawnRules {
     /// may step two squares: `[1]` in orthodox chess (R-0-4), none in
     /// Chaturanga (R-CH-3).
     pub double_step_ranks: Vec<u8>,
+    /// Black's double-step ranks (0-based, Black's view) where they are
+    /// not White's mirrored (Fairy-Stockfish's default on a board of other
+    /// than 8 ranks: White's rank 2, Black's rank 7 counted from White).
+    pub double_step_ranks_black: Option<Vec<u8>>,
     /// En passant capture after a double step.
     pub en_passant: bool,
     /// Promotion on the last rank.
@@ -178,6 +184,9 @@ pub struct FreeCastling {
     pub partner_files: [u8; 2],
     /// The partner's type (the rook).
     pub partner: PieceKind,
+    /// Whether White, Black castles at all (Fairy-Stockfish's start
+    /// positions may give the castlings of one side only).
+    pub colors: [bool; 2],
     /// Coordinate notation writes castling as the king taking its own
     /// partner (`e1h1`, R-960-1) instead of the king's from-to.
     pub king_takes_partner: bool,

@@ -556,6 +556,9 @@ impl Tables {
                 return Err(VariantDefError::TooManyCastlings);
             }
             for color in [Color::White, Color::Black] {
+                if !free.colors[color.index()] {
+                    continue;
+                }
                 let rank = king_origin[color.index()].rank();
                 for kf in 0..files {
                     for pf in (0..files).filter(|&f| f != kf) {
@@ -580,8 +583,10 @@ impl Tables {
             }
         }
         let free_from = def.castling.len()
-            - def.free_castling.as_ref().map_or(0, |_| {
-                usize::from(size.files) * usize::from(size.files - 1) * 2
+            - def.free_castling.as_ref().map_or(0, |free| {
+                usize::from(size.files)
+                    * usize::from(size.files - 1)
+                    * free.colors.iter().filter(|&&c| c).count()
             });
         let mut partners: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
         let mut partner_kinds: [Vec<PieceKind>; 2] = [Vec::new(), Vec::new()];
@@ -767,7 +772,13 @@ impl Tables {
         }
         let double_step = [
             rank_bits(&def.pawns.double_step_ranks, |r| r),
-            rank_bits(&def.pawns.double_step_ranks, |r| top - r),
+            rank_bits(
+                def.pawns
+                    .double_step_ranks_black
+                    .as_ref()
+                    .unwrap_or(&def.pawns.double_step_ranks),
+                |r| top - r,
+            ),
         ];
         let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
         let mut board_set = vec![0u64; 3 * words];
