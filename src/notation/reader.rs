@@ -1000,6 +1000,12 @@ fn escaped_original(raw: &[u8]) -> Option<(usize, Vec<u8>)> {
         .trim()
         .parse::<usize>()
         .ok()?;
+    // The `%` lines hold the original and one `%` a line more: a count
+    // larger than the game's bytes is no escaped original, and must not
+    // reach an allocation (the count is the input's to choose).
+    if count > raw.len() {
+        return None;
+    }
     let mut original = Vec::with_capacity(count);
     for line in lines {
         if original.len() >= count {
@@ -1445,6 +1451,23 @@ mod tests {
             }
             prop_assert_eq!(got, expected, "{:?}", text);
         }
+    }
+
+    #[test]
+    fn an_escaped_original_whose_count_exceeds_the_game_is_read_as_text() {
+        for count in ["18446744073709551615", "99999999999999", "4000000000", "30"] {
+            let input = format!("%xpgn-original {count}\n%1. e4 e5 *\n");
+            let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+                .map(|g| g.unwrap())
+                .collect();
+            assert_eq!(games.len(), 1, "{count}");
+            // Not taken back: the `%` lines are escape lines, nothing else.
+            assert_eq!(games[0].raw, input.as_bytes(), "{count}");
+            assert!(games[0].read().moves.is_empty(), "{count}");
+        }
+        let fits = "%xpgn-original 8\n%1. e4 *\n";
+        let game = GameSplitter::new(fits.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(game.raw, b"1. e4 *\n");
     }
 
     #[test]
