@@ -1,7 +1,9 @@
 //! The streaming reader: splits a byte stream into games, one at a time,
 //! in bounded memory (the largest game, not the file), decodes each (UTF-8
-//! with or without BOM, else Latin-1, without loss; UTF-16 with its BOM is
-//! transcoded) and reads it. One bad game never stops the others: the game
+//! with or without BOM, else Windows-1252, without loss, with a warning;
+//! UTF-16 with its BOM is transcoded) and reads it. Input that is not text
+//! (compressed, or binary with NUL bytes) is refused before any game
+//! ([`NotText`]). One bad game never stops the others: the game
 //! boundary is the recovery point.
 //!
 //! Boundaries (NOTATION §11): a tag line after movetext; a tag pair, or
@@ -31,8 +33,11 @@ use super::writer::ORIGINAL_MARK;
 pub enum Encoding {
     /// UTF-8 (ASCII included).
     Utf8,
-    /// Not UTF-8: each byte one Latin-1 character.
-    Latin1,
+    /// Not UTF-8: read as Windows-1252, the encoding of nearly every
+    /// older game file (Latin-1 but for `’`, `€`, `…` and the like in
+    /// 0x80..0x9F; no byte is lost, the five it leaves unassigned read
+    /// as the control characters Latin-1 has there).
+    Windows1252,
     /// The file is UTF-16 little-endian with a BOM; the bytes kept are the
     /// UTF-8 it was transcoded to.
     Utf16Le,
@@ -108,7 +113,7 @@ impl GameText {
 pub struct SourceNotes {
     /// How the bytes were decoded.
     pub encoding: Encoding,
-    /// Latin-1 bytes holding NUL: UTF-16 without its byte order mark?
+    /// Windows-1252 bytes holding NUL: UTF-16 without its byte order mark?
     pub nul: bool,
     /// An unclosed comment cut short at the next game.
     pub runaway: Option<Runaway>,
@@ -117,9 +122,7 @@ pub struct SourceNotes {
 impl SourceNotes {
     /// Whether there is anything to say.
     pub fn is_empty(&self) -> bool {
-        matches!(self.encoding, Encoding::Utf8 | Encoding::Latin1)
-            && !self.nul
-            && self.runaway.is_none()
+        self.encoding == Encoding::Utf8 && !self.nul && self.runaway.is_none()
     }
 
     /// The diagnostics, pointing at `at`, where the game starts.
@@ -140,14 +143,21 @@ impl SourceNotes {
                     ),
                 ));
             }
-            Encoding::Latin1 if self.nul => {
+            Encoding::Windows1252 if self.nul => {
                 diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
-                    "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Latin-1",
+                    "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Windows-1252",
                 ));
             }
-            _ => {}
+            Encoding::Windows1252 => {
+                diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Encoding,
+                    at,
+                    "the game's bytes are not UTF-8: read as Windows-1252 (the original bytes are kept)",
+                ));
+            }
+            Encoding::Utf8 => {}
         }
         if let Some(r) = self.runaway {
             diagnostics.push(Diagnostic::error(
@@ -161,6 +171,65 @@ impl SourceNotes {
         }
         diagnostics
     }
+}
+
+/// Why an input is refused before any of it is read as games: its first
+/// bytes show it is not text. Reading such bytes as games would give one
+/// garbage game and a flood of diagnostics; the input is told about once,
+/// as an [`std::io::Error`] of kind `InvalidData` holding this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotText {
+    /// The magic number of a compression format (its name).
+    #[error(
+        "not a text file: it is {0}-compressed (xpgn reads game files as text: decompress it first)"
+    )]
+    Compressed(&'static str),
+    /// NUL bytes in the first block and no UTF-16 byte order mark.
+    #[error(
+        "not a text file: it holds NUL bytes (binary data; a UTF-16 file needs its byte order mark)"
+    )]
+    Binary,
+}
+
+impl NotText {
+    /// Whether `error` is an input refused as not text.
+    pub fn of(error: &std::io::Error) -> Option<NotText> {
+        error
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<NotText>())
+            .copied()
+    }
+}
+
+/// The magic numbers of the compression formats game files come in.
+const COMPRESSED_MAGIC: [(&[u8], &str); 5] = [
+    (b"\x1f\x8b", "gzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"PK\x03\x04", "zip"),
+];
+
+/// Bytes looked at for NUL: text holds none, binary data nearly always
+/// does within its first few kilobytes.
+const SNIFF_BYTES: usize = 8000;
+
+/// Whether the first bytes of an input (with no UTF-16 byte order mark)
+/// show that it is not text.
+fn sniff_not_text(head: &[u8]) -> Option<NotText> {
+    // `BZh` is also the start of a word: bzip2 has a block size digit and
+    // a block magic after it.
+    let bzip2 = |h: &[u8]| {
+        h.len() >= 10 && (b'1'..=b'9').contains(&h[3]) && h[4..10] == *b"\x31\x41\x59\x26\x53\x59"
+    };
+    for (magic, name) in COMPRESSED_MAGIC {
+        if head.starts_with(magic) && (name != "bzip2" || bzip2(head)) {
+            return Some(NotText::Compressed(name));
+        }
+    }
+    head[..head.len().min(SNIFF_BYTES)]
+        .contains(&0)
+        .then_some(NotText::Binary)
 }
 
 /// Reads UTF-16 and gives UTF-8 (unpaired surrogates as U+FFFD).
@@ -368,7 +437,15 @@ impl<R: BufRead> GameSplitter<R> {
                 self.encoding = Encoding::Utf16Be;
                 utf16(input, true)
             }
-            _ => Source::Plain(input),
+            _ => {
+                if let Some(not_text) = sniff_not_text(head) {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        not_text,
+                    ));
+                }
+                Source::Plain(input)
+            }
         };
         self.source = Some(source);
         Ok(())
@@ -942,29 +1019,38 @@ fn common_tag_line(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else Latin-1
-/// (each byte one character), so nothing is lost; `\r\n` and a lone `\r`
-/// become `\n`. Returns the text and whether it was read as Latin-1.
+/// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else
+/// Windows-1252 (each byte one character, so nothing is lost); `\r\n` and
+/// a lone `\r` become `\n`. Returns the text and whether it was read as
+/// Windows-1252.
 pub fn decode(raw: &[u8]) -> (String, bool) {
-    let (text, latin1) = decode_borrowed(raw);
-    (text.into_owned(), latin1)
+    let (text, windows_1252) = decode_borrowed(raw);
+    (text.into_owned(), windows_1252)
 }
 
 /// [`decode`], borrowing the bytes when they are UTF-8 without `\r`, as
 /// they almost always are.
 pub fn decode_borrowed(raw: &[u8]) -> (Cow<'_, str>, bool) {
     let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
-    let (text, latin1) = match std::str::from_utf8(body) {
+    let (text, windows_1252) = match std::str::from_utf8(body) {
         Ok(s) => (Cow::Borrowed(s), false),
-        Err(_) => (Cow::Owned(body.iter().map(|&b| b as char).collect()), true),
+        Err(_) => (
+            Cow::Owned(
+                encoding_rs::WINDOWS_1252
+                    .decode_without_bom_handling(body)
+                    .0
+                    .into_owned(),
+            ),
+            true,
+        ),
     };
     if body.contains(&b'\r') {
         (
             Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")),
-            latin1,
+            windows_1252,
         )
     } else {
-        (text, latin1)
+        (text, windows_1252)
     }
 }
 
@@ -1061,7 +1147,7 @@ impl GameBytes<'_> {
     pub fn source_notes(&self) -> SourceNotes {
         SourceNotes {
             encoding: self.encoding,
-            nul: self.encoding == Encoding::Latin1 && self.raw.contains(&0),
+            nul: self.encoding == Encoding::Windows1252 && self.raw.contains(&0),
             runaway: self.runaway,
         }
     }
@@ -1087,10 +1173,10 @@ impl<R: BufRead> GameSplitter<R> {
                 };
             }
         }
-        let (text, latin1) = decode_borrowed(raw);
+        let (text, windows_1252) = decode_borrowed(raw);
         // A game that starts with the BOM stands after it.
-        let encoding = match (self.encoding, latin1) {
-            (Encoding::Utf8, true) => Encoding::Latin1,
+        let encoding = match (self.encoding, windows_1252) {
+            (Encoding::Utf8, true) => Encoding::Windows1252,
             (e, _) => e,
         };
         GameBytes {
@@ -1468,6 +1554,40 @@ mod tests {
         let fits = "%xpgn-original 8\n%1. e4 *\n";
         let game = GameSplitter::new(fits.as_bytes()).next().unwrap().unwrap();
         assert_eq!(game.raw, b"1. e4 *\n");
+    }
+
+    #[test]
+    fn input_that_is_not_text_is_refused_before_any_game() {
+        let refused = |bytes: &[u8]| {
+            let mut games = GameSplitter::new(bytes);
+            let first = games.next().map(|g| g.map_err(|e| NotText::of(&e)));
+            (first.map(|r| r.err().flatten()), games.next().is_none())
+        };
+        for (bytes, why) in [
+            (&b"\x1f\x8b\x08\x00\x00"[..], NotText::Compressed("gzip")),
+            (b"\x28\xb5\x2f\xfd\x00", NotText::Compressed("zstd")),
+            (b"BZh91AY&SY\x00\x01", NotText::Compressed("bzip2")),
+            (b"\xfd7zXZ\x00\x00", NotText::Compressed("xz")),
+            (b"PK\x03\x04\x14\x00", NotText::Compressed("zip")),
+            (b"[Event \"x\"]\n1. e4\x00 *", NotText::Binary),
+        ] {
+            assert_eq!(refused(bytes), (Some(Some(why)), true), "{bytes:?}");
+        }
+        // Text that starts as a magic number might, and UTF-16 with its
+        // byte order mark (NUL in every other byte), are read.
+        for text in [
+            &b"BZh is not bzip2\n1. e4 *"[..],
+            b"PK vs ND\n1. e4 *",
+            b"\xff\xfe1\x00.\x00 \x00e\x004\x00 \x00*\x00",
+        ] {
+            let game = GameSplitter::new(text).next().unwrap().unwrap();
+            assert!(game.text.contains("e4"), "{text:?}");
+        }
+        // NUL after the bytes looked at: read, with the warning it earns.
+        let mut late = "1. e4 e5 *\n".repeat(SNIFF_BYTES / 11 + 1).into_bytes();
+        late.extend_from_slice(b"1. d4\x00\xe9 *\n");
+        let games: Vec<GameText> = GameSplitter::new(&late[..]).map(|g| g.unwrap()).collect();
+        assert!(games.last().unwrap().source_notes().nul);
     }
 
     #[test]
