@@ -220,6 +220,32 @@ fn bytes_that_are_not_utf8_read_as_windows_1252_with_a_warning() {
     assert!(c.is_valid(), "{:?}", c.diagnostics);
 }
 
+#[test]
+fn a_file_with_a_byte_order_mark_exports_as_json_lines_and_a_spaced_draw_stays_one_game() {
+    let dir = temp("bom-draw");
+    let file = dir.join("bom.pgn");
+    let bytes = "\u{feff}[Event \"a\"]\n1. e4 e5 1/2 - 1/2\n\n[Event \"b\"]\n1. d4 Zz9 *\n";
+    std::fs::write(&file, bytes).unwrap();
+    let db = dir.join("bom.db");
+    let db = db.to_str().unwrap();
+    let o = xpgn(&["import", file.to_str().unwrap(), "--db", db]);
+    assert!(
+        stdout(&o).starts_with("read 2, imported 2,"),
+        "{}",
+        stdout(&o)
+    );
+    let o = xpgn(&["export", "--db", db, "--to", "json"]);
+    let json = stdout(&o);
+    assert_eq!(json.lines().count(), 2, "{json}");
+    for line in json.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect(line);
+        assert!(value.is_object(), "{line}");
+    }
+    // The originals laid end to end give back the file.
+    let o = xpgn(&["export", "--db", db, "--original"]);
+    assert_eq!(stdout(&o), bytes);
+}
+
 /// Every reading command run on `file`, with a database and a dataset
 /// folder in `dir`: (command, output).
 fn every_reading_command(dir: &Path, file: &str) -> Vec<(&'static str, Output)> {

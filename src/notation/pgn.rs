@@ -352,6 +352,39 @@ fn result_of(token: &str) -> Option<(&'static str, bool)> {
     }
 }
 
+/// After a draw's half written alone (`1/2`, `½`, the `token`), the
+/// bytes of the rest of a draw written with spaces around its dash
+/// (` - 1/2`, ` - ½`) at the start of `after`, if they are there: its
+/// length. Both halves and the dash stand on one line, the second half
+/// followed by white space, a comment, a variation, a tag or the end.
+pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
+    let half = |b: &[u8]| b == b"1/2" || b == "½".as_bytes();
+    if !half(token) {
+        return None;
+    }
+    let blanks = |from: usize| {
+        from + after[from..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let dash = blanks(0);
+    if dash == 0 || after.get(dash) != Some(&b'-') {
+        return None;
+    }
+    let second = blanks(dash + 1);
+    let len = [&b"1/2"[..], "½".as_bytes()]
+        .into_iter()
+        .find(|h| after[second..].starts_with(h))?
+        .len();
+    let end = second + len;
+    match after.get(end) {
+        None => Some(end),
+        Some(&b) if is_space_byte(b) || matches!(b, b'{' | b';' | b'(' | b')' | b'[') => Some(end),
+        Some(_) => None,
+    }
+}
+
 /// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes;
 /// the value is borrowed from the text unless it has escapes.
 fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
@@ -996,8 +1029,14 @@ impl<'a> Reader<'a> {
                 return Err(self.c.error(start, EXPECTED_MOVETEXT));
             }
             if let Some((result, standard)) = whole_result(token) {
+                // `1/2 - 1/2`: the whole of it is the result.
+                let written =
+                    match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
+                        Some(more) => &rest[..token_len + more],
+                        None => token,
+                    };
                 return self
-                    .result(v, start, token, result, standard)
+                    .result(v, start, written, result, standard)
                     .map(|()| true);
             }
             // Move numbers in every form, alone or glued to their move.

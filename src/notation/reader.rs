@@ -24,7 +24,7 @@ use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::read_game_at;
+use super::pgn::{read_game_at, spaced_draw_rest};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -583,6 +583,22 @@ fn is_result(token: &[u8]) -> bool {
         || token == "½".as_bytes()
 }
 
+/// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
+fn bom_length(bytes: &[u8]) -> usize {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    }
+}
+
+/// The end of the result token `bytes[start..end]`, taken on over the
+/// rest of a draw written with spaces around its dash (`1/2 - 1/2`): one
+/// result, where the `-` would otherwise begin the next game.
+fn result_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    end + spaced_draw_rest(&bytes[start..end], &bytes[end..]).unwrap_or(0)
+}
+
 /// What a byte is to the splitter's scan of a line: white space (as
 /// [`u8::is_ascii_whitespace`]), one of `{`, `(`, `)`, `;`, `[`, or part
 /// of a token.
@@ -770,9 +786,10 @@ impl Scan {
                 };
                 if SCAN_CLASS[usize::from(b)] == ScanClass::Token {
                     // A byte a result has: the whole token around it tells.
-                    let (start, end) = token_around(line, from, i);
+                    let (start, mut end) = token_around(line, from, i);
                     if self.depth <= 0 && is_result(&line[start..end]) {
                         self.ended = true;
+                        end = result_end(line, start, end);
                     }
                     i = end;
                     continue;
@@ -794,6 +811,7 @@ impl Scan {
                     }
                     if self.depth <= 0 && is_result(&line[start..i]) {
                         self.ended = true;
+                        i = result_end(line, start, i);
                     }
                 }
                 ScanClass::Special => match b {
@@ -924,7 +942,7 @@ impl Scan {
                         let (token_start, end) = token_around(bytes, floor, i);
                         if self.depth <= 0 && is_result(&bytes[token_start..end]) {
                             self.ended = true;
-                            return Fast::Exact(end - start);
+                            return Fast::Exact(result_end(bytes, token_start, end) - start);
                         }
                         i = end;
                         floor = end;
@@ -1208,6 +1226,12 @@ impl<R: BufRead> GameSplitter<R> {
                 break;
             }
             let game = &self.buf[self.head..self.head + whole];
+            if scan.line_start == 0 && self.base + self.head as u64 == 0 {
+                // The input's byte order mark stays with the first game's
+                // bytes, but is no text of it: a tag line after it is the
+                // game's first line, not text before a tag pair.
+                scan.line_start = bom_length(game);
+            }
             let Some(next) = scan.lines(game) else {
                 continue;
             };
@@ -1346,6 +1370,7 @@ mod tests {
                         }
                         if self.depth <= 0 && is_result(&line[start..i]) {
                             self.ended = true;
+                            i = result_end(line, start, i);
                         }
                     }
                     ScanClass::Special => match b {
@@ -1418,12 +1443,15 @@ mod tests {
                 };
                 let (game_at, game_from) = *start.get_or_insert((at, from));
                 let (_, off, len) = lines[next_line - 1];
-                let line = &input[from..off + len];
-                match scan.line(line, (from - game_from) as u64) {
+                // The input's byte order mark is no text of its first line.
+                let from_text = if from == 0 { bom_length(input) } else { 0 };
+                let line = &input[from + from_text..off + len];
+                match scan.line(line, (from + from_text - game_from) as u64) {
                     Cut::No => {}
                     Cut::At(i) => {
                         let before = String::from_utf8_lossy(&line[..i]);
                         let column = at.column + before.chars().count();
+                        let i = i + from_text;
                         pending = Some((
                             Location {
                                 line: at.line,
@@ -1467,7 +1495,9 @@ mod tests {
     /// every form, comments that close and that never do, variations,
     /// escape lines, every line end, white space, bytes that are not
     /// ASCII.
-    const SPLIT_PIECES: [&str; 40] = [
+    const SPLIT_PIECES: [&str; 42] = [
+        "\u{feff}",
+        " - 1/2",
         "[Event \"x\"]",
         "[Site \"a ] { b\"]",
         "[White \"a \\\" b\"]",
@@ -1554,6 +1584,45 @@ mod tests {
         let fits = "%xpgn-original 8\n%1. e4 *\n";
         let game = GameSplitter::new(fits.as_bytes()).next().unwrap().unwrap();
         assert_eq!(game.raw, b"1. e4 *\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_stays_with_the_first_game_and_is_no_game_of_its_own() {
+        let input = "\u{feff}[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
+        let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].raw.starts_with(b"\xEF\xBB\xBF[Event"));
+        assert_eq!(games[0].read().tag("Event"), Some("a"));
+        assert_eq!(games[1].start, Location { line: 4, column: 1 });
+    }
+
+    #[test]
+    fn a_draw_written_with_spaces_around_its_dash_is_one_result() {
+        for draw in ["1/2 - 1/2", "½ - ½", "1/2\t-  1/2"] {
+            let input =
+                format!("[Event \"a\"]\n1. e4 e5 {draw}\n\n[Event \"b\"]\n1. d4 {draw} {{c}}\n");
+            let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+                .map(|g| g.unwrap())
+                .collect();
+            assert_eq!(games.len(), 2, "{draw}");
+            let first = games[0].read();
+            assert_eq!(first.result.as_deref(), Some("1/2-1/2"), "{draw}");
+            assert_eq!(first.moves.len(), 2, "{draw}");
+            assert!(!first.broken(), "{draw}: {:?}", first.diagnostics);
+            assert!(
+                first.diagnostics.iter().any(|d| d.message.contains(draw)),
+                "{draw}: {:?}",
+                first.diagnostics
+            );
+            assert_eq!(games[1].read().final_comments, ["c"], "{draw}");
+        }
+        // Not a draw: the dash begins the next game's text.
+        let games: Vec<GameText> = GameSplitter::new(&b"1. e4 1/2 - 1-0\n"[..])
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
     }
 
     #[test]
