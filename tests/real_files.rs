@@ -193,8 +193,109 @@ fn lines_end_in_cr_crlf_or_lf_mixed_and_the_encodings_are_named() {
     let (text, game) = read_games(&latin1[..]).next().unwrap().unwrap();
     assert_eq!(
         (text.encoding, game.tag("White")),
-        (Encoding::Latin1, Some("Müller"))
+        (Encoding::Windows1252, Some("Müller"))
     );
+}
+
+#[test]
+fn bytes_that_are_not_utf8_read_as_windows_1252_with_a_warning() {
+    // 0x92 is Windows-1252's right single quote, 0x80 its euro sign, 0x85
+    // its ellipsis: as Latin-1 they would be control characters.
+    let bytes = b"[Annotator \"O\x92Kelly\"]\n1. e4 {\x80 5\x85} e5 *\n";
+    let (text, game) = read_games(&bytes[..]).next().unwrap().unwrap();
+    assert_eq!(text.encoding, Encoding::Windows1252);
+    assert_eq!(game.tag("Annotator"), Some("O\u{2019}Kelly"));
+    assert_eq!(game.moves[0].comments, ["\u{20ac} 5\u{2026}"]);
+    let warnings: Vec<_> = game
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::Encoding)
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", game.diagnostics);
+    assert_eq!(warnings[0].severity, Severity::Warning);
+    assert!(warnings[0].message.contains("Windows-1252"));
+    // The bytes are kept as they were.
+    assert_eq!(text.raw, bytes);
+    let c = check_game(&game, None);
+    assert!(c.is_valid(), "{:?}", c.diagnostics);
+}
+
+#[test]
+fn a_file_with_a_byte_order_mark_exports_as_json_lines_and_a_spaced_draw_stays_one_game() {
+    let dir = temp("bom-draw");
+    let file = dir.join("bom.pgn");
+    let bytes = "\u{feff}[Event \"a\"]\n1. e4 e5 1/2 - 1/2\n\n[Event \"b\"]\n1. d4 Zz9 *\n";
+    std::fs::write(&file, bytes).unwrap();
+    let db = dir.join("bom.db");
+    let db = db.to_str().unwrap();
+    let o = xpgn(&["import", file.to_str().unwrap(), "--db", db]);
+    assert!(
+        stdout(&o).starts_with("read 2, imported 2,"),
+        "{}",
+        stdout(&o)
+    );
+    let o = xpgn(&["export", "--db", db, "--to", "json"]);
+    let json = stdout(&o);
+    assert_eq!(json.lines().count(), 2, "{json}");
+    for line in json.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).expect(line);
+        assert!(value.is_object(), "{line}");
+    }
+    // The originals laid end to end give back the file.
+    let o = xpgn(&["export", "--db", db, "--original"]);
+    assert_eq!(stdout(&o), bytes);
+}
+
+/// Every reading command run on `file`, with a database and a dataset
+/// folder in `dir`: (command, output).
+fn every_reading_command(dir: &Path, file: &str) -> Vec<(&'static str, Output)> {
+    let db = dir.join("refused.db");
+    let db = db.to_str().unwrap();
+    let out = dir.join("dataset");
+    vec![
+        ("validate", xpgn(&["validate", file])),
+        (
+            "validate json",
+            xpgn(&["validate", "--format", "json", file]),
+        ),
+        ("convert", xpgn(&["convert", "--to", "json", file])),
+        ("import", xpgn(&["import", file, "--db", db])),
+        ("export", xpgn(&["export", "--db", db, "--original"])),
+        (
+            "dataset",
+            xpgn(&["dataset", file, "--out", out.to_str().unwrap()]),
+        ),
+    ]
+}
+
+#[test]
+fn compressed_and_binary_files_are_refused_as_not_text_by_every_reading_command() {
+    let dir = temp("not-text");
+    let gzip: &[u8] = b"\x1f\x8b\x08\x08\x8f\x3a\x6b\x66\x00\x03part.pgn\x00\xad\x90\xcfj";
+    let zstd: &[u8] = b"\x28\xb5\x2f\xfd\x24\x1e\xf1\x00\x00[Event";
+    let binary: &[u8] = b"[Event \"x\"]\n\x00\x00\x01\x02\x03 1. e4 *\n";
+    for (name, bytes, says) in [
+        ("part.pgn.gz", gzip, "gzip-compressed"),
+        ("part.pgn.zst", zstd, "zstd-compressed"),
+        ("part.bin", binary, "NUL bytes"),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).unwrap();
+        for (command, o) in every_reading_command(&dir, file.to_str().unwrap()) {
+            let err = stderr(&o);
+            if command == "export" {
+                // Nothing was stored.
+                assert_eq!(o.stdout, b"", "{name}");
+                continue;
+            }
+            assert_ne!(o.status.code(), Some(0), "{command} {name}: {err}");
+            let told: Vec<&str> = err.lines().filter(|l| l.contains(says)).collect();
+            assert_eq!(told.len(), 1, "{command} {name}: {err}");
+            assert!(told[0].contains(name), "{command} {name}: {err}");
+            assert!(err.len() < 400, "{command} {name}: {err}");
+            assert!(!stdout(&o).contains("\"game\""), "{command} {name}");
+        }
+    }
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub enum DiagnosticKind {
     Syntax,
     /// A comment never closed: the game was cut at the next tag line.
     RunawayComment,
-    /// The bytes are not UTF-8 (read as Latin-1) or are UTF-16.
+    /// The bytes are not UTF-8 (read as Windows-1252) or are UTF-16.
     Encoding,
     /// A tag pair that is malformed but readable.
     Tag,

@@ -180,9 +180,14 @@ impl Game {
     }
 
     /// The result the game records: its termination marker, else its
-    /// `Result` tag.
+    /// `Result` tag, else `*` (unknown; the reader warns that the
+    /// movetext ends without a result). `None` only for a game whose text
+    /// breaks off before its result.
     pub fn recorded_result(&self) -> Option<&str> {
-        self.result.as_deref().or_else(|| self.tag("Result"))
+        self.result
+            .as_deref()
+            .or_else(|| self.tag("Result"))
+            .or_else(|| (!self.broken()).then_some("*"))
     }
 
     /// The value of tag `name` (case-sensitive, as PGN), if present.

@@ -317,12 +317,11 @@ pub fn result_marker(input: &str) -> IResult<&str, &str> {
 
 /// Results as real files also write them (NOTATION §11), with the marker
 /// each means.
-const LOOSE_RESULTS: [(&str, &str); 5] = [
+const LOOSE_RESULTS: [(&str, &str); 4] = [
     ("1/2", "1/2-1/2"),
     ("½-½", "1/2-1/2"),
     ("½", "1/2-1/2"),
     ("0.5-0.5", "1/2-1/2"),
-    ("+/-", "*"),
 ];
 
 /// The token as a whole `result`, if it is one, and whether it was
@@ -347,8 +346,41 @@ fn result_of(token: &str) -> Option<(&'static str, bool)> {
         "*" => Some(("*", true)),
         _ => LOOSE_RESULTS
             .iter()
-            .find(|(written, _)| *written == token && *written != "+/-")
+            .find(|(written, _)| *written == token)
             .map(|&(_, r)| (r, false)),
+    }
+}
+
+/// After a draw's half written alone (`1/2`, `½`, the `token`), the
+/// bytes of the rest of a draw written with spaces around its dash
+/// (` - 1/2`, ` - ½`) at the start of `after`, if they are there: its
+/// length. Both halves and the dash stand on one line, the second half
+/// followed by white space, a comment, a variation, a tag or the end.
+pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
+    let half = |b: &[u8]| b == b"1/2" || b == "½".as_bytes();
+    if !half(token) {
+        return None;
+    }
+    let blanks = |from: usize| {
+        from + after[from..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let dash = blanks(0);
+    if dash == 0 || after.get(dash) != Some(&b'-') {
+        return None;
+    }
+    let second = blanks(dash + 1);
+    let len = [&b"1/2"[..], "½".as_bytes()]
+        .into_iter()
+        .find(|h| after[second..].starts_with(h))?
+        .len();
+    let end = second + len;
+    match after.get(end) {
+        None => Some(end),
+        Some(&b) if is_space_byte(b) || matches!(b, b'{' | b';' | b'(' | b')' | b'[') => Some(end),
+        Some(_) => None,
     }
 }
 
@@ -526,6 +558,41 @@ fn token_length(rest: &str) -> usize {
         }
     }
     i
+}
+
+/// Production `en-passant-mark`: `e.p.`, or `(e.p.)` as some files write
+/// it (a bracket that opens no variation), at the start of `text`: its
+/// length. `e.p.` glued to its move is taken off the move's token.
+fn en_passant_mark(text: &str) -> Option<usize> {
+    ["(e.p.)", "e.p."]
+        .into_iter()
+        .find(|mark| text.starts_with(mark))
+        .map(str::len)
+}
+
+/// Production `textual-evaluation`: an evaluation written in signs, as
+/// annotated files write them in the movetext, and the NAG each stands
+/// for (PGN 1994 §10: 14..19 the advantages of White and Black, slight,
+/// moderate, decisive).
+fn textual_evaluation(token: &str) -> Option<u8> {
+    match token {
+        "+=" | "+/=" => Some(14),
+        "=+" | "=/+" => Some(15),
+        "+/-" => Some(16),
+        "-/+" => Some(17),
+        "+-" => Some(18),
+        "-+" => Some(19),
+        _ => None,
+    }
+}
+
+/// Production `loose-castle`: castling in lower case (`o-o`, `o-o-o`), as
+/// the same in capitals, which the move readers read.
+fn loose_castle(token: &str) -> Option<String> {
+    ["o-o-o", "o-o"]
+        .into_iter()
+        .find(|written| token.starts_with(written))
+        .map(|written| written.to_ascii_uppercase() + &token[written.len()..])
 }
 
 struct Cursor<'a> {
@@ -937,6 +1004,15 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 b'(' => {
+                    if let Some(len) = en_passant_mark(rest).filter(|&len| len == 6) {
+                        v.diagnostic(Diagnostic::warning(
+                            DiagnosticKind::Syntax,
+                            self.c.at(start),
+                            "`(e.p.)` read as the en passant mark, not a variation",
+                        ));
+                        self.c.pos += len;
+                        continue;
+                    }
                     if !self.line().has_move {
                         return Err(self.c.error(start, "a move before a variation `(`"));
                     }
@@ -975,6 +1051,17 @@ impl<'a> Reader<'a> {
                     self.c.pos += 1;
                     continue;
                 }
+                b'}' => {
+                    // A comment's end with no comment open: the text
+                    // around it stands as it is.
+                    v.diagnostic(Diagnostic::warning(
+                        DiagnosticKind::Syntax,
+                        self.c.at(start),
+                        "a `}` outside any comment: skipped",
+                    ));
+                    self.c.pos += 1;
+                    continue;
+                }
                 b'$' => {
                     let Some((n, len)) = nag_prefix(rest) else {
                         return Err(self.c.error(start, "a NAG `$` followed by a number 0..255"));
@@ -996,8 +1083,14 @@ impl<'a> Reader<'a> {
                 return Err(self.c.error(start, EXPECTED_MOVETEXT));
             }
             if let Some((result, standard)) = whole_result(token) {
+                // `1/2 - 1/2`: the whole of it is the result.
+                let written =
+                    match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
+                        Some(more) => &rest[..token_len + more],
+                        None => token,
+                    };
                 return self
-                    .result(v, start, token, result, standard)
+                    .result(v, start, written, result, standard)
                     .map(|()| true);
             }
             // Move numbers in every form, alone or glued to their move.
@@ -1007,43 +1100,107 @@ impl<'a> Reader<'a> {
                 move_number_prefix(token)
             };
             let move_text = &token[number..];
-            if move_text.is_empty() || move_text == "e.p." {
+            if move_text.is_empty() || en_passant_mark(move_text) == Some(move_text.len()) {
                 self.c.pos += token_len;
                 continue;
             }
+            let written = move_text;
+            // `Bxe7,`: a comma some files write between moves.
+            let (move_text, comma) = match move_text.strip_suffix(',') {
+                Some(m) if !m.is_empty() => (m, true),
+                _ => (move_text, false),
+            };
             // `exd6e.p.`: the mark says what the move shows.
             let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
-            if let Some((parsed, check, suffix, text_len)) = parse_move_token(move_text) {
-                self.pending = false;
-                self.line().has_move = true;
-                if self.telling() {
-                    v.move_token(MoveToken {
-                        text: &move_text[..text_len],
-                        parsed,
-                        check,
-                        suffix,
-                        at: self.c.here(start + number),
-                    });
-                }
-                self.c.pos += token_len;
-                continue;
-            }
-            if let Ok(("", n)) = all_consuming(suffix_annotation).parse(move_text) {
-                if self.line().has_move {
-                    if self.telling() {
-                        v.nag(n);
-                    }
+            let Some(read) = self.move_in(v, start + number, move_text) else {
+                if self.annotation_token(v, start + number, written) {
                     self.c.pos += token_len;
                     continue;
                 }
+                return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
+            };
+            let (parsed, check, suffix, text_len) = read;
+            if comma {
+                v.diagnostic(Diagnostic::warning(
+                    DiagnosticKind::Syntax,
+                    self.c.at(start + number),
+                    format!(
+                        "a `,` after the move `{}`: dropped",
+                        printable(move_text, QUOTE_CHARS)
+                    ),
+                ));
             }
-            return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
+            self.pending = false;
+            self.line().has_move = true;
+            if self.telling() {
+                v.move_token(MoveToken {
+                    text: &move_text[..text_len],
+                    parsed,
+                    check,
+                    suffix,
+                    at: self.c.here(start + number),
+                });
+            }
+            self.c.pos += token_len;
         }
         if self.lines.len() > 1 {
             let opened = self.line().opened;
             return Err(self.c.error(opened, "`)` closing this variation"));
         }
         Ok(false)
+    }
+
+    /// A token after a move that annotates it: a suffix annotation (`!?`)
+    /// standing alone, or an evaluation in signs (`+/-`, with a warning),
+    /// told as its NAG. False (nothing told) for any other token, or where
+    /// no move precedes in the line.
+    fn annotation_token<V: Visitor<'a>>(&mut self, v: &mut V, at: usize, token: &str) -> bool {
+        if !self.line().has_move {
+            return false;
+        }
+        let nag = match all_consuming(suffix_annotation).parse(token) {
+            Ok((_, n)) => n,
+            Err(_) => {
+                let Some(n) = textual_evaluation(token) else {
+                    return false;
+                };
+                v.diagnostic(Diagnostic::warning(
+                    DiagnosticKind::Syntax,
+                    self.c.at(at),
+                    format!("evaluation written `{token}`: read as NAG ${n}"),
+                ));
+                n
+            }
+        };
+        if self.telling() {
+            v.nag(nag);
+        }
+        true
+    }
+
+    /// The move `token` at `at` as [`parse_move_token`] reads it, or
+    /// castling in lower case (`o-o`, with a warning).
+    fn move_in<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        at: usize,
+        token: &str,
+    ) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
+        if let Some(read) = parse_move_token(token) {
+            return Some(read);
+        }
+        let castle = loose_castle(token)?;
+        let read = parse_move_token(&castle)?;
+        v.diagnostic(Diagnostic::warning(
+            DiagnosticKind::Syntax,
+            self.c.at(at),
+            format!(
+                "castling written `{}` in lower case: read as {}",
+                printable(token, QUOTE_CHARS),
+                &castle[..read.3]
+            ),
+        ));
+        Some(read)
     }
 
     /// The result `token` at `start`, the comments after it, and a warning
@@ -1293,6 +1450,85 @@ mod tests {
         assert_eq!(g.moves[5].comments, ["end"]);
         assert_eq!(g.final_comments, ["after"]);
         assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
+    }
+
+    /// The game of `text` as the reader reads it, and its warnings'
+    /// messages (no error allowed).
+    fn read_with_warnings(text: &str) -> (Game, Vec<String>) {
+        let game = read_game(text, 1);
+        assert!(!game.broken(), "{text}: {:?}", game.diagnostics);
+        let warnings = game
+            .diagnostics
+            .iter()
+            .map(|d| {
+                assert_eq!(d.severity, super::super::diagnostic::Severity::Warning);
+                d.message.clone()
+            })
+            .collect();
+        (game, warnings)
+    }
+
+    #[test]
+    fn the_last_real_file_forms_read_with_a_warning_each() {
+        // A stray `}`.
+        let (g, w) = read_with_warnings("1. e4 } e5 *");
+        assert_eq!((g.moves.len(), w.len()), (2, 1));
+        assert!(w[0].contains("`}` outside any comment"), "{w:?}");
+        // `(e.p.)`, in the main line and in a variation.
+        let (g, w) = read_with_warnings(
+            "1. e4 d5 2. e5 f5 3. exf6 (e.p.) exf6 (3... Nxf6 4. d4 (4. f4 c5 5. fxe5 d4 6. c4 dxc3 (e.p.) 7. Nxc3)) *",
+        );
+        assert_eq!(g.moves.len(), 6);
+        assert_eq!(g.moves[5].variations.len(), 1);
+        assert_eq!(w.len(), 2, "{w:?}");
+        // Evaluations in signs, also right before `)`: their NAGs.
+        let (g, w) = read_with_warnings(
+            "1. e4 += e5 =+ 2. Nf3 +/- Nc6 -/+ 3. Bb5 +- (3. Bc4 -+) a6 +/= 4. Ba4 =/+ *",
+        );
+        let nags: Vec<&[u8]> = g.moves.iter().map(|m| &m.nags[..]).collect();
+        assert_eq!(nags, [&[14][..], &[15], &[16], &[17], &[18], &[14], &[15]]);
+        assert_eq!(g.moves[4].variations[0][0].nags, [19]);
+        assert_eq!(w.len(), 8, "{w:?}");
+        assert!(w[2].contains("`+/-`: read as NAG $16"), "{w:?}");
+        // Castling in lower case, and a comma after a move.
+        let (g, w) = read_with_warnings(
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. o-o Nf6, 5. d3 d6 6. Bg5 Bg4 7. Nc3 Qd7 8. Qd2 o-o-o+? *",
+        );
+        assert_eq!(g.moves[6].text, "o-o");
+        assert_eq!(
+            g.moves[6].parsed,
+            Some(AnyMove::San(San::Castle {
+                side: CastlingSide::Short,
+                waiting: Vec::new()
+            }))
+        );
+        assert_eq!(g.moves[7].text, "Nf6");
+        assert_eq!(g.moves[15].nags, [2]);
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w[1].contains("`,` after the move `Nf6`"), "{w:?}");
+        // Not every token with signs is an evaluation; before any move, a
+        // sign is no annotation.
+        assert!(read_game("1. e4 +/+ *", 1).broken());
+        assert!(read_game("+- 1. e4 *", 1).broken());
+        assert!(read_game("1. e4 , e5 *", 1).broken());
+    }
+
+    #[test]
+    fn a_tag_value_with_unescaped_quotes_is_the_whole_value_with_a_warning() {
+        let (g, w) =
+            read_with_warnings("[Annotator \"Lopez \"Battle Royale\"\"]\n[White \"A\"]\n1. e4 *");
+        assert_eq!(g.tag("Annotator"), Some("Lopez \"Battle Royale\""));
+        assert_eq!(g.tag("White"), Some("A"));
+        assert_eq!(w.len(), 1, "{w:?}");
+    }
+
+    #[test]
+    fn a_game_with_neither_result_nor_result_tag_records_an_unknown_result() {
+        let (g, w) = read_with_warnings("[Event \"x\"]\n1. e4 e5");
+        assert_eq!(g.recorded_result(), Some("*"));
+        assert!(w[0].contains("unknown (`*`)"), "{w:?}");
+        let (g, _) = read_with_warnings("[Result \"1-0\"]\n1. e4 e5");
+        assert_eq!(g.recorded_result(), Some("1-0"));
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! The streaming reader: splits a byte stream into games, one at a time,
 //! in bounded memory (the largest game, not the file), decodes each (UTF-8
-//! with or without BOM, else Latin-1, without loss; UTF-16 with its BOM is
-//! transcoded) and reads it. One bad game never stops the others: the game
+//! with or without BOM, else Windows-1252, without loss, with a warning;
+//! UTF-16 with its BOM is transcoded) and reads it. Input that is not text
+//! (compressed, or binary with NUL bytes) is refused before any game
+//! ([`NotText`]). One bad game never stops the others: the game
 //! boundary is the recovery point.
 //!
 //! Boundaries (NOTATION §11): a tag line after movetext; a tag pair, or
@@ -22,7 +24,7 @@ use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::read_game_at;
+use super::pgn::{read_game_at, spaced_draw_rest};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -31,8 +33,11 @@ use super::writer::ORIGINAL_MARK;
 pub enum Encoding {
     /// UTF-8 (ASCII included).
     Utf8,
-    /// Not UTF-8: each byte one Latin-1 character.
-    Latin1,
+    /// Not UTF-8: read as Windows-1252, the encoding of nearly every
+    /// older game file (Latin-1 but for `’`, `€`, `…` and the like in
+    /// 0x80..0x9F; no byte is lost, the five it leaves unassigned read
+    /// as the control characters Latin-1 has there).
+    Windows1252,
     /// The file is UTF-16 little-endian with a BOM; the bytes kept are the
     /// UTF-8 it was transcoded to.
     Utf16Le,
@@ -108,7 +113,7 @@ impl GameText {
 pub struct SourceNotes {
     /// How the bytes were decoded.
     pub encoding: Encoding,
-    /// Latin-1 bytes holding NUL: UTF-16 without its byte order mark?
+    /// Windows-1252 bytes holding NUL: UTF-16 without its byte order mark?
     pub nul: bool,
     /// An unclosed comment cut short at the next game.
     pub runaway: Option<Runaway>,
@@ -117,9 +122,7 @@ pub struct SourceNotes {
 impl SourceNotes {
     /// Whether there is anything to say.
     pub fn is_empty(&self) -> bool {
-        matches!(self.encoding, Encoding::Utf8 | Encoding::Latin1)
-            && !self.nul
-            && self.runaway.is_none()
+        self.encoding == Encoding::Utf8 && !self.nul && self.runaway.is_none()
     }
 
     /// The diagnostics, pointing at `at`, where the game starts.
@@ -140,14 +143,21 @@ impl SourceNotes {
                     ),
                 ));
             }
-            Encoding::Latin1 if self.nul => {
+            Encoding::Windows1252 if self.nul => {
                 diagnostics.push(Diagnostic::warning(
                     DiagnosticKind::Encoding,
                     at,
-                    "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Latin-1",
+                    "the text holds NUL bytes: a UTF-16 file without its byte order mark? Read as Windows-1252",
                 ));
             }
-            _ => {}
+            Encoding::Windows1252 => {
+                diagnostics.push(Diagnostic::warning(
+                    DiagnosticKind::Encoding,
+                    at,
+                    "the game's bytes are not UTF-8: read as Windows-1252 (the original bytes are kept)",
+                ));
+            }
+            Encoding::Utf8 => {}
         }
         if let Some(r) = self.runaway {
             diagnostics.push(Diagnostic::error(
@@ -161,6 +171,65 @@ impl SourceNotes {
         }
         diagnostics
     }
+}
+
+/// Why an input is refused before any of it is read as games: its first
+/// bytes show it is not text. Reading such bytes as games would give one
+/// garbage game and a flood of diagnostics; the input is told about once,
+/// as an [`std::io::Error`] of kind `InvalidData` holding this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotText {
+    /// The magic number of a compression format (its name).
+    #[error(
+        "not a text file: it is {0}-compressed (xpgn reads game files as text: decompress it first)"
+    )]
+    Compressed(&'static str),
+    /// NUL bytes in the first block and no UTF-16 byte order mark.
+    #[error(
+        "not a text file: it holds NUL bytes (binary data; a UTF-16 file needs its byte order mark)"
+    )]
+    Binary,
+}
+
+impl NotText {
+    /// Whether `error` is an input refused as not text.
+    pub fn of(error: &std::io::Error) -> Option<NotText> {
+        error
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<NotText>())
+            .copied()
+    }
+}
+
+/// The magic numbers of the compression formats game files come in.
+const COMPRESSED_MAGIC: [(&[u8], &str); 5] = [
+    (b"\x1f\x8b", "gzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"PK\x03\x04", "zip"),
+];
+
+/// Bytes looked at for NUL: text holds none, binary data nearly always
+/// does within its first few kilobytes.
+const SNIFF_BYTES: usize = 8000;
+
+/// Whether the first bytes of an input (with no UTF-16 byte order mark)
+/// show that it is not text.
+fn sniff_not_text(head: &[u8]) -> Option<NotText> {
+    // `BZh` is also the start of a word: bzip2 has a block size digit and
+    // a block magic after it.
+    let bzip2 = |h: &[u8]| {
+        h.len() >= 10 && (b'1'..=b'9').contains(&h[3]) && h[4..10] == *b"\x31\x41\x59\x26\x53\x59"
+    };
+    for (magic, name) in COMPRESSED_MAGIC {
+        if head.starts_with(magic) && (name != "bzip2" || bzip2(head)) {
+            return Some(NotText::Compressed(name));
+        }
+    }
+    head[..head.len().min(SNIFF_BYTES)]
+        .contains(&0)
+        .then_some(NotText::Binary)
 }
 
 /// Reads UTF-16 and gives UTF-8 (unpaired surrogates as U+FFFD).
@@ -368,7 +437,15 @@ impl<R: BufRead> GameSplitter<R> {
                 self.encoding = Encoding::Utf16Be;
                 utf16(input, true)
             }
-            _ => Source::Plain(input),
+            _ => {
+                if let Some(not_text) = sniff_not_text(head) {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        not_text,
+                    ));
+                }
+                Source::Plain(input)
+            }
         };
         self.source = Some(source);
         Ok(())
@@ -504,6 +581,22 @@ fn is_result(token: &[u8]) -> bool {
         )
         || token == "½-½".as_bytes()
         || token == "½".as_bytes()
+}
+
+/// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
+fn bom_length(bytes: &[u8]) -> usize {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    }
+}
+
+/// The end of the result token `bytes[start..end]`, taken on over the
+/// rest of a draw written with spaces around its dash (`1/2 - 1/2`): one
+/// result, where the `-` would otherwise begin the next game.
+fn result_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    end + spaced_draw_rest(&bytes[start..end], &bytes[end..]).unwrap_or(0)
 }
 
 /// What a byte is to the splitter's scan of a line: white space (as
@@ -693,9 +786,10 @@ impl Scan {
                 };
                 if SCAN_CLASS[usize::from(b)] == ScanClass::Token {
                     // A byte a result has: the whole token around it tells.
-                    let (start, end) = token_around(line, from, i);
+                    let (start, mut end) = token_around(line, from, i);
                     if self.depth <= 0 && is_result(&line[start..end]) {
                         self.ended = true;
+                        end = result_end(line, start, end);
                     }
                     i = end;
                     continue;
@@ -717,6 +811,7 @@ impl Scan {
                     }
                     if self.depth <= 0 && is_result(&line[start..i]) {
                         self.ended = true;
+                        i = result_end(line, start, i);
                     }
                 }
                 ScanClass::Special => match b {
@@ -847,7 +942,7 @@ impl Scan {
                         let (token_start, end) = token_around(bytes, floor, i);
                         if self.depth <= 0 && is_result(&bytes[token_start..end]) {
                             self.ended = true;
-                            return Fast::Exact(end - start);
+                            return Fast::Exact(result_end(bytes, token_start, end) - start);
                         }
                         i = end;
                         floor = end;
@@ -942,29 +1037,38 @@ fn common_tag_line(bytes: &[u8]) -> Option<usize> {
     }
 }
 
-/// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else Latin-1
-/// (each byte one character), so nothing is lost; `\r\n` and a lone `\r`
-/// become `\n`. Returns the text and whether it was read as Latin-1.
+/// Decodes a game's bytes: UTF-8 if they are (a BOM dropped), else
+/// Windows-1252 (each byte one character, so nothing is lost); `\r\n` and
+/// a lone `\r` become `\n`. Returns the text and whether it was read as
+/// Windows-1252.
 pub fn decode(raw: &[u8]) -> (String, bool) {
-    let (text, latin1) = decode_borrowed(raw);
-    (text.into_owned(), latin1)
+    let (text, windows_1252) = decode_borrowed(raw);
+    (text.into_owned(), windows_1252)
 }
 
 /// [`decode`], borrowing the bytes when they are UTF-8 without `\r`, as
 /// they almost always are.
 pub fn decode_borrowed(raw: &[u8]) -> (Cow<'_, str>, bool) {
     let body = raw.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(raw);
-    let (text, latin1) = match std::str::from_utf8(body) {
+    let (text, windows_1252) = match std::str::from_utf8(body) {
         Ok(s) => (Cow::Borrowed(s), false),
-        Err(_) => (Cow::Owned(body.iter().map(|&b| b as char).collect()), true),
+        Err(_) => (
+            Cow::Owned(
+                encoding_rs::WINDOWS_1252
+                    .decode_without_bom_handling(body)
+                    .0
+                    .into_owned(),
+            ),
+            true,
+        ),
     };
     if body.contains(&b'\r') {
         (
             Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")),
-            latin1,
+            windows_1252,
         )
     } else {
-        (text, latin1)
+        (text, windows_1252)
     }
 }
 
@@ -1000,6 +1104,12 @@ fn escaped_original(raw: &[u8]) -> Option<(usize, Vec<u8>)> {
         .trim()
         .parse::<usize>()
         .ok()?;
+    // The `%` lines hold the original and one `%` a line more: a count
+    // larger than the game's bytes is no escaped original, and must not
+    // reach an allocation (the count is the input's to choose).
+    if count > raw.len() {
+        return None;
+    }
     let mut original = Vec::with_capacity(count);
     for line in lines {
         if original.len() >= count {
@@ -1055,7 +1165,7 @@ impl GameBytes<'_> {
     pub fn source_notes(&self) -> SourceNotes {
         SourceNotes {
             encoding: self.encoding,
-            nul: self.encoding == Encoding::Latin1 && self.raw.contains(&0),
+            nul: self.encoding == Encoding::Windows1252 && self.raw.contains(&0),
             runaway: self.runaway,
         }
     }
@@ -1081,10 +1191,10 @@ impl<R: BufRead> GameSplitter<R> {
                 };
             }
         }
-        let (text, latin1) = decode_borrowed(raw);
+        let (text, windows_1252) = decode_borrowed(raw);
         // A game that starts with the BOM stands after it.
-        let encoding = match (self.encoding, latin1) {
-            (Encoding::Utf8, true) => Encoding::Latin1,
+        let encoding = match (self.encoding, windows_1252) {
+            (Encoding::Utf8, true) => Encoding::Windows1252,
             (e, _) => e,
         };
         GameBytes {
@@ -1116,6 +1226,12 @@ impl<R: BufRead> GameSplitter<R> {
                 break;
             }
             let game = &self.buf[self.head..self.head + whole];
+            if scan.line_start == 0 && self.base + self.head as u64 == 0 {
+                // The input's byte order mark stays with the first game's
+                // bytes, but is no text of it: a tag line after it is the
+                // game's first line, not text before a tag pair.
+                scan.line_start = bom_length(game);
+            }
             let Some(next) = scan.lines(game) else {
                 continue;
             };
@@ -1254,6 +1370,7 @@ mod tests {
                         }
                         if self.depth <= 0 && is_result(&line[start..i]) {
                             self.ended = true;
+                            i = result_end(line, start, i);
                         }
                     }
                     ScanClass::Special => match b {
@@ -1326,12 +1443,15 @@ mod tests {
                 };
                 let (game_at, game_from) = *start.get_or_insert((at, from));
                 let (_, off, len) = lines[next_line - 1];
-                let line = &input[from..off + len];
-                match scan.line(line, (from - game_from) as u64) {
+                // The input's byte order mark is no text of its first line.
+                let from_text = if from == 0 { bom_length(input) } else { 0 };
+                let line = &input[from + from_text..off + len];
+                match scan.line(line, (from + from_text - game_from) as u64) {
                     Cut::No => {}
                     Cut::At(i) => {
                         let before = String::from_utf8_lossy(&line[..i]);
                         let column = at.column + before.chars().count();
+                        let i = i + from_text;
                         pending = Some((
                             Location {
                                 line: at.line,
@@ -1375,7 +1495,9 @@ mod tests {
     /// every form, comments that close and that never do, variations,
     /// escape lines, every line end, white space, bytes that are not
     /// ASCII.
-    const SPLIT_PIECES: [&str; 40] = [
+    const SPLIT_PIECES: [&str; 42] = [
+        "\u{feff}",
+        " - 1/2",
         "[Event \"x\"]",
         "[Site \"a ] { b\"]",
         "[White \"a \\\" b\"]",
@@ -1445,6 +1567,96 @@ mod tests {
             }
             prop_assert_eq!(got, expected, "{:?}", text);
         }
+    }
+
+    #[test]
+    fn an_escaped_original_whose_count_exceeds_the_game_is_read_as_text() {
+        for count in ["18446744073709551615", "99999999999999", "4000000000", "30"] {
+            let input = format!("%xpgn-original {count}\n%1. e4 e5 *\n");
+            let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+                .map(|g| g.unwrap())
+                .collect();
+            assert_eq!(games.len(), 1, "{count}");
+            // Not taken back: the `%` lines are escape lines, nothing else.
+            assert_eq!(games[0].raw, input.as_bytes(), "{count}");
+            assert!(games[0].read().moves.is_empty(), "{count}");
+        }
+        let fits = "%xpgn-original 8\n%1. e4 *\n";
+        let game = GameSplitter::new(fits.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(game.raw, b"1. e4 *\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_stays_with_the_first_game_and_is_no_game_of_its_own() {
+        let input = "\u{feff}[Event \"a\"]\n1. e4 *\n\n[Event \"b\"]\n1. d4 *\n";
+        let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert!(games[0].raw.starts_with(b"\xEF\xBB\xBF[Event"));
+        assert_eq!(games[0].read().tag("Event"), Some("a"));
+        assert_eq!(games[1].start, Location { line: 4, column: 1 });
+    }
+
+    #[test]
+    fn a_draw_written_with_spaces_around_its_dash_is_one_result() {
+        for draw in ["1/2 - 1/2", "½ - ½", "1/2\t-  1/2"] {
+            let input =
+                format!("[Event \"a\"]\n1. e4 e5 {draw}\n\n[Event \"b\"]\n1. d4 {draw} {{c}}\n");
+            let games: Vec<GameText> = GameSplitter::new(input.as_bytes())
+                .map(|g| g.unwrap())
+                .collect();
+            assert_eq!(games.len(), 2, "{draw}");
+            let first = games[0].read();
+            assert_eq!(first.result.as_deref(), Some("1/2-1/2"), "{draw}");
+            assert_eq!(first.moves.len(), 2, "{draw}");
+            assert!(!first.broken(), "{draw}: {:?}", first.diagnostics);
+            assert!(
+                first.diagnostics.iter().any(|d| d.message.contains(draw)),
+                "{draw}: {:?}",
+                first.diagnostics
+            );
+            assert_eq!(games[1].read().final_comments, ["c"], "{draw}");
+        }
+        // Not a draw: the dash begins the next game's text.
+        let games: Vec<GameText> = GameSplitter::new(&b"1. e4 1/2 - 1-0\n"[..])
+            .map(|g| g.unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
+    }
+
+    #[test]
+    fn input_that_is_not_text_is_refused_before_any_game() {
+        let refused = |bytes: &[u8]| {
+            let mut games = GameSplitter::new(bytes);
+            let first = games.next().map(|g| g.map_err(|e| NotText::of(&e)));
+            (first.map(|r| r.err().flatten()), games.next().is_none())
+        };
+        for (bytes, why) in [
+            (&b"\x1f\x8b\x08\x00\x00"[..], NotText::Compressed("gzip")),
+            (b"\x28\xb5\x2f\xfd\x00", NotText::Compressed("zstd")),
+            (b"BZh91AY&SY\x00\x01", NotText::Compressed("bzip2")),
+            (b"\xfd7zXZ\x00\x00", NotText::Compressed("xz")),
+            (b"PK\x03\x04\x14\x00", NotText::Compressed("zip")),
+            (b"[Event \"x\"]\n1. e4\x00 *", NotText::Binary),
+        ] {
+            assert_eq!(refused(bytes), (Some(Some(why)), true), "{bytes:?}");
+        }
+        // Text that starts as a magic number might, and UTF-16 with its
+        // byte order mark (NUL in every other byte), are read.
+        for text in [
+            &b"BZh is not bzip2\n1. e4 *"[..],
+            b"PK vs ND\n1. e4 *",
+            b"\xff\xfe1\x00.\x00 \x00e\x004\x00 \x00*\x00",
+        ] {
+            let game = GameSplitter::new(text).next().unwrap().unwrap();
+            assert!(game.text.contains("e4"), "{text:?}");
+        }
+        // NUL after the bytes looked at: read, with the warning it earns.
+        let mut late = "1. e4 e5 *\n".repeat(SNIFF_BYTES / 11 + 1).into_bytes();
+        late.extend_from_slice(b"1. d4\x00\xe9 *\n");
+        let games: Vec<GameText> = GameSplitter::new(&late[..]).map(|g| g.unwrap()).collect();
+        assert!(games.last().unwrap().source_notes().nul);
     }
 
     #[test]

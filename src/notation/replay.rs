@@ -605,17 +605,22 @@ pub(crate) fn check_result(
     diagnostics: &mut Vec<Diagnostic>,
 ) {
     let tag = tag.and_then(tag_result);
+    let implied = implied_result(end);
     if let (Some(t), Some(m)) = (tag, marker) {
         if t != m {
-            let message = format!("the Result tag says {t} but the movetext ends with {m}");
-            diagnostics.push(if t == "*" || m == "*" {
-                Diagnostic::warning(DiagnosticKind::Result, at(), message)
-            } else {
-                Diagnostic::error(DiagnosticKind::ResultMismatch, at(), message)
-            });
+            // Where the final position decides nothing, the result written
+            // last (after the moves) stands; a tag that contradicts a mate
+            // or stalemate is an error below.
+            diagnostics.push(Diagnostic::warning(
+                DiagnosticKind::Result,
+                at(),
+                format!(
+                    "the Result tag says {t} but the movetext ends with {m}: the movetext's {m} stands"
+                ),
+            ));
         }
     }
-    if let Some((implied, why)) = implied_result(end) {
+    if let Some((implied, why)) = implied {
         let written = marker
             .filter(|m| *m != "*")
             .or(tag.filter(|t| *t != "*"))
@@ -634,6 +639,14 @@ pub(crate) fn check_result(
                 at(),
                 format!(
                     "the game ends in a final position where {why}; its result must be {implied}, not {written} (R-0-3)"
+                ),
+            ));
+        } else if let Some(t) = tag.filter(|&t| t != "*" && t != implied) {
+            diagnostics.push(Diagnostic::error(
+                DiagnosticKind::ResultMismatch,
+                at(),
+                format!(
+                    "the game ends in a final position where {why}; its Result tag must say {implied}, not {t} (R-0-3)"
                 ),
             ));
         }
@@ -801,9 +814,50 @@ mod tests {
         let e = run("1. f3 e5 2. g4 Qh4# 1/2-1/2").unwrap_err();
         assert_eq!(e.kind, ReplayErrorKind::ResultMismatch);
         assert!(e.message.contains("must be 0-1"), "{}", e.message);
-        let e = run("[Result \"1-0\"] 1. e4 0-1").unwrap_err();
-        assert_eq!(e.kind, ReplayErrorKind::ResultMismatch);
         // Any result is accepted without mate or stalemate (R-0-3).
         assert!(run("[Result \"1-0\"] 1. e4 1-0").is_ok());
+        // A Result tag that contradicts the mate is wrong too.
+        let e = run("[Result \"1-0\"] 1. f3 e5 2. g4 Qh4# 0-1").unwrap_err();
+        assert_eq!(e.kind, ReplayErrorKind::ResultMismatch);
+        assert!(
+            e.message.contains("Result tag must say 0-1"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn a_result_tag_that_differs_from_the_movetext_warns_where_the_position_decides_nothing() {
+        let checked = check_game(&parse_game("[Result \"1-0\"] 1. e4 0-1", 1).unwrap(), None);
+        assert!(checked.is_valid(), "{:?}", checked.diagnostics);
+        let [warning] = &checked.diagnostics[..] else {
+            panic!("{:?}", checked.diagnostics);
+        };
+        assert_eq!(
+            (warning.severity, warning.kind),
+            (Severity::Warning, DiagnosticKind::Result)
+        );
+        assert!(
+            warning.message.contains("says 1-0") && warning.message.contains("0-1 stands"),
+            "{}",
+            warning.message
+        );
+        // Both wrong against the mate: one error, about the result that
+        // stands.
+        let checked = check_game(
+            &parse_game("[Result \"1-0\"] 1. f3 e5 2. g4 Qh4# 1/2-1/2", 1).unwrap(),
+            None,
+        );
+        let errors: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].message.contains("not 1/2-1/2"),
+            "{}",
+            errors[0].message
+        );
     }
 }

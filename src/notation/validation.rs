@@ -299,7 +299,13 @@ impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
                 (done.plies, Some(done.end))
             }
         };
-        let result = self.marker.map(str::to_string).or(self.result_tag.take());
+        // As `Game::recorded_result`: with neither a result nor a Result
+        // tag the result is unknown, `*`.
+        let result = self
+            .marker
+            .map(str::to_string)
+            .or(self.result_tag.take())
+            .or_else(|| (!broken).then(|| "*".to_string()));
         self.done = Some(Validation {
             diagnostics,
             plies,

@@ -160,10 +160,9 @@ fn convert(
                     "{}: cannot read: {error}",
                     shown(&files[input])
                 ))),
-                Event::Failed { input, error } => Err(CliError::Usage(format!(
-                    "{}: read error: {error}",
-                    shown(&files[input])
-                ))),
+                Event::Failed { input, error } => {
+                    Err(CliError::Usage(super::read_failed(&files[input], &error)))
+                }
             }
         },
     )?;

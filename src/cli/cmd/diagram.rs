@@ -104,14 +104,21 @@ fn game_position(
     number: usize,
     ply: Option<usize>,
 ) -> Result<(Position, Option<(Square, Square)>), CliError> {
-    let Some(item) = read_games(open(path)?).nth(number.saturating_sub(1)) else {
+    // A read failure before the game is told as such, not as a missing
+    // game.
+    let mut found = None;
+    for (i, item) in read_games(open(path)?).take(number.max(1)).enumerate() {
+        let (_, game) = item.map_err(|e| CliError::Usage(super::read_failed(path, &e)))?;
+        if i + 1 == number.max(1) {
+            found = Some(game);
+        }
+    }
+    let Some(game) = found else {
         return Err(CliError::Usage(format!(
             "{}: has no game {number}",
             shown(path)
         )));
     };
-    let (_, game) =
-        item.map_err(|e| CliError::Usage(format!("{}: read error: {e}", shown(path))))?;
     let checked = check_game(&game, None);
     let Some(replay) = checked.replay else {
         let why = checked

@@ -127,6 +127,17 @@ fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
     ))
 }
 
+/// Reading the input `path` failed after its games before the failure:
+/// one line naming the file. An input refused as not text (compressed or
+/// binary) says so and nothing more.
+fn read_failed(path: &str, error: &std::io::Error) -> String {
+    if crate::notation::reader::NotText::of(error).is_some() {
+        format!("{}: {error}", shown(path))
+    } else {
+        format!("{}: read error: {error}", shown(path))
+    }
+}
+
 /// A value the user gave (an argument, a path), as an error message
 /// repeats it: control characters escaped, long values shortened.
 fn shown(text: &str) -> Cow<'_, str> {

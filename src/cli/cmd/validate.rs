@@ -136,7 +136,7 @@ pub(super) fn run(
                 }
                 Event::Failed { input, error } => {
                     let path = &files[input];
-                    eprintln!("xpgn: {}: read error: {error}", shown(path));
+                    eprintln!("xpgn: {}", super::read_failed(path, &error));
                     unreadable.push(path.clone());
                 }
             }
