@@ -252,6 +252,22 @@ fn dash_as_output_file_means_standard_output_in_every_command() {
         assert_eq!(o.stdout, plain.stdout, "{dashed:?}");
         assert!(!dir.join("-").exists(), "{dashed:?} created a file `-`");
     }
+    // `import --report -`: the report's JSON lines on standard output. The
+    // game has a warning, so it is reported.
+    std::fs::write(dir.join("warned.pgn"), "[White \"A\"]\n\n1. e4 e5\n").unwrap();
+    let o = xpgn_in(
+        &dir,
+        &["import", "--db", "other.db", "--report", "-", "warned.pgn"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!dir.join("-").exists(), "--report - created a file `-`");
+    let report = stdout(&o);
+    let line = report
+        .lines()
+        .find(|l| l.starts_with('{'))
+        .unwrap_or_else(|| panic!("no report line in {report}"));
+    let json: serde_json::Value = serde_json::from_str(line).unwrap();
+    assert_eq!(json["file"], "warned.pgn");
 }
 
 #[test]

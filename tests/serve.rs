@@ -129,7 +129,7 @@ fn paths_outside_the_routes_and_assets_are_404_and_only_get_is_served() {
     assert_eq!(raw(&s.addr, "GET http://evil/ HTTP/1.1\r\n\r\n").0, 400);
     assert_eq!(raw(&s.addr, "nonsense\r\n\r\n").0, 400);
     let huge = format!("GET / HTTP/1.1\r\nX: {}\r\n\r\n", "a".repeat(40_000));
-    assert_eq!(raw(&s.addr, &huge).0, 413);
+    assert_eq!(raw(&s.addr, &huge).0, 431);
     let (status, head, body) = raw(
         &s.addr,
         &format!("HEAD / HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr),

@@ -87,7 +87,8 @@ pub enum Command {
         #[arg(long, default_value = "xpgn.db")]
         db: String,
         /// Also write one JSON line per invalid or warned game (file, game,
-        /// line, id, status, diagnostics) to this file.
+        /// line, id, status, diagnostics) to this file (`-`: standard
+        /// output).
         #[arg(long, value_name = "FILE")]
         report: Option<String>,
         /// Threads reading and replaying games (default: one per core; 1 for

@@ -84,7 +84,7 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
-        413 => "Request Header Fields Too Large",
+        431 => "Request Header Fields Too Large",
         421 => "Misdirected Request",
         500 => "Internal Server Error",
         503 => "Service Unavailable",
@@ -121,7 +121,7 @@ impl Read for ReadBy<'_> {
 /// # Errors
 /// The status to answer with: 400 for anything malformed (an HTTP/1.1
 /// request without one `Host` header included), 405 for a method other
-/// than `GET` and `HEAD`, 408 for a head not whole by the deadline, 413
+/// than `GET` and `HEAD`, 408 for a head not whole by the deadline, 431
 /// for a head over 16 KB.
 pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, BadRequest> {
     let by = ReadBy { stream, deadline };
@@ -140,7 +140,7 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
         })?;
         head_len += n;
         if head_len > MAX_HEAD {
-            return Err(BadRequest(413, "request head too long"));
+            return Err(BadRequest(431, "request head too long"));
         }
         if n == 0 {
             return Err(BadRequest(400, "incomplete request"));

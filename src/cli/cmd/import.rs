@@ -148,12 +148,14 @@ pub(super) fn run(
 ) -> Result<(), CliError> {
     let inputs = Inputs::of(files)?;
     let paths = &inputs.files;
-    let mut report_file = match report {
-        Some(path) => Some(std::io::BufWriter::new(
+    // `--report -` is standard output, as `-o -` is.
+    let mut report_file: Option<std::io::BufWriter<Box<dyn Write>>> = match report {
+        Some("-") => Some(std::io::BufWriter::new(Box::new(std::io::stdout()))),
+        Some(path) => Some(std::io::BufWriter::new(Box::new(
             std::fs::File::create(path).map_err(|e| {
                 CliError::Usage(format!("--report {}: cannot write: {e}", shown(path)))
             })?,
-        )),
+        ))),
         None => None,
     };
     let mut database = open_db(db)?;
