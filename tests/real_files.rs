@@ -1,4 +1,4 @@
-//! Real files bend the standard (NOTATION.md §11): every form the readers
+//! Real files bend the standard (docs/notation.md §11): every form the readers
 //! must accept, games that break off, splitting that holds, nesting
 //! without limit, outputs that lose nothing, duplicates by content. Each
 //! test was written to fail on the reader before the forgiving one.

@@ -1,5 +1,5 @@
 //! Cross-check of xpgn's move generator against the clean-room reference
-//! implementation in `tests/reference/mod.rs` (written from RULES.md only).
+//! implementation in `tests/reference/mod.rs` (written from docs/rules.md only).
 //!
 //! One test per variant. Each
 //! - plays pseudo-random games from the start position (deterministic
@@ -15,7 +15,7 @@
 //!   random castling states, first stages, king rights, waiting pawns) and
 //!   a few plies from each;
 //! - checks hand-made positions and lines for the rarest rules, asserting
-//!   the moves RULES.md requires and forbids there;
+//!   the moves docs/rules.md requires and forbids there;
 //! - counts the special situations reached and asserts each came up a few
 //!   times, so the test cannot pass vacuously.
 
@@ -670,7 +670,7 @@ fn check_scrambled(
 }
 
 /// A hand-made position for rules too rare in random play: variant,
-/// position string, moves RULES.md requires, moves it forbids.
+/// position string, moves docs/rules.md requires, moves it forbids.
 type Fixed = (
     &'static str,
     &'static [&'static str],
@@ -866,7 +866,7 @@ fn check_fixed(name: &str, v: V, stats: &mut Stats, failures: &mut Vec<String>) 
 }
 
 /// Hand-made lines: a position string, coordinate moves played from it, and
-/// the moves RULES.md requires and forbids at the end (mostly: which
+/// the moves docs/rules.md requires and forbids at the end (mostly: which
 /// castling or once-per-game right survives which moves).
 type Line = (
     &'static str,

@@ -1,4 +1,4 @@
-//! Chaturanga rulings R-CH-1..R-CH-7 (RULES.md), with the common rulings
+//! Chaturanga rulings R-CH-1..R-CH-7 (docs/rules.md), with the common rulings
 //! where Chaturanga departs from them (R-0-2 stalemate, R-0-4 pawns, R-0-5
 //! castling).
 

@@ -1,4 +1,4 @@
-//! The common rulings R-0-1..R-0-5 (RULES.md), across the variants, and
+//! The common rulings R-0-1..R-0-5 (docs/rules.md), across the variants, and
 //! orthodox special cases (en passant, promotion, castling conditions).
 
 mod common;

@@ -733,7 +733,7 @@ mod tests {
         assert_eq!((again.imported, again.duplicates), (0, 4));
         let stats = db.stats().unwrap();
         // The game with an unclosed comment keeps its tags (none: chess)
-        // and its one ply before the fault (NOTATION §11).
+        // and its one ply before the fault (docs/notation.md §11).
         assert_eq!(stats.per_variant, vec![("chess".into(), 2, 2, 10)]);
         // Two games of 4 plies: 5 positions each; the two invalid games
         // index their positions up to the fault: 2 each.

@@ -519,7 +519,7 @@ impl Database {
             );
         }
         match filter.status.as_deref() {
-            // Valid games with warnings (NOTATION §11 forms and the like).
+            // Valid games with warnings (docs/notation.md §11 forms and the like).
             Some("warned") => conds.push("(g.status = 'valid' AND g.warnings > 0)".into()),
             Some(s) => bind(
                 &mut params,

@@ -1,4 +1,4 @@
-//! Coordinate moves (NOTATION.md §9): `e2e4`, `a7a8q`, castling as the
+//! Coordinate moves (docs/notation.md §9): `e2e4`, `a7a8q`, castling as the
 //! king's from-to (`h1j1`), and the waiting-promotion suffix `&e8=Q`
 //! (§7). Grammar production `coord-move`.
 
@@ -226,7 +226,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         }
     }
     // The king's own move where it is also an ordinary king move means
-    // that move (NOTATION §5, R-960-1).
+    // that move (docs/notation.md §6, R-960-1).
     if candidates.iter().any(|m| m.is_castle()) && candidates.iter().any(|m| !m.is_castle()) {
         candidates.retain(|m| !m.is_castle());
     }
@@ -340,7 +340,7 @@ mod tests {
         );
         let m = parse_coord("g1f3&e8=Q").unwrap();
         assert_eq!(m.waiting, vec![(Square::new(4, 7), 'Q')]);
-        // Upper-case promotion letters, as some files write them (NOTATION §11).
+        // Upper-case promotion letters, as some files write them (docs/notation.md §11).
         assert_eq!(parse_coord("d7d8R").unwrap().promotion, Some('r'));
         for bad in ["e2", "e2e", "e2e4Q1", "e2-e4", "e2e4&e8", "e2e4&e8=", ""] {
             assert!(parse_coord(bad).is_err(), "{bad}");

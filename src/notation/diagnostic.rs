@@ -3,7 +3,7 @@
 //! in one place ([`Diagnostic::render`]).
 //!
 //! Errors make a game invalid. Warnings do not: the text bends the
-//! standard but its meaning is sure (NOTATION.md §11), such as `...Nf6`
+//! standard but its meaning is sure (docs/notation.md §11), such as `...Nf6`
 //! without a move number or `*` after a mate (R-0-3).
 
 use serde::Serialize;

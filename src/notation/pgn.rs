@@ -1,4 +1,4 @@
-//! One game's text, read in one pass (PGN 1994 plus NOTATION.md) and told
+//! One game's text, read in one pass (PGN 1994 plus docs/notation.md) and told
 //! to a [`Visitor`] ([`read_with`]); [`read_game`] builds a [`Game`] with
 //! one. Productions: `game`, `tag-pair`, `movetext`, `comment`, `nag`,
 //! `move-number`, `any-move`, `result`. The forms that fill real files
@@ -315,7 +315,7 @@ pub fn result_marker(input: &str) -> IResult<&str, &str> {
     alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
 }
 
-/// Results as real files also write them (NOTATION §11), with the marker
+/// Results as real files also write them (docs/notation.md §11), with the marker
 /// each means.
 const LOOSE_RESULTS: [(&str, &str); 4] = [
     ("1/2", "1/2-1/2"),
@@ -480,7 +480,7 @@ fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
 }
 
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
-/// read as far as it goes (NOTATION §11): the bytes it spans, to `"]`,
+/// read as far as it goes (docs/notation.md §11): the bytes it spans, to `"]`,
 /// else the first `]`, else the end of its line; and the pair, when a
 /// name can be read.
 fn loose_tag_pair(input: &str) -> (usize, Option<(String, String)>) {
@@ -804,7 +804,7 @@ pub fn parse_game(text: &str, first_line: usize) -> Result<Game, ParseError> {
     }
 }
 
-/// Reads one game as far as it goes (NOTATION §11): tag pairs, then
+/// Reads one game as far as it goes (docs/notation.md §11): tag pairs, then
 /// movetext; forms that bend the standard give warnings, and a syntax
 /// error ends the movetext, the game keeping its tags and every move
 /// before the fault. [`Game::diagnostics`] says what was found.
@@ -835,7 +835,7 @@ pub fn read_game_at(text: &str, start: Location) -> Game {
 
 /// Reads one game's text (production `game`) in one pass, telling
 /// `visitor` what it finds in text order: tags, moves, comments, NAGs,
-/// variations, the result, and the diagnostics (NOTATION §11), the
+/// variations, the result, and the diagnostics (docs/notation.md §11), the
 /// syntax error where the movetext breaks off last. Returns that error.
 /// `start` is where the text's first byte stands in its file.
 pub fn read_with<'t, V: Visitor<'t>>(

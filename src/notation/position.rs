@@ -106,7 +106,7 @@ pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionS
     position_from(variant, text, None)
 }
 
-/// [`read_position`] as game files need it (NOTATION §11): a fullmove
+/// [`read_position`] as game files need it (docs/notation.md §11): a fullmove
 /// number 0, which some tools write, is read as 1; what was mended is
 /// said in the returned notes.
 ///

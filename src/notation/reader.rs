@@ -6,7 +6,7 @@
 //! ([`NotText`]). One bad game never stops the others: the game
 //! boundary is the recovery point.
 //!
-//! Boundaries (NOTATION §11): a tag line after movetext; a tag pair, or
+//! Boundaries (docs/notation.md §11): a tag line after movetext; a tag pair, or
 //! any other text, after a game's result, also on the same line (games
 //! written one per line); a tag section after a blank line that follows
 //! another tag section; and, inside a comment that never closes, the next

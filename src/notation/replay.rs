@@ -90,7 +90,7 @@ pub struct Replay {
     pub end: Position,
 }
 
-/// The variant a game's tags name (NOTATION §2): the `Variant` tag, or
+/// The variant a game's tags name (docs/notation.md §3): the `Variant` tag, or
 /// orthodox chess without one.
 ///
 /// # Errors

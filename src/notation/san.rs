@@ -1,4 +1,4 @@
-//! Standard algebraic notation (NOTATION.md §4-8) and long algebraic
+//! Standard algebraic notation (docs/notation.md §5-8) and long algebraic
 //! (§9): syntax ([`San`], production `san-move`) apart from meaning
 //! ([`resolve_san`] against a [`Position`], [`write_san`] from a legal move).
 
@@ -122,7 +122,7 @@ fn origin_and_target(input: &str) -> IResult<&str, OriginAndTarget> {
 
 /// Production `promotion`: `=X` (also `X` directly after a pawn's target,
 /// as some writers do); after `=` the letter may be lower case (`d8=q`,
-/// NOTATION §11). The letter is given back in upper case.
+/// docs/notation.md §11). The letter is given back in upper case.
 fn promotion(input: &str) -> IResult<&str, char> {
     alt((
         preceded(

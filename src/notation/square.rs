@@ -1,5 +1,5 @@
 //! Squares in text: a file letter `a`..`p` and a rank number `1`..`16`
-//! (NOTATION.md §1; grammar production `square`).
+//! (docs/notation.md §2; grammar production `square`).
 
 use nom::IResult;
 use nom::Parser;

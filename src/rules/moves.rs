@@ -24,7 +24,7 @@ pub enum MoveKind {
 }
 
 /// A promotion that happens to a pawn waiting elsewhere on the board, as
-/// part of this ply (NOTATION §7 `&e8=Q`).
+/// part of this ply (docs/notation.md §7 `&e8=Q`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct WaitingPromotion {
     /// The waiting pawn's square.

@@ -1,7 +1,7 @@
-//! A clean-room second implementation of the rules of /work/shared/RULES.md,
+//! A clean-room second implementation of the rules of docs/rules.md,
 //! used only by tests to cross-check xpgn's move generator.
 //!
-//! It was written from RULES.md alone, without looking at xpgn's move
+//! It was written from docs/rules.md alone, without looking at xpgn's move
 //! generator, and it is deliberately naive: a plain 2-D array of letters,
 //! every piece tried against every target square by direct evaluation of
 //! the rule, legality by playing the move on a copy and asking whether any
@@ -11,7 +11,7 @@
 //! The only things taken from xpgn are the input type [`Setup`] (to start
 //! from any xpgn position) and the variant's kind-to-letter table needed
 //! to read it; everything else (setups, piece moves, castling squares and
-//! conditions, promotions, waiting pawns) is derived here from RULES.md.
+//! conditions, promotions, waiting pawns) is derived here from docs/rules.md.
 
 #![allow(dead_code)]
 
@@ -20,7 +20,7 @@ use xpgn::rules::{CastlingSide, Color, Piece, Setup, Square, Variant, WaitingPaw
 /// A square: (file, rank), both 0-based.
 pub type Sq = (i8, i8);
 
-/// The variants of RULES.md.
+/// The variants of docs/rules.md.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum V {
     Chess,
@@ -45,7 +45,7 @@ pub const VARIANTS: [(&str, V); 8] = [
     ("kings-leap", V::KingsLeap),
 ];
 
-/// How a piece type moves (RULES.md, per variant letter).
+/// How a piece type moves (docs/rules.md, per variant letter).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Mv {
     King,
@@ -467,7 +467,7 @@ fn ci(white: bool) -> usize {
 }
 
 impl Ref {
-    /// The start position of `v`, from RULES.md.
+    /// The start position of `v`, from docs/rules.md.
     pub fn start(v: V) -> Ref {
         let (files, ranks) = v.size();
         let mut board = [[None; 8]; 12];

@@ -1,5 +1,5 @@
 //! The built-in variants: definition files under `variants/` in the
-//! repository (RULES.md says what each one means), embedded in the binary
+//! repository (docs/rules.md says what each one means), embedded in the binary
 //! and read by the same loader as a user's files.
 
 use super::VariantDef;

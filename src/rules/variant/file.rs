@@ -855,7 +855,7 @@ fn kind_of_role(pieces: &[PieceDef], role: Role) -> PieceKind {
 
 /// The variants a program knows: the built-ins and those loaded from
 /// definition files. Names are looked up as [`Variant::by_name`] does
-/// (NOTATION.md §2); a loaded variant may not reuse a known name.
+/// (docs/notation.md §3); a loaded variant may not reuse a known name.
 ///
 /// ```
 /// use xpgn::rules::Registry;

@@ -371,7 +371,7 @@ impl Variant {
     }
 
     /// Finds a variant by name, case-blind, ignoring spaces, `-`, `_` and
-    /// `'`, by short or display name or alias (NOTATION.md §2), in the
+    /// `'`, by short or display name or alias (docs/notation.md §3), in the
     /// process's default [`Registry`]: the built-ins, plus the files the
     /// program loaded and made global ([`Registry::set_global`]).
     pub fn by_name(name: &str) -> Option<Variant> {
