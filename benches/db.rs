@@ -114,10 +114,10 @@ fn real_lines() -> Vec<Vec<Move>> {
             if let Some(r) = Some(&game)
                 .filter(|g| !g.broken())
                 .and_then(|g| replay(g).ok())
+                && r.start == start
+                && !r.moves.is_empty()
             {
-                if r.start == start && !r.moves.is_empty() {
-                    lines.push(r.moves);
-                }
+                lines.push(r.moves);
             }
         }
     }

@@ -163,7 +163,7 @@ fn weight(r: &Ref, m: &RMove, profile: Profile, pref: usize) -> u64 {
         // Chaturanga: one side uses its knight move early, the other keeps
         // it (so that its knight effect gives check).
         Kind::Special if r.v == V::Chaturanga => {
-            return if us == (pref % 2 == 0) { 300 } else { 1 };
+            return if us == pref.is_multiple_of(2) { 300 } else { 1 };
         }
         Kind::Special => return if profile == Profile::Castle { 300 } else { 20 },
         _ => {}
@@ -192,19 +192,19 @@ fn weight(r: &Ref, m: &RMove, profile: Profile, pref: usize) -> u64 {
     }
     match profile {
         Profile::Castle => {
-            if let Some((kh, ks, rh, rs, _)) = r.v.two_stage() {
-                if r.stage[if us { 0 } else { 1 }] == Stage::Fresh {
-                    let king_stage = p.kind == 'K' && m.from == (kh, home) && m.to == (ks, home);
-                    let rook_stage = p.kind == 'R' && m.from == (rh, home) && m.to == (rs, home);
-                    let want = aim.map(|d| d.need);
-                    if (king_stage && want == Some(Need::KingStaged))
-                        || (rook_stage && want == Some(Need::RookStaged))
-                    {
-                        return 600;
-                    }
-                    if king_stage || rook_stage {
-                        return 1;
-                    }
+            if let Some((kh, ks, rh, rs, _)) = r.v.two_stage()
+                && r.stage[if us { 0 } else { 1 }] == Stage::Fresh
+            {
+                let king_stage = p.kind == 'K' && m.from == (kh, home) && m.to == (ks, home);
+                let rook_stage = p.kind == 'R' && m.from == (rh, home) && m.to == (rs, home);
+                let want = aim.map(|d| d.need);
+                if (king_stage && want == Some(Need::KingStaged))
+                    || (rook_stage && want == Some(Need::RookStaged))
+                {
+                    return 600;
+                }
+                if king_stage || rook_stage {
+                    return 1;
                 }
             }
             let partner =
@@ -468,19 +468,22 @@ fn scrambled(v: V, rng: &mut Rng) -> Option<Ref> {
     let full_army = v == V::Courier && rng.below(3) == 0;
     let keep = 20 + rng.below(70);
     for &s in &squares {
-        if let Some(p) = r.at(s) {
-            if p.kind != 'K' && (!full_army || p.kind == 'P') && rng.below(100) >= keep {
-                r.set(s, None);
-            }
+        if let Some(p) = r.at(s)
+            && p.kind != 'K'
+            && (!full_army || p.kind == 'P')
+            && rng.below(100) >= keep
+        {
+            r.set(s, None);
         }
     }
     for _ in 0..rng.below(9) {
         let (a, b) = (pick(rng), pick(rng));
-        if let Some(p) = r.at(a) {
-            if r.at(b).is_none() && (p.kind != 'K' || rng.below(2) == 0) {
-                r.set(a, None);
-                r.set(b, Some(p));
-            }
+        if let Some(p) = r.at(a)
+            && r.at(b).is_none()
+            && (p.kind != 'K' || rng.below(2) == 0)
+        {
+            r.set(a, None);
+            r.set(b, Some(p));
         }
     }
     r.white_to_move = rng.below(2) == 0;

@@ -250,20 +250,18 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
         if wide {
             stats.wide_moves += 1;
         }
-        if let Ok(token) = parse_san(&san) {
-            if let San::Normal {
+        if let Ok(token) = parse_san(&san)
+            && let San::Normal {
                 piece: Some(_),
                 file,
                 rank,
                 ..
             } = token.san
-            {
-                if file.is_some() || rank.is_some() {
-                    stats.disambiguated += 1;
-                    if wide {
-                        stats.disambiguated_wide += 1;
-                    }
-                }
+            && (file.is_some() || rank.is_some())
+        {
+            stats.disambiguated += 1;
+            if wide {
+                stats.disambiguated_wide += 1;
             }
         }
         for v in &ply.variations {

@@ -211,10 +211,10 @@ fn fill_tags(tx: &Transaction<'_>) -> Result<(), DbError> {
     let mut current: Option<(i64, Vec<(String, String)>)> = None;
     while let Some(row) = query.next()? {
         let game: i64 = row.get(0)?;
-        if current.as_ref().is_some_and(|(g, _)| *g != game) {
-            if let Some((g, tags)) = current.take() {
-                update.execute(params![g, tags_json(&tags)])?;
-            }
+        if current.as_ref().is_some_and(|(g, _)| *g != game)
+            && let Some((g, tags)) = current.take()
+        {
+            update.execute(params![g, tags_json(&tags)])?;
         }
         current
             .get_or_insert_with(|| (game, Vec::new()))

@@ -725,7 +725,7 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                let key = if x % 5 == 0 { x % 16 } else { x >> 8 };
+                let key = if x.is_multiple_of(5) { x % 16 } else { x >> 8 };
                 Posting {
                     key: key | (3 << 56),
                     game: 1 + i / 80,

@@ -124,31 +124,32 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
     };
     // Castling toward either rook as the king taking its own rook (R-960-1).
-    if variant.def().free_castling.is_some() {
-        if let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to)) {
-            if k.kind == variant.king_kind() && r.color == k.color && k.color == pos.turn() {
-                let found = pos
-                    .legal_moves_filtered(Some(k.kind), None)
-                    .into_iter()
-                    .find(|m| {
-                        m.from == cm.from
-                            && matches!(m.kind, MoveKind::Castle(i)
+    if variant.def().free_castling.is_some()
+        && let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to))
+        && k.kind == variant.king_kind()
+        && r.color == k.color
+        && k.color == pos.turn()
+    {
+        let found = pos
+            .legal_moves_filtered(Some(k.kind), None)
+            .into_iter()
+            .find(|m| {
+                m.from == cm.from
+                    && matches!(m.kind, MoveKind::Castle(i)
                                 if variant.castling(i as usize).partner_from == cm.to)
-                    });
-                return found.ok_or_else(|| {
-                    CoordError::Illegal(format!(
-                        "the king on {} cannot castle with the piece on {} here ({})",
-                        cm.from,
-                        cm.to,
-                        variant
-                            .def()
-                            .free_castling
-                            .as_ref()
-                            .map_or("R-0-5", |f| f.rule)
-                    ))
-                });
-            }
-        }
+            });
+        return found.ok_or_else(|| {
+            CoordError::Illegal(format!(
+                "the king on {} cannot castle with the piece on {} here ({})",
+                cm.from,
+                cm.to,
+                variant
+                    .def()
+                    .free_castling
+                    .as_ref()
+                    .map_or("R-0-5", |f| f.rule)
+            ))
+        });
     }
     let all: Vec<Move> = pos
         .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))

@@ -7,12 +7,9 @@
 //!
 //! A book is read from tab-separated lines `eco`, `name`, `moves` (with a
 //! header line), the moves in SAN with or without move numbers, played
-//! from the variant's start position:
-//!
-//! ```text
-//! eco	name	pgn
-//! B20	Sicilian Defense	1. e4 c5
-//! ```
+//! from the variant's start position. The header line `eco name pgn`
+//! and a line `B20 Sicilian Defense 1. e4 c5`, with a tab between the
+//! fields, make a book of one opening.
 //!
 //! The book for orthodox chess is built in: the lichess chess-openings
 //! data set (CC0), `data/chess-openings/` in the repository.

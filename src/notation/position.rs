@@ -221,13 +221,14 @@ fn read_setup_noting(
         }
         read_field(variant, field, field_text, &mut setup, notes.as_deref_mut())
             .map_err(|message| field_error(field, col, message))?;
-        if field == FenField::Fullmove && field_text.parse() == Ok(0u32) {
-            if let Some(notes) = notes.as_deref_mut() {
-                notes.push(format!(
-                    "the fullmove number at column {} is 0, read as 1 (it starts at 1)",
-                    col + 1
-                ));
-            }
+        if field == FenField::Fullmove
+            && field_text.parse() == Ok(0u32)
+            && let Some(notes) = notes.as_deref_mut()
+        {
+            notes.push(format!(
+                "the fullmove number at column {} is 0, read as 1 (it starts at 1)",
+                col + 1
+            ));
         }
     }
     if let Some((col, field_text)) = waiting_text {

@@ -864,12 +864,15 @@ impl Scan {
                     Fast::Cut(at) => return Some(Next::At(at)),
                     Fast::Exact(i) => from = i,
                 }
-            } else if !self.movetext && !self.ended && !self.in_comment && !self.blank_after_tags {
-                if let Some(end) = common_tag_line(&bytes[self.line_start..]) {
-                    self.tags = true;
-                    self.next_line(self.line_start + end);
-                    continue;
-                }
+            } else if !self.movetext
+                && !self.ended
+                && !self.in_comment
+                && !self.blank_after_tags
+                && let Some(end) = common_tag_line(&bytes[self.line_start..])
+            {
+                self.tags = true;
+                self.next_line(self.line_start + end);
+                continue;
             }
             let start = self.line_start;
             let end = start + line_length(&bytes[start..]);
@@ -1181,15 +1184,15 @@ impl<R: BufRead> GameSplitter<R> {
         self.head += len;
         self.head_at = next;
         let mut raw = &self.buf[from..from + len];
-        if raw.trim_ascii_start().starts_with(ORIGINAL_MARK.as_bytes()) {
-            if let Some((lines_before, original)) = escaped_original(raw) {
-                self.original = original;
-                raw = &self.original;
-                start = Location {
-                    line: start.line + lines_before,
-                    column: 2,
-                };
-            }
+        if raw.trim_ascii_start().starts_with(ORIGINAL_MARK.as_bytes())
+            && let Some((lines_before, original)) = escaped_original(raw)
+        {
+            self.original = original;
+            raw = &self.original;
+            start = Location {
+                line: start.line + lines_before,
+                column: 2,
+            };
         }
         let (text, windows_1252) = decode_borrowed(raw);
         // A game that starts with the BOM stands after it.

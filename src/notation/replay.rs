@@ -606,19 +606,19 @@ pub(crate) fn check_result(
 ) {
     let tag = tag.and_then(tag_result);
     let implied = implied_result(end);
-    if let (Some(t), Some(m)) = (tag, marker) {
-        if t != m {
-            // Where the final position decides nothing, the result written
-            // last (after the moves) stands; a tag that contradicts a mate
-            // or stalemate is an error below.
-            diagnostics.push(Diagnostic::warning(
-                DiagnosticKind::Result,
-                at(),
-                format!(
-                    "the Result tag says {t} but the movetext ends with {m}: the movetext's {m} stands"
-                ),
-            ));
-        }
+    if let (Some(t), Some(m)) = (tag, marker)
+        && t != m
+    {
+        // Where the final position decides nothing, the result written
+        // last (after the moves) stands; a tag that contradicts a mate
+        // or stalemate is an error below.
+        diagnostics.push(Diagnostic::warning(
+            DiagnosticKind::Result,
+            at(),
+            format!(
+                "the Result tag says {t} but the movetext ends with {m}: the movetext's {m} stands"
+            ),
+        ));
     }
     if let Some((implied, why)) = implied {
         let written = marker

@@ -298,10 +298,11 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             // The usual case, one plain move named and nothing to choose,
             // found straight from the position; every other case, faults
             // included, by the general path below.
-            if promotion.is_none() && waiting.is_empty() {
-                if let Some(m) = pos.plain_named_move(kind, *to, *file, *rank) {
-                    return Ok(m);
-                }
+            if promotion.is_none()
+                && waiting.is_empty()
+                && let Some(m) = pos.plain_named_move(kind, *to, *file, *rank)
+            {
+                return Ok(m);
             }
             let name = variant.piece_def(kind).name;
             let mut legal = SCRATCH.take();
@@ -318,13 +319,15 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             // The usual case, one plain move named and nothing to choose:
             // what the general path below would also give, without its
             // filtering passes.
-            if let [m] = legal.as_slice() {
-                if promotion.is_none() && waiting.is_empty() && named(m) {
-                    let m = *m;
-                    legal.clear();
-                    SCRATCH.set(legal);
-                    return Ok(m);
-                }
+            if let [m] = legal.as_slice()
+                && promotion.is_none()
+                && waiting.is_empty()
+                && named(m)
+            {
+                let m = *m;
+                legal.clear();
+                SCRATCH.set(legal);
+                return Ok(m);
             }
             if !legal.iter().any(named) {
                 // The king's own move where it can only mean castling (§5).

@@ -93,14 +93,13 @@ impl Position {
                 }
             }
         }
-        if let Some(ep) = self.ep_square {
-            if self
+        if let Some(ep) = self.ep_square
+            && self
                 .legal_moves_filtered(Some(self.tables().pawn), Some(ep))
                 .iter()
                 .any(|m| m.kind == MoveKind::EnPassant)
-            {
-                h ^= mix(EP | ep.index() as u64);
-            }
+        {
+            h ^= mix(EP | ep.index() as u64);
         }
         for c in Color::BOTH {
             if self.king_rights[c.index()] {

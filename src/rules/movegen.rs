@@ -319,10 +319,10 @@ impl Position {
         .code();
         let dr = -t.pawn_push[by.index()];
         for df in [-1, 1] {
-            if let Some(s) = t.size.offset(sq, df, dr) {
-                if board[s.index()] == pawn {
-                    return true;
-                }
+            if let Some(s) = t.size.offset(sq, df, dr)
+                && board[s.index()] == pawn
+            {
+                return true;
             }
         }
         for &(s, mask) in t.leap_attackers(by, sq) {
@@ -612,14 +612,12 @@ impl Position {
                 let one = t.size.offset(to, 0, back)?;
                 if self.board[one.index()] == ours {
                     take(one, MoveKind::Normal).ok()?;
-                } else if self.board[one.index()] == 0 {
-                    if let Some(two) = t.size.offset(to, 0, 2 * back) {
-                        if self.board[two.index()] == ours
-                            && t.double_step_set::<B>(us).has(t.bit(two))
-                        {
-                            take(two, MoveKind::DoubleStep).ok()?;
-                        }
-                    }
+                } else if self.board[one.index()] == 0
+                    && let Some(two) = t.size.offset(to, 0, 2 * back)
+                    && self.board[two.index()] == ours
+                    && t.double_step_set::<B>(us).has(t.bit(two))
+                {
+                    take(two, MoveKind::DoubleStep).ok()?;
                 }
             }
             return found;
@@ -776,11 +774,13 @@ impl Position {
             let mut n = 0;
             let back = -t.pawn_push[us.index()];
             for (df, dr) in [(0, back), (0, 2 * back), (-1, back), (1, back)] {
-                if let Some(s) = t.size.offset(to, df, dr) {
-                    if self.board[s.index()] == ours && !self.immune.contains(s) && hints.allow(s) {
-                        from_squares[n] = s;
-                        n += 1;
-                    }
+                if let Some(s) = t.size.offset(to, df, dr)
+                    && self.board[s.index()] == ours
+                    && !self.immune.contains(s)
+                    && hints.allow(s)
+                {
+                    from_squares[n] = s;
+                    n += 1;
                 }
             }
             let pawns = from_squares[..n]
@@ -1074,17 +1074,18 @@ impl Position {
                     self.emit(ctx, test, m, out);
                 }
             }
-            if let Some(ei) = ep {
-                if attacks.has(ei) && within.has(ei) {
-                    self.push(
-                        ctx,
-                        Move {
-                            kind: MoveKind::EnPassant,
-                            ..Move::normal(from, t.square_at[ei])
-                        },
-                        out,
-                    );
-                }
+            if let Some(ei) = ep
+                && attacks.has(ei)
+                && within.has(ei)
+            {
+                self.push(
+                    ctx,
+                    Move {
+                        kind: MoveKind::EnPassant,
+                        ..Move::normal(from, t.square_at[ei])
+                    },
+                    out,
+                );
             }
         }
     }

@@ -731,12 +731,11 @@ impl Position {
                 .after_move(t, us, m.from, m.to, is_king, self.kings);
             self.castling_history = self.castling_history.advance(t, us, m.from, m.to, is_king);
         }
-        if is_king {
-            if let Some(sp) = &t.def.special_king_move {
-                if m.kind == MoveKind::SpecialKing || sp.lost_on_any_king_move {
-                    self.king_rights[us.index()] = false;
-                }
-            }
+        if is_king
+            && let Some(sp) = &t.def.special_king_move
+            && (m.kind == MoveKind::SpecialKing || sp.lost_on_any_king_move)
+        {
+            self.king_rights[us.index()] = false;
         }
         self.halfmove_clock = if mover.kind == t.pawn || captured.is_some() {
             0
@@ -818,23 +817,22 @@ impl Position {
             self.immune.insert(m.to);
             store_insert(&mut self.immune_bits, t.bit(m.to));
         }
-        if let (Some(ip), Some(_)) = (m.instant_promotion, captured) {
-            if let Some(i) = self
+        if let (Some(ip), Some(_)) = (m.instant_promotion, captured)
+            && let Some(i) = self
                 .waiting_pawns()
                 .iter()
                 .position(|w| w.square == ip.square)
-            {
-                let color = self.waiting[i].color;
-                self.take(ip.square);
-                self.put(
-                    ip.square,
-                    Piece {
-                        color,
-                        kind: ip.kind,
-                    },
-                );
-                self.remove_waiting(i);
-            }
+        {
+            let color = self.waiting[i].color;
+            self.take(ip.square);
+            self.put(
+                ip.square,
+                Piece {
+                    color,
+                    kind: ip.kind,
+                },
+            );
+            self.remove_waiting(i);
         }
     }
 

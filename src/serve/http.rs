@@ -150,10 +150,10 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
             first = Some(trimmed.to_string());
         } else if trimmed.is_empty() {
             break;
-        } else if let Some((name, value)) = trimmed.split_once(':') {
-            if name.eq_ignore_ascii_case("host") {
-                hosts.push(value.trim().to_string());
-            }
+        } else if let Some((name, value)) = trimmed.split_once(':')
+            && name.eq_ignore_ascii_case("host")
+        {
+            hosts.push(value.trim().to_string());
         }
     }
     let first = first.unwrap_or_default();

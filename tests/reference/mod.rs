@@ -932,16 +932,15 @@ impl Ref {
         let mut m = base;
         // R-CS-6: capturing a non-pawn of a player with a blocked pawn
         // promotes the first blocked pawn into the captured type.
-        if let Some(c) = self.captured_square(&base).and_then(|s| self.at(s)) {
-            if c.kind != 'P' && c.kind != 'K' {
-                if let Some(w) = self
-                    .waiting
-                    .iter()
-                    .find(|w| w.white == c.white && w.turns == 0)
-                {
-                    m.iprom = Some((w.sq, c.kind));
-                }
-            }
+        if let Some(c) = self.captured_square(&base).and_then(|s| self.at(s))
+            && c.kind != 'P'
+            && c.kind != 'K'
+            && let Some(w) = self
+                .waiting
+                .iter()
+                .find(|w| w.white == c.white && w.turns == 0)
+        {
+            m.iprom = Some((w.sq, c.kind));
         }
         // R-CS-4/5: own pawn ending its wait; one move per available type.
         // (The mover's own move cannot change the mover's piece counts in
@@ -1122,17 +1121,17 @@ impl Ref {
                 });
             }
             // R-CS-6: instant promotion of the opponent's blocked pawn.
-            if let Some((s, k)) = m.iprom {
-                if instant {
-                    self.set(
-                        s,
-                        Some(Pc {
-                            white: them,
-                            kind: k,
-                        }),
-                    );
-                    self.waiting.retain(|w| w.sq != s);
-                }
+            if let Some((s, k)) = m.iprom
+                && instant
+            {
+                self.set(
+                    s,
+                    Some(Pc {
+                        white: them,
+                        kind: k,
+                    }),
+                );
+                self.waiting.retain(|w| w.sq != s);
             }
         }
         self.white_to_move = them;

@@ -214,13 +214,13 @@ pub(super) fn run(
     if terminal {
         eprint!("\r\x1b[K");
     }
-    if let Some(w) = report_file.as_mut() {
-        if let Some(e) = report_error.take().or_else(|| w.flush().err()) {
-            return Err(CliError::Usage(format!(
-                "--report {}: cannot write: {e}",
-                shown(report.unwrap_or(""))
-            )));
-        }
+    if let Some(w) = report_file.as_mut()
+        && let Some(e) = report_error.take().or_else(|| w.flush().err())
+    {
+        return Err(CliError::Usage(format!(
+            "--report {}: cannot write: {e}",
+            shown(report.unwrap_or(""))
+        )));
     }
     let same_moves = database
         .count_move_duplicates(first_id)

@@ -1440,7 +1440,7 @@ promotion-choices = "Q"
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                if seed % 9 == 0 {
+                if seed.is_multiple_of(9) {
                     set |= B::single(i);
                 }
             }
