@@ -1,4 +1,4 @@
-//! Counsellor Chess rulings R-CO-1..4 (shared/docs/rules.md): the Elephant, the
+//! Counsellor Chess rulings R-CO-1..4 (docs/rules.md): the Elephant, the
 //! Counsellor, promotion, and the two two-stage castlings.
 //!
 //! Games are played from the start position in coordinate notation

@@ -1,4 +1,4 @@
-//! Courier-Spiel rulings R-CS-1..6 (shared/docs/rules.md): the pieces, castling
+//! Courier-Spiel rulings R-CS-1..6 (docs/rules.md): the pieces, castling
 //! with its attacked-square rule, and the waiting promotion's life cycle
 //! (arrival, immunity, the wait, the choice among lost types, the blocked
 //! pawn and its instant promotion).

@@ -1,4 +1,4 @@
-//! Royal Chess rulings R-RO-1..4 (shared/docs/rules.md): the Firzan and the
+//! Royal Chess rulings R-RO-1..4 (docs/rules.md): the Firzan and the
 //! Elephant, promotion to Firzan, the three castlings (one-stage,
 //! king-first, rook-first) and the lost stalemate.
 //!
