@@ -165,7 +165,23 @@ fn read_setup_noting(
     text: &str,
     mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
-    let fields = split_fields(text);
+    let mut fields = split_fields(text);
+    // Some tools (Fairy-Stockfish's start positions) leave out the en
+    // passant field: `w - 0 1`. A number where that field stands is the
+    // halfmove clock, and the field is read as `-`.
+    if fields
+        .get(3)
+        .is_some_and(|(_, f)| f.bytes().all(|b| b.is_ascii_digit()))
+    {
+        let column = fields[3].0;
+        fields.insert(3, (column, "-"));
+        if let Some(notes) = notes.as_deref_mut() {
+            notes.push(format!(
+                "no en passant field before column {}: read as `-`",
+                column + 1
+            ));
+        }
+    }
     let extras = extra_fields(variant);
     let order: Vec<FenField> = [
         FenField::Board,
@@ -726,6 +742,21 @@ mod tests {
             let pos = read_position(v(name), fen).unwrap();
             assert_eq!(pos, Position::start(v(name)), "{name}");
         }
+    }
+
+    #[test]
+    fn a_string_without_its_en_passant_field_reads_it_as_none() {
+        let full = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let short = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 0 1";
+        let pos = read_position(Variant::chess(), short).unwrap();
+        assert_eq!(write_position(&pos), full);
+        let (pos, notes) = read_position_noting(Variant::chess(), short).unwrap();
+        assert_eq!(write_position(&pos), full);
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        // Castling rights of one side only, as well.
+        let kq = "r3k2r/8/8/8/8/8/8/R3K2R w KQ 0 1";
+        let pos = read_position(Variant::chess(), kq).unwrap();
+        assert_eq!(write_position(&pos), "r3k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1");
     }
 
     #[test]
