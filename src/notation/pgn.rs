@@ -1112,12 +1112,20 @@ impl<'a> Reader<'a> {
             };
             // `exd6e.p.`: the mark says what the move shows.
             let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
-            let Some(read) = self.move_in(v, start + number, move_text) else {
-                if self.annotation_token(v, start + number, written) {
-                    self.c.pos += token_len;
-                    continue;
-                }
-                return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
+            let (read, move_text, consumed) = match self.move_in(v, start + number, move_text) {
+                Some(read) => (read, move_text, token_len),
+                // `h6*`: the result glued to the last move; the result is
+                // read as the next token.
+                None => match self.move_before_glued_result(v, start + number, move_text) {
+                    Some((read, cut)) => (read, &move_text[..cut], number + cut),
+                    None => {
+                        if self.annotation_token(v, start + number, written) {
+                            self.c.pos += token_len;
+                            continue;
+                        }
+                        return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
+                    }
+                },
             };
             let (parsed, check, suffix, text_len) = read;
             if comma {
@@ -1141,7 +1149,7 @@ impl<'a> Reader<'a> {
                     at: self.c.here(start + number),
                 });
             }
-            self.c.pos += token_len;
+            self.c.pos += consumed;
         }
         if self.lines.len() > 1 {
             let opened = self.line().opened;
@@ -1201,6 +1209,32 @@ impl<'a> Reader<'a> {
             ),
         ));
         Some(read)
+    }
+
+    /// A move with a result glued to its end (`h6*`, `Qxf7#1-0`): the move,
+    /// with a warning, and the length of its text; the result is left to
+    /// be read as the next token. `None` when `token` is no such pair.
+    #[allow(clippy::type_complexity)]
+    fn move_before_glued_result<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        at: usize,
+        token: &str,
+    ) -> Option<((AnyMove, Option<CheckMark>, Option<u8>, usize), usize)> {
+        let cut = ["1/2-1/2", "1-0", "0-1", "*"]
+            .iter()
+            .find_map(|r| token.strip_suffix(r).map(str::len))
+            .filter(|&cut| cut > 0)?;
+        let read = parse_move_token(&token[..cut])?;
+        v.diagnostic(Diagnostic::warning(
+            DiagnosticKind::Syntax,
+            self.c.at(at),
+            format!(
+                "the result is glued to the move in `{}`: read as the move, then the result",
+                printable(token, QUOTE_CHARS)
+            ),
+        ));
+        Some((read, cut))
     }
 
     /// The result `token` at `start`, the comments after it, and a warning
@@ -1511,6 +1545,30 @@ mod tests {
         assert!(read_game("1. e4 +/+ *", 1).broken());
         assert!(read_game("+- 1. e4 *", 1).broken());
         assert!(read_game("1. e4 , e5 *", 1).broken());
+    }
+
+    #[test]
+    fn a_result_glued_to_the_last_move_is_the_move_then_the_result() {
+        for (text, result) in [
+            ("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#1-0", "1-0"),
+            ("1. d4 d5 2. c4 e6 3. Nc3 h6*", "*"),
+            ("1. e4 e5 2. Nf3 Nc6 1/2-1/2", "1/2-1/2"),
+        ] {
+            let game = read_game(text, 1);
+            assert!(!game.broken(), "{text}: {:?}", game.diagnostics);
+            assert_eq!(game.result.as_deref(), Some(result), "{text}");
+        }
+        let (g, w) = read_with_warnings("1. d4 d5 2. c4 e6 3. Nc3 h6*");
+        assert_eq!(g.moves.len(), 6);
+        assert_eq!(g.moves[5].text, "h6");
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("glued to the move in `h6*`"), "{w:?}");
+        // Castling written with zeros is a move, not a move and a result.
+        let (g, w) = read_with_warnings("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *");
+        assert_eq!(g.moves.len(), 7);
+        assert!(w.is_empty(), "{w:?}");
+        // Nothing before the result: no move.
+        assert!(read_game("1. e4 e5 2. x1-0", 1).broken());
     }
 
     #[test]
