@@ -227,8 +227,12 @@ fn sniff_not_text(head: &[u8]) -> Option<NotText> {
             return Some(NotText::Compressed(name));
         }
     }
+    // Escape lines (`%` first) are left out: they carry the bytes of an
+    // invalid game's original as xpgn exports it, which may hold a NUL
+    // that the text it was read from held.
     head[..head.len().min(SNIFF_BYTES)]
-        .contains(&0)
+        .split(|&b| b == b'\n')
+        .any(|line| line.first() != Some(&b'%') && line.contains(&0))
         .then_some(NotText::Binary)
 }
 
@@ -1645,12 +1649,14 @@ mod tests {
         ] {
             assert_eq!(refused(bytes), (Some(Some(why)), true), "{bytes:?}");
         }
-        // Text that starts as a magic number might, and UTF-16 with its
-        // byte order mark (NUL in every other byte), are read.
+        // Text that starts as a magic number might, UTF-16 with its byte
+        // order mark (NUL in every other byte), and an exported original
+        // that holds a NUL on its escape lines, are read.
         for text in [
             &b"BZh is not bzip2\n1. e4 *"[..],
             b"PK vs ND\n1. e4 *",
             b"\xff\xfe1\x00.\x00 \x00e\x004\x00 \x00*\x00",
+            b"%xpgn-original 12\n%1. e4\x00 e9 *\n1. e4 *\n",
         ] {
             let game = GameSplitter::new(text).next().unwrap().unwrap();
             assert!(game.text.contains("e4"), "{text:?}");
