@@ -550,7 +550,10 @@ pub fn write_invalid(
     lines.token("*");
     text.push_str(&lines.out);
     text.push_str("\n\n");
-    out.extend_from_slice(text.as_bytes());
+    // The readable copy after the original holds no NUL (its tags and the
+    // message may quote one; a file with one would be refused as not
+    // text): the original above keeps it.
+    out.extend_from_slice(text.replace('\0', "\u{FFFD}").as_bytes());
     out
 }
 
