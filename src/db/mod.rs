@@ -142,33 +142,17 @@ impl Database {
     /// No such file, not an SQLite file, another application's database, an
     /// empty file, damaged, a schema older than this build or newer.
     pub fn open_existing(path: &Path) -> Result<Database, DbError> {
-        if !path.exists() {
-            return Err(DbError::NotFound);
-        }
-        let conn = open_reader(path)?;
-        match identify(&conn)? {
-            Kind::Empty => Err(DbError::Empty),
-            Kind::Xpgn { version } if version < SCHEMA_VERSION => Err(DbError::Behind {
-                found: version,
-                known: SCHEMA_VERSION,
-            }),
-            Kind::Xpgn { .. } => {
-                check::tables_readable(&conn)?;
-                Ok(Database {
-                    conn,
-                    stored_hashes: None,
-                })
-            }
-        }
+        let db = Database::reopen_existing(path)?;
+        check::tables_readable(&db.conn)?;
+        Ok(db)
     }
 
     /// Opens again, to read, a database that [`Database::open_existing`]
     /// has opened and checked in this process: identified and its schema
     /// checked as there, without its check for damage, which on a file of
-    /// up to 16 MB reads every page. A server
-    /// that opens the database for every request checks it once, at
-    /// start; damage met later is still reported as damage by the reads
-    /// that meet it.
+    /// up to 16 MB reads every page. A server that opens the database for
+    /// every request checks it once, at start; damage met later is still
+    /// reported as damage by the reads that meet it.
     ///
     /// # Errors
     /// As [`Database::open_existing`], but for damage.
