@@ -113,7 +113,7 @@ fn real_lines() -> Vec<Vec<Move>> {
         for (_, game) in read_games(&data[..]).flatten() {
             if let Some(r) = Some(&game)
                 .filter(|g| !g.broken())
-                .and_then(|g| replay(g).ok())
+                .and_then(|g| replay(&xpgn::rules::Registry::builtin(), g).ok())
                 && r.start == start
                 && !r.moves.is_empty()
             {
@@ -176,7 +176,10 @@ fn generate(first: usize, n: usize, real: &[Vec<Move>], seed: u64) -> String {
             result: Some(result.into()),
             ..Game::default()
         };
-        out.push_str(&write_game(&game, MoveNotation::San).expect("generated games replay"));
+        out.push_str(
+            &write_game(&xpgn::rules::Registry::builtin(), &game, MoveNotation::San)
+                .expect("generated games replay"),
+        );
     }
     out
 }
@@ -377,7 +380,7 @@ fn queries(c: &mut Criterion) {
 
     // A position of the Sicilian when the corpus is there (some thousands
     // of games), else of the first generated game.
-    let mut pos = Position::start(chess);
+    let mut pos = Position::start(&chess);
     let line = if real.is_empty() {
         "g1f3"
     } else {
@@ -395,14 +398,14 @@ fn queries(c: &mut Criterion) {
             .map(|(_, g)| g)
             .filter(|g| !g.broken())
             .expect("the first bench game reads");
-        let r = replay(&game).expect("and replays");
+        let r = replay(&xpgn::rules::Registry::builtin(), &game).expect("and replays");
         let mut p = r.start.clone();
         for m in r.moves.iter().take(16) {
             p.play_unchecked(m);
         }
         p
     };
-    let start = Position::start(chess);
+    let start = Position::start(&chess);
     let mut group = c.benchmark_group(format!("query ({n} games)"));
     group.sample_size(20);
     for (name, p, limit) in [
@@ -438,7 +441,7 @@ fn queries(c: &mut Criterion) {
     let pieces = |specs: &[&str]| {
         specs
             .iter()
-            .map(|s| parse_piece(chess, s).expect("pattern"))
+            .map(|s| parse_piece(&chess, s).expect("pattern"))
             .collect()
     };
     let patterns = [
@@ -446,18 +449,18 @@ fn queries(c: &mut Criterion) {
         // every game is tested.
         (
             "--piece white:P@a1",
-            PositionPattern::new(chess, pieces(&["white:P@a1"]), None),
+            PositionPattern::new(&chess, pieces(&["white:P@a1"]), None),
         ),
         (
             "--piece white:K@h8 --piece black:Q@*",
-            PositionPattern::new(chess, pieces(&["white:K@h8", "black:Q@*"]), None),
+            PositionPattern::new(&chess, pieces(&["white:K@h8", "black:Q@*"]), None),
         ),
         (
             "--material white:Q>=3",
             PositionPattern::new(
-                chess,
+                &chess,
                 Vec::new(),
-                Some(parse_material(chess, "white:Q>=3").expect("signature")),
+                Some(parse_material(&chess, "white:Q>=3").expect("signature")),
             ),
         ),
     ];

@@ -50,7 +50,7 @@ fn validate_all(data: &'static [u8], jobs: usize) -> (usize, usize) {
         &["input".to_string()],
         &open,
         jobs,
-        |_, text| validate(text).is_valid(),
+        |_, text| validate(&xpgn::rules::Registry::builtin(), text).is_valid(),
         |event| {
             if let Event::Game { value, .. } = event {
                 games += 1;

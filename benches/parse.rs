@@ -45,7 +45,7 @@ fn read_and_replay(data: &[u8]) -> (usize, usize) {
     for item in read_games(data) {
         let (_, game) = item.expect("in-memory input");
         games += 1;
-        if let Ok(r) = replay(&game) {
+        if let Ok(r) = replay(&xpgn::rules::Registry::builtin(), &game) {
             plies += r.moves.len();
         }
     }
@@ -57,7 +57,10 @@ fn validate_streaming(data: &[u8]) -> (usize, usize) {
     let (mut games, mut plies) = (0, 0);
     let mut splitter = GameSplitter::new(data);
     while let Some(game) = splitter.next_game() {
-        let v = validate(&game.expect("in-memory input"));
+        let v = validate(
+            &xpgn::rules::Registry::builtin(),
+            &game.expect("in-memory input"),
+        );
         games += 1;
         plies += v.plies;
     }
@@ -87,7 +90,7 @@ fn generated(variant: Variant, games: usize, plies: usize) -> Vec<u8> {
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     let mut out = String::new();
     for _ in 0..games {
-        let mut pos = Position::start(variant);
+        let mut pos = Position::start(&variant);
         let mut nodes = Vec::new();
         for _ in 0..plies {
             let moves = pos.legal_moves();
@@ -102,12 +105,15 @@ fn generated(variant: Variant, games: usize, plies: usize) -> Vec<u8> {
             pos.play_unchecked(&m);
         }
         let game = Game {
-            tags: vec![("Variant".into(), variant.def().display_name.into())],
+            tags: vec![("Variant".into(), variant.def().display_name.clone())],
             moves: nodes,
             result: Some("*".into()),
             ..Game::default()
         };
-        out.push_str(&write_game(&game, MoveNotation::San).expect("generated games replay"));
+        out.push_str(
+            &write_game(&xpgn::rules::Registry::builtin(), &game, MoveNotation::San)
+                .expect("generated games replay"),
+        );
     }
     out.into_bytes()
 }

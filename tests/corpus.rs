@@ -30,7 +30,7 @@ fn every_corpus_game_reads_and_replays() {
             if let Some(e) = game.diagnostics.iter().find(|d| d.is_error()) {
                 panic!("{}: game {}: {}", path.display(), text.number, e.message);
             }
-            if let Err(f) = replay(&game) {
+            if let Err(f) = replay(&xpgn::rules::Registry::builtin(), &game) {
                 panic!("{}: game {}: {}", path.display(), text.number, f.error);
             }
             games += 1;

@@ -33,7 +33,7 @@ fn games(variant: Variant, n: usize, plies: usize, seed: u64) -> String {
     let mut s = seed | 1;
     let mut out = String::new();
     for g in 0..n {
-        let mut pos = Position::start(variant);
+        let mut pos = Position::start(&variant);
         let mut nodes = Vec::new();
         for _ in 0..plies {
             let moves = pos.legal_moves();
@@ -50,13 +50,15 @@ fn games(variant: Variant, n: usize, plies: usize, seed: u64) -> String {
         let game = Game {
             tags: vec![
                 ("Event".into(), format!("generated {g}")),
-                ("Variant".into(), variant.def().display_name.into()),
+                ("Variant".into(), variant.def().display_name.clone()),
             ],
             moves: nodes,
             result: Some(pos.outcome().map_or("*", |o| o.result()).into()),
             ..Game::default()
         };
-        out.push_str(&write_game(&game, MoveNotation::San).unwrap());
+        out.push_str(
+            &write_game(&xpgn::rules::Registry::builtin(), &game, MoveNotation::San).unwrap(),
+        );
     }
     out
 }
@@ -731,11 +733,11 @@ fn check_packed_against_index(db: &str) -> usize {
     for (game, variant, packed, start) in &rows {
         let variant = Variant::by_name(variant).unwrap();
         let mut pos = match start {
-            Some(s) => xpgn::notation::position::read_position(variant, s).unwrap(),
-            None => Position::start(variant),
+            Some(s) => xpgn::notation::position::read_position(&variant, s).unwrap(),
+            None => Position::start(&variant),
         };
         let mut keys = vec![pos.key() as i64];
-        for m in Decoder::new(variant, packed) {
+        for m in Decoder::new(&variant, packed) {
             let m = m.unwrap();
             assert!(pos.legal_moves().contains(&m), "game {game}");
             pos.play_unchecked(&m);
@@ -784,11 +786,11 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
         for item in xpgn::notation::reader::read_games(text.as_bytes()) {
             let game = item.unwrap().1;
             assert!(!game.broken(), "{:?}", game.diagnostics);
-            let (_, tree) = replay_tree(&game).unwrap();
-            let r = replay(&game).unwrap();
+            let (_, tree) = replay_tree(&xpgn::rules::Registry::builtin(), &game).unwrap();
+            let r = replay(&xpgn::rules::Registry::builtin(), &game).unwrap();
             for ply in &tree {
                 let legal = ply.before.legal_moves();
-                let back: Vec<Move> = Decoder::new(r.variant, &encode_all(&legal))
+                let back: Vec<Move> = Decoder::new(&r.variant, &encode_all(&legal))
                     .collect::<Result<_, _>>()
                     .unwrap();
                 assert_eq!(back, legal);
@@ -837,21 +839,21 @@ proptest! {
         v in 0..Variant::builtin().len(),
         choices in prop::collection::vec(any::<usize>(), 0..160),
     ) {
-        let variant = Variant::builtin()[v];
-        let mut pos = Position::start(variant);
+        let variant = Variant::builtin()[v].clone();
+        let mut pos = Position::start(&variant);
         let mut line = Vec::new();
         for c in choices {
             let legal = pos.legal_moves();
             if legal.is_empty() {
                 break;
             }
-            let back: Vec<Move> = Decoder::new(variant, &encode_all(&legal)).collect::<Result<_, _>>().unwrap();
+            let back: Vec<Move> = Decoder::new(&variant, &encode_all(&legal)).collect::<Result<_, _>>().unwrap();
             prop_assert_eq!(&back, &legal);
             line.push(legal[c % legal.len()]);
             pos.play_unchecked(&legal[c % legal.len()]);
         }
-        let mut replayed = Position::start(variant);
-        for m in Decoder::new(variant, &encode_all(&line)) {
+        let mut replayed = Position::start(&variant);
+        for m in Decoder::new(&variant, &encode_all(&line)) {
             replayed.play_unchecked(&m.unwrap());
         }
         prop_assert_eq!(replayed.key(), pos.key());
@@ -862,8 +864,8 @@ proptest! {
 fn imported_random_games_of_every_variant_replay_from_their_packed_lines() {
     let dir = temp("random");
     let mut text = String::new();
-    for (i, &v) in Variant::builtin().iter().enumerate() {
-        text.push_str(&games(v, 4, 120, 100 + i as u64));
+    for (i, v) in Variant::builtin().iter().enumerate() {
+        text.push_str(&games(v.clone(), 4, 120, 100 + i as u64));
     }
     let db = imported(&dir, "r", &text);
     assert_eq!(
@@ -1311,8 +1313,8 @@ fn a_board_alone_finds_any_side_to_move_castling_and_en_passant() {
     assert!(text.contains("\n...Nc6 "), "{text}");
     // A variant with extra fields: the king's leap right is varied too.
     let leap = Variant::by_name("kings-leap").unwrap();
-    let kl = imported(&dir, "kl", &games(leap, 2, 6, 5));
-    let start = xpgn::notation::position::start_position(leap);
+    let kl = imported(&dir, "kl", &games(leap.clone(), 2, 6, 5));
+    let start = xpgn::notation::position::start_position(&leap);
     let board = start.split(' ').next().unwrap();
     let both: Vec<_> = found(&kl, &["--variant", "kings-leap", "--fen", board])
         .into_iter()

@@ -12,7 +12,7 @@ use xpgn::rules::{Position, Variant};
 
 /// A game of random legal moves with comments, NAGs and one-move variations.
 fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
-    let mut pos = Position::start(variant);
+    let mut pos = Position::start(&variant);
     let mut nodes = Vec::new();
     for (i, &(c, extra)) in choices.iter().enumerate() {
         let moves = pos.legal_moves();
@@ -41,7 +41,7 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
         nodes.push(node);
     }
     Game {
-        tags: vec![("Variant".into(), variant.def().display_name.into())],
+        tags: vec![("Variant".into(), variant.def().display_name.clone())],
         moves: nodes,
         result: Some("*".into()),
         ..Game::default()
@@ -51,7 +51,7 @@ fn random_game(variant: Variant, choices: &[(usize, u8)]) -> Game {
 /// Moves (as coordinates), positions and comments along the main line and
 /// its variations.
 fn summary(game: &Game) -> Vec<String> {
-    let (_, tree) = replay_tree(game).expect("the game replays");
+    let (_, tree) = replay_tree(&xpgn::rules::Registry::builtin(), game).expect("the game replays");
     fn walk(plies: &[xpgn::notation::writer::Ply<'_>], out: &mut Vec<String>) {
         for p in plies {
             let mut after = p.before.clone();
@@ -90,14 +90,14 @@ proptest! {
         v in 0..Variant::builtin().len(),
         choices in prop::collection::vec((any::<usize>(), any::<u8>()), 0..150),
     ) {
-        let game = random_game(Variant::builtin()[v], &choices);
+        let game = random_game(Variant::builtin()[v].clone(), &choices);
         let expected = summary(&game);
         for notation in [MoveNotation::San, MoveNotation::Lan, MoveNotation::Coord] {
-            let text = write_game(&game, notation).unwrap();
+            let text = write_game(&xpgn::rules::Registry::builtin(), &game, notation).unwrap();
             let back = parse_game(&text, 1).unwrap_or_else(|e| panic!("{e}\n{text}"));
             prop_assert_eq!(&summary(&back), &expected, "{}", text);
             // Writing again gives the same text.
-            prop_assert_eq!(write_game(&back, notation).unwrap(), text);
+            prop_assert_eq!(write_game(&xpgn::rules::Registry::builtin(), &back, notation).unwrap(), text);
         }
     }
 }

@@ -62,7 +62,7 @@ fn load(path: &Path) -> Vec<Case> {
     cases
 }
 
-fn position(variant: Variant, case: &Case) -> Position {
+fn position(variant: &Variant, case: &Case) -> Position {
     let mut pos = match &case.fen {
         Some(fen) => {
             read_position(variant, fen).unwrap_or_else(|e| panic!("{} {}: {e}", case.file, case.id))
@@ -96,9 +96,9 @@ fn perft_tables_of_every_variant() {
         let variant = registry
             .lookup(&name)
             .unwrap_or_else(|| panic!("no variant {name}"));
-        seen_variants.push(variant.name());
+        seen_variants.push(variant.name().to_string());
         for case in load(&path) {
-            let pos = position(variant, &case);
+            let pos = position(&variant, &case);
             for &(depth, nodes) in &case.counts {
                 assert_eq!(
                     perft(&pos, depth),
@@ -111,7 +111,11 @@ fn perft_tables_of_every_variant() {
             }
         }
     }
-    for name in Variant::builtin().iter().map(|v| v.name()).chain(from_ini) {
+    for name in Variant::builtin()
+        .iter()
+        .map(|v| v.name().to_string())
+        .chain(from_ini)
+    {
         assert!(seen_variants.contains(&name), "no perft table for {name}");
     }
     assert!(checked > 0);

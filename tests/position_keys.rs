@@ -23,7 +23,7 @@ fn keys_keep_the_values_stored_before() {
             panic!("not variant, position, key: {line}");
         };
         let variant = reg.lookup(name).unwrap_or_else(|| panic!("{name}"));
-        let pos = read_position(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let pos = read_position(&variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         let stored: i64 = key.parse().unwrap();
         assert_eq!(pos.key() as i64, stored, "{name} {fen}");
         *checked.entry(name).or_insert(0) += 1;

@@ -43,7 +43,7 @@ fn checked(bytes: &[u8]) -> Vec<(bool, Vec<DiagnosticKind>, usize)> {
     read_games(bytes)
         .map(|item| {
             let (_, game) = item.unwrap();
-            let c = check_game(&game, None);
+            let c = check_game(&xpgn::rules::Registry::builtin(), &game, None);
             let warnings = c
                 .diagnostics
                 .iter()
@@ -216,7 +216,7 @@ fn bytes_that_are_not_utf8_read_as_windows_1252_with_a_warning() {
     assert!(warnings[0].message.contains("Windows-1252"));
     // The bytes are kept as they were.
     assert_eq!(text.raw, bytes);
-    let c = check_game(&game, None);
+    let c = check_game(&xpgn::rules::Registry::builtin(), &game, None);
     assert!(c.is_valid(), "{:?}", c.diagnostics);
 }
 

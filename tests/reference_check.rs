@@ -355,7 +355,7 @@ fn play_game(
     stats: &mut Stats,
     failures: &mut Vec<String>,
 ) {
-    let mut pos = Position::start(variant);
+    let mut pos = Position::start(&variant);
     let mut r = Ref::start(v);
     for ply in 0..game.max_plies {
         let xm = xpgn_moves(&pos);
@@ -366,7 +366,7 @@ fn play_game(
         stats.moves += xs.len() as u64;
         let ok1 = compare_sets(v, &pos, "own state", &xs, &rs, failures, stats);
         // The reference reading xpgn's Setup.
-        let rf = Ref::from_setup(variant, &pos.to_setup());
+        let rf = Ref::from_setup(&variant, &pos.to_setup());
         if rf != r.canonical() {
             let fs = sorted(rf.legal_moves().iter().map(RMove::coord).collect());
             compare_sets(v, &pos, "from setup", &xs, &fs, failures, stats);
@@ -618,7 +618,7 @@ fn check_scrambled(
         let Some(mut r) = scrambled(v, &mut rng) else {
             continue;
         };
-        let mut pos = match Position::from_setup(variant, &r.to_setup(variant)) {
+        let mut pos = match Position::from_setup(&variant, &r.to_setup(&variant)) {
             Ok(p) => p,
             Err(e) => {
                 stats.event(format!("scramble refused by xpgn: {e}"));
@@ -626,7 +626,7 @@ fn check_scrambled(
             }
         };
         made += 1;
-        let back = Ref::from_setup(variant, &pos.to_setup());
+        let back = Ref::from_setup(&variant, &pos.to_setup());
         if back != r.canonical() {
             failures.push(format!(
                 "{v:?}: Setup round trip changes the reference position {}:\n  {r:?}\n  {back:?}",
@@ -816,8 +816,8 @@ fn check_fixed(name: &str, v: V, stats: &mut Stats, failures: &mut Vec<String>) 
         .map(|(fen, must, must_not)| (fen, "", must, must_not))
         .chain(fixed_lines(v));
     for (fen, line, must, must_not) in cases {
-        let mut pos = read_position(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let mut r = Ref::from_setup(variant, &pos.to_setup());
+        let mut pos = read_position(&variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut r = Ref::from_setup(&variant, &pos.to_setup());
         let mut plies = line.split_whitespace();
         let rs = loop {
             let xm = xpgn_moves(&pos);
@@ -1014,7 +1014,7 @@ fn check_variant(name: &str, games: u64, max_plies: usize) {
     let v = V::from_name(name);
     let mut failures = Vec::new();
     // The reference's start position must be xpgn's.
-    let start = Ref::from_setup(variant, &Position::start(variant).to_setup());
+    let start = Ref::from_setup(&variant, &Position::start(&variant).to_setup());
     assert_eq!(start, Ref::start(v), "{name}: start positions differ");
     let mut stats = Stats::default();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ ((v as u64 + 1) * 0x0123_4567_89AB));
@@ -1034,7 +1034,14 @@ fn check_variant(name: &str, games: u64, max_plies: usize) {
             perft_every: 23,
             perft3_at: (g % 8 == 1).then_some(12 + g as usize),
         };
-        play_game(variant, v, &mut rng, &game, &mut stats, &mut failures);
+        play_game(
+            variant.clone(),
+            v,
+            &mut rng,
+            &game,
+            &mut stats,
+            &mut failures,
+        );
     }
     check_fixed(name, v, &mut stats, &mut failures);
     let mut scrambled = Stats::default();

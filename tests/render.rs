@@ -55,7 +55,7 @@ fn play(variant: &str, moves: &str) -> Position {
 
 #[test]
 fn every_builtin_start_position_draws_each_piece_with_its_own_image_on_its_square() {
-    for &v in Variant::builtin() {
+    for v in Variant::builtin() {
         let pos = Position::start(v);
         let svg = render_svg(
             &pos,
@@ -102,7 +102,7 @@ fn the_named_pieces_of_the_historic_variants_have_the_images_their_names_say() {
     let image = |variant: &str, letter: char| {
         let v = Variant::by_name(variant).unwrap();
         let kind = v.kind_by_letter(letter).unwrap();
-        xpgn::render::pieces::image_for(v.piece_def(kind).name).map(|i| i.id)
+        xpgn::render::pieces::image_for(&v.piece_def(kind).name).map(|i| i.id)
     };
     assert_eq!(image("counsellor", 'E'), Some("elephant"));
     assert_eq!(image("counsellor", 'C'), Some("counsellor"));
@@ -117,7 +117,7 @@ fn the_named_pieces_of_the_historic_variants_have_the_images_their_names_say() {
 
 fn big_variant() -> Variant {
     let mut def: VariantDef = builtin_def("chess").unwrap();
-    def.name = "sixteen";
+    def.name = "sixteen".into();
     def.size = BoardSize::new(16, 16);
     let kind = |l: char| PieceKind(def.pieces.iter().position(|p| p.letter == l).unwrap() as u8);
     let back = "RNBQKBNRRNBQQBNR";
@@ -245,7 +245,7 @@ fn last_move_highlights_and_arrows_are_drawn_and_the_width_scales() {
 #[test]
 fn waiting_pawns_are_marked_and_the_legend_says_when_they_promote() {
     let v = Variant::by_name("courier-spiel").unwrap();
-    let pos = read_position(v, "k11/3P8/12/12/12/12/12/5K6 w - - 0 30").unwrap();
+    let pos = read_position(&v, "k11/3P8/12/12/12/12/12/5K6 w - - 0 30").unwrap();
     let m = resolve_coord(&pos, "d7d8").unwrap();
     let mut pos = pos;
     pos.play_unchecked(&m);
@@ -309,12 +309,12 @@ fn the_legend_lists_unused_one_time_rights_and_castling_stages() {
 #[test]
 fn pieces_of_a_user_defined_variant_fall_back_to_escaped_letter_tokens() {
     let mut def: VariantDef = builtin_def("chess").unwrap();
-    def.name = "odd";
-    def.display_name = "Odd <Chess> & \"friends\"";
-    def.pieces[1].name = "Wazir<script>";
+    def.name = "odd".into();
+    def.display_name = "Odd <Chess> & \"friends\"".into();
+    def.pieces[1].name = "Wazir<script>".into();
     def.pieces[1].letter = 'W';
     let v = Variant::compile(def).unwrap();
-    let svg = render_svg(&Position::start(v), &Diagram::default());
+    let svg = render_svg(&Position::start(&v), &Diagram::default());
     let pieces = drawn(&svg);
     assert_eq!(pieces["d1"], ("white wazir<script>".into(), "token".into()));
     assert!(!svg.contains("<script"));

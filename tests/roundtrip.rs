@@ -9,7 +9,7 @@ use xpgn::rules::{Position, Variant};
 
 /// Plays `choices` (indices into the legal move list) from the start.
 fn random_game(variant: Variant, choices: &[usize]) -> Vec<Position> {
-    let mut pos = Position::start(variant);
+    let mut pos = Position::start(&variant);
     let mut out = vec![pos.clone()];
     for &c in choices {
         let moves = pos.legal_moves();
@@ -30,10 +30,10 @@ proptest! {
         v in 0..Variant::builtin().len(),
         choices in prop::collection::vec(any::<usize>(), 0..120),
     ) {
-        let variant = Variant::builtin()[v];
-        for pos in random_game(variant, &choices) {
+        let variant = Variant::builtin()[v].clone();
+        for pos in random_game(variant.clone(), &choices) {
             let text = write_position(&pos);
-            let back = read_position(variant, &text)
+            let back = read_position(&variant, &text)
                 .unwrap_or_else(|e| panic!("{text}: {e}"));
             prop_assert_eq!(&write_position(&back), &text);
             prop_assert_eq!(back.key(), pos.key());

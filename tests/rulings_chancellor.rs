@@ -157,7 +157,7 @@ fn r_pc_2_game_long_castling_with_chancellor_after_rook_left_d1() {
     match pos.explain_illegal(sq("e1"), sq("c1")) {
         Illegality::Castling { side, reason, rule } => {
             assert_eq!(
-                (side, reason.as_str(), rule),
+                (side, reason.as_str(), rule.as_str()),
                 (CastlingSide::Long, "d1 is not empty", "R-PC-2")
             );
         }

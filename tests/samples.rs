@@ -278,7 +278,7 @@ fn checked_stats() -> BTreeMap<String, Stats> {
     let mut by_dir: BTreeMap<String, Stats> = BTreeMap::new();
     for s in &samples {
         let name = s.name();
-        let replayed = match replay(&s.game) {
+        let replayed = match replay(&xpgn::rules::Registry::builtin(), &s.game) {
             Ok(r) => r,
             Err(f) => {
                 faults.push(format!(
@@ -306,7 +306,12 @@ fn checked_stats() -> BTreeMap<String, Stats> {
         // Canonical form: the writer gives back the text as it stands. The
         // orthodox `.pgn` samples are plain hand-written PGN (`!?` suffixes,
         // their own line breaks) and need only read back stably.
-        let written = write_game(&s.game, MoveNotation::San).expect("a valid game is written");
+        let written = write_game(
+            &xpgn::rules::Registry::builtin(),
+            &s.game,
+            MoveNotation::San,
+        )
+        .expect("a valid game is written");
         let canonical_required = s.path.extension().is_some_and(|x| x == "xpgn");
         if canonical_required && written.trim_end() != s.text.trim_end() {
             faults.push(format!(
@@ -315,7 +320,8 @@ fn checked_stats() -> BTreeMap<String, Stats> {
         }
         // Read -> write -> read -> write is stable.
         let again = parse_game(&written, 1).expect("written text reads back");
-        let rewritten = write_game(&again, MoveNotation::San).expect("and is written again");
+        let rewritten = write_game(&xpgn::rules::Registry::builtin(), &again, MoveNotation::San)
+            .expect("and is written again");
         if rewritten != written {
             faults.push(format!(
                 "{name}: read -> write -> read -> write differs:\n{written}\n---\n{rewritten}"
@@ -349,7 +355,7 @@ fn checked_stats() -> BTreeMap<String, Stats> {
             None => stats.resignations_or_draws += 1,
         }
         stats.comments += s.game.final_comments.len();
-        let (_, tree) = replay_tree(&s.game).expect("replays");
+        let (_, tree) = replay_tree(&xpgn::rules::Registry::builtin(), &s.game).expect("replays");
         count_plies(&tree, stats);
     }
     assert!(faults.is_empty(), "{}", faults.join("\n"));

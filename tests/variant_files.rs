@@ -38,7 +38,7 @@ fn refusal(text: &str) -> String {
 fn every_builtin_loads_from_its_shipped_file() {
     for v in Variant::builtin() {
         let def = builtin_def(v.name()).unwrap();
-        assert_eq!(def.source, builtin_source(v.name()));
+        assert_eq!(def.source.as_deref(), builtin_source(v.name()));
         assert_eq!(def.name, v.name());
     }
     assert!(Variant::by_name("Chess960").is_some());
@@ -197,7 +197,7 @@ fn grid10() -> Variant {
 #[test]
 fn a_users_ten_by_ten_variant_with_a_zebra_plays() {
     let v = grid10();
-    let pos = Position::start(v);
+    let pos = Position::start(&v);
     // 10 pawns x 2, knight g1 f3 h3, zebras b1 d4 e3 and h1 j4 f4 e3, king i1-j1.
     let moves: Vec<String> = pos
         .legal_moves()
@@ -231,7 +231,7 @@ fn a_double_step_onto_the_last_rank_promotes() {
     use xpgn::notation::position::{read_position, write_position};
     use xpgn::notation::san::{parse_san, resolve_san};
     let v = torpedo();
-    let pos = read_position(v, "k7/8/4P3/8/8/8/8/4K3 w - - 0 1").unwrap();
+    let pos = read_position(&v, "k7/8/4P3/8/8/8/8/4K3 w - - 0 1").unwrap();
     let mut moves: Vec<String> = pos
         .legal_moves()
         .iter()
@@ -257,7 +257,7 @@ fn a_double_step_onto_the_last_rank_promotes() {
     // No en passant square: no pawn is left to take (as Fairy-Stockfish).
     assert_eq!(write_position(&after), "k3Q3/8/8/8/8/8/8/4K3 b - - 0 1");
     // Black's double step onto rank 1 too.
-    let black = read_position(v, "k7/8/8/8/8/4p3/8/K7 b - - 0 1").unwrap();
+    let black = read_position(&v, "k7/8/8/8/8/4p3/8/K7 b - - 0 1").unwrap();
     assert_eq!(perft(&black, 1), 3 + 1 + 4);
 }
 
@@ -268,7 +268,7 @@ fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
     use xpgn::notation::san::{parse_san, resolve_san, write_san};
     let v = grid10();
     // Grid Ten: pawns may promote on ranks 8 and 9 and must on 10.
-    let pos = read_position(v, "4k5/10/10/4P5/10/10/10/2p7/1R8/4K5 w - - 0 1").unwrap();
+    let pos = read_position(&v, "4k5/10/10/4P5/10/10/10/2p7/1R8/4K5 w - - 0 1").unwrap();
     let san = |pos: &xpgn::rules::Position, text: &str| {
         resolve_san(pos, &parse_san(text).unwrap().san).map_err(|e| e.to_string())
     };
@@ -283,7 +283,7 @@ fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
     assert_eq!(write_san(&pos, &queen), "e8=Q+");
     assert_eq!(resolve_coord(&pos, "e7e8q").unwrap(), queen);
     // Black's pawn on c3 takes on b2 and stays a pawn, or promotes.
-    let black = read_position(v, "4k5/10/10/10/10/10/10/2p7/1R8/4K5 b - - 0 1").unwrap();
+    let black = read_position(&v, "4k5/10/10/10/10/10/10/2p7/1R8/4K5 b - - 0 1").unwrap();
     let take = san(&black, "cxb2").unwrap();
     assert_eq!(
         (take.promotion, write_san(&black, &take)),
@@ -291,7 +291,7 @@ fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
     );
     assert!(san(&black, "cxb2=Z").unwrap().promotion.is_some());
     // On the last rank the promotion stays mandatory.
-    let last = read_position(v, "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
+    let last = read_position(&v, "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
     let e = san(&last, "e10").unwrap_err();
     assert!(e.contains("add one of =Q, =Z"), "{e}");
 }
@@ -393,13 +393,13 @@ fn chess960_castling_fields_and_coordinates() {
     use xpgn::notation::position::{read_position, write_position};
     let v = Variant::by_name("chess960").unwrap();
     // Shredder-FEN reads; X-FEN is written (R-960-2).
-    let pos = read_position(v, "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
+    let pos = read_position(&v, "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1").unwrap();
     assert_eq!(
         write_position(&pos),
         "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
     );
     // A rook that is not the outermost on its side keeps its file letter.
-    let inner = read_position(v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
+    let inner = read_position(&v, "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1").unwrap();
     assert_eq!(write_position(&inner), "4k3/8/8/8/8/8/8/RR2K3 w B - 0 1");
     let m = resolve_coord(&inner, "e1b1").unwrap();
     assert!(m.is_castle());
@@ -412,7 +412,7 @@ fn chess960_castling_fields_and_coordinates() {
         write_position(&after),
         "rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq - 1 1"
     );
-    let e = read_position(v, "4k3/8/8/8/8/8/8/RR2K3 w C - 0 1").unwrap_err();
+    let e = read_position(&v, "4k3/8/8/8/8/8/8/RR2K3 w C - 0 1").unwrap_err();
     assert_eq!(
         e.to_string(),
         "position string, castling field at column 25: castling: White has no rook on c1 to castle with (R-960-2)"
@@ -430,7 +430,7 @@ fn a_bare_king_loses_unless_it_bares_the_other_at_once() {
     )
     .unwrap();
     let v = reg.lookup("mini").unwrap();
-    let lost = read_position(v, "k3/4/4/KQ2 b - - 0 1").unwrap();
+    let lost = read_position(&v, "k3/4/4/KQ2 b - - 0 1").unwrap();
     assert_eq!(
         lost.outcome(),
         Some(Outcome::Win {
@@ -439,9 +439,9 @@ fn a_bare_king_loses_unless_it_bares_the_other_at_once() {
         })
     );
     // Black can take the last white piece: play on, then both bare is a draw.
-    let open = read_position(v, "4/1Q2/2k1/K3 b - - 0 1").unwrap();
+    let open = read_position(&v, "4/1Q2/2k1/K3 b - - 0 1").unwrap();
     assert_eq!(open.outcome(), None);
-    let both = read_position(v, "4/2k1/4/K3 w - - 0 1").unwrap();
+    let both = read_position(&v, "4/2k1/4/K3 w - - 0 1").unwrap();
     assert_eq!(
         both.outcome(),
         Some(Outcome::Draw {

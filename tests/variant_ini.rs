@@ -42,12 +42,12 @@ fn a_section_inheriting_chess_plays_xpgns_chess() {
         assert_eq!(plain.piece_def(a).letter, chess.piece_def(b).letter);
         assert_eq!(plain.piece_def(a).movement, chess.piece_def(b).movement);
     }
-    assert_eq!(perft(&Position::start(plain), 4), 197_281);
-    let kiwi = read_position(plain, KIWIPETE).unwrap();
+    assert_eq!(perft(&Position::start(&plain), 4), 197_281);
+    let kiwi = read_position(&plain, KIWIPETE).unwrap();
     assert_eq!(perft(&kiwi, 3), 97_862);
     assert_eq!(
         xpgn::notation::position::write_position(&kiwi),
-        xpgn::notation::position::write_position(&read_position(chess, KIWIPETE).unwrap())
+        xpgn::notation::position::write_position(&read_position(&chess, KIWIPETE).unwrap())
     );
 }
 
@@ -59,7 +59,7 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
     ))
     .unwrap();
     let defs = load_ini("fairy.ini", &text).unwrap();
-    let names: Vec<&str> = defs.iter().map(|d| d.name).collect();
+    let names: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -77,13 +77,13 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
         ]
     );
     let gothic = &defs[1];
-    let source = gothic.source.unwrap();
+    let source = gothic.source.clone().unwrap();
     assert!(source.starts_with("[capablanca-ini:chess]\n"), "{source}");
     assert!(source.contains("[gothic-ini:capablanca-ini]\n"));
     assert!(!source.contains("[janus-ini"));
     assert_eq!(gothic.source_format, SourceFormat::Ini);
     // The chain alone loads again (the database stores it so).
-    let again = load_ini("stored.ini", source).unwrap();
+    let again = load_ini("stored.ini", &source).unwrap();
     assert_eq!(again[1].name, "gothic-ini");
 }
 
@@ -122,7 +122,11 @@ fn promotion_only_to_captured_pieces() {
     let grand = reg.lookup("grand-ini").unwrap();
     // White keeps its queen and one rook: the pawn on b9 becomes anything
     // but a queen; on d7 it may also stay a pawn on d8.
-    let pos = read_position(grand, "r4k4/1P6p1/10/3P6/10/5q4/10/2p7/1p8/Q3K4R w - - 0 1").unwrap();
+    let pos = read_position(
+        &grand,
+        "r4k4/1P6p1/10/3P6/10/5q4/10/2p7/1p8/Q3K4R w - - 0 1",
+    )
+    .unwrap();
     let ms = moves(&pos);
     for m in [
         "b9b10r", "b9b10b", "b9b10n", "b9b10a", "b9b10c", "d7d8", "d7d8r",
@@ -143,7 +147,7 @@ fn toml_definitions_take_a_promotion_limit() {
         .replace("rule = \"R-0-4\"\n\n[[castling]]", "promotion-limit = { Q = 1 }\nrule = \"R-0-4\"\n\n[[castling]]");
     let def = load_toml("limited.toml", &toml).unwrap();
     let v = Variant::compile(def).unwrap();
-    let pos = read_position(v, "7k/1P6/8/8/8/8/8/1Q2K3 w - - 0 1").unwrap();
+    let pos = read_position(&v, "7k/1P6/8/8/8/8/8/1Q2K3 w - - 0 1").unwrap();
     let ms = moves(&pos);
     assert!(ms.contains(&"b7b8r".to_string()) && !ms.contains(&"b7b8q".to_string()));
     let bad = toml.replace("{ Q = 1 }", "{ K = 1 }");
@@ -234,7 +238,7 @@ fn a_blocked_one_way_rider_of_black_names_the_square_in_its_way() {
          startFen = l3k3/8/8/p7/8/8/8/L3K3 w - - 0 1\n",
     );
     let v = reg.lookup("lances").unwrap();
-    let pos = read_position(v, "l3k3/8/8/p7/8/8/8/L3K3 b - - 0 1").unwrap();
+    let pos = read_position(&v, "l3k3/8/8/p7/8/8/8/L3K3 b - - 0 1").unwrap();
     let sq = |s: &str| {
         xpgn::rules::Square::new(s.as_bytes()[0] - b'a', s[1..].parse::<u8>().unwrap() - 1)
     };
@@ -293,7 +297,7 @@ fn a_refusal_is_inherited_until_a_section_sets_the_option_again() {
     let text = "[drops:chess]\npieceDrops = true\n[undone:drops]\npieceDrops = false\n\
                 [kept:drops]\nmaxFile = 8\n";
     let read = read_ini("my.ini", text).unwrap();
-    let names: Vec<&str> = read.variants.iter().map(|d| d.name).collect();
+    let names: Vec<&str> = read.variants.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["undone"]);
     let refused: Vec<String> = read.refused.iter().map(ToString::to_string).collect();
     assert_eq!(
@@ -352,7 +356,7 @@ fn fairy_stockfish_start_positions_and_draw_rules_are_read() {
          startFen = r3k2r/8/8/8/3W4/8/8/R3K2R w KQ 0 1\n",
     );
     let v = reg.lookup("still").unwrap();
-    let start = Position::start(v);
+    let start = Position::start(&v);
     let ms = moves(&start);
     assert!(!ms.iter().any(|m| m.starts_with("d4")), "{ms:?}");
     assert!(ms.contains(&"e1g1".into()) && ms.contains(&"e1c1".into()));

@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let variants = Variant::builtin();
-    let variant = variants[v as usize % variants.len()];
+    let variant = &variants[v as usize % variants.len()];
     let Ok(text) = std::str::from_utf8(rest) else {
         return;
     };

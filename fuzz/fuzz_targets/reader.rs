@@ -11,22 +11,24 @@ use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::check_game;
 use xpgn::notation::validation::validate;
 use xpgn::notation::writer::{MoveNotation, write_game, write_invalid};
+use xpgn::rules::Registry;
 
 fuzz_target!(|data: &[u8]| {
+    let registry = Registry::builtin();
     for item in read_games(data) {
         let Ok((text, game)) = item else {
             continue;
         };
-        let checked = check_game(&game, None);
+        let checked = check_game(&registry, &game, None);
         assert_eq!(
-            validate(&text.as_game_bytes()).diagnostics,
+            validate(&registry, &text.as_game_bytes()).diagnostics,
             checked.diagnostics,
             "validating while reading says what the tree replay says"
         );
         if checked.is_valid() {
-            if let Ok(written) = write_game(&game, MoveNotation::San) {
+            if let Ok(written) = write_game(&registry, &game, MoveNotation::San) {
                 let back = parse_game(&written, 1).expect("written games parse");
-                assert_eq!(write_game(&back, MoveNotation::San).ok(), Some(written));
+                assert_eq!(write_game(&registry, &back, MoveNotation::San).ok(), Some(written));
             }
         } else {
             let safe = write_invalid(&text.raw, &game, &checked, MoveNotation::San);

@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let variants = Variant::builtin();
-    let mut pos = Position::start(variants[v as usize % variants.len()]);
+    let mut pos = Position::start(&variants[v as usize % variants.len()]);
     let split = rest.iter().position(|&b| b == 0xff).unwrap_or(rest.len());
     for &choice in &rest[..split] {
         let moves = pos.legal_moves();

@@ -53,13 +53,17 @@ pub fn main() -> ExitCode {
             return code.into();
         }
     };
-    if let Err(e) = load_variants(&cli) {
-        eprintln!("xpgn: {}", printable(&e.to_string(), usize::MAX));
-        return Exit::Fatal.into();
-    }
+    let registry = match load_variants(&cli) {
+        Ok(registry) => registry,
+        Err(e) => {
+            eprintln!("xpgn: {}", printable(&e.to_string(), usize::MAX));
+            return Exit::Fatal.into();
+        }
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let result = cmd::run(&cli, &mut out).and_then(|()| out.flush().map_err(CliError::from));
+    let result =
+        cmd::run(&cli, &registry, &mut out).and_then(|()| out.flush().map_err(CliError::from));
     match result {
         Ok(()) => Exit::Ok.into(),
         Err(CliError::BrokenPipe) => Exit::Ok.into(),
@@ -84,17 +88,14 @@ pub fn main() -> ExitCode {
 }
 
 /// Loads the variant definition files of `XPGN_VARIANTS` and `--variants`
-/// into the registry every command looks names up in; a definition that
+/// besides the built-ins: the registry every command looks names up in; a definition that
 /// cannot be played stops xpgn before any game is read.
-fn load_variants(cli: &Cli) -> Result<(), crate::rules::DefinitionError> {
+fn load_variants(cli: &Cli) -> Result<crate::rules::Registry, crate::rules::DefinitionError> {
     let env = std::env::var_os("XPGN_VARIANTS").unwrap_or_default();
     let mut paths: Vec<std::path::PathBuf> = std::env::split_paths(&env)
         .filter(|p| !p.as_os_str().is_empty())
         .collect();
     paths.extend(cli.variant_files.iter().map(std::path::PathBuf::from));
-    if paths.is_empty() {
-        return Ok(());
-    }
     let mut registry = crate::rules::Registry::builtin();
     for path in paths {
         // A refused variants.ini section is a warning: the file's other
@@ -106,8 +107,7 @@ fn load_variants(cli: &Cli) -> Result<(), crate::rules::DefinitionError> {
             );
         }
     }
-    crate::rules::Registry::set_global(registry);
-    Ok(())
+    Ok(registry)
 }
 
 /// How many characters of a line of clap's error messages are shown.

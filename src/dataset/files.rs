@@ -9,6 +9,7 @@ use super::{DatasetError, DatasetWriter, WrittenSummary};
 use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::reader::GameBytes;
 use crate::record::{GameRecord, LineTexts, prepare_bytes_with};
+use crate::rules::Registry;
 
 /// What a dataset run read and wrote.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,12 +31,12 @@ pub struct FilesSummary {
 
 /// Reads, replays and prepares one game (as read: no tree of its moves is
 /// built); with its bytes read.
-fn prepare_game(source: &str, text: &GameBytes<'_>) -> (GameRecord, u64) {
+fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> (GameRecord, u64) {
     let texts = LineTexts {
         san: true,
         coord: true,
     };
-    let p = prepare_bytes_with(source, text, texts);
+    let p = prepare_bytes_with(registry, source, text, texts);
     let n = text.raw.len() as u64;
     (GameRecord::from_prepared(p, source, text.raw.to_vec()), n)
 }
@@ -61,13 +62,14 @@ fn take(
 
 /// Reads every game of `inputs` (paths; `-` is standard input) with `jobs`
 /// worker threads (1: all in the calling thread) and writes them into
-/// `writer`, in input order, skipping games whose content came earlier in
+/// `writer`, in input order, their variants looked up in `registry`, skipping games whose content came earlier in
 /// the run; `progress` is called after each chunk.
 ///
 /// # Errors
 /// An input that cannot be read, or a part that cannot be written; the
 /// parts written before stay.
 pub fn write_files(
+    registry: &Registry,
     inputs: &[String],
     mut writer: DatasetWriter,
     jobs: usize,
@@ -79,7 +81,7 @@ pub fn write_files(
         inputs,
         &open_input,
         jobs,
-        |input, text| prepare_game(&inputs[input], text),
+        |input, text| prepare_game(registry, &inputs[input], text),
         |event| match event {
             Event::Game { value, .. } => {
                 take(value, &mut seen, &mut summary, &mut writer)?;

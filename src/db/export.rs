@@ -20,7 +20,7 @@ use crate::notation::writer::{
     MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
 };
 use crate::record::{GameRecord, MAX_INDEXED_PLY, MainLine};
-use crate::rules::{Position, Variant};
+use crate::rules::Position;
 
 /// The form of an exported game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,11 +80,11 @@ impl Database {
                 unchanged: Some(diagnostic.unwrap_or_else(|| "unreadable".into())),
             }));
         };
-        let checked = check_game(&game, None);
+        let checked = check_game(&self.registry, &game, None);
         if status == "valid" && checked.is_valid() {
             let written = match form {
-                ExportForm::Json => write_json(&game).map(|j| j + "\n"),
-                _ => write_game(&game, MoveNotation::San),
+                ExportForm::Json => write_json(&self.registry, &game).map(|j| j + "\n"),
+                _ => write_game(&self.registry, &game, MoveNotation::San),
             };
             if let Ok(text) = written {
                 return Ok(Some(Exported {
@@ -190,16 +190,18 @@ impl Database {
             game_hashes(&self.conn, id)?.ok_or_else(|| corrupt("no stored content hash"))?;
         let (mut keys, mut main_line) = (Vec::new(), None);
         if let Some((packed_line, start)) = line {
-            let v = Variant::by_name(&variant)
+            let v = self
+                .registry
+                .lookup(&variant)
                 .ok_or_else(|| corrupt("a stored main line of an unknown variant"))?;
             let mut pos = match &start {
-                Some(text) => read_position(v, text)
+                Some(text) => read_position(v.clone(), text)
                     .map_err(|_| corrupt("the stored start position does not read"))?,
-                None => Position::start(v),
+                None => Position::start(v.clone()),
             };
             keys.push(pos.key());
             let (mut coord, mut san, mut after_null) = (String::new(), String::new(), false);
-            for (i, m) in Decoder::new(v, &packed_line).enumerate() {
+            for (i, m) in Decoder::new(&v, &packed_line).enumerate() {
                 let m = m.map_err(|source| DbError::Corrupt { game: id, source })?;
                 if !coord.is_empty() {
                     coord.push(' ');

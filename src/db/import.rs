@@ -19,6 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::BufRead;
+use std::sync::Arc;
 
 use rusqlite::{Connection, params};
 
@@ -274,7 +275,7 @@ impl Importer<'_> {
         self.next_id = next;
         // Loaded in the write lock, so they are what every other writer
         // (another import, `optimize`) left: a few hundred rows.
-        self.trees = stored::Kept::load(&self.db.conn)?;
+        self.trees = stored::Kept::load(&self.db.conn, Arc::clone(&self.db.registry))?;
         Ok(())
     }
 
@@ -315,7 +316,7 @@ impl Importer<'_> {
         summary.read += 1;
         summary.bytes += raw.len() as u64;
         if !self.recorded.contains(&p.variant) {
-            super::variants::record(&self.db.conn, &p.variant)?;
+            super::variants::record(&self.db.conn, &self.db.registry, &p.variant)?;
             self.recorded.insert(p.variant.clone());
         }
         let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
@@ -559,13 +560,14 @@ impl Database {
         progress: &mut dyn FnMut(&ImportSummary),
         report: &mut dyn FnMut(&GameReport<'_>),
     ) -> Result<(), DbError> {
+        let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
         for item in read_games(input) {
             let (text, game) = item.map_err(|e| DbError::Io {
                 path: source.to_string(),
                 source: e,
             })?;
-            let p = prepare(source, &text, game);
+            let p = prepare(&registry, source, &text, game);
             let id = importer.store(source, &text.raw, &p, summary)?;
             report(&GameReport {
                 number: text.number,
@@ -612,6 +614,7 @@ impl Database {
         progress: &mut dyn FnMut(usize, &ImportSummary),
         report: &mut dyn FnMut(usize, &GameReport<'_>),
     ) -> Result<(), DbError> {
+        let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
         map_games(
             inputs,
@@ -619,7 +622,7 @@ impl Database {
             jobs,
             |input, text| {
                 // Replayed as read: no tree of the moves is built.
-                let prepared = prepare_bytes(&inputs[input], text);
+                let prepared = prepare_bytes(&registry, &inputs[input], text);
                 Read {
                     number: text.number,
                     packed: (jobs > 1).then(|| original::pack(text.raw)),

@@ -150,8 +150,8 @@ fn fill_packed(tx: &Transaction<'_>) -> Result<(), DbError> {
         let variant = Variant::by_name(&variant)
             .ok_or_else(|| fail(format!("unknown variant `{variant}`")))?;
         let start = match &fen {
-            Some(f) => read_position(variant, f).map_err(|e| fail(format!("FEN tag: {e}")))?,
-            None => Position::start(variant),
+            Some(f) => read_position(&variant, f).map_err(|e| fail(format!("FEN tag: {e}")))?,
+            None => Position::start(&variant),
         };
         let mut pos = start.clone();
         let mut bytes = Vec::with_capacity(coord.len());
@@ -304,6 +304,8 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
         tx.prepare("INSERT INTO moves (game, san, packed, start) VALUES (?1, ?2, ?3, ?4)")?;
     let mut query = rows.query([])?;
     let (mut batch, mut postings, mut in_batch) = (None, Vec::new(), 0u64);
+    // Schema 4 stored no definitions: its games are of built-in variants.
+    let registry = crate::rules::Registry::builtin();
     while let Some(row) = query.next()? {
         let id: i64 = row.get(0)?;
         let source: String = row.get(1)?;
@@ -315,7 +317,7 @@ fn reread_games(tx: &Transaction<'_>) -> Result<(), DbError> {
             san: true,
             coord: false,
         };
-        let p = prepare_with(&source, &text, game, texts);
+        let p = prepare_with(&registry, &source, &text, game, texts);
         let mut hash = p.hash;
         if taken.exists(params![&hash[..], id])? {
             let mut h = Sha256::new();
@@ -626,11 +628,11 @@ mod tests {
                 .unwrap();
             let variant = Variant::by_name(&variant).unwrap();
             let mut pos = match &start {
-                Some(s) => read_position(variant, s).unwrap(),
-                None => Position::start(variant),
+                Some(s) => read_position(&variant, s).unwrap(),
+                None => Position::start(&variant),
             };
             let (mut coord, mut san) = (Vec::new(), Vec::new());
-            for m in Decoder::new(variant, &packed) {
+            for m in Decoder::new(&variant, &packed) {
                 let m = m.unwrap();
                 coord.push(write_coord(&pos, &m));
                 san.push(if m.is_null() {

@@ -28,7 +28,9 @@ pub use error::DbError;
 pub use migrate::SCHEMA_VERSION;
 
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+use crate::rules::Registry;
 use std::time::Duration;
 
 use rusqlite::functions::FunctionFlags;
@@ -37,6 +39,9 @@ use rusqlite::{Connection, ErrorCode, MAIN_DB, OpenFlags};
 /// An open database, migrated to the current schema.
 pub struct Database {
     pub(crate) conn: Connection,
+    /// The variants its games are replayed with: the built-ins, the
+    /// definitions it stores, and those given to [`Database::use_variants`].
+    pub(crate) registry: Arc<Registry>,
     /// The content hashes of the stored games, loaded by the first import
     /// of this connection and kept for the next ([`import::Importer`]).
     pub(crate) stored_hashes: Option<import::StoredHashes>,
@@ -126,10 +131,44 @@ impl Database {
         }
         set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
-        Ok(Database {
+        Database::with_stored_variants(conn)
+    }
+
+    /// The database over `conn`, whose schema is current, with the
+    /// variants it stores registered (games of a user's variant replay
+    /// without its definition file).
+    fn with_stored_variants(conn: Connection) -> Result<Database, DbError> {
+        let mut db = Database {
             conn,
+            registry: Arc::new(Registry::builtin()),
             stored_hashes: None,
-        })
+        };
+        db.use_variants(Registry::builtin())?;
+        Ok(db)
+    }
+
+    /// Replays this database's games with the variants of `registry`
+    /// (definitions loaded from files) besides those it stores. Returns
+    /// the names of the stored variants added to them.
+    ///
+    /// # Errors
+    /// [`DbError::VariantChanged`] when `registry` has another definition
+    /// under a stored variant's name, [`DbError::StoredVariant`] for a
+    /// stored definition that does not load.
+    pub fn use_variants(&mut self, mut registry: Registry) -> Result<Vec<String>, DbError> {
+        let added = self.register_variants(&mut registry)?;
+        self.registry = Arc::new(registry);
+        Ok(added)
+    }
+
+    /// The variants this database's games are replayed with.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// [`Database::registry`], shared: for [`Database::reopen_existing_with`].
+    pub fn shared_registry(&self) -> Arc<Registry> {
+        Arc::clone(&self.registry)
     }
 
     /// Opens an existing database for reading only: a WAL reader, which
@@ -157,6 +196,27 @@ impl Database {
     /// # Errors
     /// As [`Database::open_existing`], but for damage.
     pub fn reopen_existing(path: &Path) -> Result<Database, DbError> {
+        Database::with_stored_variants(Database::reopen_connection(path)?)
+    }
+
+    /// [`Database::reopen_existing`], replaying games with `registry`: the
+    /// registry of a [`Database`] that has opened this file before (see
+    /// [`Database::shared_registry`]), so its stored definitions are not
+    /// read and compiled again.
+    ///
+    /// # Errors
+    /// As [`Database::reopen_existing`].
+    pub fn reopen_existing_with(path: &Path, registry: Arc<Registry>) -> Result<Database, DbError> {
+        Ok(Database {
+            conn: Database::reopen_connection(path)?,
+            registry,
+            stored_hashes: None,
+        })
+    }
+
+    /// The identified, current-schema reading connection of
+    /// [`Database::reopen_existing`].
+    fn reopen_connection(path: &Path) -> Result<Connection, DbError> {
         if !path.exists() {
             return Err(DbError::NotFound);
         }
@@ -167,10 +227,7 @@ impl Database {
                 found: version,
                 known: SCHEMA_VERSION,
             }),
-            Kind::Xpgn { .. } => Ok(Database {
-                conn,
-                stored_hashes: None,
-            }),
+            Kind::Xpgn { .. } => Ok(conn),
         }
     }
 
@@ -203,10 +260,7 @@ impl Database {
     fn from_connection(mut conn: Connection) -> Result<Database, DbError> {
         set_up_writer(&conn)?;
         migrate::migrate(&mut conn)?;
-        Ok(Database {
-            conn,
-            stored_hashes: None,
-        })
+        Database::with_stored_variants(conn)
     }
 
     /// The schema version of the open database.

@@ -74,7 +74,7 @@ impl Database {
             all.sort_unstable();
             // Merged rows take batch id 0, below every import's (ids start
             // at 1), their pieces in key order.
-            summary.trees += tree::stored::store_bucket(&tx, &all, from_games)?;
+            summary.trees += tree::stored::store_bucket(&tx, &self.registry, &all, from_games)?;
             let merged = postings::pieces(bucket, 0, &all, fit, postings::MOST_PER_ROW);
             // Rows already merged (in primary-key order, as read) stay.
             if blobs.len() == merged.len() && blobs.iter().zip(&merged).all(|(a, m)| *a == m.2) {

@@ -90,14 +90,14 @@ fn error(spec: &str, expected: String) -> PatternError {
 }
 
 /// The variant's letters, pawn included, for messages.
-fn letters(variant: Variant) -> String {
+fn letters(variant: &Variant) -> String {
     variant
         .kinds()
         .map(|k| variant.piece_def(k).letter)
         .collect()
 }
 
-fn letter(spec: &str, variant: Variant, text: &str) -> Result<PieceKind, PatternError> {
+fn letter(spec: &str, variant: &Variant, text: &str) -> Result<PieceKind, PatternError> {
     let mut chars = text.chars();
     match (chars.next(), chars.next()) {
         (Some(c), None) => variant.kind_by_letter(c).ok_or_else(|| {
@@ -126,15 +126,15 @@ fn letter(spec: &str, variant: Variant, text: &str) -> Result<PieceKind, Pattern
 /// use xpgn::db::pattern::parse_piece;
 /// use xpgn::rules::{Color, Variant};
 /// let v = Variant::by_name("counsellor").unwrap();
-/// let p = parse_piece(v, "white:K@j1").unwrap();
+/// let p = parse_piece(&v, "white:K@j1").unwrap();
 /// assert_eq!((p.color, p.square.map(|s| s.to_string())), (Color::White, Some("j1".into())));
-/// assert!(parse_piece(v, "white:K@m1").is_err());
+/// assert!(parse_piece(&v, "white:K@m1").is_err());
 /// ```
 ///
 /// # Errors
 /// A side other than `white`/`black`, a letter the variant does not have,
 /// a square off its board, or no `:`/`@`.
-pub fn parse_piece(variant: Variant, spec: &str) -> Result<PieceSpec, PatternError> {
+pub fn parse_piece(variant: &Variant, spec: &str) -> Result<PieceSpec, PatternError> {
     let shape = || {
         error(
             spec,
@@ -178,15 +178,15 @@ pub fn parse_piece(variant: Variant, spec: &str) -> Result<PieceSpec, PatternErr
 /// ```
 /// use xpgn::db::pattern::parse_material;
 /// use xpgn::rules::{Color, Variant};
-/// let m = parse_material(Variant::chess(), "white:Q1,P>=5;black:Q0").unwrap();
+/// let m = parse_material(&Variant::chess(), "white:Q1,P>=5;black:Q0").unwrap();
 /// let queen = Variant::chess().kind_by_letter('Q').unwrap();
 /// assert_eq!(m.bounds[Color::White.index()][queen.index()], (1, 1));
-/// assert!(parse_material(Variant::chess(), "white:Q=1").is_err());
+/// assert!(parse_material(&Variant::chess(), "white:Q=1").is_err());
 /// ```
 ///
 /// # Errors
 /// A malformed signature, with what was expected.
-pub fn parse_material(variant: Variant, spec: &str) -> Result<Material, PatternError> {
+pub fn parse_material(variant: &Variant, spec: &str) -> Result<Material, PatternError> {
     let mut m = Material::default();
     let mut seen = [false; 2];
     if spec.trim().is_empty() {
@@ -290,7 +290,12 @@ fn count(pos: &Position) -> Counts {
 
 impl PositionPattern {
     /// Pieces and material of `variant` that must hold in one position.
-    pub fn new(variant: Variant, pieces: Vec<PieceSpec>, material: Option<Material>) -> Self {
+    pub fn new(
+        variant: impl Into<Variant>,
+        pieces: Vec<PieceSpec>,
+        material: Option<Material>,
+    ) -> Self {
+        let variant = variant.into();
         let counts = material.is_some() || pieces.iter().any(|p| p.square.is_none());
         PositionPattern {
             variant,
@@ -301,8 +306,8 @@ impl PositionPattern {
     }
 
     /// The variant whose games it applies to.
-    pub fn variant(&self) -> Variant {
-        self.variant
+    pub fn variant(&self) -> &Variant {
+        &self.variant
     }
 
     fn holds(&self, pos: &Position, counts: &Counts) -> bool {
@@ -348,7 +353,7 @@ impl PositionPattern {
             return Ok((Some(0), 1));
         }
         let castling = &self.variant.def().castling;
-        for (i, m) in Decoder::new(self.variant, moves).enumerate() {
+        for (i, m) in Decoder::new(&self.variant, moves).enumerate() {
             let m = m?;
             if m.instant_promotion.is_some() || m.waiting_promotion.is_some() {
                 return self.first_match_replayed(start, moves);
@@ -385,7 +390,7 @@ impl PositionPattern {
             return Ok((Some(0), 1));
         }
         let mut seen = 1;
-        for (i, m) in Decoder::new(self.variant, moves).enumerate() {
+        for (i, m) in Decoder::new(&self.variant, moves).enumerate() {
             let m = m?;
             // Only captures and promotions change the material (a castling
             // whose king lands on its partner's square is counted again, to
@@ -532,12 +537,12 @@ mod tests {
     #[test]
     fn piece_specs_read_side_letter_and_square_of_the_variant() {
         let co = v("counsellor");
-        let p = parse_piece(co, "WHITE:k@j1").unwrap();
+        let p = parse_piece(&co, "WHITE:k@j1").unwrap();
         assert_eq!(
             (p.color, p.kind, p.square),
             (Color::White, co.king_kind(), Some(Square::new(9, 0)))
         );
-        let p = parse_piece(co, "black:P@*").unwrap();
+        let p = parse_piece(&co, "black:P@*").unwrap();
         assert_eq!(
             (p.color, p.kind, p.square),
             (Color::Black, co.pawn_kind(), None)
@@ -551,7 +556,7 @@ mod tests {
             ("white K e1", "expected SIDE:LETTER@SQUARE"),
             ("white:Ke1", "expected SIDE:LETTER@SQUARE"),
         ] {
-            let e = parse_piece(co, spec).unwrap_err().to_string();
+            let e = parse_piece(&co, spec).unwrap_err().to_string();
             assert!(e.contains(says) && e.contains(spec), "{spec}: {e}");
         }
     }
@@ -560,7 +565,7 @@ mod tests {
     fn material_terms_bound_counts() {
         let chess = Variant::chess();
         let k = |c| chess.kind_by_letter(c).unwrap().index();
-        let m = parse_material(chess, "white:Q1,R2,P>=5,P<=6;black:q0,*<=3").unwrap();
+        let m = parse_material(&chess, "white:Q1,R2,P>=5,P<=6;black:q0,*<=3").unwrap();
         let w = &m.bounds[0];
         assert_eq!((w[k('Q')], w[k('R')], w[k('P')]), ((1, 1), (2, 2), (5, 6)));
         assert_eq!(w[k('N')], (0, 255));
@@ -580,7 +585,7 @@ mod tests {
             ("white:Q999", "no count"),
             ("green:Q1", "no side"),
         ] {
-            let e = parse_material(chess, spec).unwrap_err().to_string();
+            let e = parse_material(&chess, spec).unwrap_err().to_string();
             assert!(e.contains(says), "{spec}: {e}");
         }
     }
@@ -588,15 +593,15 @@ mod tests {
     #[test]
     fn patterns_test_pieces_and_material_of_one_position() {
         let chess = Variant::chess();
-        let pos = read_position(chess, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 0 1").unwrap();
+        let pos = read_position(&chess, "4k3/8/8/8/8/8/4P3/R3K3 w Q - 0 1").unwrap();
         let pat = |pieces: &[&str], material: Option<&str>| {
             PositionPattern::new(
-                chess,
+                &chess,
                 pieces
                     .iter()
-                    .map(|s| parse_piece(chess, s).unwrap())
+                    .map(|s| parse_piece(&chess, s).unwrap())
                     .collect(),
-                material.map(|m| parse_material(chess, m).unwrap()),
+                material.map(|m| parse_material(&chess, m).unwrap()),
             )
         };
         assert!(pat(&["white:K@e1", "white:R@*", "black:k@e8"], None).matches(&pos));
@@ -620,7 +625,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % n as u64) as usize
         };
-        for &variant in Variant::builtin() {
+        for variant in Variant::builtin() {
             let kinds: Vec<PieceKind> = variant.kinds().collect();
             for _ in 0..12 {
                 let start = Position::start(variant);

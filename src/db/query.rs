@@ -215,14 +215,14 @@ pub struct SearchPositions {
 /// The string cannot be read, or (whole) is not a legal position, or
 /// (partial) no legal position has that board.
 pub fn search_positions(
-    variant: Variant,
+    variant: &Variant,
     text: &str,
 ) -> Result<SearchPositions, PositionStringError> {
     let (setup, columns) = read_setup(variant, text)?;
     let given = |f: FenField| columns.iter().any(|(c, _)| *c == f);
     if given(FenField::Turn) && given(FenField::Castling) && given(FenField::EnPassant) {
         return Ok(SearchPositions {
-            positions: vec![read_position(variant, text)?],
+            positions: vec![read_position(variant.clone(), text)?],
             varied: Vec::new(),
         });
     }
@@ -296,7 +296,7 @@ pub fn search_positions(
                             ep_square: None,
                             ..setup.clone()
                         };
-                        let Ok(pos) = Position::from_setup(variant, &s) else {
+                        let Ok(pos) = Position::from_setup(variant.clone(), &s) else {
                             continue;
                         };
                         keep(pos);
@@ -314,7 +314,7 @@ pub fn search_positions(
                                     continue;
                                 }
                                 s.ep_square = variant.size().offset(sq, 0, dr);
-                                if let Ok(pos) = Position::from_setup(variant, &s) {
+                                if let Ok(pos) = Position::from_setup(variant.clone(), &s) {
                                     keep(pos);
                                 }
                             }
@@ -364,7 +364,7 @@ fn subsets<T: Clone>(items: &[T]) -> Vec<Vec<T>> {
 /// The waiting-pawn fields a board allows: each pawn on its owner's last
 /// rank waits with 2, 1 or 0 turns left, blocked ones in every order of
 /// arrival (at most 6 such pawns are varied; more are taken as listed).
-fn waiting_states(variant: Variant, board: &[(Square, Piece)]) -> Vec<Vec<WaitingPawn>> {
+fn waiting_states(variant: &Variant, board: &[(Square, Piece)]) -> Vec<Vec<WaitingPawn>> {
     let pawns: Vec<(Square, Color)> = board
         .iter()
         .filter(|(sq, p)| p.kind == variant.pawn_kind() && sq.rank() == variant.last_rank(p.color))
@@ -576,7 +576,7 @@ impl Database {
                     .collect::<Result<Vec<_>, _>>()?;
             }
             Some(pattern) => {
-                let variant_start = Position::start(pattern.variant());
+                let variant_start = Position::start(pattern.variant().clone());
                 let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
                 while let Some(r) = rows.next()? {
                     if filter.limit.is_some_and(|l| found.len() as u64 >= l) {
@@ -586,12 +586,14 @@ impl Database {
                     let corrupt = |source| DbError::Corrupt { game: id, source };
                     let start = match r.get::<_, Option<String>>(10)?.as_deref() {
                         None => variant_start.clone(),
-                        Some(text) => read_position(pattern.variant(), text).map_err(|e| {
-                            corrupt(packed::PackedError::Invalid {
-                                ply: 0,
-                                what: format!("start position: {e}"),
-                            })
-                        })?,
+                        Some(text) => {
+                            read_position(pattern.variant().clone(), text).map_err(|e| {
+                                corrupt(packed::PackedError::Invalid {
+                                    ply: 0,
+                                    what: format!("start position: {e}"),
+                                })
+                            })?
+                        }
                     };
                     let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
                     stats.games_scanned += 1;
@@ -997,22 +999,22 @@ mod tests {
     fn a_partial_position_string_stands_for_every_state_its_board_allows() {
         let chess = Variant::chess();
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
-        let whole = search_positions(chess, &format!("{start} w KQkq - 0 1")).unwrap();
+        let whole = search_positions(&chess, &format!("{start} w KQkq - 0 1")).unwrap();
         assert_eq!(whole.positions.len(), 1);
         assert!(whole.varied.is_empty());
         // Two sides to move, 16 castling states; no en passant is possible.
-        let board = search_positions(chess, start).unwrap();
+        let board = search_positions(&chess, start).unwrap();
         assert_eq!(board.positions.len(), 32);
-        assert!(board.positions.contains(&Position::start(chess)));
-        let black = search_positions(chess, &format!("{start} b")).unwrap();
+        assert!(board.positions.contains(&Position::start(&chess)));
+        let black = search_positions(&chess, &format!("{start} b")).unwrap();
         assert_eq!(black.positions.len(), 16);
         assert!(black.positions.iter().all(|p| p.turn() == Color::Black));
         // Kings off their squares: no castling at all.
-        let moved = search_positions(chess, "4k3/8/8/8/8/8/8/3K4").unwrap();
+        let moved = search_positions(&chess, "4k3/8/8/8/8/8/8/3K4").unwrap();
         assert_eq!(moved.positions.len(), 2);
         // Kings that cannot both stand so: an error naming the board.
-        let e = search_positions(chess, "4k3/8/8/8/8/8/8/4K3 x").unwrap_err();
+        let e = search_positions(&chess, "4k3/8/8/8/8/8/8/4K3 x").unwrap_err();
         assert_eq!(e.field, FenField::Turn);
-        assert!(search_positions(chess, "3kK3/8/8/8/8/8/8/8").is_err());
+        assert!(search_positions(&chess, "3kK3/8/8/8/8/8/8/8").is_err());
     }
 }

@@ -98,7 +98,7 @@ impl Tally {
     ) -> Result<(), DbError> {
         self.tree.games += 1;
         let corrupt = |source| DbError::Corrupt { game, source };
-        let mut decoder = Decoder::new(self.variant, packed);
+        let mut decoder = Decoder::new(&self.variant, packed);
         // Plies decoded so far: the next move is the one played from the
         // position after `at_ply` plies.
         let mut at_ply = 0usize;
@@ -184,7 +184,7 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored main line that does not decode.
     pub fn tree_of(&self, positions: &[Position]) -> Result<Tree, DbError> {
-        let Some(variant) = positions.first().map(Position::variant) else {
+        let Some(variant) = positions.first().map(|p| p.variant().clone()) else {
             return Ok(Tree::default());
         };
         let mut tally = Tally {
@@ -344,7 +344,8 @@ pub(crate) mod stored {
     use crate::db::DbError;
     use crate::db::packed::{Decoder, PackedError};
     use crate::db::postings::{self, Posting};
-    use crate::rules::{Color, Variant};
+    use crate::rules::{Color, Registry, Variant};
+    use std::sync::Arc;
 
     /// Games a position must be reached by for its tree to be stored: one
     /// with fewer is counted from its games in a few milliseconds.
@@ -432,7 +433,7 @@ pub(crate) mod stored {
         tally.tree.ended = u64::try_from(ended).map_err(|_| damaged())?;
         for (bytes, [games, w, d, b, first_game]) in parse_moves(&blob).ok_or_else(damaged)? {
             let len = usize::from(bytes[0]);
-            let mv = Decoder::new(tally.variant, &bytes[1..=len])
+            let mv = Decoder::new(&tally.variant, &bytes[1..=len])
                 .next()
                 .ok_or_else(damaged)?
                 .map_err(|source| DbError::Corrupt {
@@ -463,6 +464,7 @@ pub(crate) mod stored {
     /// SQLite errors, or a stored main line that does not decode.
     pub(crate) fn store_bucket(
         conn: &Connection,
+        registry: &Registry,
         entries: &[Posting],
         from_games: usize,
     ) -> Result<u64, DbError> {
@@ -482,7 +484,7 @@ pub(crate) mod stored {
             )?;
             // A variant no definition of is loaded: its trees are counted
             // from the games when asked for.
-            let Some(variant) = Variant::by_name(&name) else {
+            let Some(variant) = registry.lookup(&name) else {
                 continue;
             };
             let mut reached: Vec<(u32, u16, usize)> =
@@ -567,6 +569,8 @@ pub(crate) mod stored {
         /// The variants of the games added, by name: looking a name up
         /// among the definitions costs more than the rest of a game.
         variants: Vec<(String, Option<Variant>)>,
+        /// Where those names are looked up.
+        registry: Arc<Registry>,
     }
 
     impl Kept {
@@ -574,7 +578,7 @@ pub(crate) mod stored {
         ///
         /// # Errors
         /// SQLite errors, or a stored row that does not read.
-        pub(crate) fn load(conn: &Connection) -> Result<Kept, DbError> {
+        pub(crate) fn load(conn: &Connection, registry: Arc<Registry>) -> Result<Kept, DbError> {
             let mut trees = HashMap::default();
             let mut stmt =
                 conn.prepare_cached("SELECT key, games, ended, moves FROM opening_tree")?;
@@ -605,6 +609,7 @@ pub(crate) mod stored {
             }
             Ok(Kept {
                 trees,
+                registry,
                 ..Kept::default()
             })
         }
@@ -640,10 +645,10 @@ pub(crate) mod stored {
             let corrupt = |source| DbError::Corrupt { game, source };
             // A key names its variant: a stored tree is of a known one.
             let known = match self.variants.iter().find(|(name, _)| name == variant) {
-                Some(&(_, known)) => known,
+                Some((_, known)) => known.clone(),
                 None => {
-                    let known = Variant::by_name(variant);
-                    self.variants.push((variant.to_string(), known));
+                    let known = self.registry.lookup(variant);
+                    self.variants.push((variant.to_string(), known.clone()));
                     known
                 }
             };
@@ -659,7 +664,7 @@ pub(crate) mod stored {
                 Some("0-1") => [0, 0, 1],
                 _ => [0, 0, 0],
             };
-            let mut decoder = Decoder::new(variant, packed);
+            let mut decoder = Decoder::new(&variant, packed);
             let mut at_ply = 0;
             for &(ply, key) in &self.hits {
                 while at_ply < ply {

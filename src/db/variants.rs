@@ -32,25 +32,25 @@ pub struct StoredVariant {
 }
 
 /// The text and hash of a variant's definition, `None` for a built-in.
-fn user_definition(variant: Variant) -> Option<(&'static str, String)> {
+fn user_definition(variant: &Variant) -> Option<(&str, String)> {
     if variant.is_builtin() {
         return None;
     }
-    let text = variant.def().source?;
+    let text = variant.def().source.as_deref()?;
     Some((text, definition_hash(text)))
 }
 
-/// Records the definition of the variant named `name` (as the registry in
-/// use knows it) unless it is a built-in or already stored.
+/// Records the definition of the variant named `name` (as `registry`
+/// knows it) unless it is a built-in or already stored.
 ///
 /// # Errors
 /// [`DbError::VariantChanged`] when another definition is stored under
 /// that name; SQLite errors.
-pub(crate) fn record(tx: &Connection, name: &str) -> Result<(), DbError> {
-    let Some(variant) = Registry::global().lookup(name) else {
+pub(crate) fn record(tx: &Connection, registry: &Registry, name: &str) -> Result<(), DbError> {
+    let Some(variant) = registry.lookup(name) else {
         return Ok(());
     };
-    let Some((text, hash)) = user_definition(variant) else {
+    let Some((text, hash)) = user_definition(&variant) else {
         return Ok(());
     };
     let stored: Option<String> = tx
@@ -114,7 +114,7 @@ impl Database {
         let mut added = Vec::new();
         for s in self.stored_variants()? {
             if let Some(known) = registry.lookup(&s.name) {
-                if let Some((_, hash)) = user_definition(known)
+                if let Some((_, hash)) = user_definition(&known)
                     && hash != s.hash
                 {
                     return Err(DbError::VariantChanged {

@@ -137,12 +137,14 @@ impl Database {
                 what: what.to_string(),
             },
         };
-        let variant = Variant::by_name(&variant)
+        let variant = self
+            .registry
+            .lookup(&variant)
             .ok_or_else(|| corrupt("a stored main line of an unknown variant"))?;
         let start = match &start {
-            Some(text) => read_position(variant, text)
+            Some(text) => read_position(variant.clone(), text)
                 .map_err(|_| corrupt("the stored start position does not read"))?,
-            None => Position::start(variant),
+            None => Position::start(variant.clone()),
         };
         let blob = self.conn.blob_open(MAIN_DB, "moves", "packed", id, true)?;
         Ok(Some(StoredLine {
@@ -235,7 +237,7 @@ impl Iterator for StoredLine<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if self.at < self.end {
-                let mut decoder = Decoder::new(self.variant, &self.buf[self.at..self.end]);
+                let mut decoder = Decoder::new(&self.variant, &self.buf[self.at..self.end]);
                 match decoder.next() {
                     Some(Ok(m)) => {
                         self.at += decoder.offset();

@@ -147,7 +147,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
                     .def()
                     .free_castling
                     .as_ref()
-                    .map_or("R-0-5", |f| f.rule)
+                    .map_or("R-0-5", |f| f.rule.as_str())
             ))
         });
     }

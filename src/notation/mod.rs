@@ -24,7 +24,7 @@ use crate::rules::{PieceKind, Variant};
 
 /// The kind a piece letter names in `variant`, or why it names none (the
 /// letters it has), for every move reader's messages.
-pub(crate) fn kind_for_letter(variant: Variant, letter: char) -> Result<PieceKind, String> {
+pub(crate) fn kind_for_letter(variant: &Variant, letter: char) -> Result<PieceKind, String> {
     variant.kind_by_letter(letter).ok_or_else(|| {
         let letters: String = variant
             .kinds()

@@ -134,7 +134,7 @@ impl OpeningBook {
 
     /// The key of the position `moves` reach from the start.
     fn key_after(&self, moves: &str) -> Result<u64, String> {
-        let mut pos = Position::start(self.variant);
+        let mut pos = Position::start(self.variant.clone());
         let tokens = moves
             .split_whitespace()
             .filter(|t| !t.ends_with('.') && !t.chars().all(|c| c.is_ascii_digit()));
@@ -147,8 +147,8 @@ impl OpeningBook {
     }
 
     /// The variant the book names positions of.
-    pub fn variant(&self) -> Variant {
-        self.variant
+    pub fn variant(&self) -> &Variant {
+        &self.variant
     }
 
     /// How many positions have a name.

@@ -76,7 +76,7 @@ pub struct PositionStringError {
 }
 
 /// Which extra fields `variant` writes and reads.
-fn extra_fields(variant: Variant) -> Vec<FenField> {
+fn extra_fields(variant: &Variant) -> Vec<FenField> {
     let mut out = Vec::new();
     if variant.has_castling_stages() {
         out.push(FenField::Stages);
@@ -102,8 +102,11 @@ fn extra_fields(variant: Variant) -> Vec<FenField> {
 ///
 /// # Errors
 /// Names the field at fault and why.
-pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionStringError> {
-    position_from(variant, text, None)
+pub fn read_position(
+    variant: impl Into<Variant>,
+    text: &str,
+) -> Result<Position, PositionStringError> {
+    position_from(variant.into(), text, None)
 }
 
 /// [`read_position`] as game files need it (docs/notation.md §11): a fullmove
@@ -113,9 +116,10 @@ pub fn read_position(variant: Variant, text: &str) -> Result<Position, PositionS
 /// # Errors
 /// As [`read_position`].
 pub fn read_position_noting(
-    variant: Variant,
+    variant: impl Into<Variant>,
     text: &str,
 ) -> Result<(Position, Vec<String>), PositionStringError> {
+    let variant = variant.into();
     let mut notes = Vec::new();
     let pos = position_from(variant, text, Some(&mut notes))?;
     Ok((pos, notes))
@@ -126,8 +130,8 @@ fn position_from(
     text: &str,
     notes: Option<&mut Vec<String>>,
 ) -> Result<Position, PositionStringError> {
-    let (setup, columns) = read_setup_noting(variant, text, notes)?;
-    Position::from_setup(variant, &setup).map_err(|e| {
+    let (setup, columns) = read_setup_noting(&variant, text, notes)?;
+    Position::from_setup(&variant, &setup).map_err(|e| {
         let field = match e {
             PositionError::Castling(_) => FenField::Castling,
             PositionError::EnPassant => FenField::EnPassant,
@@ -153,7 +157,7 @@ fn position_from(
 /// # Errors
 /// Names the field that cannot be read.
 pub fn read_setup(
-    variant: Variant,
+    variant: &Variant,
     text: &str,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
     read_setup_noting(variant, text, None)
@@ -161,7 +165,7 @@ pub fn read_setup(
 
 /// [`read_setup`]; with `notes`, a fullmove number 0 is read as 1 and noted.
 fn read_setup_noting(
-    variant: Variant,
+    variant: &Variant,
     text: &str,
     mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
@@ -286,7 +290,7 @@ fn field_error(field: FenField, column: usize, message: String) -> PositionStrin
 /// Reads one field (all but `waiting`) into `setup`; the error says what
 /// is wrong with it.
 fn read_field(
-    variant: Variant,
+    variant: &Variant,
     field: FenField,
     text: &str,
     setup: &mut Setup,
@@ -341,7 +345,7 @@ fn read_clock(text: &str) -> Result<u32, String> {
 /// (the rooks' files, `HAha`) letters, mixed; `-` for none.
 #[allow(clippy::type_complexity)]
 fn read_free_castling(
-    variant: Variant,
+    variant: &Variant,
     text: &str,
 ) -> Result<(Vec<(Color, CastlingSide)>, Vec<(Color, u8)>), String> {
     let mut rights = Vec::new();
@@ -371,7 +375,7 @@ fn read_free_castling(
 /// The `stages` field checked against the board: each piece named stands
 /// where the field says, and no square is named twice.
 fn read_stages(
-    variant: Variant,
+    variant: &Variant,
     text: &str,
     board: &[(Square, Piece)],
 ) -> Result<Vec<(Color, Square)>, String> {
@@ -442,7 +446,7 @@ fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>)
 }
 
 /// Production `board`: ranks from the top, separated by `/`.
-fn read_board(variant: Variant, text: &str) -> Result<Vec<(Square, Piece)>, String> {
+fn read_board(variant: &Variant, text: &str) -> Result<Vec<(Square, Piece)>, String> {
     let size = variant.size();
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != size.ranks as usize {
@@ -541,7 +545,7 @@ fn ep_field(input: &str) -> IResult<&str, Option<Square>> {
 }
 
 /// Production `stages`: `-` or piece letter + square, repeated (`Kh1rk8`).
-fn stages_field(variant: Variant, input: &str) -> IResult<&str, Vec<(char, Square)>> {
+fn stages_field<'i>(variant: &Variant, input: &'i str) -> IResult<&'i str, Vec<(char, Square)>> {
     alt((
         value(Vec::new(), char('-')),
         many1((
@@ -680,7 +684,7 @@ pub fn write_position(pos: &Position) -> String {
 }
 
 /// The letter of `p` in position strings: upper case for White.
-pub fn piece_letter(variant: Variant, p: Piece) -> char {
+pub fn piece_letter(variant: &Variant, p: Piece) -> char {
     let l = variant.piece_def(p.kind).letter;
     match p.color {
         Color::White => l,
@@ -689,8 +693,8 @@ pub fn piece_letter(variant: Variant, p: Piece) -> char {
 }
 
 /// The start position string of `variant`.
-pub fn start_position(variant: Variant) -> String {
-    write_position(&Position::start(variant))
+pub fn start_position(variant: &Variant) -> String {
+    write_position(&Position::start(variant.clone()))
 }
 
 #[cfg(test)]
@@ -738,7 +742,7 @@ mod tests {
             ),
         ];
         for (name, fen) in expected {
-            assert_eq!(start_position(v(name)), fen, "{name}");
+            assert_eq!(start_position(&v(name)), fen, "{name}");
             let pos = read_position(v(name), fen).unwrap();
             assert_eq!(pos, Position::start(v(name)), "{name}");
         }
@@ -826,7 +830,7 @@ mod tests {
             ),
         ];
         for (text, field) in cases {
-            let e = read_position(chess, text).unwrap_err();
+            let e = read_position(&chess, text).unwrap_err();
             assert_eq!(e.field, field, "{text}: {e}");
         }
     }

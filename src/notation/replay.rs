@@ -12,7 +12,7 @@ use super::pgn::{AnyMove, parse_any_move};
 use super::position::read_position_noting;
 use super::san::{CheckMark, SanError, resolve_san};
 use super::span::Location;
-use crate::rules::{Ending, Move, Outcome, Position, StalemateOutcome, Variant};
+use crate::rules::{Ending, Move, Outcome, Position, Registry, StalemateOutcome, Variant};
 
 /// What kind of fault stopped a replay: the replay's kinds of
 /// [`DiagnosticKind`] (`UnknownVariant`, `BadPosition`, `BadMove`,
@@ -95,8 +95,8 @@ pub struct Replay {
 ///
 /// # Errors
 /// The tag names no known variant.
-pub fn game_variant(game: &Game) -> Result<Variant, ReplayError> {
-    variant_named(placed_tag(game, "Variant"))
+pub fn game_variant(registry: &Registry, game: &Game) -> Result<Variant, ReplayError> {
+    variant_named(registry, placed_tag(game, "Variant"))
 }
 
 /// Tag `name` of `game` with where it was written.
@@ -106,11 +106,13 @@ fn placed_tag<'g>(game: &'g Game, name: &str) -> Option<(&'g str, Location)> {
 
 /// The variant a `Variant` tag (its value and place) names; orthodox
 /// chess without one.
-fn variant_named(tag: Option<(&str, Location)>) -> Result<Variant, ReplayError> {
+fn variant_named(
+    registry: &Registry,
+    tag: Option<(&str, Location)>,
+) -> Result<Variant, ReplayError> {
     match tag {
         None => Ok(Variant::chess()),
-        Some((name, at)) => Variant::by_name(name).ok_or_else(|| {
-            let registry = crate::rules::Registry::global();
+        Some((name, at)) => registry.lookup(name).ok_or_else(|| {
             let known = registry.names();
             ReplayError {
                 kind: ReplayErrorKind::UnknownVariant,
@@ -131,22 +133,30 @@ fn variant_named(tag: Option<(&str, Location)>) -> Result<Variant, ReplayError> 
 ///
 /// # Errors
 /// Unknown variant, or a `FEN` tag that is not a legal position of it.
-pub fn start_position(game: &Game) -> Result<Position, ReplayError> {
-    start_noting(game).map(|(pos, _)| pos)
+pub fn start_position(registry: &Registry, game: &Game) -> Result<Position, ReplayError> {
+    start_noting(registry, game).map(|(pos, _)| pos)
 }
 
 /// [`start_position`], with warnings for a `FEN` tag read with a fix.
-fn start_noting(game: &Game) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
-    start_from_tags(placed_tag(game, "Variant"), placed_tag(game, "FEN"))
+fn start_noting(
+    registry: &Registry,
+    game: &Game,
+) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+    start_from_tags(
+        registry,
+        placed_tag(game, "Variant"),
+        placed_tag(game, "FEN"),
+    )
 }
 
 /// The start position the `Variant` and `FEN` tags (values and places)
 /// give, with warnings for a `FEN` tag read with a fix.
 pub(crate) fn start_from_tags(
+    registry: &Registry,
     variant: Option<(&str, Location)>,
     fen: Option<(&str, Location)>,
 ) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
-    let variant = variant_named(variant)?;
+    let variant = variant_named(registry, variant)?;
     match fen {
         Some((fen, at)) => {
             let (pos, notes) = read_position_noting(variant, fen).map_err(|e| ReplayError {
@@ -327,6 +337,9 @@ pub(crate) struct Replayer<'r, 'v, M> {
     /// The last main-line move played: where the result checks point.
     last_main: Option<M>,
     visit: Option<&'r mut MoveVisitor<'v>>,
+    /// The position before the main-line move `visit` is told about,
+    /// copied into the same place each ply.
+    before: Option<Position>,
 }
 
 impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
@@ -351,6 +364,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             complete: true,
             last_main: None,
             visit,
+            before: None,
         }
     }
 
@@ -432,10 +446,13 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         let ply = line.next_ply;
         match resolve_written(&line.pos, &m) {
             Ok(mv) => {
-                let before = match self.visit.as_mut() {
-                    Some(_) if !in_variation => Some(line.pos.clone()),
-                    _ => None,
-                };
+                let told = self.visit.is_some() && !in_variation;
+                if told {
+                    match self.before.as_mut() {
+                        Some(before) => before.clone_from(&line.pos),
+                        None => self.before = Some(line.pos.clone()),
+                    }
+                }
                 line.pos.play_unchecked(&mv);
                 if let Some(message) = check_mark_warning(&m, &line.pos) {
                     self.diagnostics.push(
@@ -454,8 +471,10 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                         .at_ply(ply, false, m.text()),
                     );
                 }
-                if let (Some(visit), Some(before)) = (self.visit.as_mut(), before) {
-                    visit(&before, &mv, &line.pos);
+                if let (true, Some(visit), Some(before)) =
+                    (told, self.visit.as_mut(), self.before.as_ref())
+                {
+                    visit(before, &mv, &line.pos);
                 }
                 line.next_ply += 1;
                 if !in_variation {
@@ -679,9 +698,13 @@ impl Checked {
 /// that variation is skipped), the fault that ends the main line, the
 /// result checks of R-0-3, and warnings (check marks, null moves, `*`
 /// after mate). `visit` sees each main-line move as it is played.
-pub fn check_game(game: &Game, visit: Option<&mut MoveVisitor<'_>>) -> Checked {
+pub fn check_game(
+    registry: &Registry,
+    game: &Game,
+    visit: Option<&mut MoveVisitor<'_>>,
+) -> Checked {
     let mut diagnostics = game.diagnostics.clone();
-    let (start, notes) = match start_noting(game) {
+    let (start, notes) = match start_noting(registry, game) {
         Ok(s) => s,
         Err(e) => {
             diagnostics.push(e.to_diagnostic());
@@ -692,7 +715,7 @@ pub fn check_game(game: &Game, visit: Option<&mut MoveVisitor<'_>>) -> Checked {
         }
     };
     diagnostics.extend(notes);
-    let variant = start.variant();
+    let variant = start.variant().clone();
     let mut replayer = Replayer::new(start.clone(), true, visit);
     tell_tree(game, &mut replayer);
     let Replayed {
@@ -738,16 +761,17 @@ pub struct Failed {
 ///
 /// ```
 /// use xpgn::notation::{pgn::parse_game, replay::replay};
+/// use xpgn::rules::Registry;
 /// let game = parse_game("[Variant \"Royal Chess\"]\n1. e3 e6 *", 1).unwrap();
-/// let r = replay(&game).unwrap();
+/// let r = replay(&Registry::builtin(), &game).unwrap();
 /// assert_eq!(r.moves.len(), 2);
 /// ```
 ///
 /// # Errors
 /// The first fault of the replay (the reader's diagnostics are not
 /// looked at), with the replay up to it when the start was known.
-pub fn replay(game: &Game) -> Result<Replay, Box<Failed>> {
-    replay_visiting(game, None)
+pub fn replay(registry: &Registry, game: &Game) -> Result<Replay, Box<Failed>> {
+    replay_visiting(registry, game, None)
 }
 
 /// [`replay`], telling `visit` about each main-line move as it is played
@@ -757,10 +781,11 @@ pub fn replay(game: &Game) -> Result<Replay, Box<Failed>> {
 /// # Errors
 /// As [`replay`]; `visit` has then seen the moves before the fault.
 pub fn replay_visiting(
+    registry: &Registry,
     game: &Game,
     visit: Option<&mut MoveVisitor<'_>>,
 ) -> Result<Replay, Box<Failed>> {
-    let checked = check_game(game, visit);
+    let checked = check_game(registry, game, visit);
     let fault = checked
         .diagnostics
         .iter()
@@ -779,7 +804,7 @@ mod tests {
     use crate::notation::pgn::parse_game;
 
     fn run(text: &str) -> Result<Replay, ReplayError> {
-        replay(&parse_game(text, 1).unwrap()).map_err(|f| f.error)
+        replay(&Registry::builtin(), &parse_game(text, 1).unwrap()).map_err(|f| f.error)
     }
 
     #[test]
@@ -828,7 +853,11 @@ mod tests {
 
     #[test]
     fn a_result_tag_that_differs_from_the_movetext_warns_where_the_position_decides_nothing() {
-        let checked = check_game(&parse_game("[Result \"1-0\"] 1. e4 0-1", 1).unwrap(), None);
+        let checked = check_game(
+            &Registry::builtin(),
+            &parse_game("[Result \"1-0\"] 1. e4 0-1", 1).unwrap(),
+            None,
+        );
         assert!(checked.is_valid(), "{:?}", checked.diagnostics);
         let [warning] = &checked.diagnostics[..] else {
             panic!("{:?}", checked.diagnostics);
@@ -845,6 +874,7 @@ mod tests {
         // Both wrong against the mate: one error, about the result that
         // stands.
         let checked = check_game(
+            &Registry::builtin(),
             &parse_game("[Result \"1-0\"] 1. f3 e5 2. g4 Qh4# 1/2-1/2", 1).unwrap(),
             None,
         );

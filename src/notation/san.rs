@@ -304,7 +304,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             {
                 return Ok(m);
             }
-            let name = variant.piece_def(kind).name;
+            let name = variant.piece_def(kind).name.as_str();
             let mut legal = SCRATCH.take();
             // Only the pieces the written origin allows are tried; castlings
             // and special king moves landing on `to` come whatever it says.
@@ -468,7 +468,7 @@ fn finish(
             let what = match san {
                 San::Normal { piece: Some(l), .. } => variant
                     .kind_by_letter(*l)
-                    .map_or("piece", |k| variant.piece_def(k).name),
+                    .map_or("piece", |k| variant.piece_def(k).name.as_str()),
                 _ => "move",
             };
             Err(SanError::Ambiguous(format!(
@@ -524,7 +524,7 @@ fn explain_castle(pos: &Position, side: CastlingSide) -> String {
             } else {
                 variant
                     .castlings(us)
-                    .map(|c| c.rule)
+                    .map(|c| c.rule.as_str())
                     .collect::<Vec<_>>()
                     .join(", ")
             }

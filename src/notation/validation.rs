@@ -13,7 +13,7 @@ use super::replay::{MoveVisitor, Replayer, WrittenMove, check_result, start_from
 use super::san::CheckMark;
 use super::span::Location;
 use super::visitor::{At, Flow, MoveToken, Visitor};
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Registry};
 
 /// What validating a game found.
 #[derive(Clone, Debug)]
@@ -61,13 +61,14 @@ impl Validation {
 ///
 /// ```
 /// use xpgn::notation::{reader::GameSplitter, validation::validate};
+/// use xpgn::rules::Registry;
 /// let mut games = GameSplitter::new(&b"1. f3 e5 2. g4 Qh4# 1-0"[..]);
-/// let v = validate(&games.next_game().unwrap().unwrap());
+/// let v = validate(&Registry::builtin(), &games.next_game().unwrap().unwrap());
 /// assert_eq!((v.plies, v.is_valid()), (4, false));
 /// assert!(v.diagnostics[0].message.contains("must be 0-1"));
 /// ```
-pub fn validate(game: &GameBytes<'_>) -> Validation {
-    let mut validator = Validator::new(game.source_notes());
+pub fn validate(registry: &Registry, game: &GameBytes<'_>) -> Validation {
+    let mut validator = Validator::new(registry, game.source_notes());
     read_with(&game.text, game.start, &mut validator);
     validator.finish()
 }
@@ -106,6 +107,8 @@ impl WrittenMove for StreamMove<'_> {
 /// tells each main-line move to a visitor (`'r`, `'v`) and keeps what
 /// [`Kept`] holds.
 pub struct Validator<'t, 'r, 'v> {
+    /// Where the `Variant` tag's name is looked up.
+    registry: &'r Registry,
     source: SourceNotes,
     /// The reader's diagnostics.
     reader: Vec<Diagnostic>,
@@ -128,11 +131,11 @@ pub struct Validator<'t, 'r, 'v> {
     done: Option<Validation>,
 }
 
-impl<'t> Validator<'t, 'static, 'static> {
+impl<'t, 'r> Validator<'t, 'r, 'static> {
     /// A validator for a game whose bytes the splitter and decoding
-    /// described with `source`.
-    pub fn new(source: SourceNotes) -> Validator<'t, 'static, 'static> {
-        Validator::with(source, None, None)
+    /// described with `source`, its variant looked up in `registry`.
+    pub fn new(registry: &'r Registry, source: SourceNotes) -> Validator<'t, 'r, 'static> {
+        Validator::with(registry, source, None, None)
     }
 }
 
@@ -141,16 +144,22 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
     /// played and keeps the tags, the start and the main line ([`Kept`]):
     /// what [`check_game`](super::replay::check_game) gives of a tree, the
     /// tree never built.
-    pub fn replaying(source: SourceNotes, visit: &'r mut MoveVisitor<'v>) -> Validator<'t, 'r, 'v> {
-        Validator::with(source, Some(visit), Some(Kept::default()))
+    pub fn replaying(
+        registry: &'r Registry,
+        source: SourceNotes,
+        visit: &'r mut MoveVisitor<'v>,
+    ) -> Validator<'t, 'r, 'v> {
+        Validator::with(registry, source, Some(visit), Some(Kept::default()))
     }
 
     fn with(
+        registry: &'r Registry,
         source: SourceNotes,
         visit: Option<&'r mut MoveVisitor<'v>>,
         kept: Option<Kept>,
     ) -> Validator<'t, 'r, 'v> {
         Validator {
+            registry,
             source,
             reader: Vec::new(),
             variant: None,
@@ -184,7 +193,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
             return;
         }
         self.started = true;
-        match start_from_tags(placed(&self.variant), placed(&self.fen)) {
+        match start_from_tags(self.registry, placed(&self.variant), placed(&self.fen)) {
             Ok((pos, notes)) => {
                 self.start = notes;
                 let collect = self.kept.is_some();
@@ -371,9 +380,9 @@ mod tests {
         while let Some(game) = games.next_game() {
             let game = game.unwrap();
             count += 1;
-            let streamed = validate(&game);
+            let streamed = validate(&crate::rules::Registry::builtin(), &game);
             let tree = game.to_game_text().read();
-            let checked = check_game(&tree, None);
+            let checked = check_game(&crate::rules::Registry::builtin(), &tree, None);
             assert_eq!(streamed.diagnostics, checked.diagnostics, "game {count}");
             let replay = checked.replay.as_ref();
             assert_eq!(streamed.plies, replay.map_or(0, |r| r.moves.len()));
@@ -440,9 +449,9 @@ mod tests {
             let mut games = GameSplitter::new(text.as_bytes());
             while let Some(game) = games.next_game() {
                 let game = game.unwrap();
-                let streamed = validate(&game);
+                let streamed = validate(&crate::rules::Registry::builtin(), &game);
                 let tree = game.to_game_text().read();
-                let checked = check_game(&tree, None);
+                let checked = check_game(&crate::rules::Registry::builtin(), &tree, None);
                 prop_assert_eq!(&streamed.diagnostics, &checked.diagnostics, "{}", text);
                 prop_assert_eq!(
                     streamed.plies,

@@ -9,7 +9,7 @@ use super::game::{Game, Node};
 use super::position::write_position;
 use super::replay::{Checked, ReplayError, resolve_node, start_position};
 use super::san::{write_lan, write_san};
-use crate::rules::{Color, Move, Position};
+use crate::rules::{Color, Move, Position, Registry};
 
 /// Which notation movetext is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,10 +84,11 @@ struct WalkFrame<'g> {
 /// # Errors
 /// The first fault (unknown variant, bad FEN tag, illegal move).
 pub fn walk_game<'g>(
+    registry: &Registry,
     game: &'g Game,
     mut visit: impl FnMut(Step<'g, '_>),
 ) -> Result<Position, ReplayError> {
-    let start = start_position(game)?;
+    let start = start_position(registry, game)?;
     let mut stack = vec![WalkFrame {
         nodes: &game.moves,
         next: 0,
@@ -150,9 +151,12 @@ pub fn walk_game<'g>(
 ///
 /// # Errors
 /// The first fault (unknown variant, bad FEN tag, illegal move).
-pub fn replay_tree(game: &Game) -> Result<(Position, Vec<Ply<'_>>), ReplayError> {
+pub fn replay_tree<'g>(
+    registry: &Registry,
+    game: &'g Game,
+) -> Result<(Position, Vec<Ply<'g>>), ReplayError> {
     let mut lines: Vec<Vec<Ply<'_>>> = vec![Vec::new()];
-    let start = walk_game(game, |step| match step {
+    let start = walk_game(registry, game, |step| match step {
         Step::Move { node, mv, before } => {
             lines.last_mut().expect("the main line stays").push(Ply {
                 node,
@@ -268,13 +272,14 @@ fn move_text(before: &Position, mv: &Move, notation: MoveNotation) -> String {
 
 /// The movetext of `game` (before its final comments and result).
 fn write_movetext(
+    registry: &Registry,
     game: &Game,
     lines: &mut Lines,
     notation: MoveNotation,
 ) -> Result<(), ReplayError> {
     // Whether the next move needs its number, per open line.
     let mut need_number = vec![true];
-    walk_game(game, |step| match step {
+    walk_game(registry, game, |step| match step {
         Step::Move { node, mv, before } => {
             let need = need_number.last_mut().expect("the main line stays");
             for c in &node.comments_before {
@@ -317,14 +322,19 @@ fn write_movetext(
 ///
 /// ```
 /// use xpgn::notation::{pgn::parse_game, writer::{write_game, MoveNotation}};
+/// use xpgn::rules::Registry;
 /// let g = parse_game("[White \"A\"] 1. e2e4 e7e5 {ok} 2. g1f3 *", 1).unwrap();
-/// let text = write_game(&g, MoveNotation::San).unwrap();
+/// let text = write_game(&Registry::builtin(), &g, MoveNotation::San).unwrap();
 /// assert!(text.ends_with("1. e4 e5 {ok} 2. Nf3 *\n\n"));
 /// ```
 ///
 /// # Errors
 /// A game that does not replay cannot be rewritten; write its original text.
-pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayError> {
+pub fn write_game(
+    registry: &Registry,
+    game: &Game,
+    notation: MoveNotation,
+) -> Result<String, ReplayError> {
     let mut out = String::new();
     for (name, value) in export_tags(game) {
         out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
@@ -335,7 +345,7 @@ pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayE
         line_len: 0,
         glue: false,
     };
-    write_movetext(game, &mut lines, notation)?;
+    write_movetext(registry, game, &mut lines, notation)?;
     for c in &game.final_comments {
         lines.comment(c);
     }
@@ -375,7 +385,7 @@ fn json_strings(out: &mut String, key: &str, values: &[String]) {
 /// The moves of `game` as JSON: `[{"san", "lan", "coord", "fen",
 /// "comments_before", "comments", "nags", "variations": [[...]]}]`,
 /// written as the walk goes (no recursion, whatever the nesting).
-fn json_moves(game: &Game, out: &mut String) -> Result<Position, ReplayError> {
+fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Position, ReplayError> {
     // Per open line: whether a move object is open, and whether its
     // variations list is.
     let mut open: Vec<(bool, bool)> = vec![(false, false)];
@@ -389,7 +399,7 @@ fn json_moves(game: &Game, out: &mut String) -> Result<Position, ReplayError> {
         *state = (false, false);
     }
     out.push('[');
-    let start = walk_game(game, |step| match step {
+    let start = walk_game(registry, game, |step| match step {
         Step::Move { node, mv, before } => {
             let state = open.last_mut().expect("the main line stays");
             let first = !state.0;
@@ -445,9 +455,9 @@ fn json_moves(game: &Game, out: &mut String) -> Result<Position, ReplayError> {
 ///
 /// # Errors
 /// A game that does not replay.
-pub fn write_json(game: &Game) -> Result<String, ReplayError> {
+pub fn write_json(registry: &Registry, game: &Game) -> Result<String, ReplayError> {
     let mut moves = String::new();
-    let start = json_moves(game, &mut moves)?;
+    let start = json_moves(registry, game, &mut moves)?;
     let tags: serde_json::Map<String, serde_json::Value> = game
         .tags
         .iter()
@@ -473,12 +483,12 @@ pub fn write_json(game: &Game) -> Result<String, ReplayError> {
 ///
 /// # Errors
 /// A game that does not replay.
-pub fn write_fens(game: &Game) -> Result<String, ReplayError> {
+pub fn write_fens(registry: &Registry, game: &Game) -> Result<String, ReplayError> {
     let mut out = String::new();
     // Variations are walked too (they must replay); only the main line
     // is written.
     let mut depth = 0usize;
-    let start = walk_game(game, |step| match step {
+    let start = walk_game(registry, game, |step| match step {
         Step::Move { mv, before, .. } if depth == 0 => {
             let mut after = before.clone();
             after.play_unchecked(&mv);
@@ -598,7 +608,8 @@ mod tests {
     fn canonical_xpgn_keeps_everything_and_reads_back() {
         let text = "[Black \"B\"] [White \"A \\\"x\\\"\"] [ECO \"C20\"]\n{start} 1. e2e4 $1 {a long comment that goes on and on and on so that the line must be wrapped somewhere} (1. d4 d5 (1... Nf6) 2. c4) 1... e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 1/2-1/2";
         let g = parse_game(text, 1).unwrap();
-        let written = write_game(&g, MoveNotation::San).unwrap();
+        let written =
+            write_game(&crate::rules::Registry::builtin(), &g, MoveNotation::San).unwrap();
         assert!(written.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A \\\"x\\\"\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[ECO \"C20\"]\n\n"), "{written}");
         assert!(
             written.lines().all(|l| l.chars().count() <= 80),
@@ -609,49 +620,58 @@ mod tests {
             "{written}"
         );
         let back = parse_game(&written, 1).unwrap();
-        assert_eq!(write_game(&back, MoveNotation::San).unwrap(), written);
+        assert_eq!(
+            write_game(&crate::rules::Registry::builtin(), &back, MoveNotation::San).unwrap(),
+            written
+        );
         for notation in [MoveNotation::Lan, MoveNotation::Coord] {
-            let other = write_game(&g, notation).unwrap();
+            let other = write_game(&crate::rules::Registry::builtin(), &g, notation).unwrap();
             let back = parse_game(&other, 1).unwrap();
             assert_eq!(
-                write_game(&back, MoveNotation::San).unwrap(),
+                write_game(&crate::rules::Registry::builtin(), &back, MoveNotation::San).unwrap(),
                 written,
                 "{other}"
             );
         }
-        let json = write_json(&g).unwrap();
+        let json = write_json(&crate::rules::Registry::builtin(), &g).unwrap();
         assert!(
             json.contains("\"san\":\"e4\",\"lan\":\"e2-e4\",\"coord\":\"e2e4\""),
             "{json}"
         );
-        assert_eq!(write_fens(&g).unwrap().lines().count(), 17);
+        assert_eq!(
+            write_fens(&crate::rules::Registry::builtin(), &g)
+                .unwrap()
+                .lines()
+                .count(),
+            17
+        );
     }
 
     #[test]
     fn null_moves_are_written_in_every_notation_and_read_back() {
         // Found by fuzzing: a null move was written as the king's move.
         let g = parse_game("1. e4 e5 (1... -- 2. d4) 2. Nf3 -- 3. d4 *", 1).unwrap();
-        let san = write_game(&g, MoveNotation::San).unwrap();
+        let san = write_game(&crate::rules::Registry::builtin(), &g, MoveNotation::San).unwrap();
         assert!(
             san.contains("1. e4 e5 (1... -- 2. d4) 2. Nf3 -- 3. d4 *"),
             "{san}"
         );
         for notation in [MoveNotation::Lan, MoveNotation::Coord] {
-            let other = write_game(&g, notation).unwrap();
+            let other = write_game(&crate::rules::Registry::builtin(), &g, notation).unwrap();
             let back = parse_game(&other, 1).unwrap();
             assert_eq!(
-                write_game(&back, MoveNotation::San).unwrap(),
+                write_game(&crate::rules::Registry::builtin(), &back, MoveNotation::San).unwrap(),
                 san,
                 "{other}"
             );
         }
         assert!(
-            write_game(&g, MoveNotation::Coord)
+            write_game(&crate::rules::Registry::builtin(), &g, MoveNotation::Coord)
                 .unwrap()
                 .contains("g1f3 0000")
         );
         assert!(
-            write_json(&g)
+            write_json(&crate::rules::Registry::builtin(), &g)
                 .unwrap()
                 .contains("\"san\":\"--\",\"lan\":\"--\",\"coord\":\"0000\"")
         );
@@ -661,9 +681,12 @@ mod tests {
     fn a_result_tag_that_is_no_result_is_not_written_into_the_movetext() {
         // Found by fuzzing: `0-0` would read back as castling.
         let g = parse_game("[Result \"0-0\"] 1. e4", 1).unwrap();
-        let text = write_game(&g, MoveNotation::San).unwrap();
+        let text = write_game(&crate::rules::Registry::builtin(), &g, MoveNotation::San).unwrap();
         assert!(text.ends_with("1. e4 *\n\n"), "{text}");
         let back = parse_game(&text, 1).unwrap();
-        assert_eq!(write_game(&back, MoveNotation::San).unwrap(), text);
+        assert_eq!(
+            write_game(&crate::rules::Registry::builtin(), &back, MoveNotation::San).unwrap(),
+            text
+        );
     }
 }

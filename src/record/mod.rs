@@ -20,7 +20,7 @@ use crate::notation::reader::{GameBytes, GameText};
 use crate::notation::replay::check_game;
 use crate::notation::san::push_san_after;
 use crate::notation::validation::Validator;
-use crate::rules::{Move, Position, Variant};
+use crate::rules::{Move, Position, Registry, Variant};
 
 /// The stable 64-bit id of a game with content hash `hash`: its first
 /// eight bytes, big-endian, as a signed integer. Games hashed on different
@@ -35,7 +35,7 @@ pub fn game_id(hash: &[u8; 32]) -> i64 {
 /// The position string a game starts from when that is not its variant's
 /// start position (`None` for the start position).
 pub(crate) fn start_text(start: &Position) -> Option<String> {
-    (*start != Position::start(start.variant()))
+    (*start != Position::start(start.variant().clone()))
         .then(|| crate::notation::position::write_position(start))
 }
 
@@ -157,19 +157,20 @@ pub(crate) struct LineTexts {
 /// Reads, replays and hashes one game for storage (the database's form:
 /// no move text, which the packed line gives back when asked for; SAN
 /// needs a legal-move count per move, most of an import's cost).
-pub(crate) fn prepare(source: &str, text: &GameText, game: Game) -> Prepared {
-    prepare_with(source, text, game, LineTexts::default())
+pub(crate) fn prepare(registry: &Registry, source: &str, text: &GameText, game: Game) -> Prepared {
+    prepare_with(registry, source, text, game, LineTexts::default())
 }
 
 /// [`prepare`], also writing the main line as text where `texts` asks.
 pub(crate) fn prepare_with(
+    registry: &Registry,
     source: &str,
     text: &GameText,
     game: Game,
     texts: LineTexts,
 ) -> Prepared {
     let mut line = LineRecorder::new(texts);
-    let checked = check_game(&game, Some(&mut |b, m, a| line.visit(b, m, a)));
+    let checked = check_game(registry, &game, Some(&mut |b, m, a| line.visit(b, m, a)));
     let (start, moves) = checked
         .replay
         .map_or((None, Vec::new()), |r| (Some(r.start), r.moves));
@@ -188,16 +189,21 @@ pub(crate) fn prepare_with(
 /// read ([`Validator::replaying`]), without the tree of its moves, which
 /// took some 200 bytes a ply (2.7 GB for one game of 11.9 million plies,
 /// against 100 MB of text). The same [`Prepared`] as [`prepare`] gives.
-pub(crate) fn prepare_bytes(source: &str, game: &GameBytes<'_>) -> Prepared {
-    prepare_bytes_with(source, game, LineTexts::default())
+pub(crate) fn prepare_bytes(registry: &Registry, source: &str, game: &GameBytes<'_>) -> Prepared {
+    prepare_bytes_with(registry, source, game, LineTexts::default())
 }
 
 /// [`prepare_bytes`], also writing the main line as text where `texts`
 /// asks.
-pub(crate) fn prepare_bytes_with(source: &str, game: &GameBytes<'_>, texts: LineTexts) -> Prepared {
+pub(crate) fn prepare_bytes_with(
+    registry: &Registry,
+    source: &str,
+    game: &GameBytes<'_>,
+    texts: LineTexts,
+) -> Prepared {
     let mut line = LineRecorder::new(texts);
     let mut visit = |b: &Position, m: &Move, a: &Position| line.visit(b, m, a);
-    let mut validator = Validator::replaying(game.source_notes(), &mut visit);
+    let mut validator = Validator::replaying(registry, game.source_notes(), &mut visit);
     read_with(&game.text, game.start, &mut validator);
     let validation = validator.finish();
     let kept = validation.kept.unwrap_or_default();
@@ -509,6 +515,7 @@ mod tests {
             n += 1;
             let kept = game.to_game_text();
             let tree = prepare_with(
+                &crate::rules::Registry::builtin(),
                 source,
                 &kept,
                 kept.read(),
@@ -518,6 +525,7 @@ mod tests {
                 },
             );
             let streamed = prepare_bytes_with(
+                &crate::rules::Registry::builtin(),
                 source,
                 &game,
                 LineTexts {
@@ -571,7 +579,11 @@ mod tests {
             text.push_str(&format!("{i}. {moves} "));
         }
         let mut games = GameSplitter::new(text.as_bytes());
-        let p = prepare_bytes("long", &games.next_game().unwrap().unwrap());
+        let p = prepare_bytes(
+            &crate::rules::Registry::builtin(),
+            "long",
+            &games.next_game().unwrap().unwrap(),
+        );
         assert_eq!(p.plies, 66_000);
         assert_eq!(p.keys.len(), MAX_INDEXED_PLY + 1);
     }

@@ -85,12 +85,12 @@ pub struct Decoder<'a> {
     bytes: &'a [u8],
     at: usize,
     ply: usize,
-    variant: Variant,
+    variant: &'a Variant,
 }
 
 impl<'a> Decoder<'a> {
     /// Decodes `bytes` as moves of `variant`.
-    pub fn new(variant: Variant, bytes: &'a [u8]) -> Decoder<'a> {
+    pub fn new(variant: &'a Variant, bytes: &'a [u8]) -> Decoder<'a> {
         Decoder {
             bytes,
             at: 0,
@@ -231,7 +231,7 @@ mod tests {
     #[test]
     fn every_legal_move_of_random_games_round_trips() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        for &variant in Variant::builtin() {
+        for variant in Variant::builtin() {
             for _ in 0..8 {
                 let mut pos = Position::start(variant);
                 for _ in 0..200 {
@@ -256,12 +256,12 @@ mod tests {
     #[test]
     fn damaged_bytes_are_errors_not_panics() {
         let chess = Variant::chess();
-        let pos = Position::start(chess);
+        let pos = Position::start(&chess);
         let m = resolve_coord(&pos, "e2e4").unwrap();
         let mut bytes = Vec::new();
         encode(&m, &mut bytes);
         assert_eq!(bytes.len(), 3);
-        let decode = |b: &[u8]| Decoder::new(chess, b).collect::<Result<Vec<_>, _>>();
+        let decode = |b: &[u8]| Decoder::new(&chess, b).collect::<Result<Vec<_>, _>>();
         assert_eq!(decode(&bytes[..2]), Err(PackedError::Truncated(1)));
         // h9 is off an 8x8 board.
         assert!(decode(&[0x87, 0x00, 0x00]).is_err());

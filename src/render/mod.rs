@@ -202,7 +202,7 @@ fn draw_piece(out: &mut String, pos: &Position, sq: Square, p: Piece, x: f32, y:
         Color::White => ("#ffffff", "#1a1a1a", "#1a1a1a"),
         Color::Black => ("#2b2b2b", "#000000", "#f2f2f2"),
     };
-    let image = pieces::image_for(def.name);
+    let image = pieces::image_for(&def.name);
     let shape = image.map_or(pieces::TOKEN, |i| i.shape);
     let color = match p.color {
         Color::White => "white",
@@ -214,7 +214,7 @@ fn draw_piece(out: &mut String, pos: &Position, sq: Square, p: Piece, x: f32, y:
         escape(&def.name.to_lowercase()),
         image.map_or("token", |i| i.id),
         color_name(p.color),
-        escape(def.name),
+        escape(&def.name),
     );
     out.push_str(
         &shape
@@ -272,7 +272,7 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
         escape(pos.variant().name()),
         size.files,
         size.ranks,
-        escape(pos.variant().def().display_name),
+        escape(&pos.variant().def().display_name),
     );
     out.push_str(r#"<g class="squares">"#);
     for sq in size.squares() {

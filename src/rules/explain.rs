@@ -29,7 +29,7 @@ pub enum Illegality {
     /// The piece does not move that way, or the way is blocked.
     CannotReach {
         /// Piece name ("Elephant").
-        piece: &'static str,
+        piece: String,
         /// From.
         from: Square,
         /// To.
@@ -37,7 +37,7 @@ pub enum Illegality {
         /// The square in the way, when the piece rides that way but is stopped.
         blocked_by: Option<Square>,
         /// The ruling on how the piece moves, where a ruling defines it.
-        rule: Option<&'static str>,
+        rule: Option<String>,
     },
     /// The move would leave the mover's king attacked (R-0-1).
     KingLeftAttacked,
@@ -46,7 +46,7 @@ pub enum Illegality {
         /// Why not.
         reason: String,
         /// The ruling.
-        rule: &'static str,
+        rule: String,
     },
     /// A castling that cannot be made now.
     Castling {
@@ -55,7 +55,7 @@ pub enum Illegality {
         /// Why not.
         reason: String,
         /// The ruling.
-        rule: &'static str,
+        rule: String,
     },
 }
 
@@ -121,16 +121,16 @@ impl Position {
         let Some(p) = self.piece_at(from) else {
             return Illegality::NoPiece(from);
         };
-        if p.color != self.turn {
+        if p.color != self.state.turn {
             return Illegality::NotYourPiece {
                 square: from,
-                turn: self.turn,
+                turn: self.state.turn,
             };
         }
-        if self.immune.contains(from) {
+        if self.state.immune.contains(from) {
             return Illegality::WaitingPawnMoves(from);
         }
-        if self.immune.contains(to) {
+        if self.state.immune.contains(to) {
             return Illegality::WaitingPawnCaptured(to);
         }
         if p.kind == t.king {
@@ -153,11 +153,11 @@ impl Position {
         }
         let def = self.variant.piece_def(p.kind);
         Illegality::CannotReach {
-            piece: def.name,
+            piece: def.name.clone(),
             from,
             to,
             blocked_by: self.ride_blocker(p, from, to),
-            rule: def.rule,
+            rule: def.rule.clone(),
         }
     }
 
@@ -205,16 +205,16 @@ impl Position {
         if !sp.offsets.contains(&delta) {
             return None;
         }
-        let us = self.turn;
+        let us = self.state.turn;
         let them = us.other();
-        let what = sp.name;
+        let what = sp.name.as_str();
         let fail = |reason: String| {
             Some(Illegality::SpecialKingMove {
                 reason,
-                rule: sp.rule,
+                rule: sp.rule.clone(),
             })
         };
-        if !self.king_rights[us.index()] {
+        if !self.state.king_rights[us.index()] {
             return fail(if sp.lost_on_any_king_move {
                 format!("{what} is only possible while the king has never moved")
             } else {
@@ -251,7 +251,7 @@ impl Position {
 
     fn explain_castling(&self, from: Square, to: Square) -> Option<Illegality> {
         let t = self.tables();
-        let us = self.turn;
+        let us = self.state.turn;
         let them = us.other();
         let candidates: Vec<_> = t.castlings[us.index()]
             .iter()
@@ -275,7 +275,7 @@ impl Position {
             Some(Illegality::Castling {
                 side: def.side,
                 reason,
-                rule: def.rule,
+                rule: def.rule.clone(),
             })
         };
         let partner_origin = def.partner_origin;
@@ -284,10 +284,12 @@ impl Position {
                 .setup
                 .iter()
                 .find(|(s, _)| *s == partner_origin)
-                .map_or("partner", |(_, p)| t.def.pieces[p.kind.index()].name)
+                .map_or("partner", |(_, p)| {
+                    t.def.pieces[p.kind.index()].name.as_str()
+                })
         };
-        if !self.castling.ready_for(t, us, i) {
-            let history = &self.castling_history;
+        if !self.state.castling.ready_for(t, us, i) {
+            let history = &self.state.castling_history;
             let king = history.king[us.index()];
             let partner = history.partners[us.index()][c.partner as usize];
             let king_spoilt = match (king, c.king_stage) {
@@ -356,9 +358,9 @@ impl Position {
 }
 
 /// The kinds a waiting pawn of `color` could become now, for messages.
-pub fn kind_names(pos: &Position, kinds: &[PieceKind]) -> Vec<&'static str> {
+pub fn kind_names<'p>(pos: &'p Position, kinds: &[PieceKind]) -> Vec<&'p str> {
     kinds
         .iter()
-        .map(|&k| pos.variant().piece_def(k).name)
+        .map(|&k| pos.variant().piece_def(k).name.as_str())
         .collect()
 }

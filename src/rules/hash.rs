@@ -70,30 +70,30 @@ impl Position {
     /// ```
     pub fn key(&self) -> u64 {
         // Variant and pieces: kept up to date as pieces come and go.
-        let mut h = self.board_key;
+        let mut h = self.state.board_key;
         debug_assert_eq!(
             h,
             self.pieces()
                 .fold(variant_key(self.variant.name()), |h, (sq, p)| h
                     ^ piece_key_formula(sq, p))
         );
-        if self.turn == Color::Black {
+        if self.state.turn == Color::Black {
             h ^= mix(TURN);
         }
-        if !self.castling.is_none() {
+        if !self.state.castling.is_none() {
             for c in Color::BOTH {
                 let ci = c.index() as u64;
-                if let Some(code) = stage_code(self.castling.king[c.index()]) {
+                if let Some(code) = stage_code(self.state.castling.king[c.index()]) {
                     h ^= mix(CASTLE_KING | ci << 16 | code);
                 }
-                for (p, &stage) in self.castling.partners[c.index()].iter().enumerate() {
+                for (p, &stage) in self.state.castling.partners[c.index()].iter().enumerate() {
                     if let Some(code) = stage_code(stage) {
                         h ^= mix(CASTLE_PARTNER | ci << 20 | (p as u64) << 16 | code);
                     }
                 }
             }
         }
-        if let Some(ep) = self.ep_square
+        if let Some(ep) = self.state.ep_square
             && self
                 .legal_moves_filtered(Some(self.tables().pawn), Some(ep))
                 .iter()
@@ -102,7 +102,7 @@ impl Position {
             h ^= mix(EP | ep.index() as u64);
         }
         for c in Color::BOTH {
-            if self.king_rights[c.index()] {
+            if self.state.king_rights[c.index()] {
                 h ^= mix(KING_RIGHT | c.index() as u64);
             }
         }

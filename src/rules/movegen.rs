@@ -156,19 +156,19 @@ impl Position {
     /// Every square holding a piece.
     #[inline]
     fn occupancy<B: Bits>(&self) -> B {
-        B::load(&self.color_bits[0]) | B::load(&self.color_bits[1])
+        B::load(&self.state.color_bits[0]) | B::load(&self.state.color_bits[1])
     }
 
     /// The squares of `color`'s pieces.
     #[inline]
     fn side<B: Bits>(&self, color: Color) -> B {
-        B::load(&self.color_bits[color.index()])
+        B::load(&self.state.color_bits[color.index()])
     }
 
     /// The squares of pieces of kind number `k`, both colours.
     #[inline]
     fn of_kind<B: Bits>(&self, k: usize) -> B {
-        B::load(&self.kind_bits[k])
+        B::load(&self.state.kind_bits[k])
     }
 
     /// The squares of pieces of the kinds in `kinds` (bit per kind).
@@ -199,7 +199,7 @@ impl Position {
     /// special move, waiting pawns' promotions) and kings' special attacks
     /// get the full attack test.
     pub(crate) fn gives_check(&self, m: &Move, by: Color) -> bool {
-        let i = self.tables().bit(self.kings[by.other().index()]);
+        let i = self.tables().bit(self.state.kings[by.other().index()]);
         by_width!(self.gives_check_here(m, i, by))
     }
 
@@ -208,7 +208,7 @@ impl Position {
         let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             && m.instant_promotion.is_none()
             && m.waiting_promotion.is_none()
-            && self.waiting_len == 0
+            && self.state.waiting_len == 0
             && !self.variant.has_waiting_promotion()
             && t.special_attacks.is_empty();
         if !plain {
@@ -236,7 +236,7 @@ impl Position {
         };
         // The moved piece by a pawn's capture or a leap, or a rider along
         // the line it now stands on or the one it left.
-        let k = usize::from(kind_of(self.board[m.to.index()]));
+        let k = usize::from(kind_of(self.state.board[m.to.index()]));
         (direct
             && ((k == t.pawn.index() && t.pawn_capture_from::<B>(by, i).has(ti))
                 || (t.leap_capture_kinds[by.index()] & (1 << k) != 0
@@ -290,8 +290,8 @@ impl Position {
                 }
             }
         }
-        if !t.special_attacks.is_empty() && self.king_rights[by.index()] {
-            let k = self.kings[by.index()];
+        if !t.special_attacks.is_empty() && self.state.king_rights[by.index()] {
+            let k = self.state.kings[by.index()];
             let sq = t.square_at[i];
             let delta = (
                 k.file() as i8 - sq.file() as i8,
@@ -310,7 +310,7 @@ impl Position {
     #[cfg(debug_assertions)]
     pub(crate) fn attacked_by_walking(&self, sq: Square, by: Color) -> bool {
         let t = self.tables();
-        let board = &self.board;
+        let board = &self.state.board;
         let color_of = |c: u8| if c > 16 { Color::Black } else { Color::White };
         let pawn = Piece {
             color: by,
@@ -347,8 +347,8 @@ impl Position {
                 }
             }
         }
-        if !t.special_attacks.is_empty() && self.king_rights[by.index()] {
-            let k = self.kings[by.index()];
+        if !t.special_attacks.is_empty() && self.state.king_rights[by.index()] {
+            let k = self.state.kings[by.index()];
             let delta = (
                 k.file() as i8 - sq.file() as i8,
                 k.rank() as i8 - sq.rank() as i8,
@@ -365,7 +365,7 @@ impl Position {
     /// not: the squares a written move of that piece may come from.
     fn origins<B: Bits>(&self, kind: PieceKind, to: Square) -> B {
         let t = self.tables();
-        let us = self.turn;
+        let us = self.state.turn;
         let k = kind.index();
         let ti = t.bit(to);
         let occ = self.occupancy::<B>();
@@ -413,7 +413,7 @@ impl Position {
     /// opponent's blocked pawn a capture promotes (R-CS-6), and ours whose
     /// wait this move ends (R-CS-4, R-CS-5).
     fn note_waiting_pawns<B: Bits>(&self, ctx: &mut Context<B>) {
-        if self.waiting_len == 0 {
+        if self.state.waiting_len == 0 {
             return;
         }
         let us = ctx.us;
@@ -442,7 +442,7 @@ impl Position {
     fn pinned<B: Bits>(&self, us: Color, occ: B) -> B {
         let t = self.tables();
         let them = us.other();
-        let ki = t.bit(self.kings[us.index()]);
+        let ki = t.bit(self.state.kings[us.index()]);
         let ours = self.side::<B>(us);
         let mut pinned = B::EMPTY;
         let riders = self.side::<B>(them)
@@ -487,7 +487,7 @@ impl Position {
         if !self.side::<B>(by).has(rider) {
             return None;
         }
-        let kind = 1 << kind_of(self.board[t.square_at[rider].index()]);
+        let kind = 1 << kind_of(self.state.board[t.square_at[rider].index()]);
         let mask = &t.ride_mask[by.index()][t.reverse[d] as usize];
         // Riding to the edge of any board (15 steps), or not at all: the
         // distance does not matter.
@@ -517,9 +517,9 @@ impl Position {
     #[inline]
     fn plain_move_is_safe<B: Bits>(&self, from: usize, to: usize) -> bool {
         let t = self.tables();
-        let us = self.turn;
-        let ki = t.bit(self.kings[us.index()]);
-        if self.check || from == ki {
+        let us = self.state.turn;
+        let ki = t.bit(self.state.kings[us.index()]);
+        if self.state.check || from == ki {
             let them = us.other();
             let king = if from == ki { to } else { ki };
             let after = (self.occupancy::<B>() & !B::single(from)) | B::single(to);
@@ -547,7 +547,7 @@ impl Position {
         if t.nearest(d, ray & occ) != from {
             return true;
         }
-        self.rider_behind::<B>(d, ki, from, occ, self.turn.other())
+        self.rider_behind::<B>(d, ki, from, occ, self.state.turn.other())
             .is_none_or(|rider| ray.has(to) && !t.ray_set::<B>(d, rider).has(to))
     }
 
@@ -566,7 +566,7 @@ impl Position {
         file: Option<u8>,
         rank: Option<u8>,
     ) -> Option<Move> {
-        if self.waiting_len != 0 || !self.variant.size().contains(to) {
+        if self.state.waiting_len != 0 || !self.variant.size().contains(to) {
             return None;
         }
         let hints = Hints { file, rank };
@@ -575,14 +575,14 @@ impl Position {
 
     fn plain_named_here<B: Bits>(&self, kind: PieceKind, to: Square, hints: Hints) -> Option<Move> {
         let t = self.tables();
-        let us = self.turn;
+        let us = self.state.turn;
         let ti = t.bit(to);
-        let target = Piece::from_code(self.board[to.index()]);
+        let target = Piece::from_code(self.state.board[to.index()]);
         if target.is_some_and(|p| p.color == us) {
             return None;
         }
         if kind == t.pawn {
-            if t.zone_set::<B>(us).has(ti) || self.ep_square == Some(to) {
+            if t.zone_set::<B>(us).has(ti) || self.state.ep_square == Some(to) {
                 return None;
             }
             let ours = Piece { color: us, kind }.code();
@@ -604,17 +604,17 @@ impl Position {
             if target.is_some() {
                 for fi in t.pawn_capture_from::<B>(us, ti).indices() {
                     let from = t.square_at[fi];
-                    if self.board[from.index()] == ours {
+                    if self.state.board[from.index()] == ours {
                         take(from, MoveKind::Normal).ok()?;
                     }
                 }
             } else {
                 let one = t.size.offset(to, 0, back)?;
-                if self.board[one.index()] == ours {
+                if self.state.board[one.index()] == ours {
                     take(one, MoveKind::Normal).ok()?;
-                } else if self.board[one.index()] == 0
+                } else if self.state.board[one.index()] == 0
                     && let Some(two) = t.size.offset(to, 0, 2 * back)
-                    && self.board[two.index()] == ours
+                    && self.state.board[two.index()] == ours
                     && t.double_step_set::<B>(us).has(t.bit(two))
                 {
                     take(two, MoveKind::DoubleStep).ok()?;
@@ -622,7 +622,7 @@ impl Position {
             }
             return found;
         }
-        if kind == t.king && self.king_may_arrive_specially(us, self.kings[us.index()], to) {
+        if kind == t.king && self.king_may_arrive_specially(us, self.state.kings[us.index()], to) {
             return None;
         }
         let mut found = None;
@@ -647,9 +647,9 @@ impl Position {
         only_to: Option<Square>,
         few: bool,
     ) -> Context<B> {
-        let us = self.turn;
-        let king = self.kings[us.index()];
-        let pinned = if !test_legality || self.check {
+        let us = self.state.turn;
+        let king = self.state.kings[us.index()];
+        let pinned = if !test_legality || self.state.check {
             B::EMPTY
         } else if few {
             let t = self.tables();
@@ -660,7 +660,7 @@ impl Position {
         let mut ctx = Context {
             us,
             king,
-            in_check: self.check,
+            in_check: self.state.check,
             pinned,
             any_pinned: !pinned.is_empty(),
             their_blocked: None,
@@ -765,7 +765,7 @@ impl Position {
     fn generate_to<B: Bits>(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square, hints: Hints) {
         out.clear();
         let t = self.tables();
-        let us = self.turn;
+        let us = self.state.turn;
         let ctx = self.context::<B>(true, Some(to), true);
         if kind == t.pawn {
             let ours = Piece { color: us, kind }.code();
@@ -775,8 +775,8 @@ impl Position {
             let back = -t.pawn_push[us.index()];
             for (df, dr) in [(0, back), (0, 2 * back), (-1, back), (1, back)] {
                 if let Some(s) = t.size.offset(to, df, dr)
-                    && self.board[s.index()] == ours
-                    && !self.immune.contains(s)
+                    && self.state.board[s.index()] == ours
+                    && !self.state.immune.contains(s)
                     && hints.allow(s)
                 {
                     from_squares[n] = s;
@@ -789,12 +789,12 @@ impl Position {
             self.pawn_moves(&ctx, pawns, B::single(t.bit(to)), out);
             return;
         }
-        let target = self.board[to.index()];
+        let target = self.state.board[to.index()];
         // No capture of one's own piece or a waiting pawn (R-CS-3); a
         // king's castling may still land here only on an empty square.
         let open = target == 0
             || (Piece::from_code(target).is_some_and(|p| p.color != us)
-                && !self.immune.contains(to));
+                && !self.state.immune.contains(to));
         if open {
             for fi in self.origins::<B>(kind, to).indices() {
                 let from = t.square_at[fi];
@@ -822,7 +822,7 @@ impl Position {
     pub fn has_legal_move(&self) -> bool {
         // Counted, not listed: moves that need no test are not made.
         let mut out = MoveCount(0);
-        if self.check {
+        if self.state.check {
             let king = Some(self.tables().king);
             by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
             if !out.is_empty() {
@@ -864,10 +864,10 @@ impl Position {
         first_only: bool,
     ) {
         let t = self.tables();
-        let us = self.turn;
+        let us = self.state.turn;
         let ctx = self.context::<B>(test_legality, only_to, false);
         let occ = self.occupancy::<B>();
-        let immune = B::load(&self.immune_bits);
+        let immune = B::load(&self.state.immune_bits);
         let empty = !occ;
         let capturable = self.side::<B>(us.other()) & !immune;
         let within = match only_to {
@@ -973,7 +973,7 @@ impl Position {
         let occ = self.occupancy::<B>();
         let empty = !occ & t.board_set::<B>();
         let zone = t.zone_set::<B>(us);
-        let capturable = self.side::<B>(us.other()) & !B::load(&self.immune_bits) & within;
+        let capturable = self.side::<B>(us.other()) & !B::load(&self.state.immune_bits) & within;
         // Counting only, the moves of pawns that need no legality test are
         // counted set-wise (promotions aside: each may be several moves).
         let bulk = if S::COUNTS && ctx.plain {
@@ -1022,8 +1022,9 @@ impl Position {
             }
         }
         let ep = self
+            .state
             .ep_square
-            .filter(|&ep| t.def.pawns.en_passant && self.board[ep.index()] == 0)
+            .filter(|&ep| t.def.pawns.en_passant && self.state.board[ep.index()] == 0)
             .map(|ep| t.bit(ep));
         // Counting, the captures of the pawns that need no test are
         // counted set-wise, each side's at once, unless one of them lands
@@ -1101,10 +1102,9 @@ impl Position {
             PromotionRule::Choice(kinds) => {
                 let limits = &t.def.pawns.promotion_limits;
                 for &k in kinds {
-                    if limits
-                        .iter()
-                        .any(|&(lk, n)| lk == k && self.counts[ctx.us.index()][k.index()] >= n)
-                    {
+                    if limits.iter().any(|&(lk, n)| {
+                        lk == k && self.state.counts[ctx.us.index()][k.index()] >= n
+                    }) {
                         continue;
                     }
                     self.push(
@@ -1130,7 +1130,7 @@ impl Position {
         let Some(sp) = &t.def.special_king_move else {
             return;
         };
-        if !self.king_rights[ctx.us.index()] || (sp.forbidden_in_check && ctx.in_check) {
+        if !self.state.king_rights[ctx.us.index()] || (sp.forbidden_in_check && ctx.in_check) {
             return;
         }
         let them = ctx.us.other();
@@ -1143,7 +1143,7 @@ impl Position {
             }
             let target = self.piece_at(to);
             if target.is_some_and(|p| p.color == ctx.us || !sp.may_capture)
-                || self.immune.contains(to)
+                || self.state.immune.contains(to)
             {
                 continue;
             }
@@ -1179,7 +1179,7 @@ impl Position {
     ) {
         // A side's king is `Moved` once none of its castlings can happen
         // (`CastlingState::canonical`).
-        if ctx.in_check || self.castling.king[ctx.us.index()] == Stage::Moved {
+        if ctx.in_check || self.state.castling.king[ctx.us.index()] == Stage::Moved {
             return;
         }
         let t = self.tables();
@@ -1188,13 +1188,13 @@ impl Position {
             if side.is_some_and(|side| t.def.castling[c.index as usize].side != side)
                 || ctx.only_to.is_some_and(|to| to != c.king_to)
                 || ctx.king != c.king_from
-                || !self.castling.ready_for(t, us, i)
+                || !self.state.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
                     != Some(Piece {
                         color: us,
                         kind: c.partner_kind,
                     })
-                || c.empty.iter().any(|s| self.board[s.index()] != 0)
+                || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
                 || c.safe.iter().any(|&s| self.attacked(s, us.other()))
             {
                 continue;
@@ -1235,7 +1235,7 @@ impl Position {
             || m.kind != MoveKind::Normal && m.kind != MoveKind::DoubleStep
             || ctx.pinned.has(self.tables().bit(m.from));
         if let Some(blocked) = ctx.their_blocked {
-            let c = self.board[m.to.index()];
+            let c = self.state.board[m.to.index()];
             if c != 0 && kind_of(c) != self.tables().pawn.0 && m.kind != MoveKind::EnPassant {
                 m.instant_promotion = Some(WaitingPromotion {
                     square: blocked,
@@ -1318,7 +1318,7 @@ impl Position {
                 },
             );
         }
-        !trial.attacked(trial.kings[ctx.us.index()], them)
+        !trial.attacked(trial.state.kings[ctx.us.index()], them)
     }
 }
 
@@ -1345,7 +1345,7 @@ mod tests {
         };
         let mut positions = 0;
         let mut quick_answers = 0;
-        for &variant in Variant::builtin() {
+        for variant in Variant::builtin() {
             for _ in 0..12 {
                 let mut pos = Position::start(variant);
                 for _ in 0..120 {

@@ -35,8 +35,11 @@ fn count(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     };
     pos.legal_moves_into(moves);
     let mut total = 0;
+    // One copy of the variant's handle per node; each move's position is a
+    // plain copy of the state into it.
+    let mut next = pos.clone();
     for m in moves.iter() {
-        let mut next = pos.clone();
+        next.clone_from(pos);
         next.play_unchecked(m);
         total += count(&next, depth - 1, rest);
     }

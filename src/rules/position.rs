@@ -64,9 +64,16 @@ pub enum PositionError {
 /// let pos = Position::start(Variant::by_name("courier-spiel").unwrap());
 /// assert_eq!(perft(&pos, 1), pos.legal_moves().len() as u64);
 /// ```
-#[derive(Clone)]
 pub struct Position {
     pub(crate) variant: Variant,
+    pub(crate) state: State,
+}
+
+/// A position's pieces, turn, rights and clocks: everything but its
+/// variant, a plain value copied in one move (a search copies positions
+/// without touching the variant's reference count).
+#[derive(Clone, Copy)]
+pub(crate) struct State {
     pub(crate) board: [u8; SQUARE_SPACE],
     /// Per colour: its pieces' squares, by bit index (`bitboard` module).
     pub(crate) color_bits: [Store; 2],
@@ -112,34 +119,54 @@ impl PartialEq for Position {
     }
 }
 
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            variant: self.variant.clone(),
+            state: self.state,
+        }
+    }
+
+    /// Copies `source` into `self`; when both are of the same compiled
+    /// variant (a search's scratch positions) the variant is left alone,
+    /// so the copy is one plain copy of the state.
+    fn clone_from(&mut self, source: &Position) {
+        if !self.variant.same_tables(&source.variant) {
+            self.variant = source.variant.clone();
+        }
+        self.state = source.state;
+    }
+}
+
 impl Position {
-    /// The start position of `variant`.
-    pub fn start(variant: Variant) -> Position {
-        variant
+    /// The start position of `variant` (a [`Variant`] or a reference to
+    /// one).
+    pub fn start(variant: impl Into<Variant>) -> Position {
+        let variant = variant.into();
+        let state = *variant
             .tables()
             .start
-            .get_or_init(|| Position::set_up_start(variant))
-            .clone()
+            .get_or_init(|| Position::set_up_start(variant.clone()).state);
+        Position { variant, state }
     }
 
     /// [`Position::start`], made from the definition's setup.
     fn set_up_start(variant: Variant) -> Position {
-        let t = variant.tables();
         let mut pos = Position::empty(variant);
+        let t = &*pos.variant.0;
         for &(sq, p) in &t.def.setup {
-            pos.put(sq, p);
+            pos.state.put(t, sq, p);
         }
-        pos.castling = CastlingState::start(t);
-        pos.castling_history = pos.castling;
-        pos.king_rights = [t.def.special_king_move.is_some(); 2];
-        pos.check = pos.attacked(pos.kings[0], Color::Black);
+        pos.state.castling = CastlingState::start(t);
+        pos.state.castling_history = pos.state.castling;
+        pos.state.king_rights = [t.def.special_king_move.is_some(); 2];
+        pos.state.check = pos.attacked(pos.state.kings[0], Color::Black);
         pos
     }
 
     fn empty(variant: Variant) -> Position {
         let t = variant.tables();
-        Position {
-            variant,
+        let state = State {
             board: [0; SQUARE_SPACE],
             color_bits: [[0; STORE_WORDS]; 2],
             kind_bits: [[0; STORE_WORDS]; 16],
@@ -162,26 +189,27 @@ impl Position {
             immune_bits: [0; STORE_WORDS],
             check: false,
             board_key: t.variant_key,
-        }
+        };
+        Position { variant, state }
     }
 
-    pub(crate) fn tables(&self) -> &'static Tables {
-        self.variant.tables()
+    pub(crate) fn tables(&self) -> &Tables {
+        &self.variant.0
     }
 
     /// The variant.
-    pub fn variant(&self) -> Variant {
-        self.variant
+    pub fn variant(&self) -> &Variant {
+        &self.variant
     }
 
     /// Side to move.
     pub fn turn(&self) -> Color {
-        self.turn
+        self.state.turn
     }
 
     /// The piece on `sq`, if any.
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        Piece::from_code(self.board[sq.index()])
+        Piece::from_code(self.state.board[sq.index()])
     }
 
     /// Squares holding `color`'s pieces.
@@ -192,7 +220,7 @@ impl Position {
     /// The squares of `color`'s pieces, in index order.
     fn squares_of(&self, color: Color) -> impl Iterator<Item = Square> + '_ {
         let t = self.tables();
-        BitIter(Wide::load(&self.color_bits[color.index()])).map(|i| t.square_at[i])
+        BitIter(Wide::load(&self.state.color_bits[color.index()])).map(|i| t.square_at[i])
     }
 
     /// Every piece with its square.
@@ -205,37 +233,37 @@ impl Position {
 
     /// `color`'s king square.
     pub fn king_square(&self, color: Color) -> Square {
-        self.kings[color.index()]
+        self.state.kings[color.index()]
     }
 
     /// En passant target square, written after every double step (as FEN).
     pub fn ep_square(&self) -> Option<Square> {
-        self.ep_square
+        self.state.ep_square
     }
 
     /// Plies since the last capture or pawn move.
     pub fn halfmove_clock(&self) -> u32 {
-        self.halfmove_clock
+        self.state.halfmove_clock
     }
 
     /// Move number.
     pub fn fullmove_number(&self) -> u32 {
-        self.fullmove_number
+        self.state.fullmove_number
     }
 
     /// Castling progress.
     pub fn castling(&self) -> CastlingState {
-        self.castling
+        self.state.castling
     }
 
     /// Whether `color`'s once-per-game king move (R-KL-1, R-CH-5) is unused.
     pub fn king_right(&self, color: Color) -> bool {
-        self.king_rights[color.index()]
+        self.state.king_rights[color.index()]
     }
 
     /// Waiting pawns, White's first, each side's in order of arrival.
     pub fn waiting_pawns(&self) -> &[WaitingPawn] {
-        &self.waiting[..self.waiting_len as usize]
+        &self.state.waiting[..self.state.waiting_len as usize]
     }
 
     /// The castlings `color` may still make some day.
@@ -246,8 +274,9 @@ impl Position {
             let any = t.castlings[color.index()].iter().enumerate().any(|(i, c)| {
                 t.def.castling[c.index as usize].side == side
                     && self
+                        .state
                         .castling
-                        .achievable(t, color, i, self.kings[color.index()])
+                        .achievable(t, color, i, self.state.kings[color.index()])
             });
             if any {
                 out.push(side);
@@ -265,38 +294,19 @@ impl Position {
                 k != t.king
                     && k != t.pawn
                     && t.setup_counts[color.index()][k.index()]
-                        > self.counts[color.index()][k.index()]
+                        > self.state.counts[color.index()][k.index()]
             })
             .collect()
     }
 
     #[inline]
     pub(crate) fn put(&mut self, sq: Square, p: Piece) {
-        let t = self.tables();
-        let code = p.code();
-        let i = t.bit(sq);
-        self.board[sq.index()] = code;
-        self.board_key ^= t.piece_key(code, i);
-        store_insert(&mut self.color_bits[p.color.index()], i);
-        store_insert(&mut self.kind_bits[p.kind.index()], i);
-        self.counts[p.color.index()][p.kind.index()] += 1;
-        if p.kind == t.king {
-            self.kings[p.color.index()] = sq;
-        }
+        self.state.put(&self.variant.0, sq, p);
     }
 
     #[inline]
     pub(crate) fn take(&mut self, sq: Square) -> Option<Piece> {
-        let code = self.board[sq.index()];
-        let p = Piece::from_code(code)?;
-        self.board[sq.index()] = 0;
-        let t = self.tables();
-        let i = t.bit(sq);
-        self.board_key ^= t.piece_key(code, i);
-        store_remove(&mut self.color_bits[p.color.index()], i);
-        store_remove(&mut self.kind_bits[p.kind.index()], i);
-        self.counts[p.color.index()][p.kind.index()] -= 1;
-        Some(p)
+        self.state.take(&self.variant.0, sq)
     }
 
     /// The raw fields of this position.
@@ -308,11 +318,11 @@ impl Position {
             for side in self.castling_sides(color) {
                 castling.push((color, side));
             }
-            if let Stage::Staged(sq) = self.castling.king[color.index()] {
+            if let Stage::Staged(sq) = self.state.castling.king[color.index()] {
                 castling_stages.push((color, sq));
             }
             for p in 0..t.partners[color.index()].len() {
-                if let Stage::Staged(sq) = self.castling.partners[color.index()][p] {
+                if let Stage::Staged(sq) = self.state.castling.partners[color.index()][p] {
                     castling_stages.push((color, sq));
                 }
             }
@@ -327,10 +337,10 @@ impl Position {
             for color in Color::BOTH {
                 let ci = color.index();
                 for (p, &sq) in t.partners[ci].iter().enumerate() {
-                    if self.castling.partners[ci][p] != Stage::Unmoved {
+                    if self.state.castling.partners[ci][p] != Stage::Unmoved {
                         continue;
                     }
-                    let king = self.kings[ci];
+                    let king = self.state.kings[ci];
                     let side = if sq.file() > king.file() {
                         CastlingSide::Short
                     } else {
@@ -347,14 +357,18 @@ impl Position {
         }
         Setup {
             board,
-            turn: self.turn,
+            turn: self.state.turn,
             castling,
             castling_rooks,
             castling_stages,
-            ep_square: self.ep_square,
-            halfmove_clock: self.halfmove_clock,
-            fullmove_number: self.fullmove_number,
-            king_rights: t.def.special_king_move.as_ref().map(|_| self.king_rights),
+            ep_square: self.state.ep_square,
+            halfmove_clock: self.state.halfmove_clock,
+            fullmove_number: self.state.fullmove_number,
+            king_rights: t
+                .def
+                .special_king_move
+                .as_ref()
+                .map(|_| self.state.king_rights),
             waiting: self.waiting_pawns().to_vec(),
         }
     }
@@ -364,7 +378,7 @@ impl Position {
     fn outermost_partner(&self, color: Color, side: CastlingSide) -> Option<Square> {
         let t = self.tables();
         let free = t.def.free_castling.as_ref()?;
-        let king = self.kings[color.index()];
+        let king = self.state.kings[color.index()];
         let rook = Some(Piece {
             color,
             kind: free.partner,
@@ -383,8 +397,13 @@ impl Position {
     ///
     /// # Errors
     /// Returns the first fault found, naming the field it is in.
-    pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
-        let t = variant.tables();
+    pub fn from_setup(
+        variant: impl Into<Variant>,
+        setup: &Setup,
+    ) -> Result<Position, PositionError> {
+        let variant = variant.into();
+        let tables = variant.clone();
+        let t = tables.tables();
         let size = t.size;
         let mut pos = Position::empty(variant);
         let mut kings = [0u8; 2];
@@ -395,10 +414,10 @@ impl Position {
                     ranks: size.ranks,
                 });
             }
-            if pos.board[sq.index()] != 0 {
+            if pos.state.board[sq.index()] != 0 {
                 return Err(PositionError::DoubleOccupancy);
             }
-            if pos.counts[p.color.index()][p.kind.index()] == u8::MAX {
+            if pos.state.counts[p.color.index()][p.kind.index()] == u8::MAX {
                 return Err(PositionError::TooManyPieces);
             }
             if p.kind == t.king {
@@ -411,9 +430,9 @@ impl Position {
                 return Err(PositionError::KingCount(c));
             }
         }
-        pos.turn = setup.turn;
-        pos.halfmove_clock = setup.halfmove_clock;
-        pos.fullmove_number = setup.fullmove_number.max(1);
+        pos.state.turn = setup.turn;
+        pos.state.halfmove_clock = setup.halfmove_clock;
+        pos.state.fullmove_number = setup.fullmove_number.max(1);
 
         // Waiting pawns (R-CS-3..6).
         let waiting_rule = matches!(t.def.pawns.promotion, PromotionRule::Waiting { .. });
@@ -456,11 +475,11 @@ impl Position {
                     "two pawns of one side cannot have arrived on the same move (R-CS-4)".into(),
                 ));
             }
-            pos.waiting[i] = *w;
-            pos.immune.insert(w.square);
-            store_insert(&mut pos.immune_bits, t.bit(w.square));
+            pos.state.waiting[i] = *w;
+            pos.state.immune.insert(w.square);
+            store_insert(&mut pos.state.immune_bits, t.bit(w.square));
         }
-        pos.waiting_len = setup.waiting.len() as u8;
+        pos.state.waiting_len = setup.waiting.len() as u8;
         for c in Color::BOTH {
             let blocked = pos
                 .waiting_pawns()
@@ -482,27 +501,27 @@ impl Position {
             let must_promote = sq.rank() == last
                 || (t.def.pawns.promotion_mandatory
                     && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
-            if sq.rank() == first || (must_promote && !pos.immune.contains(sq)) {
+            if sq.rank() == first || (must_promote && !pos.state.immune.contains(sq)) {
                 return Err(PositionError::PawnRank);
             }
         }
 
         // Castling.
-        pos.castling = castling_from_setup(&pos, t, setup)?;
-        pos.castling_history = pos.castling;
+        pos.state.castling = castling_from_setup(&pos, t, setup)?;
+        pos.state.castling_history = pos.state.castling;
 
         // King rights (R-KL-1, R-CH-5).
         if let Some(special) = &t.def.special_king_move {
             let rights = setup.king_rights.unwrap_or_else(|| {
                 [
-                    pos.kings[0] == t.king_origin[0],
-                    pos.kings[1] == t.king_origin[1],
+                    pos.state.kings[0] == t.king_origin[0],
+                    pos.state.kings[1] == t.king_origin[1],
                 ]
             });
             for c in Color::BOTH {
                 if rights[c.index()]
                     && special.lost_on_any_king_move
-                    && pos.kings[c.index()] != t.king_origin[c.index()]
+                    && pos.state.kings[c.index()] != t.king_origin[c.index()]
                 {
                     return Err(PositionError::KingRights(format!(
                         "the {c:?} king has left its setup square, so it has moved and cannot leap ({})",
@@ -510,7 +529,7 @@ impl Position {
                     )));
                 }
             }
-            pos.king_rights = rights;
+            pos.state.king_rights = rights;
         } else if setup.king_rights.is_some_and(|r| r.iter().any(|&x| x)) {
             return Err(PositionError::KingRights(format!(
                 "{} has no such move",
@@ -520,17 +539,17 @@ impl Position {
 
         // En passant.
         if let Some(ep) = setup.ep_square {
-            let mover = pos.turn.other();
+            let mover = pos.state.turn.other();
             let push = t.pawn_push[mover.index()];
             let ok = t.def.pawns.en_passant
                 && size.contains(ep)
                 && (ep.rank() as i16 - push as i16)
                     .try_into()
                     .is_ok_and(|r: u8| r < 16 && t.double_step[mover.index()] & (1 << r) != 0)
-                && pos.board[ep.index()] == 0
+                && pos.state.board[ep.index()] == 0
                 && size
                     .offset(ep, 0, -push)
-                    .is_some_and(|s| pos.board[s.index()] == 0)
+                    .is_some_and(|s| pos.state.board[s.index()] == 0)
                 && size.offset(ep, 0, push).is_some_and(|s| {
                     pos.piece_at(s)
                         == Some(Piece {
@@ -541,19 +560,25 @@ impl Position {
             if !ok {
                 return Err(PositionError::EnPassant);
             }
-            pos.ep_square = Some(ep);
+            pos.state.ep_square = Some(ep);
         }
 
-        if pos.attacked(pos.kings[pos.turn.other().index()], pos.turn) {
+        if pos.attacked(
+            pos.state.kings[pos.state.turn.other().index()],
+            pos.state.turn,
+        ) {
             return Err(PositionError::OppositeCheck);
         }
-        pos.check = pos.attacked(pos.kings[pos.turn.index()], pos.turn.other());
+        pos.state.check = pos.attacked(
+            pos.state.kings[pos.state.turn.index()],
+            pos.state.turn.other(),
+        );
         Ok(pos)
     }
 
     /// Whether the side to move is in check.
     pub fn is_check(&self) -> bool {
-        self.check
+        self.state.check
     }
 
     /// Whether `by` attacks `sq` in this position.
@@ -569,7 +594,7 @@ impl Position {
         if self.has_legal_move() {
             return None;
         }
-        let loser = self.turn;
+        let loser = self.state.turn;
         if self.is_check() {
             return Some(Outcome::Win {
                 winner: loser.other(),
@@ -600,7 +625,7 @@ impl Position {
             return None;
         }
         let others = |c: Color| self.squares_of(c).count() - 1;
-        let (us, them) = (self.turn, self.turn.other());
+        let (us, them) = (self.state.turn, self.state.turn.other());
         match (others(us), others(them)) {
             (0, 0) => Some(Outcome::Draw {
                 by: Ending::BareKing,
@@ -609,7 +634,7 @@ impl Position {
                 let last = (n == 1)
                     .then(|| {
                         self.squares_of(them)
-                            .find(|&s| s != self.kings[them.index()])
+                            .find(|&s| s != self.state.kings[them.index()])
                     })
                     .flatten();
                 let bares = last.is_some_and(|sq| {
@@ -642,20 +667,20 @@ impl Position {
     /// The null move, if the side to move may make one: never while in
     /// check (R-0-6, R-0-1).
     pub fn null_move(&self) -> Option<Move> {
-        (!self.check).then(|| Move::null(self.kings[self.turn.index()]))
+        (!self.state.check).then(|| Move::null(self.state.kings[self.state.turn.index()]))
     }
 
     /// Passes the turn (R-0-6): en passant rights lapse, the halfmove
     /// clock counts the ply, nothing else changes (waiting pawns do not
     /// advance: the owner made no move).
     fn play_null(&mut self) {
-        let us = self.turn;
-        self.ep_square = None;
-        self.halfmove_clock += 1;
-        self.turn = us.other();
-        self.check = self.attacked(self.kings[us.other().index()], us);
+        let us = self.state.turn;
+        self.state.ep_square = None;
+        self.state.halfmove_clock += 1;
+        self.state.turn = us.other();
+        self.state.check = self.attacked(self.state.kings[us.other().index()], us);
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.state.fullmove_number += 1;
         }
     }
 
@@ -667,8 +692,8 @@ impl Position {
             self.play_null();
             return;
         }
-        let t = self.tables();
-        let us = self.turn;
+        let t = &*self.variant.0;
+        let us = self.state.turn;
         let them = us.other();
         let Some(mover) = self.piece_at(m.from) else {
             debug_assert!(false, "no piece on the from-square");
@@ -679,45 +704,45 @@ impl Position {
         match m.kind {
             MoveKind::Castle(i) => {
                 let c = &t.def.castling[i as usize];
-                let king = self.take(c.king_from);
-                let partner = self.take(c.partner_from);
+                let king = self.state.take(t, c.king_from);
+                let partner = self.state.take(t, c.partner_from);
                 if let (Some(k), Some(p)) = (king, partner) {
-                    self.put(c.king_to, k);
-                    self.put(c.partner_to, p);
+                    self.state.put(t, c.king_to, k);
+                    self.state.put(t, c.partner_to, p);
                 }
-                self.castling = self.castling.after_castling(us);
-                self.castling_history = self.castling_history.after_castling(us);
+                self.state.castling = self.state.castling.after_castling(us);
+                self.state.castling_history = self.state.castling_history.after_castling(us);
             }
             MoveKind::EnPassant => {
                 let victim = Square::new(m.to.file(), m.from.rank());
-                captured = self.take(victim);
-                self.take(m.from);
-                self.put(m.to, mover);
+                captured = self.state.take(t, victim);
+                self.state.take(t, m.from);
+                self.state.put(t, m.to, mover);
             }
             _ if m.promotion.is_none() => {
                 // The mover's sets and key change by its two squares alone.
-                if self.board[m.to.index()] != 0 {
-                    captured = self.take(m.to);
+                if self.state.board[m.to.index()] != 0 {
+                    captured = self.state.take(t, m.to);
                 }
                 let (fi, ti) = (t.bit(m.from), t.bit(m.to));
-                let code = self.board[m.from.index()];
-                self.board[m.from.index()] = 0;
-                self.board[m.to.index()] = code;
-                self.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
-                store_move(&mut self.color_bits[us.index()], fi, ti);
-                store_move(&mut self.kind_bits[mover.kind.index()], fi, ti);
+                let code = self.state.board[m.from.index()];
+                self.state.board[m.from.index()] = 0;
+                self.state.board[m.to.index()] = code;
+                self.state.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
+                store_move(&mut self.state.color_bits[us.index()], fi, ti);
+                store_move(&mut self.state.kind_bits[mover.kind.index()], fi, ti);
                 if is_king {
-                    self.kings[us.index()] = m.to;
+                    self.state.kings[us.index()] = m.to;
                 }
             }
             _ => {
-                captured = self.take(m.to);
-                self.take(m.from);
+                captured = self.state.take(t, m.to);
+                self.state.take(t, m.from);
                 let placed = match m.promotion {
                     Some(kind) => Piece { color: us, kind },
                     None => mover,
                 };
-                self.put(m.to, placed);
+                self.state.put(t, m.to, placed);
             }
         }
         // Most moves touch no castling piece: only the king's, those from
@@ -725,25 +750,29 @@ impl Position {
         let touches_castling = is_king
             || t.castling_touch[us.index()].contains(m.from)
             || t.castling_touch[them.index()].contains(m.to);
-        if touches_castling && !m.is_castle() && !self.castling_history.is_none() {
-            self.castling = self
-                .castling
-                .after_move(t, us, m.from, m.to, is_king, self.kings);
-            self.castling_history = self.castling_history.advance(t, us, m.from, m.to, is_king);
+        if touches_castling && !m.is_castle() && !self.state.castling_history.is_none() {
+            self.state.castling =
+                self.state
+                    .castling
+                    .after_move(t, us, m.from, m.to, is_king, self.state.kings);
+            self.state.castling_history = self
+                .state
+                .castling_history
+                .advance(t, us, m.from, m.to, is_king);
         }
         if is_king
             && let Some(sp) = &t.def.special_king_move
             && (m.kind == MoveKind::SpecialKing || sp.lost_on_any_king_move)
         {
-            self.king_rights[us.index()] = false;
+            self.state.king_rights[us.index()] = false;
         }
-        self.halfmove_clock = if mover.kind == t.pawn || captured.is_some() {
+        self.state.halfmove_clock = if mover.kind == t.pawn || captured.is_some() {
             0
         } else {
-            self.halfmove_clock + 1
+            self.state.halfmove_clock + 1
         };
         // A double step that promotes leaves no pawn to take en passant.
-        self.ep_square = match m.kind {
+        self.state.ep_square = match m.kind {
             MoveKind::DoubleStep if m.promotion.is_none() => Some(Square::new(
                 m.from.file(),
                 (m.from.rank() + m.to.rank()) / 2,
@@ -751,71 +780,72 @@ impl Position {
             _ => None,
         };
 
-        if self.waiting_len > 0 || self.variant.has_waiting_promotion() {
+        if self.state.waiting_len > 0 || self.variant.has_waiting_promotion() {
             self.advance_waiting(m, mover, us, captured);
         }
 
-        self.turn = them;
-        self.check = self.gives_check(m, us);
+        self.state.turn = them;
+        self.state.check = self.gives_check(m, us);
         #[cfg(debug_assertions)]
         self.assert_incremental_state(m);
         if us == Color::Black {
-            self.fullmove_number += 1;
+            self.state.fullmove_number += 1;
         }
     }
 
     /// The waiting-pawn life cycle of one ply (R-CS-3..6).
     fn advance_waiting(&mut self, m: &Move, mover: Piece, us: Color, captured: Option<Piece>) {
-        let t = self.tables();
+        let t = &*self.variant.0;
         let PromotionRule::Waiting { turns } = t.def.pawns.promotion else {
             return;
         };
         let mut i = 0;
-        while i < self.waiting_len as usize {
-            let w = self.waiting[i];
+        while i < self.state.waiting_len as usize {
+            let w = self.state.waiting[i];
             if w.color == us && w.turns == 1 {
                 if let Some(wp) = m.waiting_promotion {
-                    self.take(wp.square);
-                    self.put(
+                    self.state.take(t, wp.square);
+                    self.state.put(
+                        t,
                         wp.square,
                         Piece {
                             color: us,
                             kind: wp.kind,
                         },
                     );
-                    self.remove_waiting(i);
+                    self.state.remove_waiting(t, i);
                     continue;
                 }
-                self.waiting[i].turns = 0;
+                self.state.waiting[i].turns = 0;
             } else if w.color == us && w.turns > 1 {
-                self.waiting[i].turns -= 1;
+                self.state.waiting[i].turns -= 1;
             }
             i += 1;
         }
         if mover.kind == t.pawn
             && m.promotion.is_none()
             && m.to.rank() == t.last_rank[us.index()]
-            && (self.waiting_len as usize) < MAX_WAITING
+            && (self.state.waiting_len as usize) < MAX_WAITING
         {
             // Kept White's first, each side's in order of arrival: only the
             // order within a side matters (R-CS-6).
-            let n = self.waiting_len as usize;
+            let n = self.state.waiting_len as usize;
             let at = match us {
-                Color::White => self.waiting[..n]
+                Color::White => self.state.waiting[..n]
                     .iter()
                     .position(|w| w.color == Color::Black)
                     .unwrap_or(n),
                 Color::Black => n,
             };
-            self.waiting.copy_within(at..n, at + 1);
-            self.waiting[at] = WaitingPawn {
+            self.state.waiting.copy_within(at..n, at + 1);
+            self.state.waiting[at] = WaitingPawn {
                 square: m.to,
                 color: us,
                 turns,
             };
-            self.waiting_len += 1;
-            self.immune.insert(m.to);
-            store_insert(&mut self.immune_bits, t.bit(m.to));
+            self.state.waiting_len += 1;
+            self.state.immune.insert(m.to);
+            store_insert(&mut self.state.immune_bits, t.bit(m.to));
         }
         if let (Some(ip), Some(_)) = (m.instant_promotion, captured)
             && let Some(i) = self
@@ -823,27 +853,18 @@ impl Position {
                 .iter()
                 .position(|w| w.square == ip.square)
         {
-            let color = self.waiting[i].color;
-            self.take(ip.square);
-            self.put(
+            let color = self.state.waiting[i].color;
+            self.state.take(t, ip.square);
+            self.state.put(
+                t,
                 ip.square,
                 Piece {
                     color,
                     kind: ip.kind,
                 },
             );
-            self.remove_waiting(i);
+            self.state.remove_waiting(t, i);
         }
-    }
-
-    fn remove_waiting(&mut self, i: usize) {
-        let sq = self.waiting[i].square;
-        let n = self.waiting_len as usize;
-        self.waiting.copy_within(i + 1..n, i);
-        self.waiting_len -= 1;
-        self.immune.remove(sq);
-        let i = self.tables().bit(sq);
-        store_remove(&mut self.immune_bits, i);
     }
 
     /// Recomputes from the board what moves keep up to date (square sets,
@@ -867,16 +888,55 @@ impl Position {
         for w in self.waiting_pawns() {
             store_insert(&mut immune, t.bit(w.square));
         }
-        assert_eq!(colors, self.color_bits, "colour sets after {m:?}");
-        assert_eq!(kinds, self.kind_bits, "kind sets after {m:?}");
-        assert_eq!(immune, self.immune_bits, "waiting pawns after {m:?}");
-        assert_eq!(key, self.board_key, "key after {m:?}");
-        let king = self.kings[self.turn.index()];
+        assert_eq!(colors, self.state.color_bits, "colour sets after {m:?}");
+        assert_eq!(kinds, self.state.kind_bits, "kind sets after {m:?}");
+        assert_eq!(immune, self.state.immune_bits, "waiting pawns after {m:?}");
+        assert_eq!(key, self.state.board_key, "key after {m:?}");
+        let king = self.state.kings[self.state.turn.index()];
         assert_eq!(
-            self.check,
-            self.attacked_by_walking(king, self.turn.other()),
+            self.state.check,
+            self.attacked_by_walking(king, self.state.turn.other()),
             "check after {m:?}"
         );
+    }
+}
+
+impl State {
+    #[inline]
+    pub(crate) fn put(&mut self, t: &Tables, sq: Square, p: Piece) {
+        let code = p.code();
+        let i = t.bit(sq);
+        self.board[sq.index()] = code;
+        self.board_key ^= t.piece_key(code, i);
+        store_insert(&mut self.color_bits[p.color.index()], i);
+        store_insert(&mut self.kind_bits[p.kind.index()], i);
+        self.counts[p.color.index()][p.kind.index()] += 1;
+        if p.kind == t.king {
+            self.kings[p.color.index()] = sq;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn take(&mut self, t: &Tables, sq: Square) -> Option<Piece> {
+        let code = self.board[sq.index()];
+        let p = Piece::from_code(code)?;
+        self.board[sq.index()] = 0;
+        let i = t.bit(sq);
+        self.board_key ^= t.piece_key(code, i);
+        store_remove(&mut self.color_bits[p.color.index()], i);
+        store_remove(&mut self.kind_bits[p.kind.index()], i);
+        self.counts[p.color.index()][p.kind.index()] -= 1;
+        Some(p)
+    }
+
+    fn remove_waiting(&mut self, t: &Tables, i: usize) {
+        let sq = self.waiting[i].square;
+        let n = self.waiting_len as usize;
+        self.waiting.copy_within(i + 1..n, i);
+        self.waiting_len -= 1;
+        self.immune.remove(sq);
+        let i = t.bit(sq);
+        store_remove(&mut self.immune_bits, i);
     }
 }
 
@@ -903,7 +963,7 @@ fn free_castling_from_setup(
         let ci = color.index();
         let mut rooks: Vec<Square> = Vec::new();
         let rank = t.king_origin[ci].rank();
-        let king = pos.kings[ci];
+        let king = pos.state.kings[ci];
         let named = setup.castling.iter().any(|(c, _)| *c == color)
             || setup.castling_rooks.iter().any(|(c, _)| *c == color);
         if !named {
@@ -967,7 +1027,7 @@ fn free_castling_from_setup(
             }
         }
     }
-    Ok(state.canonical(t, pos.kings))
+    Ok(state.canonical(t, pos.state.kings))
 }
 
 fn castling_from_setup(
@@ -998,7 +1058,7 @@ fn castling_from_setup(
             continue;
         }
         let origin = t.king_origin[ci];
-        let king_sq = pos.kings[ci];
+        let king_sq = pos.state.kings[ci];
         state.king[ci] = if king_sq == origin {
             Stage::Unmoved
         } else {
@@ -1040,7 +1100,7 @@ fn castling_from_setup(
             }
         }
         // Keep only the sides the field names.
-        let canonical = state.canonical(t, pos.kings);
+        let canonical = state.canonical(t, pos.state.kings);
         for side in [CastlingSide::Short, CastlingSide::Long] {
             let listed = sides.contains(&side);
             let achievable = t.castlings[ci].iter().enumerate().any(|(i, c)| {
@@ -1088,7 +1148,7 @@ fn castling_from_setup(
                 }
             }
         }
-        state = state.canonical(t, pos.kings);
+        state = state.canonical(t, pos.state.kings);
     }
     if used_stages.iter().any(|u| !u) {
         return Err(PositionError::Castling(

@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use http::{Request, Response, host_allowed, read_request, write_response};
 
 use crate::db::{Database, DbError};
+use crate::rules::Registry;
 
 /// Most games a page lists.
 pub const MAX_PAGE: u64 = 100;
@@ -63,6 +64,9 @@ pub struct Config {
     pub max_connections: usize,
     /// Most requests answered at once (the database work and the page).
     pub workers: usize,
+    /// The variants games are replayed with, besides those the database
+    /// stores.
+    pub variants: Registry,
 }
 
 impl Config {
@@ -82,6 +86,7 @@ impl Config {
             request_timeout: Duration::from_secs(10),
             max_connections: 512,
             workers: 8,
+            variants: Registry::builtin(),
         }
     }
 }
@@ -115,6 +120,8 @@ pub struct Server {
 
 struct State {
     db: PathBuf,
+    /// The variants of [`Config::variants`] and the database's.
+    registry: Arc<Registry>,
     deadline: Duration,
     request_timeout: Duration,
     max_connections: usize,
@@ -136,10 +143,12 @@ impl Server {
     /// # Errors
     /// The database cannot be opened, or the address cannot be bound.
     pub fn bind(config: &Config) -> Result<Server, ServeError> {
-        Database::open_existing(&config.db).map_err(|source| ServeError::Db {
+        let failed = |source| ServeError::Db {
             path: config.db.display().to_string(),
             source,
-        })?;
+        };
+        let mut db = Database::open_existing(&config.db).map_err(failed)?;
+        db.use_variants(config.variants.clone()).map_err(failed)?;
         let listener = TcpListener::bind(config.addr).map_err(|source| ServeError::Bind {
             addr: config.addr,
             source,
@@ -152,6 +161,7 @@ impl Server {
             listener,
             state: Arc::new(State {
                 db: config.db.clone(),
+                registry: db.shared_registry(),
                 deadline: config.deadline,
                 request_timeout: config.request_timeout,
                 max_connections: config.max_connections.max(1),
@@ -316,7 +326,7 @@ fn finish(mut stream: TcpStream, response: &Response, head_only: bool, deadline:
 fn respond(state: &State, req: &Request) -> Response {
     let run = || -> Response {
         // Checked for damage once, at start (see `Database::reopen_existing`).
-        let db = match Database::reopen_existing(&state.db) {
+        let db = match Database::reopen_existing_with(&state.db, Arc::clone(&state.registry)) {
             Ok(db) => db,
             Err(e) => return Response::error(500, &format!("database: {e}")),
         };

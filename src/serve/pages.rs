@@ -76,7 +76,7 @@ pub(crate) fn route(db: &Database, req: &Request, deadline: Instant) -> Answer {
         "/api/games" => json(list_json(db, req)?),
         "/api/position" => json(position_json(db, req)?),
         "/api/tree" => json(tree_json(db, req)?),
-        "/api/diagram.svg" => diagram(req),
+        "/api/diagram.svg" => diagram(db, req),
         _ => {
             if let Some(id) = path.strip_prefix("/game/") {
                 game_page(db, req, game_id(id)?, deadline)
@@ -128,10 +128,11 @@ fn side(c: Color) -> &'static str {
 
 // ---------------------------------------------------------------- params
 
-fn variant_param(req: &Request) -> Result<Option<Variant>, Fault> {
+fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault> {
     req.param("variant")
         .map(|v| {
-            Variant::by_name(v)
+            db.registry()
+                .lookup(v)
                 .ok_or_else(|| Fault::BadRequest(format!("unknown variant `{}`", printable(v))))
         })
         .transpose()
@@ -163,9 +164,9 @@ fn paging(req: &Request) -> Result<(u64, u64), Fault> {
 }
 
 /// The filters of `xpgn query` a request gives.
-fn list_filter(req: &Request) -> Result<GameFilter, Fault> {
+fn list_filter(db: &Database, req: &Request) -> Result<GameFilter, Fault> {
     let mut f = GameFilter {
-        variant: variant_param(req)?.map(|v| v.name().to_string()),
+        variant: variant_param(db, req)?.map(|v| v.name().to_string()),
         player: req.param("player").map(str::to_string),
         ..GameFilter::default()
     };
@@ -215,16 +216,16 @@ fn page_of(
 
 /// The position a request names: `variant` (default chess) and `fen`
 /// (default its start; the board alone stands for every state).
-fn position_param(req: &Request) -> Result<(Variant, Vec<Position>, String), Fault> {
-    let variant = variant_param(req)?.unwrap_or_else(Variant::chess);
+fn position_param(db: &Database, req: &Request) -> Result<(Variant, Vec<Position>, String), Fault> {
+    let variant = variant_param(db, req)?.unwrap_or_else(Variant::chess);
     match req.param("fen") {
         None => {
-            let pos = Position::start(variant);
+            let pos = Position::start(variant.clone());
             let fen = write_position(&pos);
             Ok((variant, vec![pos], fen))
         }
         Some(fen) => {
-            let found = search_positions(variant, fen.trim())
+            let found = search_positions(&variant, fen.trim())
                 .map_err(|e| Fault::BadRequest(format!("fen: {}", printable(&e.to_string()))))?;
             if found.positions.is_empty() {
                 return Err(Fault::BadRequest(
@@ -248,7 +249,7 @@ fn found_json(g: &FoundGame) -> Value {
 
 fn list_json(db: &Database, req: &Request) -> Result<Value, Fault> {
     let paging = paging(req)?;
-    let (games, more) = page_of(db, list_filter(req)?, paging)?;
+    let (games, more) = page_of(db, list_filter(db, req)?, paging)?;
     Ok(json!({
         "page": paging.0, "per": paging.1, "more": more,
         "games": games.iter().map(found_json).collect::<Vec<_>>(),
@@ -273,7 +274,7 @@ fn tree_value(pos: &Position, tree: &Tree) -> Value {
 }
 
 fn tree_json(db: &Database, req: &Request) -> Result<Value, Fault> {
-    let (_, positions, fen) = position_param(req)?;
+    let (_, positions, fen) = position_param(db, req)?;
     let tree = db.tree_of(&positions)?;
     let mut v = tree_value(&positions[0], &tree);
     v["position"] = json!(fen);
@@ -283,7 +284,7 @@ fn tree_json(db: &Database, req: &Request) -> Result<Value, Fault> {
 
 fn reaching(
     db: &Database,
-    variant: Variant,
+    variant: &Variant,
     positions: &[Position],
     paging: (u64, u64),
 ) -> Result<(Vec<FoundGame>, bool), Fault> {
@@ -296,9 +297,9 @@ fn reaching(
 }
 
 fn position_json(db: &Database, req: &Request) -> Result<Value, Fault> {
-    let (variant, positions, fen) = position_param(req)?;
+    let (variant, positions, fen) = position_param(db, req)?;
     let paging = paging(req)?;
-    let (games, more) = reaching(db, variant, &positions, paging)?;
+    let (games, more) = reaching(db, &variant, &positions, paging)?;
     Ok(json!({
         "variant": variant.name(), "position": fen, "states": positions.len(),
         "page": paging.0, "per": paging.1, "more": more,
@@ -358,7 +359,7 @@ impl GameView {
             return Ok(view);
         };
         view.text = text.text;
-        let checked = check_game(&game, None);
+        let checked = check_game(db.registry(), &game, None);
         view.replay = checked.replay.map(|r| (r.start, r.moves));
         view.diagnostics = serde_json::to_value(&checked.diagnostics).unwrap_or_default();
         view.game = Some(game);
@@ -718,8 +719,8 @@ fn export(db: &Database, req: &Request, id: i64) -> Answer {
     Ok(Response::ok(ty, e.bytes))
 }
 
-fn diagram(req: &Request) -> Answer {
-    let (_, positions, _) = position_param(req)?;
+fn diagram(db: &Database, req: &Request) -> Answer {
+    let (_, positions, _) = position_param(db, req)?;
     let d = Diagram {
         flip: req.param("flip").is_some_and(|f| f != "0"),
         coordinates: req.param("coordinates").is_none_or(|f| f != "0"),
@@ -854,16 +855,19 @@ fn select(out: &mut String, name: &str, current: Option<&str>, options: &[(&str,
     out.push_str("</select>");
 }
 
-fn variant_options() -> Vec<(&'static str, &'static str)> {
-    Variant::builtin()
+/// The variants a form offers: name and display name of each the
+/// database's games may be of.
+fn variant_options(db: &Database) -> Vec<(String, String)> {
+    db.registry()
+        .variants()
         .iter()
-        .map(|v| (v.name(), v.def().display_name))
+        .map(|v| (v.name().to_string(), v.def().display_name.clone()))
         .collect()
 }
 
 fn list_page(db: &Database, req: &Request) -> Answer {
     let paging = paging(req)?;
-    let (games, more) = page_of(db, list_filter(req)?, paging)?;
+    let (games, more) = page_of(db, list_filter(db, req)?, paging)?;
     let mut out =
         String::from("<h1>Games</h1><form class=\"filters\" method=\"get\" action=\"/\">");
     for (name, label) in [
@@ -880,9 +884,11 @@ fn list_page(db: &Database, req: &Request) -> Answer {
             escape(req.param(name).unwrap_or(""))
         );
     }
-    let variant = variant_param(req)?.map(|v| v.name());
+    let variant = variant_param(db, req)?;
+    let variant = variant.as_ref().map(Variant::name);
+    let options = variant_options(db);
     let mut variants = vec![("", "any variant")];
-    variants.extend(variant_options());
+    variants.extend(options.iter().map(|(n, d)| (n.as_str(), d.as_str())));
     out.push_str("<label>variant ");
     select(&mut out, "variant", Some(variant.unwrap_or("")), &variants);
     out.push_str("</label> <label>result ");
@@ -920,7 +926,7 @@ fn list_page(db: &Database, req: &Request) -> Answer {
     Ok(page("Games", &out))
 }
 
-fn position_href(variant: Variant, pos: &Position) -> String {
+fn position_href(variant: &Variant, pos: &Position) -> String {
     format!(
         "/position?variant={}&fen={}",
         percent_encode(variant.name()),
@@ -932,7 +938,7 @@ fn position_href(variant: Variant, pos: &Position) -> String {
 /// position it leads to; `next` marks the move the game played.
 fn tree_table(
     out: &mut String,
-    variant: Variant,
+    variant: &Variant,
     pos: &Position,
     tree: &Tree,
     next: Option<&Move>,
@@ -978,11 +984,11 @@ fn tree_table(
 }
 
 fn position_page(db: &Database, req: &Request) -> Answer {
-    let (variant, positions, fen) = position_param(req)?;
+    let (variant, positions, fen) = position_param(db, req)?;
     let paging = paging(req)?;
     let pos = &positions[0];
     // The games first: a tree that takes too long leaves them shown.
-    let (games, more) = reaching(db, variant, &positions, paging)?;
+    let (games, more) = reaching(db, &variant, &positions, paging)?;
     let tree = match db.tree_of(&positions) {
         Ok(tree) => Some(tree),
         Err(DbError::TimedOut) => None,
@@ -995,7 +1001,10 @@ fn position_page(db: &Database, req: &Request) -> Answer {
         &mut out,
         "variant",
         Some(variant.name()),
-        &variant_options(),
+        &variant_options(db)
+            .iter()
+            .map(|(n, d)| (n.as_str(), d.as_str()))
+            .collect::<Vec<_>>(),
     );
     let _ = write!(
         out,
@@ -1019,7 +1028,7 @@ fn position_page(db: &Database, req: &Request) -> Answer {
     }
     out.push_str("</div><div class=\"side-col\">");
     match &tree {
-        Some(tree) => tree_table(&mut out, variant, pos, tree, None),
+        Some(tree) => tree_table(&mut out, &variant, pos, tree, None),
         None => out.push_str(TREE_TIMED_OUT),
     }
     out.push_str("<section class=\"reaching\"><h2>Games reaching this position</h2>");
@@ -1072,9 +1081,9 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let white = v.tag("White").unwrap_or("?");
     let black = v.tag("Black").unwrap_or("?");
     let title = format!("{white} – {black}");
-    let variant = Variant::by_name(&v.stored.variant);
+    let variant = db.registry().lookup(&v.stored.variant);
     let mut out = String::new();
-    game_heading(&mut out, &v, white, black, variant);
+    game_heading(&mut out, &v, white, black, variant.as_ref());
     out.push_str("<div class=\"layout\"><div class=\"board-col\">");
     let href = |p: usize| {
         let mut h = format!("/game/{id}?ply={p}");
@@ -1114,7 +1123,7 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">Ply {ply} of {plies}</p><p class=\"fen\"><code id=\"fen\">{}</code></p>",
             escape(&write_position(pos))
         );
-        if let Some(variant) = variant {
+        if let Some(variant) = &variant {
             let _ = write!(
                 out,
                 "<p><a id=\"search\" class=\"search\" href=\"{}\">Games reaching this position</a></p>",
@@ -1130,7 +1139,7 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     diagnostics_section(&mut out, &v);
     // Tree of the current position: the page is shown without it when it
     // takes too long.
-    if let (Some(variant), Some(w)) = (variant, &walked) {
+    if let (Some(variant), Some(w)) = (&variant, &walked) {
         match db.tree(&w.at) {
             Ok(tree) => tree_table(&mut out, variant, &w.at, &tree, w.next.as_ref()),
             Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
@@ -1147,7 +1156,7 @@ fn game_heading(
     v: &GameView,
     white: &str,
     black: &str,
-    variant: Option<Variant>,
+    variant: Option<&Variant>,
 ) {
     let _ = write!(
         out,
@@ -1167,7 +1176,7 @@ fn game_heading(
     }
     meta.push(format!(
         "<span class=\"variant\">{}</span>",
-        escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name))
+        escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name.as_str()))
     ));
     meta.push(format!(
         "<span class=\"status status-{0}\">{0}</span>",

@@ -501,7 +501,7 @@ impl Ref {
 
     /// An xpgn position as the reference reads it: the variant name and
     /// the raw fields.
-    pub fn from_setup(variant: Variant, s: &Setup) -> Ref {
+    pub fn from_setup(variant: &Variant, s: &Setup) -> Ref {
         let v = V::from_name(variant.name());
         let (files, ranks) = v.size();
         let mut board = [[None; 8]; 12];
@@ -581,7 +581,7 @@ impl Ref {
 
     /// This position as an xpgn [`Setup`] (to make xpgn positions from
     /// positions the reference builds).
-    pub fn to_setup(&self, variant: Variant) -> Setup {
+    pub fn to_setup(&self, variant: &Variant) -> Setup {
         let colour = |white: bool| if white { Color::White } else { Color::Black };
         let square = |s: Sq| Square::new(s.0 as u8, s.1 as u8);
         let mut board = Vec::new();

@@ -13,13 +13,19 @@ use crate::notation::replay::check_game;
 use crate::notation::writer::{
     MoveNotation, write_fens, write_game, write_invalid, write_invalid_json, write_json,
 };
+use crate::rules::Registry;
 
 /// One game in the form asked for. An invalid game goes out whole and
 /// harmless (its original as `%` lines before what of it replays; for
 /// JSON, an object with its text and diagnostics), with its errors to
 /// report.
-fn convert_game(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Diagnostic>) {
-    let checked = check_game(game, None);
+fn convert_game(
+    registry: &Registry,
+    text: &GameText,
+    game: &Game,
+    to: ConvertTo,
+) -> (Vec<u8>, Vec<Diagnostic>) {
+    let checked = check_game(registry, game, None);
     let notation = match to {
         ConvertTo::Lan => MoveNotation::Lan,
         ConvertTo::Uci => MoveNotation::Coord,
@@ -27,9 +33,11 @@ fn convert_game(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Di
     };
     if checked.is_valid() {
         let written = match to {
-            ConvertTo::Xpgn | ConvertTo::Lan | ConvertTo::Uci => write_game(game, notation),
-            ConvertTo::Json => write_json(game).map(|j| j + "\n"),
-            ConvertTo::Fen => write_fens(game),
+            ConvertTo::Xpgn | ConvertTo::Lan | ConvertTo::Uci => {
+                write_game(registry, game, notation)
+            }
+            ConvertTo::Json => write_json(registry, game).map(|j| j + "\n"),
+            ConvertTo::Fen => write_fens(registry, game),
         };
         if let Ok(s) = written {
             return (s.into_bytes(), Vec::new());
@@ -64,6 +72,7 @@ fn convert_game(text: &GameText, game: &Game, to: ConvertTo) -> (Vec<u8>, Vec<Di
 }
 
 pub(super) fn run(
+    registry: &Registry,
     files: &[String],
     to: ConvertTo,
     output: Option<&str>,
@@ -75,9 +84,9 @@ pub(super) fn run(
             // Every input is checked before the output is created: a typo
             // or an input named as output leaves the target untouched.
             check_inputs(files, target)?;
-            write_atomically(target, |out| convert(files, to, jobs, out))?
+            write_atomically(target, |out| convert(registry, files, to, jobs, out))?
         }
-        None => convert(files, to, jobs, stdout)?,
+        None => convert(registry, files, to, jobs, stdout)?,
     };
     if invalid > 0 {
         return Err(CliError::Quiet(Exit::Rejected));
@@ -116,6 +125,7 @@ fn check_inputs(files: &[String], target: &str) -> Result<(), CliError> {
 /// how many games were invalid (reported, and written whole in their safe
 /// form).
 fn convert(
+    registry: &Registry,
     files: &[String],
     to: ConvertTo,
     jobs: usize,
@@ -129,7 +139,7 @@ fn convert(
         |input, text| {
             let text = text.to_game_text();
             let game = text.read();
-            let (bytes, errors) = convert_game(&text, &game, to);
+            let (bytes, errors) = convert_game(registry, &text, &game, to);
             let reports: Vec<String> = errors
                 .iter()
                 .map(|d| {

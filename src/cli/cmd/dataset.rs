@@ -11,6 +11,7 @@ use crate::cli::args::{DatasetArgs, ExportArgs};
 use crate::cli::exit::CliError;
 use crate::dataset::files::{FilesSummary, write_files};
 use crate::dataset::{DatasetError, DatasetWriter, WrittenSummary};
+use crate::rules::Registry;
 
 /// A dataset error as the command reports it: a bad input or output
 /// (exit code 2), its message escaped.
@@ -25,7 +26,11 @@ fn written_line(w: &WrittenSummary) -> String {
     )
 }
 
-pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(
+    registry: &Registry,
+    args: &DatasetArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let inputs = Inputs::of(&args.files)?;
     let paths = &inputs.files;
     let jobs = super::jobs_or_all(args.jobs);
@@ -46,7 +51,8 @@ pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliErro
             );
         }
     };
-    let summary = write_files(paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
+    let summary =
+        write_files(registry, paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
     if terminal {
         eprint!("\r\x1b[K");
     }
@@ -73,13 +79,17 @@ pub(super) fn run(args: &DatasetArgs, out: &mut dyn Write) -> Result<(), CliErro
 
 /// `xpgn export --to parquet --out DIR`: the selected games of the
 /// database, as `xpgn dataset` writes them from their files.
-pub(super) fn export(args: &ExportArgs, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn export(
+    registry: &Registry,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
     let Some(dir) = args.out.as_deref() else {
         return Err(CliError::Usage(
             "--to parquet writes a folder: give it with --out DIR".into(),
         ));
     };
-    let (db, games, note) = select(&args.filter)?;
+    let (db, games, note) = select(registry, &args.filter)?;
     if let Some(note) = note {
         eprintln!("xpgn: {note}");
     }

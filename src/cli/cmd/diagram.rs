@@ -12,12 +12,16 @@ use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::square::parse_square;
 use crate::render::{Diagram, render_svg};
-use crate::rules::{Position, Square};
+use crate::rules::{Position, Registry, Square};
 
-pub(super) fn run(args: &DiagramArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(
+    registry: &Registry,
+    args: &DiagramArgs,
+    stdout: &mut dyn Write,
+) -> Result<(), CliError> {
     let (pos, last) = match &args.file {
-        Some(path) => game_position(path, args.game, args.ply)?,
-        None => played_position(args)?,
+        Some(path) => game_position(registry, path, args.game, args.ply)?,
+        None => played_position(registry, args)?,
     };
     let size = pos.variant().size();
     let square = |text: &str, what: &str| -> Result<Square, CliError> {
@@ -70,8 +74,11 @@ pub(super) fn run(args: &DiagramArgs, stdout: &mut dyn Write) -> Result<(), CliE
 }
 
 /// The position of `--fen` and `--moves`, and the last move's squares.
-fn played_position(args: &DiagramArgs) -> Result<(Position, Option<(Square, Square)>), CliError> {
-    let pos = position_from(&args.position)?;
+fn played_position(
+    registry: &Registry,
+    args: &DiagramArgs,
+) -> Result<(Position, Option<(Square, Square)>), CliError> {
+    let pos = position_from(registry, &args.position)?;
     // `position_from` checked every move; find the last one's squares.
     let last = args
         .position
@@ -79,11 +86,14 @@ fn played_position(args: &DiagramArgs) -> Result<(Position, Option<(Square, Squa
         .split_whitespace()
         .last()
         .and_then(|text| {
-            let mut before = position_from(&crate::cli::args::PositionArgs {
-                variant: args.position.variant.clone(),
-                fen: args.position.fen.clone(),
-                moves: String::new(),
-            })
+            let mut before = position_from(
+                registry,
+                &crate::cli::args::PositionArgs {
+                    variant: args.position.variant.clone(),
+                    fen: args.position.fen.clone(),
+                    moves: String::new(),
+                },
+            )
             .ok()?;
             let moves: Vec<&str> = args.position.moves.split_whitespace().collect();
             for t in &moves[..moves.len() - 1] {
@@ -100,6 +110,7 @@ fn played_position(args: &DiagramArgs) -> Result<(Position, Option<(Square, Squa
 /// `path`, and the squares of the move that led to it. An invalid game
 /// gives the positions up to its fault.
 fn game_position(
+    registry: &Registry,
     path: &str,
     number: usize,
     ply: Option<usize>,
@@ -119,7 +130,7 @@ fn game_position(
             shown(path)
         )));
     };
-    let checked = check_game(&game, None);
+    let checked = check_game(registry, &game, None);
     let Some(replay) = checked.replay else {
         let why = checked
             .first_error()

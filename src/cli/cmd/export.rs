@@ -7,11 +7,16 @@ use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
 use crate::cli::exit::CliError;
 use crate::db::export::ExportForm;
+use crate::rules::Registry;
 
 /// Writes the selected games to `out`; returns how many went out as
 /// imported although another form was asked for.
-fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError> {
-    let (db, games, note) = select(&args.filter)?;
+fn write_games(
+    registry: &Registry,
+    args: &ExportArgs,
+    out: &mut dyn Write,
+) -> Result<usize, CliError> {
+    let (db, games, note) = select(registry, &args.filter)?;
     if let Some(note) = note {
         eprintln!("xpgn: {note}");
     }
@@ -43,11 +48,15 @@ fn write_games(args: &ExportArgs, out: &mut dyn Write) -> Result<usize, CliError
     Ok(unchanged)
 }
 
-pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn run(
+    registry: &Registry,
+    args: &ExportArgs,
+    stdout: &mut dyn Write,
+) -> Result<(), CliError> {
     #[cfg(feature = "parquet")]
     {
         if args.to == ExportTo::Parquet && !args.original {
-            return super::dataset::export(args, stdout);
+            return super::dataset::export(registry, args, stdout);
         }
         if args.out.is_some() {
             return Err(CliError::Usage(
@@ -56,7 +65,7 @@ pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliEr
         }
     }
     let unchanged = match output_file(args.output.as_deref()) {
-        None => write_games(args, stdout)?,
+        None => write_games(registry, args, stdout)?,
         Some(path) => {
             let db = FileId::of_path(Path::new(&args.filter.db));
             if db.is_some() && db == FileId::of_path(Path::new(path)) {
@@ -65,7 +74,7 @@ pub(super) fn run(args: &ExportArgs, stdout: &mut dyn Write) -> Result<(), CliEr
                     shown(path)
                 )));
             }
-            write_atomically(path, |out| write_games(args, out))?
+            write_atomically(path, |out| write_games(registry, args, out))?
         }
     };
     if unchanged > 0 {

@@ -11,6 +11,7 @@ use crate::cli::exit::CliError;
 use crate::db::import::{GameReport, ImportSummary};
 use crate::db::{Database, DbError};
 use crate::notation::parallel::open_input;
+use crate::rules::Registry;
 
 /// The game files the arguments name, and the files of their folders that
 /// were left out as not game files.
@@ -129,17 +130,18 @@ impl Inputs {
 /// Opens the database to write: waits for another import of it (saying
 /// so once), refuses a damaged one; with a message that says which file
 /// and why.
-pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
+pub(super) fn open_db(registry: &Registry, path: &str) -> Result<Database, CliError> {
     let name = shown(path).into_owned();
     crate::db::on_first_wait(move || {
         eprintln!("xpgn: waiting for another import of {name} to finish...");
     });
-    let db = Database::open(Path::new(path)).map_err(|e| super::db_error(path, e))?;
-    super::register_stored_variants(&db, path)?;
+    let mut db = Database::open(Path::new(path)).map_err(|e| super::db_error(path, e))?;
+    super::use_variants(&mut db, registry, path)?;
     Ok(db)
 }
 
 pub(super) fn run(
+    registry: &Registry,
     files: &[String],
     db: &str,
     report: Option<&str>,
@@ -158,7 +160,7 @@ pub(super) fn run(
         ))),
         None => None,
     };
-    let mut database = open_db(db)?;
+    let mut database = open_db(registry, db)?;
     let first_id = database
         .next_game_id()
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
@@ -244,12 +246,13 @@ pub(super) fn run(
 
 /// `xpgn duplicates`: the groups of games with the same moves.
 pub(super) fn duplicates(
+    registry: &Registry,
     db: &str,
     format: ReportFormat,
     limit: Option<u64>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let database = super::query::open_to_read(db)?;
+    let database = super::query::open_to_read(registry, db)?;
     let groups = database
         .duplicate_groups(limit)
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
@@ -313,8 +316,13 @@ pub(super) fn duplicates(
     Ok(())
 }
 
-pub(super) fn stats(db: &str, format: ReportFormat, out: &mut dyn Write) -> Result<(), CliError> {
-    let database = super::query::open_to_read(db)?;
+pub(super) fn stats(
+    registry: &Registry,
+    db: &str,
+    format: ReportFormat,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let database = super::query::open_to_read(registry, db)?;
     let s = database
         .stats()
         .map_err(|e| CliError::Usage(format!("--db {db}: {e}")))?;
@@ -358,14 +366,14 @@ pub(super) fn stats(db: &str, format: ReportFormat, out: &mut dyn Write) -> Resu
 }
 
 /// `xpgn optimize`: merged posting rows, fresh statistics.
-pub(super) fn optimize(db: &str, out: &mut dyn Write) -> Result<(), CliError> {
+pub(super) fn optimize(registry: &Registry, db: &str, out: &mut dyn Write) -> Result<(), CliError> {
     if !Path::new(db).exists() {
         return Err(CliError::Usage(format!(
             "--db {}: no such database",
             shown(db)
         )));
     }
-    let mut database = open_db(db)?;
+    let mut database = open_db(registry, db)?;
     let start = Instant::now();
     let s = database
         .optimize()

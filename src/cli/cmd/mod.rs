@@ -25,23 +25,25 @@ use super::exit::CliError;
 use crate::notation::coord::{CoordError, resolve_coord};
 use crate::notation::position::read_position;
 use crate::notation::printable::printable;
-use crate::rules::{Position, Variant};
+use crate::rules::{Position, Registry};
 
 /// `--jobs`, or one worker per core.
 fn jobs_or_all(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(crate::notation::parallel::default_jobs)
 }
 
-pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
+/// Runs the command `cli` names, with the variants of `registry` (the
+/// built-ins and the definition files loaded).
+pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(), CliError> {
     match &cli.command {
-        Command::Variants { show } => variants::run(out, show.as_deref()),
+        Command::Variants { show } => variants::run(registry, out, show.as_deref()),
         Command::Perft {
             position,
             divide,
             depth,
-        } => perft::run(position, *divide, *depth, out),
-        Command::Show { position } => show::run(position, out),
-        Command::Diagram(args) => diagram::run(args, out),
+        } => perft::run(registry, position, *divide, *depth, out),
+        Command::Show { position } => show::run(registry, position, out),
+        Command::Diagram(args) => diagram::run(registry, args, out),
         #[cfg(feature = "serve")]
         Command::Serve {
             db,
@@ -57,42 +59,66 @@ pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
                 max_connections: *max_connections,
                 workers: *workers,
             };
-            serve::run(db, *addr, &limits, out)
+            serve::run(registry, db, *addr, &limits, out)
         }
         Command::Validate {
             files,
             format,
             strict,
             jobs,
-        } => validate::run(files, *format, *strict, jobs_or_all(*jobs), out),
+        } => validate::run(registry, files, *format, *strict, jobs_or_all(*jobs), out),
         Command::Convert {
             files,
             to,
             output,
             jobs,
-        } => convert::run(files, *to, output.as_deref(), jobs_or_all(*jobs), out),
+        } => convert::run(
+            registry,
+            files,
+            *to,
+            output.as_deref(),
+            jobs_or_all(*jobs),
+            out,
+        ),
         Command::Import {
             files,
             db,
             report,
             jobs,
-        } => import::run(files, db, report.as_deref(), jobs_or_all(*jobs), out),
-        Command::Duplicates { db, format, limit } => import::duplicates(db, *format, *limit, out),
-        Command::Optimize { db } => import::optimize(db, out),
+        } => import::run(
+            registry,
+            files,
+            db,
+            report.as_deref(),
+            jobs_or_all(*jobs),
+            out,
+        ),
+        Command::Duplicates { db, format, limit } => {
+            import::duplicates(registry, db, *format, *limit, out)
+        }
+        Command::Optimize { db } => import::optimize(registry, db, out),
         Command::Check { db } => import::check(db, out),
-        Command::Stats { db, format } => import::stats(db, *format, out),
-        Command::Query(args) => query::run(args, out),
-        Command::Export(args) => export::run(args, out),
+        Command::Stats { db, format } => import::stats(registry, db, *format, out),
+        Command::Query(args) => query::run(registry, args, out),
+        Command::Export(args) => export::run(registry, args, out),
         #[cfg(feature = "parquet")]
-        Command::Dataset(args) => dataset::run(args, out),
-        Command::Key { position } => key::run(position, out),
+        Command::Dataset(args) => dataset::run(registry, args, out),
+        Command::Key { position } => key::run(registry, position, out),
         Command::Tree {
             db,
             variant,
             fen,
             moves,
             format,
-        } => tree::run(db, variant, fen.as_deref(), moves.as_deref(), *format, out),
+        } => tree::run(
+            registry,
+            db,
+            variant,
+            fen.as_deref(),
+            moves.as_deref(),
+            *format,
+            out,
+        ),
     }
 }
 
@@ -103,18 +129,17 @@ const SHOWN_CHARS: usize = 80;
 /// input it rejects) an error message repeats.
 const MESSAGE_CHARS: usize = 400;
 
-/// Registers the variant definitions `db` stores (games of a user's
-/// variant replay without `--variants`), after those loaded from files;
-/// a stored definition that differs from a loaded one of the same name is
-/// refused, naming the variant.
-fn register_stored_variants(db: &crate::db::Database, path: &str) -> Result<(), CliError> {
-    let mut registry = (*crate::rules::Registry::global()).clone();
-    let added = db
-        .register_variants(&mut registry)
+/// Replays the games of `db` with the variants loaded from files and
+/// those it stores (games of a user's variant replay without
+/// `--variants`); a stored definition that differs from a loaded one of
+/// the same name is refused, naming the variant.
+fn use_variants(
+    db: &mut crate::db::Database,
+    registry: &Registry,
+    path: &str,
+) -> Result<(), CliError> {
+    db.use_variants(registry.clone())
         .map_err(|e| db_error(path, e))?;
-    if !added.is_empty() {
-        crate::rules::Registry::set_global(registry);
-    }
     Ok(())
 }
 
@@ -151,9 +176,9 @@ fn shown_message(text: &str) -> Cow<'_, str> {
 }
 
 /// The variant, start position and played moves the arguments name.
-fn position_from(args: &PositionArgs) -> Result<Position, CliError> {
-    let variant = Variant::by_name(&args.variant).ok_or_else(|| {
-        let names = crate::rules::Registry::global().names();
+fn position_from(registry: &Registry, args: &PositionArgs) -> Result<Position, CliError> {
+    let variant = registry.lookup(&args.variant).ok_or_else(|| {
+        let names = registry.names();
         CliError::Usage(format!(
             "unknown variant `{}`; known: {}",
             shown(&args.variant),

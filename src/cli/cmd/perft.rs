@@ -4,15 +4,16 @@ use super::position_from;
 use crate::cli::args::PositionArgs;
 use crate::cli::exit::CliError;
 use crate::notation::coord::write_coord;
-use crate::rules::{perft, perft_divide};
+use crate::rules::{Registry, perft, perft_divide};
 
 pub(super) fn run(
+    registry: &Registry,
     args: &PositionArgs,
     divide: bool,
     depth: u32,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let pos = position_from(args)?;
+    let pos = position_from(registry, args)?;
     if divide && depth > 0 {
         let mut lines: Vec<(String, u64)> = perft_divide(&pos, depth)
             .into_iter()

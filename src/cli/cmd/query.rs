@@ -11,32 +11,35 @@ use crate::db::pattern::{PositionPattern, parse_material, parse_piece};
 use crate::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
 use crate::notation::position::FenField;
 use crate::notation::replay::resolve_text;
-use crate::rules::{Position, Variant};
+use crate::rules::{Position, Registry, Variant};
 
 /// Opens an existing database to read, with a message that says which
 /// file and why it cannot be.
-pub(super) fn open_to_read(path: &str) -> Result<Database, CliError> {
-    let db = Database::open_existing(std::path::Path::new(path))
+pub(super) fn open_to_read(registry: &Registry, path: &str) -> Result<Database, CliError> {
+    let mut db = Database::open_existing(std::path::Path::new(path))
         .map_err(|e| super::db_error(path, e))?;
-    super::register_stored_variants(&db, path)?;
+    super::use_variants(&mut db, registry, path)?;
     Ok(db)
 }
 
 /// [`open_to_read`] when the file exists: commands open the database
 /// before reading their arguments, so that the variants it stores are
 /// known, but a missing one is reported only after the arguments.
-pub(super) fn open_if_exists(path: &str) -> Result<Option<Database>, CliError> {
+pub(super) fn open_if_exists(
+    registry: &Registry,
+    path: &str,
+) -> Result<Option<Database>, CliError> {
     if std::path::Path::new(path).exists() {
-        open_to_read(path).map(Some)
+        open_to_read(registry, path).map(Some)
     } else {
         Ok(None)
     }
 }
 
 /// The variant `--variant` names.
-pub(super) fn variant_arg(name: &str) -> Result<Variant, CliError> {
-    Variant::by_name(name).ok_or_else(|| {
-        let names = crate::rules::Registry::global().names();
+pub(super) fn variant_arg(registry: &Registry, name: &str) -> Result<Variant, CliError> {
+    registry.lookup(name).ok_or_else(|| {
+        let names = registry.names();
         CliError::Usage(format!(
             "--variant: unknown variant `{}`; known: {}",
             shown(name),
@@ -82,7 +85,7 @@ pub(super) fn play_moves(
 }
 
 /// The positions `--fen` stands for (see [`search_positions`]).
-pub(super) fn fen_positions(variant: Variant, fen: &str) -> Result<SearchPositions, CliError> {
+pub(super) fn fen_positions(variant: &Variant, fen: &str) -> Result<SearchPositions, CliError> {
     search_positions(variant, fen)
         .map_err(|e| CliError::Usage(format!("--fen: {}", shown_message(&e.to_string()))))
 }
@@ -120,9 +123,16 @@ fn date_arg(flag: &str, value: &Option<String>) -> Result<Option<DateRange>, Cli
 /// Turns the arguments into a filter and the note a partial `--fen`
 /// gives; a bad `--fen`, `--moves`, `--tag`, date, `--piece` or
 /// `--material` is a usage error, found before the database is touched.
-pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), CliError> {
-    let variant = args.variant.as_deref().map(variant_arg).transpose()?;
-    let board = variant.unwrap_or_else(Variant::chess);
+pub(super) fn filter(
+    registry: &Registry,
+    args: &FilterArgs,
+) -> Result<(GameFilter, Option<String>), CliError> {
+    let variant = args
+        .variant
+        .as_deref()
+        .map(|name| variant_arg(registry, name))
+        .transpose()?;
+    let board = variant.clone().unwrap_or_else(Variant::chess);
     let mut tags = Vec::new();
     for t in &args.tag {
         let (name, value) = t.split_once('=').ok_or_else(|| {
@@ -145,7 +155,7 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
     let mut note = None;
     let any_position = match &args.fen {
         Some(fen) => {
-            let found = fen_positions(board, fen)?;
+            let found = fen_positions(&board, fen)?;
             note = partial_note(&found);
             found.positions.iter().map(Position::key).collect()
         }
@@ -154,14 +164,14 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
     let date_from = date_arg("--date-from", &args.date_from)?;
     let date_to = date_arg("--date-to", &args.date_to)?;
     let moves_prefix = match &args.moves {
-        Some(text) => Some(play_moves(&mut Position::start(board), text)?),
+        Some(text) => Some(play_moves(&mut Position::start(board.clone()), text)?),
         None => None,
     };
     let pieces = args
         .piece
         .iter()
         .map(|p| {
-            parse_piece(board, p)
+            parse_piece(&board, p)
                 .map_err(|e| CliError::Usage(format!("--piece {}", shown_message(&e.to_string()))))
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -169,7 +179,7 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
         .material
         .as_deref()
         .map(|m| {
-            parse_material(board, m).map_err(|e| {
+            parse_material(&board, m).map_err(|e| {
                 CliError::Usage(format!("--material {}", shown_message(&e.to_string())))
             })
         })
@@ -197,15 +207,16 @@ pub(super) fn filter(args: &FilterArgs) -> Result<(GameFilter, Option<String>), 
 /// The games the filter arguments select, from the database they name, and
 /// the note a partial `--fen` gives.
 pub(super) fn select(
+    registry: &Registry,
     args: &FilterArgs,
 ) -> Result<(Database, Vec<FoundGame>, Option<String>), CliError> {
     // The stored definitions are registered before `--variant` is read;
     // a database that does not exist is not created by a faulty argument.
-    let early = open_if_exists(&args.db)?;
-    let (filter, note) = filter(args)?;
+    let early = open_if_exists(registry, &args.db)?;
+    let (filter, note) = filter(early.as_ref().map_or(registry, Database::registry), args)?;
     let db = match early {
         Some(db) => db,
-        None => open_to_read(&args.db)?,
+        None => open_to_read(registry, &args.db)?,
     };
     let games = db
         .find_games(&filter)
@@ -213,8 +224,12 @@ pub(super) fn select(
     Ok((db, games, note))
 }
 
-pub(super) fn run(args: &QueryArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let (db, games, note) = select(&args.filter)?;
+pub(super) fn run(
+    registry: &Registry,
+    args: &QueryArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let (db, games, note) = select(registry, &args.filter)?;
     match (&note, args.format) {
         (Some(note), QueryFormat::Table) => writeln!(out, "{note}")?,
         (Some(note), _) => eprintln!("xpgn: {note}"),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::shown;
 use crate::cli::exit::CliError;
+use crate::rules::Registry;
 use crate::serve::{Config, ServeError, serve};
 
 /// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
@@ -18,14 +19,16 @@ pub(super) struct Limits {
 }
 
 pub(super) fn run(
+    registry: &Registry,
     db: &str,
     addr: SocketAddr,
     limits: &Limits,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
-    // The viewer replays games of the user's variants the database stores.
+    // A database that cannot be read, or whose stored definitions clash
+    // with the loaded ones, is reported as the other commands report it.
     if std::path::Path::new(db).exists() {
-        super::query::open_to_read(db)?;
+        super::query::open_to_read(registry, db)?;
     }
     let config = Config {
         db: db.into(),
@@ -34,6 +37,7 @@ pub(super) fn run(
         request_timeout: Duration::from_secs(limits.request_timeout),
         max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
         workers: usize::try_from(limits.workers).unwrap_or(usize::MAX),
+        variants: registry.clone(),
     };
     let mut announced = Ok(());
     let served = serve(&config, |bound| {

@@ -4,10 +4,14 @@ use super::position_from;
 use crate::cli::args::PositionArgs;
 use crate::cli::exit::CliError;
 use crate::notation::position::{piece_letter, write_position};
-use crate::rules::{Color, Outcome, Square};
+use crate::rules::{Color, Outcome, Registry, Square};
 
-pub(super) fn run(args: &PositionArgs, out: &mut dyn Write) -> Result<(), CliError> {
-    let pos = position_from(args)?;
+pub(super) fn run(
+    registry: &Registry,
+    args: &PositionArgs,
+    out: &mut dyn Write,
+) -> Result<(), CliError> {
+    let pos = position_from(registry, args)?;
     let variant = pos.variant();
     let size = variant.size();
     let waiting: Vec<Square> = pos.waiting_pawns().iter().map(|w| w.square).collect();

@@ -5,8 +5,9 @@ use serde_json::json;
 use super::query::{fen_positions, open_to_read, partial_note, play_moves, variant_arg};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
+use crate::db::Database;
 use crate::notation::position::write_position;
-use crate::rules::{Color, Position};
+use crate::rules::{Color, Position, Registry};
 
 fn side(c: Color) -> &'static str {
     match c {
@@ -16,6 +17,7 @@ fn side(c: Color) -> &'static str {
 }
 
 pub(super) fn run(
+    registry: &Registry,
     db: &str,
     variant: &str,
     fen: Option<&str>,
@@ -24,11 +26,11 @@ pub(super) fn run(
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     // The stored definitions are registered before the variant is named.
-    let early = super::query::open_if_exists(db)?;
-    let variant = variant_arg(variant)?;
+    let early = super::query::open_if_exists(registry, db)?;
+    let variant = variant_arg(early.as_ref().map_or(registry, Database::registry), variant)?;
     let (positions, note) = match fen {
         Some(f) => {
-            let found = fen_positions(variant, f)?;
+            let found = fen_positions(&variant, f)?;
             let note = partial_note(&found);
             (found.positions, note)
         }
@@ -47,7 +49,7 @@ pub(super) fn run(
     };
     let database = match early {
         Some(database) => database,
-        None => open_to_read(db)?,
+        None => open_to_read(registry, db)?,
     };
     let tree = database
         .tree_of(&positions)

@@ -10,6 +10,7 @@ use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::position::write_position;
 use crate::notation::reader::GameBytes;
 use crate::notation::validation::validate;
+use crate::rules::Registry;
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {
@@ -56,8 +57,14 @@ struct Verdict {
 }
 
 /// Reads and replays one game and writes what is printed for it.
-fn judge(path: &str, text: &GameBytes<'_>, format: OutputFormat, strict: bool) -> Verdict {
-    let checked = validate(text);
+fn judge(
+    registry: &Registry,
+    path: &str,
+    text: &GameBytes<'_>,
+    format: OutputFormat,
+    strict: bool,
+) -> Verdict {
+    let checked = validate(registry, text);
     let warned = checked
         .diagnostics
         .iter()
@@ -108,6 +115,7 @@ fn judge(path: &str, text: &GameBytes<'_>, format: OutputFormat, strict: bool) -
 }
 
 pub(super) fn run(
+    registry: &Registry,
     files: &[String],
     format: OutputFormat,
     strict: bool,
@@ -120,7 +128,7 @@ pub(super) fn run(
         files,
         &open_input,
         jobs,
-        |input, text| judge(&files[input], text, format, strict),
+        |input, text| judge(registry, &files[input], text, format, strict),
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game { value, .. } => {

@@ -2,22 +2,25 @@ use std::io::Write;
 
 use crate::cli::exit::CliError;
 use crate::notation::position::start_position;
-use crate::rules::{Registry, Variant};
+use crate::rules::Registry;
 
-pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliError> {
-    let registry = Registry::global();
+pub(super) fn run(
+    registry: &Registry,
+    out: &mut dyn Write,
+    show: Option<&str>,
+) -> Result<(), CliError> {
     if let Some(name) = show {
-        let v = Variant::by_name(name).ok_or_else(|| {
+        let v = registry.lookup(name).ok_or_else(|| {
             let names = registry.names();
             CliError::Usage(format!(
                 "unknown variant `{name}` (known: {})",
                 names.join(", ")
             ))
         })?;
-        let text = v
-            .def()
-            .source
-            .ok_or_else(|| CliError::Usage(format!("{} was not defined by a file", v.name())))?;
+        let text =
+            v.def().source.as_deref().ok_or_else(|| {
+                CliError::Usage(format!("{} was not defined by a file", v.name()))
+            })?;
         out.write_all(text.as_bytes())?;
         return Ok(());
     }
@@ -29,7 +32,7 @@ pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliErro
             v.name(),
             format!("{}x{}", size.files, size.ranks),
             v.def().display_name,
-            start_position(v)
+            start_position(&v)
         )?;
         // The piece letters, as the variant's definition names them.
         let legend: Vec<String> = v

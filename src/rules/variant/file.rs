@@ -4,8 +4,6 @@
 //! A definition is checked whole before any game is read: every fault is
 //! a [`DefinitionError`] naming the file, the line, the field and why.
 
-use std::sync::{Arc, OnceLock, RwLock};
-
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -75,10 +73,6 @@ pub(super) fn check_size(file: &str, len: u64) -> Result<(), DefinitionError> {
         });
     }
     Ok(())
-}
-
-pub(super) fn leak(s: &str) -> &'static str {
-    Box::leak(s.to_string().into_boxed_str())
 }
 
 #[derive(Deserialize)]
@@ -405,11 +399,11 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         };
         offsets.push(at);
         pieces.push(PieceDef {
-            name: leak(&p.name),
+            name: p.name.clone(),
             letter,
             movement,
             role,
-            rule: p.rule.as_deref().map(leak),
+            rule: p.rule.clone(),
         });
     }
     for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
@@ -486,7 +480,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             promotion_ranks: Vec::new(),
             promotion_mandatory: true,
             promotion_limits: Vec::new(),
-            rule: "R-0-4",
+            rule: "R-0-4".into(),
         },
         Some(sp) => {
             let p = sp.get_ref();
@@ -596,7 +590,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 promotion_ranks,
                 promotion_mandatory: p.promotion_mandatory,
                 promotion_limits,
-                rule: leak(p.rule.as_deref().unwrap_or("R-0-4")),
+                rule: String::from(p.rule.as_deref().unwrap_or("R-0-4")),
             }
         }
     };
@@ -668,7 +662,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 ));
             }
         };
-        let rule = leak(c.rule.as_deref().unwrap_or("R-0-5"));
+        let rule = String::from(c.rule.as_deref().unwrap_or("R-0-5"));
         for color in colors {
             // `both`: squares as White's, mirrored for Black.
             let mirror = |s: Square| {
@@ -687,7 +681,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 partner_from: mirror(partner_from),
                 partner_to: mirror(partner_to),
                 safety,
-                rule,
+                rule: rule.clone(),
             };
             let origin_ok = setup.iter().any(|&(s, p)| {
                 s == d.partner_origin && p.color == color && p.kind != king && p.kind != pawn
@@ -763,7 +757,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 partner,
                 king_takes_partner: f.king_takes_partner,
                 colors: [true, true],
-                rule: leak(f.rule.as_deref().unwrap_or("R-0-5")),
+                rule: String::from(f.rule.as_deref().unwrap_or("R-0-5")),
             })
         }
     };
@@ -788,14 +782,14 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
                 }
             }
             Some(SpecialKingMove {
-                name: leak(&k.name),
+                name: k.name.clone(),
                 offsets,
                 lost_on_any_king_move: k.lost_on_any_king_move,
                 may_capture: k.may_capture,
                 forbidden_in_check: k.forbidden_in_check,
                 leapt_square_guarded: k.leapt_square_guarded,
                 attacks_while_unused: k.attacks_while_unused,
-                rule: leak(k.rule.as_deref().unwrap_or("R-0-1")),
+                rule: String::from(k.rule.as_deref().unwrap_or("R-0-1")),
             })
         }
     };
@@ -826,15 +820,9 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
 
     let _ = offsets;
     Ok(VariantDef {
-        name: leak(name),
-        display_name: leak(raw.display_name.as_deref().unwrap_or(name)),
-        aliases: Box::leak(
-            raw.aliases
-                .iter()
-                .map(|a| leak(a))
-                .collect::<Vec<_>>()
-                .into_boxed_slice(),
-        ),
+        name: String::from(name),
+        display_name: String::from(raw.display_name.as_deref().unwrap_or(name)),
+        aliases: raw.aliases.clone(),
         size,
         pieces,
         setup,
@@ -844,7 +832,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         stalemate,
         free_castling,
         bare_king,
-        source: Some(leak(src.text)),
+        source: Some(String::from(src.text)),
         source_format: super::SourceFormat::Toml,
     })
 }
@@ -875,25 +863,25 @@ pub struct Registry {
 
 /// A variant of a registry: a built-in, compiled when first found, or a
 /// loaded one.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum Entry {
     Builtin(usize),
     Loaded(Variant),
 }
 
 impl Entry {
-    fn variant(self) -> Variant {
+    fn variant(&self) -> Variant {
         match self {
-            Entry::Builtin(i) => Variant::builtin_at(i),
-            Entry::Loaded(v) => v,
+            Entry::Builtin(i) => Variant::builtin_at(*i),
+            Entry::Loaded(v) => v.clone(),
         }
     }
 
     /// Whether `key` (a [`normalize_name`] key) names it; a built-in is
     /// not compiled to answer.
-    fn answers_to(self, key: &str) -> bool {
+    fn answers_to(&self, key: &str) -> bool {
         match self {
-            Entry::Builtin(i) => super::builtin::builtin_names(i)
+            Entry::Builtin(i) => super::builtin::builtin_names(*i)
                 .iter()
                 .any(|n| normalize_name(n) == key),
             Entry::Loaded(v) => v.answers_to(key),
@@ -905,13 +893,18 @@ impl Entry {
 #[derive(Debug, Default)]
 pub struct RegistryLoad {
     /// The short names of the variants added.
-    pub names: Vec<&'static str>,
+    pub names: Vec<String>,
     /// The `variants.ini` sections refused, each naming file, line,
     /// section, option and reason.
     pub refused: Vec<DefinitionError>,
 }
 
-static GLOBAL: OnceLock<RwLock<Arc<Registry>>> = OnceLock::new();
+impl Default for Registry {
+    /// The built-in variants only.
+    fn default() -> Registry {
+        Registry::builtin()
+    }
+}
 
 impl Registry {
     /// The built-in variants only.
@@ -931,7 +924,7 @@ impl Registry {
 
     /// The short names of every variant, in the order of
     /// [`Registry::variants`], without compiling any.
-    pub fn names(&self) -> Vec<&'static str> {
+    pub fn names(&self) -> Vec<&str> {
         self.entries
             .iter()
             .map(|e| match e {
@@ -957,9 +950,9 @@ impl Registry {
     /// Its name, display name or an alias is already known.
     pub fn add(&mut self, variant: Variant) -> Result<(), String> {
         let def = variant.def();
-        for name in std::iter::once(def.name)
-            .chain(std::iter::once(def.display_name))
-            .chain(def.aliases.iter().copied())
+        for name in std::iter::once(&def.name)
+            .chain(std::iter::once(&def.display_name))
+            .chain(def.aliases.iter())
         {
             if let Some(known) = self.lookup(name) {
                 return Err(format!(
@@ -990,7 +983,7 @@ impl Registry {
             vec![load_toml(file, text)?]
         };
         for def in defs {
-            let name = def.name;
+            let name = def.name.clone();
             let added = Variant::compile(def)
                 .map_err(|e| e.to_string())
                 .and_then(|variant| self.add(variant));
@@ -999,7 +992,7 @@ impl Registry {
                 Err(reason) => {
                     let e = DefinitionError {
                         file: file.to_string(),
-                        line: line_of_name(text, name),
+                        line: line_of_name(text, &name),
                         field: "name".into(),
                         reason,
                     };
@@ -1059,27 +1052,6 @@ impl Registry {
         let text = String::from_utf8(bytes)
             .map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
         self.load(&path.display().to_string(), &text)
-    }
-
-    /// The registry name lookups use by default (in
-    /// `notation::replay::game_variant`, the database and the command
-    /// line): the built-ins until [`Registry::set_global`] is called.
-    pub fn global() -> Arc<Registry> {
-        GLOBAL
-            .get_or_init(|| RwLock::new(Arc::new(Registry::builtin())))
-            .read()
-            .map(|r| Arc::clone(&r))
-            .unwrap_or_else(|e| Arc::clone(&e.into_inner()))
-    }
-
-    /// Makes `registry` the default for name lookups in this process (the
-    /// command line does this once, after `--variants` and `XPGN_VARIANTS`).
-    pub fn set_global(registry: Registry) {
-        let lock = GLOBAL.get_or_init(|| RwLock::new(Arc::new(Registry::builtin())));
-        match lock.write() {
-            Ok(mut g) => *g = Arc::new(registry),
-            Err(e) => *e.into_inner() = Arc::new(registry),
-        }
     }
 }
 

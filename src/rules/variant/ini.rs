@@ -17,7 +17,7 @@
 //! rule xpgn cannot play is never approximated. One refused section does
 //! not stop the others.
 
-use super::file::{DefinitionError, Source, check_compiles, check_size, leak, parse_setup_board};
+use super::file::{DefinitionError, Source, check_compiles, check_size, parse_setup_board};
 use super::{
     BareKing, FreeCastling, PawnRules, PieceDef, PromotionRule, Role, SourceFormat,
     StalemateOutcome, VariantDef, normalize_name,
@@ -1018,9 +1018,9 @@ fn to_def(
     let free_castling = castling_of(&mk, size, &setup, rights, &kind_of_key)?;
     let bare_king = bare_king_of(&mk)?;
     Ok(VariantDef {
-        name: leak(s.name),
-        display_name: leak(s.name),
-        aliases: &[],
+        name: String::from(s.name),
+        display_name: String::from(s.name),
+        aliases: Vec::new(),
         size,
         pieces,
         setup,
@@ -1030,7 +1030,7 @@ fn to_def(
         stalemate: v.stalemate,
         free_castling,
         bare_king,
-        source: Some(leak(chain)),
+        source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
     })
 }
@@ -1078,7 +1078,7 @@ fn pieces_of(mk: &Making<'_>) -> Result<(Vec<PieceDef>, Vec<String>), Definition
             _ => Movement::none(),
         };
         pieces.push(PieceDef {
-            name: leak(&piece_name(&p.key)),
+            name: piece_name(&p.key),
             letter: p.letter.to_ascii_uppercase(),
             movement,
             role,
@@ -1257,7 +1257,7 @@ fn pawns_of(
         promotion_ranks: promo_white.iter().map(|r| r - 1).collect(),
         promotion_mandatory: v.mandatory_promotion,
         promotion_limits,
-        rule: "R-0-4",
+        rule: "R-0-4".into(),
     })
 }
 
@@ -1391,7 +1391,7 @@ fn castling_of(
         partner,
         king_takes_partner: v.chess960,
         colors: rights,
-        rule: "R-0-5",
+        rule: "R-0-5".into(),
     }))
 }
 

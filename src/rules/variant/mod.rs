@@ -18,7 +18,7 @@ pub use ini::{
 };
 pub(crate) use tables::{PIN_NONE, PIN_SEVERAL, Tables};
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::geometry::{BoardSize, Square};
 use super::movement::Movement;
@@ -36,10 +36,10 @@ pub enum Role {
 }
 
 /// One piece type of a variant.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PieceDef {
     /// Name in words ("Elephant"), used in messages.
-    pub name: &'static str,
+    pub name: String,
     /// Upper-case letter (White); Black uses the lower case. The pawn's
     /// letter appears only in position strings.
     pub letter: char,
@@ -50,7 +50,7 @@ pub struct PieceDef {
     /// The ruling that says how it moves (`R-CO-1` for the Counsellor
     /// Chess Elephant), cited when it cannot make a move; `None` for a
     /// piece that moves as in orthodox chess.
-    pub rule: Option<&'static str>,
+    pub rule: Option<String>,
 }
 
 /// How pawns promote.
@@ -74,7 +74,7 @@ pub enum PromotionRule {
 }
 
 /// How pawns move.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PawnRules {
     /// Ranks (0-based, White's view; Black's mirrored) from which a pawn
     /// may step two squares: `[1]` in orthodox chess (R-0-4), none in
@@ -100,7 +100,7 @@ pub struct PawnRules {
     /// listed are not limited.
     pub promotion_limits: Vec<(PieceKind, u8)>,
     /// The ruling on promotion, cited in messages (`R-CO-3`).
-    pub rule: &'static str,
+    pub rule: String,
 }
 
 /// Castling toward the higher files (`O-O`) or toward file a (`O-O-O`).
@@ -127,7 +127,7 @@ pub enum CastlingSafety {
 /// A stage (R-CO-4, R-RO-3) shows in the data as a start square that is not
 /// the piece's origin: `king_from != king's setup square` means "the king's
 /// only move so far was origin -> `king_from`", and likewise for the partner.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastlingDef {
     /// Whose castling.
     pub color: Color,
@@ -146,14 +146,14 @@ pub struct CastlingDef {
     /// Which squares must be safe.
     pub safety: CastlingSafety,
     /// The ruling that defines it, e.g. `R-CO-4`.
-    pub rule: &'static str,
+    pub rule: String,
 }
 
 /// A once-per-game king move beyond the ordinary step (R-KL-1, R-CH-5).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecialKingMove {
     /// What it is called in messages ("the king's leap").
-    pub name: &'static str,
+    pub name: String,
     /// Offsets the king may leap by.
     pub offsets: Vec<(i8, i8)>,
     /// The right ends with any king move (R-KL-1: "if the king has never
@@ -170,13 +170,13 @@ pub struct SpecialKingMove {
     /// (R-CH-5).
     pub attacks_while_unused: bool,
     /// The ruling, e.g. `R-KL-1`.
-    pub rule: &'static str,
+    pub rule: String,
 }
 
 /// Castling toward either rook from any setup (Chess960, R-960-1, and
 /// Fairy-Stockfish's castling): the king lands on a fixed file, the rook
 /// next to it on the inside, wherever both started on the back rank.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FreeCastling {
     /// Files (0-based) the king lands on: `O-O`, `O-O-O`.
     pub king_files: [u8; 2],
@@ -191,7 +191,7 @@ pub struct FreeCastling {
     /// partner (`e1h1`, R-960-1) instead of the king's from-to.
     pub king_takes_partner: bool,
     /// The ruling, e.g. `R-960-1`.
-    pub rule: &'static str,
+    pub rule: String,
 }
 
 /// What a bare king (a side left with its king alone) means.
@@ -221,11 +221,11 @@ pub enum StalemateOutcome {
 #[derive(Clone, Debug)]
 pub struct VariantDef {
     /// Short name used on the command line and in the `Variant` tag (`courier-spiel`).
-    pub name: &'static str,
+    pub name: String,
     /// Display name ("Courier-Spiel").
-    pub display_name: &'static str,
+    pub display_name: String,
     /// Other names the `Variant` tag may use ("Orthodox", "Royal").
-    pub aliases: &'static [&'static str],
+    pub aliases: Vec<String>,
     /// Board size.
     pub size: BoardSize,
     /// Piece table; `PieceKind(i)` is entry `i`. At most 15 entries.
@@ -248,7 +248,7 @@ pub struct VariantDef {
     /// The definition file's text, when it came from one (for a
     /// `variants.ini` section: that section and the sections it inherits
     /// from, parents first).
-    pub source: Option<&'static str>,
+    pub source: Option<String>,
     /// The format of `source`.
     pub source_format: SourceFormat,
 }
@@ -292,16 +292,17 @@ pub enum VariantDefError {
     SetupKings,
     /// A castling refers to squares where the setup has no king or partner.
     #[error("castling {0} does not match the setup")]
-    BadCastling(&'static str),
+    BadCastling(String),
     /// Some movement offset is zero or off any 16x16 board.
     #[error("piece {0} has an empty or oversized move offset")]
-    BadOffset(&'static str),
+    BadOffset(String),
     /// Too many castlings (free castling on a board wider than 11 files).
     #[error("too many castlings: castling toward either rook needs a board of at most 11 files")]
     TooManyCastlings,
 }
 
-/// A compiled variant: cheap to copy, lives for the whole program.
+/// A compiled variant: an owned, shareable value (cloning it shares the
+/// tables), equal to another compiled from the same definition.
 ///
 /// ```
 /// use xpgn::rules::Variant;
@@ -309,8 +310,8 @@ pub enum VariantDefError {
 /// assert_eq!(v.name(), "courier-spiel");
 /// assert_eq!((v.size().files, v.size().ranks), (12, 8));
 /// ```
-#[derive(Clone, Copy)]
-pub struct Variant(&'static Tables);
+#[derive(Clone)]
+pub struct Variant(pub(crate) Arc<Tables>);
 
 impl std::fmt::Debug for Variant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -318,36 +319,80 @@ impl std::fmt::Debug for Variant {
     }
 }
 
+impl From<&Variant> for Variant {
+    fn from(variant: &Variant) -> Variant {
+        variant.clone()
+    }
+}
+
 impl PartialEq for Variant {
     fn eq(&self, other: &Variant) -> bool {
-        std::ptr::eq(self.0, other.0)
+        Arc::ptr_eq(&self.0, &other.0) || self.0.def.same_definition(&other.0.def)
     }
 }
 impl Eq for Variant {}
 
+impl VariantDef {
+    /// Whether `other` defines the same variant: every field but the
+    /// text it was read from (two files may write one definition
+    /// differently).
+    pub fn same_definition(&self, other: &VariantDef) -> bool {
+        let VariantDef {
+            name,
+            display_name,
+            aliases,
+            size,
+            pieces,
+            setup,
+            pawns,
+            castling,
+            special_king_move,
+            stalemate,
+            free_castling,
+            bare_king,
+            source: _,
+            source_format: _,
+        } = self;
+        *name == other.name
+            && *display_name == other.display_name
+            && *aliases == other.aliases
+            && *size == other.size
+            && *pieces == other.pieces
+            && *setup == other.setup
+            && *pawns == other.pawns
+            && *castling == other.castling
+            && *special_king_move == other.special_king_move
+            && *stalemate == other.stalemate
+            && *free_castling == other.free_castling
+            && *bare_king == other.bare_king
+    }
+}
+
 /// Each built-in, compiled on first use: a process that reads orthodox
 /// games builds the tables of chess alone (building all nine was half the
-/// instructions of validating 232 games).
+/// instructions of validating 232 games). These never change: they are
+/// the definitions shipped in `variants/`.
 static BUILTIN: [OnceLock<Variant>; BUILTIN_NAMES.len()] = [const { OnceLock::new() }; 9];
 
 impl Variant {
-    /// Compiles a definition. The tables live for the rest of the program
-    /// (variants are few and are used until exit).
+    /// Compiles a definition.
     ///
     /// # Errors
     /// Returns what is wrong with the definition.
     pub fn compile(def: VariantDef) -> Result<Variant, VariantDefError> {
         let tables = Tables::build(def)?;
-        Ok(Variant(Box::leak(Box::new(tables))))
+        Ok(Variant(Arc::new(tables)))
     }
 
     /// Built-in number `i` (in the order of [`BUILTIN_NAMES`]), compiled
     /// the first time it is asked for.
     pub(crate) fn builtin_at(i: usize) -> Variant {
-        *BUILTIN[i].get_or_init(|| {
-            Variant::compile(builtin::builtin_def_to_compile(i))
-                .expect("builtin definitions are valid")
-        })
+        BUILTIN[i]
+            .get_or_init(|| {
+                Variant::compile(builtin::builtin_def_to_compile(i))
+                    .expect("builtin definitions are valid")
+            })
+            .clone()
     }
 
     /// The built-in variants, in the order of [`BUILTIN_NAMES`] (all of
@@ -370,16 +415,11 @@ impl Variant {
         Variant::builtin_at(0)
     }
 
-    /// Finds a variant by name, case-blind, ignoring spaces, `-`, `_` and
-    /// `'`, by short or display name or alias (docs/notation.md §3), in the
-    /// process's default [`Registry`]: the built-ins, plus the files the
-    /// program loaded and made global ([`Registry::set_global`]).
+    /// Finds a built-in variant by name, case-blind, ignoring spaces, `-`,
+    /// `_` and `'`, by short or display name or alias (docs/notation.md
+    /// §3). Variants loaded from files are found in the [`Registry`] that
+    /// loaded them ([`Registry::lookup`]).
     pub fn by_name(name: &str) -> Option<Variant> {
-        Registry::global().lookup(name)
-    }
-
-    /// Finds a built-in variant by name, as [`Variant::by_name`] does.
-    pub fn builtin_by_name(name: &str) -> Option<Variant> {
         let key = normalize_name(name);
         (0..BUILTIN_NAMES.len())
             .find(|&i| {
@@ -390,25 +430,31 @@ impl Variant {
             .map(Variant::builtin_at)
     }
 
+    /// Whether both are the same compiled tables (a cheap test that
+    /// implies equality).
+    pub fn same_tables(&self, other: &Variant) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+
     /// Whether `key` (a [`normalize_name`] key) names this variant.
     pub(crate) fn answers_to(&self, key: &str) -> bool {
         normalize_name(self.name()) == key
-            || normalize_name(self.def().display_name) == key
+            || normalize_name(&self.def().display_name) == key
             || self.def().aliases.iter().any(|a| normalize_name(a) == key)
     }
 
-    pub(crate) fn tables(&self) -> &'static Tables {
-        self.0
+    pub(crate) fn tables(&self) -> &Tables {
+        &self.0
     }
 
     /// The definition it was compiled from.
-    pub fn def(&self) -> &'static VariantDef {
+    pub fn def(&self) -> &VariantDef {
         &self.0.def
     }
 
     /// Short name (`courier-spiel`).
-    pub fn name(&self) -> &'static str {
-        self.0.def.name
+    pub fn name(&self) -> &str {
+        &self.0.def.name
     }
 
     /// Board size.
@@ -417,7 +463,7 @@ impl Variant {
     }
 
     /// The piece type definition.
-    pub fn piece_def(&self, kind: PieceKind) -> &'static PieceDef {
+    pub fn piece_def(&self, kind: PieceKind) -> &PieceDef {
         &self.0.def.pieces[kind.index()]
     }
 
@@ -462,7 +508,7 @@ impl Variant {
     }
 
     /// Whether the variant has a once-per-game king move.
-    pub fn special_king_move(&self) -> Option<&'static SpecialKingMove> {
+    pub fn special_king_move(&self) -> Option<&SpecialKingMove> {
         self.0.def.special_king_move.as_ref()
     }
 
@@ -472,12 +518,12 @@ impl Variant {
     }
 
     /// The castlings of `color`.
-    pub fn castlings(&self, color: Color) -> impl Iterator<Item = &'static CastlingDef> + use<> {
+    pub fn castlings(&self, color: Color) -> impl Iterator<Item = &CastlingDef> {
         self.0.def.castling.iter().filter(move |c| c.color == color)
     }
 
     /// The castling with this index in the definition.
-    pub fn castling(&self, index: usize) -> &'static CastlingDef {
+    pub fn castling(&self, index: usize) -> &CastlingDef {
         &self.0.def.castling[index]
     }
 
@@ -516,8 +562,8 @@ mod tests {
     #[test]
     fn every_builtin_compiles_and_is_found_by_display_name() {
         for v in Variant::builtin() {
-            assert_eq!(Variant::by_name(v.def().display_name), Some(*v));
-            assert_eq!(Variant::by_name(v.name()), Some(*v));
+            assert_eq!(Variant::by_name(&v.def().display_name), Some(v.clone()));
+            assert_eq!(Variant::by_name(v.name()), Some(v.clone()));
         }
         assert_eq!(
             Variant::by_name("King's Leap Chess").unwrap().name(),
@@ -538,7 +584,7 @@ mod tests {
     fn a_16x16_variant_is_a_definition_only() {
         use crate::rules::{Color, Piece, Position, perft};
         let mut def = builtin_def("chess").unwrap();
-        def.name = "big";
+        def.name = "big".into();
         def.size = BoardSize::new(16, 16);
         let kind =
             |l: char| PieceKind(def.pieces.iter().position(|p| p.letter == l).unwrap() as u8);

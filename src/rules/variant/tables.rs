@@ -9,7 +9,7 @@ use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
 use crate::rules::hash::{piece_key_formula, variant_key};
 use crate::rules::movement::{Atom, Mode};
 use crate::rules::piece::{Color, Piece, PieceKind};
-use crate::rules::position::Position;
+use crate::rules::position::State;
 use crate::rules::square_set::SquareSet;
 use std::sync::OnceLock;
 
@@ -179,7 +179,7 @@ pub(crate) struct Tables {
     pin_dir: Vec<u8>,
     /// The start position, made the first time it is asked for: each game
     /// read starts from a copy.
-    pub start: OnceLock<Position>,
+    pub start: OnceLock<State>,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -392,7 +392,7 @@ impl Tables {
                 match atom {
                     Atom::Ride { directions, .. } => {
                         if bad(directions) {
-                            return Err(VariantDefError::BadOffset(p.name));
+                            return Err(VariantDefError::BadOffset(p.name.clone()));
                         }
                         for &(df, dr) in directions {
                             for d in [(df, dr), (-df, -dr), (df, -dr), (-df, dr)] {
@@ -404,7 +404,7 @@ impl Tables {
                     }
                     Atom::Leap { offsets, .. } => {
                         if bad(offsets) {
-                            return Err(VariantDefError::BadOffset(p.name));
+                            return Err(VariantDefError::BadOffset(p.name.clone()));
                         }
                     }
                 }
@@ -576,7 +576,7 @@ impl Tables {
                             partner_from: Square::new(pf, rank),
                             partner_to: Square::new(free.partner_files[i], rank),
                             safety: CastlingSafety::KingPath,
-                            rule: free.rule,
+                            rule: free.rule.clone(),
                         });
                     }
                 }
@@ -599,20 +599,20 @@ impl Tables {
             let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
                 (Some(free), _) if index >= free_from => free.partner,
                 (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
-                _ => return Err(VariantDefError::BadCastling(c.rule)),
+                _ => return Err(VariantDefError::BadCastling(c.rule.clone())),
             };
             let on_back_rank = |s: Square| size.contains(s) && s.rank() == origin.rank();
             if ![c.king_from, c.king_to, c.partner_from, c.partner_to]
                 .into_iter()
                 .all(on_back_rank)
             {
-                return Err(VariantDefError::BadCastling(c.rule));
+                return Err(VariantDefError::BadCastling(c.rule.clone()));
             }
             let partner = match partners[ci].iter().position(|&s| s == c.partner_origin) {
                 Some(i) => i,
                 None => {
                     if partners[ci].len() == MAX_PARTNERS {
-                        return Err(VariantDefError::BadCastling(c.rule));
+                        return Err(VariantDefError::BadCastling(c.rule.clone()));
                     }
                     partners[ci].push(c.partner_origin);
                     partner_kinds[ci].push(partner_kind);
@@ -657,7 +657,7 @@ impl Tables {
                 }
             }
         }
-        let variant_key = variant_key(def.name);
+        let variant_key = variant_key(&def.name);
 
         // Square sets sized to the board.
         let width = Width::for_area(area);
@@ -1455,7 +1455,7 @@ promotion-choices = "Q"
     fn step_sets_and_neighbours_match_the_board_on_every_set_width() {
         let wide = Variant::compile(load_toml("wide.toml", WIDE_BOARD).expect("valid definition"))
             .expect("compiles");
-        let counsellor = Variant::builtin_by_name("counsellor").expect("built in");
+        let counsellor = Variant::by_name("counsellor").expect("built in");
         steps_match_the_board::<u64>(Variant::chess().tables());
         steps_match_the_board::<u128>(counsellor.tables());
         steps_match_the_board::<Wide>(wide.tables());
@@ -1480,7 +1480,7 @@ promotion-choices = "Q"
     fn ride_sets_match_a_walk_on_every_set_width() {
         let wide = Variant::compile(load_toml("wide.toml", WIDE_BOARD).expect("valid definition"))
             .expect("compiles");
-        let counsellor = Variant::builtin_by_name("counsellor").expect("built in");
+        let counsellor = Variant::by_name("counsellor").expect("built in");
         for (v, width) in [
             (Variant::chess(), Width::W64),
             (counsellor, Width::W128),
