@@ -795,7 +795,7 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
                     .unwrap();
                 assert_eq!(back, legal);
                 for m in &legal {
-                    seen.insert(match m.kind {
+                    seen.insert(match m.kind() {
                         MoveKind::Normal => "normal",
                         MoveKind::DoubleStep => "double step",
                         MoveKind::EnPassant => "en passant",
@@ -803,13 +803,13 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
                         MoveKind::SpecialKing => "king's special move",
                         MoveKind::Null => "null move",
                     });
-                    if m.promotion.is_some() {
+                    if m.promotion().is_some() {
                         seen.insert("promotion");
                     }
-                    if m.waiting_promotion.is_some() {
+                    if m.waiting_promotion().is_some() {
                         seen.insert("waiting promotion");
                     }
-                    if m.instant_promotion.is_some() {
+                    if m.instant_promotion().is_some() {
                         seen.insert("instant promotion");
                     }
                 }

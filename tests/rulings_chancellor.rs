@@ -130,7 +130,7 @@ fn r_pc_2_game_short_castling_with_queen() {
     let pos = play(&start(PC), "g1f3 g8f6 e2e3 e7e6 f1e2 f8e7");
     assert_eq!(castling_field(&pos), "KQkq");
     let m = resolve_coord(&pos, "e1g1").unwrap();
-    assert!(matches!(m.kind, MoveKind::Castle(_)));
+    assert!(matches!(m.kind(), MoveKind::Castle(_)));
     assert_eq!(write_coord(&pos, &m), "e1g1");
     let pos = pos.play(&m).unwrap();
     assert_eq!(pos.piece_at(sq("f1")), piece(PC, Color::White, 'Q'));
@@ -167,7 +167,7 @@ fn r_pc_2_game_long_castling_with_chancellor_after_rook_left_d1() {
     let pos = play(&pos, "d1d3 d8d6");
     assert_eq!(castling_field(&pos), "KQkq");
     let m = resolve_coord(&pos, "e1c1").unwrap();
-    assert!(matches!(m.kind, MoveKind::Castle(_)));
+    assert!(matches!(m.kind(), MoveKind::Castle(_)));
     let pos = pos.play(&m).unwrap();
     assert_eq!(pos.piece_at(sq("c1")), piece(PC, Color::White, 'K'));
     assert_eq!(pos.piece_at(sq("d1")), piece(PC, Color::White, 'C'));
@@ -413,7 +413,7 @@ fn r_px_1_setup() {
 fn r_px_1_game_black_long_castling_with_queen() {
     let pos = play(&start(PX), "d2d4 b7b6 b1c3 c8b7 c1f4 b8c6 e2e3");
     let m = resolve_coord(&pos, "d8b8").unwrap();
-    assert!(matches!(m.kind, MoveKind::Castle(_)));
+    assert!(matches!(m.kind(), MoveKind::Castle(_)));
     let pos = pos.play(&m).unwrap();
     assert_eq!(pos.piece_at(sq("b8")), piece(PX, Color::Black, 'K'));
     assert_eq!(pos.piece_at(sq("c8")), piece(PX, Color::Black, 'Q'));
@@ -436,7 +436,7 @@ fn r_px_1_game_black_short_castling_with_chancellor() {
     let pos = play(&pos, "e8e7 d4e5");
     assert_eq!(castling_field(&pos), "kq");
     let m = resolve_coord(&pos, "d8f8").unwrap();
-    assert!(matches!(m.kind, MoveKind::Castle(_)));
+    assert!(matches!(m.kind(), MoveKind::Castle(_)));
     let pos = pos.play(&m).unwrap();
     assert_eq!(pos.piece_at(sq("f8")), piece(PX, Color::Black, 'K'));
     assert_eq!(pos.piece_at(sq("e8")), piece(PX, Color::Black, 'C'));

@@ -192,7 +192,7 @@ fn r_ch_4_white_promotes_to_setup_type_of_arrival_square() {
         assert_eq!(legal_from(&pos, &from), vec![format!("{f}7{f}8{lower}")]);
         // Movetext may omit the letter ...
         let m = resolve_coord(&pos, &format!("{f}7{f}8")).unwrap();
-        assert_eq!(m.promotion, Some(kind(letter)), "{f}8");
+        assert_eq!(m.promotion(), Some(kind(letter)), "{f}8");
         // ... and may give the right one.
         assert_eq!(resolve_coord(&pos, &format!("{f}7{f}8{lower}")).unwrap(), m);
         let after = pos.play(&m).unwrap();
@@ -219,7 +219,7 @@ fn r_ch_4_black_promotes_to_setup_type_of_arrival_square() {
     ];
     for (f, letter) in expected {
         let m = resolve_coord(&pos, &format!("{f}2{f}1")).unwrap();
-        assert_eq!(m.promotion, Some(kind(letter)), "{f}1");
+        assert_eq!(m.promotion(), Some(kind(letter)), "{f}1");
         let after = pos.play(&m).unwrap();
         assert_eq!(
             after.piece_at(sq(&format!("{f}1"))),
@@ -261,7 +261,7 @@ fn r_ch_4_promotion_is_forced_wrong_letter_rejected() {
     assert!(
         pos.legal_moves()
             .iter()
-            .all(|m| m.from.rank() != 6 || m.promotion.is_some())
+            .all(|m| m.from().rank() != 6 || m.promotion().is_some())
     );
 }
 
@@ -315,7 +315,7 @@ fn r_ch_5_king_knight_move_once() {
         ])
     );
     let m = resolve_coord(&pos, "e1f3").unwrap();
-    assert_eq!(m.kind, MoveKind::SpecialKing);
+    assert_eq!(m.kind(), MoveKind::SpecialKing);
     let pos = pos.play(&m).unwrap();
     assert!(!pos.king_right(Color::White));
     assert!(pos.king_right(Color::Black));
@@ -439,7 +439,7 @@ fn r_ch_5_ordinary_king_moves_keep_the_right() {
     // From d2 the knight squares are b1 b3 c4 e4 f1 f3.
     for to in ["b1", "b3", "c4", "e4", "f1", "f3"] {
         let m = resolve_coord(&pos, &format!("d2{to}")).unwrap();
-        assert_eq!(m.kind, MoveKind::SpecialKing, "{to}");
+        assert_eq!(m.kind(), MoveKind::SpecialKing, "{to}");
     }
     let pos = play(&pos, "d2f3");
     assert_eq!(king_rights_field(&pos), "k");
@@ -557,7 +557,7 @@ fn r_ch_5_game_knight_move_and_its_attack() {
     // White's king steps to e4 (ordinary, right kept): Black's king on g5 is
     // now a knight's move away and in check.
     let m = resolve_coord(&pos, "d3e4").unwrap();
-    assert_eq!(m.kind, MoveKind::Normal);
+    assert_eq!(m.kind(), MoveKind::Normal);
     let pos = pos.play(&m).unwrap();
     assert!(pos.is_check());
     assert_eq!(

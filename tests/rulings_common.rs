@@ -383,7 +383,7 @@ fn r_0_4_double_step_from_start_rank_only() {
     let pos = start("chess");
     assert_eq!(legal_from(&pos, "e2"), strs(&["e2e3", "e2e4"]));
     let m = resolve_coord(&pos, "e2e4").unwrap();
-    assert_eq!(m.kind, MoveKind::DoubleStep);
+    assert_eq!(m.kind(), MoveKind::DoubleStep);
     let after = pos.play(&m).unwrap();
     assert_eq!(
         write_position(&after),
@@ -415,7 +415,7 @@ fn r_0_4_en_passant_only_at_once() {
     let pos = play(&start("chess"), "e2e4 a7a6 e4e5 d7d5");
     assert_eq!(pos.ep_square(), Some(sq("d6")));
     let m = resolve_coord(&pos, "e5d6").unwrap();
-    assert_eq!(m.kind, MoveKind::EnPassant);
+    assert_eq!(m.kind(), MoveKind::EnPassant);
     let after = pos.play(&m).unwrap();
     assert_eq!(after.piece_at(sq("d5")), None, "the pawn taken in passing");
     assert_eq!(after.piece_at(sq("d6")), piece("chess", Color::White, 'P'));

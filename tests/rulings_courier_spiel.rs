@@ -359,7 +359,7 @@ fn r_cs_3_waiting_pawn_cannot_be_captured() {
     );
     // It blocks the rook's rank.
     assert_eq!(moves_from(&pos, "a8"), strs(&["a8b8"]));
-    assert!(pos.legal_moves().iter().all(|m| m.to != sq("c8")));
+    assert!(pos.legal_moves().iter().all(|m| m.to() != sq("c8")));
     // Still so one move later, with the wait at one turn.
     let pos = game(&format!("{LIFE} c7c8 j7j6 a2a3"));
     assert_eq!(waiting(&pos), "c8:1");
@@ -431,7 +431,7 @@ fn r_cs_4_wait_counts_down_over_two_owner_moves() {
     assert!(
         pos.legal_moves()
             .iter()
-            .all(|m| m.waiting_promotion.is_none())
+            .all(|m| m.waiting_promotion().is_none())
     );
     assert!(error(&pos, "a2a3&c8=N").contains("no waiting pawn promotes on c8"));
     let pos = play(&pos, "a2a3");
@@ -452,7 +452,7 @@ fn r_cs_4_promotion_with_the_owners_second_move_gives_check() {
     let moves = pos.legal_moves();
     assert!(!moves.is_empty());
     assert!(moves.iter().all(|m| matches!(
-        m.waiting_promotion,
+        m.waiting_promotion(),
         Some(WaitingPromotion { square, .. }) if square == sq("c8")
     )));
     let pos = play(&pos, "a3a4&c8=N");
@@ -504,7 +504,7 @@ fn r_cs_5_choice_among_lost_types_only() {
     let kinds: Vec<PieceKind> = sorted(
         pos.legal_moves()
             .iter()
-            .filter(|m| m.from == sq("a3") && m.to == sq("a4"))
+            .filter(|m| m.from() == sq("a3") && m.to() == sq("a4"))
             .map(|m| write_coord(&pos, m))
             .collect(),
     )
@@ -547,7 +547,7 @@ fn r_cs_5_promoted_pieces_count_as_their_new_type() {
     assert!(
         pos.legal_moves()
             .iter()
-            .all(|m| m.waiting_promotion.is_none())
+            .all(|m| m.waiting_promotion().is_none())
     );
     assert_eq!(
         error(&pos, "a3a4&e8=N"),
@@ -566,7 +566,7 @@ fn r_cs_5_pawns_and_kings_are_never_available() {
     assert!(
         pos.legal_moves()
             .iter()
-            .all(|m| m.waiting_promotion.is_none())
+            .all(|m| m.waiting_promotion().is_none())
     );
     for letter in ['P', 'K'] {
         assert_eq!(
@@ -596,7 +596,7 @@ fn r_cs_6_blocked_when_nothing_is_lost() {
     assert!(
         pos.legal_moves()
             .iter()
-            .all(|m| m.waiting_promotion.is_none())
+            .all(|m| m.waiting_promotion().is_none())
     );
     assert_eq!(
         error(&pos, "j3i5&c8=N"),
@@ -649,7 +649,7 @@ fn r_cs_6_instant_promotion_into_the_captured_type() {
     // The suffix is inferred.
     let m = resolve_coord(&pos, "h6i5").expect("legal");
     assert_eq!(
-        m.instant_promotion,
+        m.instant_promotion(),
         Some(WaitingPromotion {
             square: sq("c8"),
             kind: kind('N')

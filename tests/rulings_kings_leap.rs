@@ -47,10 +47,10 @@ fn r_kl_1_leap_exactly_two_along_rank_or_file() {
         ])
     );
     for m in pos.legal_moves() {
-        let two =
-            m.from.file().abs_diff(m.to.file()) == 2 || m.from.rank().abs_diff(m.to.rank()) == 2;
+        let two = m.from().file().abs_diff(m.to().file()) == 2
+            || m.from().rank().abs_diff(m.to().rank()) == 2;
         assert_eq!(
-            m.kind == MoveKind::SpecialKing,
+            m.kind() == MoveKind::SpecialKing,
             two,
             "{}",
             write_coord(&pos, &m)
@@ -201,7 +201,7 @@ fn r_kl_1_not_in_check_after() {
 fn r_kl_1_leap_ends_the_right() {
     let pos = fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1 Kk");
     let m = resolve_coord(&pos, "e1e3").unwrap();
-    assert_eq!(m.kind, MoveKind::SpecialKing);
+    assert_eq!(m.kind(), MoveKind::SpecialKing);
     let pos = pos.play(&m).unwrap();
     assert!(!pos.king_right(Color::White) && pos.king_right(Color::Black));
     assert_eq!(write_position(&pos), "4k3/8/8/8/8/4K3/8/8 b - - 1 1 k");
@@ -236,7 +236,7 @@ fn r_kl_1_no_castling() {
     // With f1, g1 empty, e1-g1 is the leap: the Queen stays on h1.
     let pos = fen("c3k2q/8/8/8/8/8/8/C3K2Q w - - 0 1 Kk");
     let m = resolve_coord(&pos, "e1g1").unwrap();
-    assert_eq!(m.kind, MoveKind::SpecialKing);
+    assert_eq!(m.kind(), MoveKind::SpecialKing);
     let after = pos.play(&m).unwrap();
     assert_eq!(write_position(&after), "c3k2q/8/8/8/8/8/8/C5KQ b - - 1 1 k");
     let after = play(&pos, "e1c1");

@@ -156,7 +156,7 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
         stats.comments += ply.node.comments.len() + ply.node.comments_before.len();
         stats.nags += ply.node.nags.len();
         stats.variations += ply.variations.len();
-        match m.kind {
+        match m.kind() {
             MoveKind::Castle(i) => {
                 let def = variant.castling(i as usize);
                 *stats
@@ -180,14 +180,14 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
             MoveKind::SpecialKing => {
                 stats.special_king += 1;
                 let (df, dr) = (
-                    i32::from(m.to.file()) - i32::from(m.from.file()),
-                    i32::from(m.to.rank()) - i32::from(m.from.rank()),
+                    i32::from(m.to().file()) - i32::from(m.from().file()),
+                    i32::from(m.to().rank()) - i32::from(m.from().rank()),
                 );
                 // A straight two-square leap passes over the middle square.
                 if (df.abs() == 2 && dr == 0) || (df == 0 && dr.abs() == 2) {
                     let mid = Square::new(
-                        (i32::from(m.from.file()) + df / 2) as u8,
-                        (i32::from(m.from.rank()) + dr / 2) as u8,
+                        (i32::from(m.from().file()) + df / 2) as u8,
+                        (i32::from(m.from().rank()) + dr / 2) as u8,
                     );
                     match pos.piece_at(mid) {
                         Some(p) if p.color == us => stats.leaps_over_friend += 1,
@@ -198,12 +198,12 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
             }
             _ => {}
         }
-        if let Some(kind) = m.promotion {
+        if let Some(kind) = m.promotion() {
             let letter = variant.piece_def(kind).letter;
             *stats.promotions.entry(letter).or_default() += 1;
             if variant.name() == "chaturanga" {
                 let start = Position::start(variant);
-                let setup_kind = start.piece_at(m.to).map(|p| p.kind);
+                let setup_kind = start.piece_at(m.to()).map(|p| p.kind);
                 let expected = if setup_kind == Some(variant.king_kind()) {
                     variant.kind_by_letter('C')
                 } else {
@@ -216,7 +216,7 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
                 }
             }
         }
-        if let Some(w) = m.waiting_promotion {
+        if let Some(w) = m.waiting_promotion() {
             *stats
                 .waiting_kinds
                 .entry(variant.piece_def(w.kind).letter)
@@ -225,10 +225,10 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
                 .legal_moves()
                 .iter()
                 .filter(|o| {
-                    o.from == m.from
-                        && o.to == m.to
-                        && o.promotion == m.promotion
-                        && o.waiting_promotion.is_some_and(|x| x.square == w.square)
+                    o.from() == m.from()
+                        && o.to() == m.to()
+                        && o.promotion() == m.promotion()
+                        && o.waiting_promotion().is_some_and(|x| x.square == w.square)
                 })
                 .count();
             if choices > 1 {
@@ -237,7 +237,7 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
                 stats.waiting_single += 1;
             }
         }
-        if m.instant_promotion.is_some() {
+        if m.instant_promotion().is_some() {
             stats.instant += 1;
         }
         let mut after = pos.clone();
@@ -246,7 +246,7 @@ fn count_plies(plies: &[Ply<'_>], stats: &mut Stats) {
             stats.blocked_pawn_plies += 1;
         }
         let san = write_san(pos, &m);
-        let wide = m.from.file() >= 8 || m.to.file() >= 8;
+        let wide = m.from().file() >= 8 || m.to().file() >= 8;
         if wide {
             stats.wide_moves += 1;
         }

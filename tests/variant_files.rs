@@ -274,7 +274,7 @@ fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
     };
     let stay = san(&pos, "e8").unwrap();
     assert_eq!(
-        (stay.promotion, write_san(&pos, &stay)),
+        (stay.promotion(), write_san(&pos, &stay)),
         (None, "e8".into())
     );
     assert_eq!(resolve_coord(&pos, "e7e8").unwrap(), stay);
@@ -286,10 +286,10 @@ fn an_optional_promotion_not_taken_is_read_and_written_without_a_suffix() {
     let black = read_position(&v, "4k5/10/10/10/10/10/10/2p7/1R8/4K5 b - - 0 1").unwrap();
     let take = san(&black, "cxb2").unwrap();
     assert_eq!(
-        (take.promotion, write_san(&black, &take)),
+        (take.promotion(), write_san(&black, &take)),
         (None, "cxb2".into())
     );
-    assert!(san(&black, "cxb2=Z").unwrap().promotion.is_some());
+    assert!(san(&black, "cxb2=Z").unwrap().promotion().is_some());
     // On the last rank the promotion stays mandatory.
     let last = read_position(&v, "k9/4P5/10/10/10/10/10/10/10/4K5 w - - 0 1").unwrap();
     let e = san(&last, "e10").unwrap_err();

@@ -4,6 +4,7 @@
 use super::castling::Stage;
 use super::geometry::Square;
 use super::movement::Atom;
+use super::moves::Move;
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
 use super::variant::CastlingSide;
@@ -57,6 +58,17 @@ pub enum Illegality {
         /// The ruling.
         rule: String,
     },
+    /// A move from `from` to `to` is legal here, but not this one: not
+    /// of its kind, or with another promotion (or none).
+    NotThisForm {
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+    },
+    /// A null move passes the turn only where a king stands and is not
+    /// in check (R-0-6).
+    NullMove,
 }
 
 impl std::fmt::Display for Illegality {
@@ -110,11 +122,37 @@ impl std::fmt::Display for Illegality {
                 };
                 write!(f, "castling {s} is not possible: {reason} ({rule})")
             }
+            Illegality::NotThisForm { from, to } => write!(
+                f,
+                "a move from {from} to {to} is legal, but not of this kind or with this promotion"
+            ),
+            Illegality::NullMove => write!(
+                f,
+                "a null move is made from the mover's king square, and never in check (R-0-6)"
+            ),
         }
     }
 }
 
 impl Position {
+    /// Why `m` is not legal here (meaningful only when it is not).
+    pub(crate) fn why_illegal(&self, m: &Move) -> Illegality {
+        if m.is_null() {
+            return Illegality::NullMove;
+        }
+        if self
+            .legal_moves()
+            .iter()
+            .any(|l| l.from == m.from && l.to == m.to)
+        {
+            return Illegality::NotThisForm {
+                from: m.from,
+                to: m.to,
+            };
+        }
+        self.explain_illegal(m.from, m.to)
+    }
+
     /// Why no legal move goes from `from` to `to` (meaningful only when none does).
     pub fn explain_illegal(&self, from: Square, to: Square) -> Illegality {
         let t = self.tables();
@@ -363,4 +401,59 @@ pub fn kind_names<'p>(pos: &'p Position, kinds: &[PieceKind]) -> Vec<&'p str> {
         .iter()
         .map(|&k| pos.variant().piece_def(k).name.as_str())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::position::read_position;
+    use crate::rules::{Illegality, Move, Position, Variant};
+
+    #[test]
+    fn playing_an_illegal_move_says_why() {
+        let chess = Variant::chess();
+        let pos = read_position(&chess, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let queen = *pos
+            .legal_moves()
+            .iter()
+            .find(|m| m.promotion().is_some())
+            .unwrap();
+        // Played twice: the pawn has left e7.
+        let after = pos.play(&queen).unwrap();
+        let err = after.play(&queen).unwrap_err();
+        assert_eq!(err.reason, Illegality::NoPiece(queen.from()));
+        assert!(err.to_string().contains("no piece on e7"), "{err}");
+        // A move of the start position, where its pawn does not stand.
+        let start = Position::start(&chess);
+        let first = start.legal_moves()[0];
+        assert!(matches!(
+            pos.play(&first).unwrap_err().reason,
+            Illegality::NoPiece(_)
+        ));
+        // A null move: fine at the start, not in check.
+        let check = read_position(&chess, "k7/8/8/8/8/8/8/r3K3 w - - 0 1").unwrap();
+        let null = start.null_move().unwrap();
+        assert!(start.play(&null).is_ok());
+        assert_eq!(check.play(&null).unwrap_err().reason, Illegality::NullMove);
+    }
+
+    #[test]
+    fn a_legal_move_of_another_form_is_named_so() {
+        let chess = Variant::chess();
+        let pos = read_position(&chess, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let promotion = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.promotion().is_some())
+            .unwrap();
+        // e7-e8 without a promotion: a move e7-e8 is legal, but only one
+        // that promotes.
+        let bare = Move::normal(promotion.from(), promotion.to());
+        assert_eq!(
+            pos.play(&bare).unwrap_err().reason,
+            Illegality::NotThisForm {
+                from: bare.from(),
+                to: bare.to()
+            }
+        );
+    }
 }

@@ -35,26 +35,36 @@ pub struct WaitingPromotion {
 
 /// A legal move in some position.
 ///
+/// Moves come from the rules ([`Position::legal_moves`], the notation
+/// readers), never from their parts: the kind, the squares and the
+/// promotions they carry are read with the accessors, so a move that no
+/// rule makes (an en passant capture that promotes, a castling with a
+/// waiting promotion of the wrong side) cannot be built outside the rules.
+///
 /// ```
-/// use xpgn::rules::{Position, Variant};
+/// use xpgn::rules::{MoveKind, Position, Variant};
 /// let pos = Position::start(Variant::chess());
-/// assert_eq!(pos.legal_moves().len(), 20);
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 20);
+/// assert!(moves.iter().any(|m| m.kind() == MoveKind::DoubleStep));
 /// ```
+///
+/// [`Position::legal_moves`]: super::Position::legal_moves
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Move {
     /// Square the moving piece leaves (the king's, for castling).
-    pub from: Square,
+    pub(crate) from: Square,
     /// Square it lands on (the king's, for castling).
-    pub to: Square,
+    pub(crate) to: Square,
     /// Kind of ply.
-    pub kind: MoveKind,
+    pub(crate) kind: MoveKind,
     /// Immediate promotion of the moving pawn.
-    pub promotion: Option<PieceKind>,
+    pub(crate) promotion: Option<PieceKind>,
     /// The mover's own waiting pawn whose wait ends with this ply (R-CS-4).
-    pub waiting_promotion: Option<WaitingPromotion>,
+    pub(crate) waiting_promotion: Option<WaitingPromotion>,
     /// The opponent's blocked pawn that promotes at once because this ply
     /// captures a piece of that type (R-CS-6).
-    pub instant_promotion: Option<WaitingPromotion>,
+    pub(crate) instant_promotion: Option<WaitingPromotion>,
 }
 
 impl Move {
@@ -76,6 +86,37 @@ impl Move {
             kind: MoveKind::Null,
             ..Move::normal(king, king)
         }
+    }
+
+    /// Square the moving piece leaves (the king's, for castling).
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    /// Square it lands on (the king's, for castling).
+    pub fn to(&self) -> Square {
+        self.to
+    }
+
+    /// Kind of ply.
+    pub fn kind(&self) -> MoveKind {
+        self.kind
+    }
+
+    /// What the moving pawn becomes at once, if it promotes.
+    pub fn promotion(&self) -> Option<PieceKind> {
+        self.promotion
+    }
+
+    /// The mover's own waiting pawn whose wait ends with this ply (R-CS-4).
+    pub fn waiting_promotion(&self) -> Option<WaitingPromotion> {
+        self.waiting_promotion
+    }
+
+    /// The opponent's blocked pawn that promotes at once because this ply
+    /// captures a piece of that type (R-CS-6).
+    pub fn instant_promotion(&self) -> Option<WaitingPromotion> {
+        self.instant_promotion
     }
 
     /// Whether this is a null move (R-0-6).

@@ -651,13 +651,35 @@ impl Position {
         }
     }
 
-    /// Plays `m` if it is legal here.
+    /// Plays `m` if it is legal here (one of [`Position::legal_moves`], or
+    /// the [`Position::null_move`]).
+    ///
+    /// ```
+    /// use xpgn::rules::{Illegality, Position, Variant};
+    /// let start = Position::start(Variant::chess());
+    /// let e4 = start.legal_moves()[0];
+    /// let after = start.play(&e4).unwrap();
+    /// // The same move again: the piece is no longer there, or is Black's.
+    /// let err = after.play(&e4).unwrap_err();
+    /// assert!(matches!(
+    ///     err.reason,
+    ///     Illegality::NoPiece(_) | Illegality::NotYourPiece { .. }
+    /// ));
+    /// ```
     ///
     /// # Errors
-    /// [`IllegalMove`] if `m` is not among [`Position::legal_moves`].
+    /// [`IllegalMove`], saying why, if `m` is not legal here.
     pub fn play(&self, m: &Move) -> Result<Position, IllegalMove> {
-        if !self.legal_moves().contains(m) {
-            return Err(IllegalMove);
+        let legal = if m.is_null() {
+            self.null_move() == Some(*m)
+        } else {
+            self.legal_moves().contains(m)
+        };
+        if !legal {
+            return Err(IllegalMove {
+                mv: *m,
+                reason: self.why_illegal(m),
+            });
         }
         let mut next = self.clone();
         next.play_unchecked(m);
@@ -940,10 +962,15 @@ impl State {
     }
 }
 
-/// A move that is not legal in the position it was played in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move")]
-pub struct IllegalMove;
+/// A move that is not legal in the position it was played in, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {}{}: {reason}", mv.from, mv.to)]
+pub struct IllegalMove {
+    /// The move.
+    pub mv: Move,
+    /// Why it is not legal.
+    pub reason: crate::rules::Illegality,
+}
 
 /// The castling field of a variant with castling toward either rook
 /// (R-960-1, R-960-2): `KQkq` name the outermost rook on a side, file

@@ -141,7 +141,7 @@ pub fn legal_from(pos: &Position, from: &str) -> Vec<String> {
     sorted(
         pos.legal_moves()
             .iter()
-            .filter(|m| m.from == from)
+            .filter(|m| m.from() == from)
             .map(|m| write_coord(pos, m))
             .collect(),
     )
@@ -152,7 +152,7 @@ pub fn castlings(pos: &Position) -> Vec<String> {
     sorted(
         pos.legal_moves()
             .iter()
-            .filter(|m| matches!(m.kind, MoveKind::Castle(_)))
+            .filter(|m| matches!(m.kind(), MoveKind::Castle(_)))
             .map(|m| write_coord(pos, m))
             .collect(),
     )
