@@ -99,9 +99,16 @@ pub struct Diagnostic {
     pub ply: Option<usize>,
     /// Whether the move is in a variation.
     pub in_variation: bool,
-    /// Where in the file.
+    /// Where in the file the text concerned starts.
     #[serde(flatten)]
     pub at: Location,
+    /// Where it ends (the column after its last character); `at` itself
+    /// where no text is concerned (a missing result, the end of a file).
+    pub end: Location,
+    /// The ruling the diagnostic rests on (`R-0-3`), when one does
+    /// (docs/rules.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// The move as written, if a move is concerned.
     #[serde(rename = "move", skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -115,14 +122,17 @@ pub const QUOTE_CHARS: usize = 60;
 impl Diagnostic {
     /// An error.
     pub fn error(kind: DiagnosticKind, at: Location, message: impl Into<String>) -> Diagnostic {
+        let message = message.into();
         Diagnostic {
             severity: Severity::Error,
             kind,
             ply: None,
             in_variation: false,
             at,
+            end: at,
+            rule: ruling_cited(&message),
             text: None,
-            message: message.into(),
+            message,
         }
     }
 
@@ -134,11 +144,23 @@ impl Diagnostic {
         }
     }
 
-    /// The same, about the move `text` at `ply`.
+    /// The same, about the move `text` at `ply` (written from `at` on).
     pub fn at_ply(mut self, ply: usize, in_variation: bool, text: &str) -> Diagnostic {
         self.ply = Some(ply);
         self.in_variation = in_variation;
+        if !text.contains('\n') {
+            self.end = Location {
+                line: self.at.line,
+                column: self.at.column + text.chars().count(),
+            };
+        }
         self.text = Some(text.to_string());
+        self
+    }
+
+    /// The same, resting on ruling `rule` (`R-0-3`).
+    pub fn with_rule(mut self, rule: &str) -> Diagnostic {
+        self.rule = Some(rule.to_string());
         self
     }
 
@@ -172,7 +194,168 @@ impl Diagnostic {
     }
 }
 
+/// The ruling a message cites in its last parentheses, e.g. `R-CS-3`
+/// in "... cannot move (R-CS-3)": messages name the ruling they apply
+/// there, as docs/rules.md numbers them.
+fn ruling_cited(message: &str) -> Option<String> {
+    let open = message.rfind("(R-")?;
+    let id: String = message[open + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    let parts: Vec<&str> = id.split('-').collect();
+    (parts.len() >= 3 && parts.iter().all(|p| !p.is_empty())).then_some(id)
+}
+
+/// The characters of a quoted source line shown before and after the
+/// caret: a long line is cut to a window around it.
+const SNIPPET_BEFORE: usize = 60;
+const SNIPPET_AFTER: usize = 60;
+
+impl Diagnostic {
+    /// [`Diagnostic::render`], then the line it points at and a caret
+    /// under the text concerned:
+    ///
+    /// ```text
+    /// game.pgn:3:13: game 1, ply 5: `Ke3`: ...
+    ///   |
+    /// 3 | 1. e4 e5 2. Ke3
+    ///   |             ^^^
+    /// ```
+    ///
+    /// `text` is the game's text, whose first character stands at `start`
+    /// in the file; without the line (a diagnostic about the file), the
+    /// one-line form alone.
+    pub fn render_in(&self, path: &str, game: usize, text: &str, start: Location) -> String {
+        let mut out = self.render(path, game);
+        if let Some(snippet) = self.snippet(text, start) {
+            out.push('\n');
+            out.push_str(&snippet);
+        }
+        out
+    }
+
+    /// The quoted line and its caret, as [`Diagnostic::render_in`] shows
+    /// them.
+    fn snippet(&self, text: &str, start: Location) -> Option<String> {
+        let index = self.at.line.checked_sub(start.line)?;
+        let line = text.split('\n').nth(index)?;
+        // The game's first line starts at `start.column` of the file.
+        let first_column = if index == 0 { start.column } else { 1 };
+        let at = self.at.column.checked_sub(first_column)?;
+        let width = if self.end.line == self.at.line {
+            self.end.column.saturating_sub(self.at.column).max(1)
+        } else {
+            1
+        };
+        let chars: Vec<char> = line.trim_end_matches('\r').chars().collect();
+        if at > chars.len() {
+            return None;
+        }
+        let from = at.saturating_sub(SNIPPET_BEFORE);
+        let to = (at + width + SNIPPET_AFTER).min(chars.len());
+        let before: String = chars[from..at].iter().collect();
+        let shown: String = chars[from..to].iter().collect();
+        let lead = if from > 0 { "…" } else { "" };
+        let tail = if to < chars.len() { "…" } else { "" };
+        // Escapes widen what they replace: the caret goes under the escaped
+        // text as printed.
+        let pad = lead.chars().count()
+            + super::printable::printable(&before, usize::MAX)
+                .chars()
+                .count();
+        let number = self.at.line.to_string();
+        let gutter = " ".repeat(number.len());
+        Some(format!(
+            "{gutter} |\n{number} | {lead}{}{tail}\n{gutter} | {}{}",
+            super::printable::printable(&shown, usize::MAX),
+            " ".repeat(pad),
+            "^".repeat(width.min(to - at).max(1))
+        ))
+    }
+}
+
 /// Whether any of `diagnostics` is an error.
 pub fn has_error(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: usize, column: usize) -> Location {
+        Location { line, column }
+    }
+
+    #[test]
+    fn the_ruling_a_message_cites_is_data() {
+        let d = Diagnostic::error(
+            DiagnosticKind::IllegalMove,
+            at(1, 1),
+            "the pawn on e8 is still waiting and cannot be captured (R-CS-3)",
+        );
+        assert_eq!(d.rule.as_deref(), Some("R-CS-3"));
+        let json = serde_json::to_string(&d).unwrap();
+        assert!(json.contains("\"rule\":\"R-CS-3\""), "{json}");
+        // A parenthesis that is no ruling, or none at all.
+        for message in ["the result (1-0) stands", "no legal move matches", "(R-)"] {
+            let d = Diagnostic::error(DiagnosticKind::Result, at(1, 1), message);
+            assert_eq!(d.rule, None, "{message}");
+        }
+        let d = Diagnostic::warning(DiagnosticKind::Result, at(1, 1), "x").with_rule("R-0-3");
+        assert_eq!(d.rule.as_deref(), Some("R-0-3"));
+    }
+
+    #[test]
+    fn a_move_spans_its_text_and_the_caret_underlines_it() {
+        let text = "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n";
+        let d =
+            Diagnostic::error(DiagnosticKind::IllegalMove, at(7, 13), "no").at_ply(3, false, "Ke3");
+        assert_eq!(d.end, at(7, 16));
+        let shown = d.render_in("g.pgn", 1, text, at(5, 1));
+        assert_eq!(
+            shown,
+            "g.pgn:7:13: game 1, ply 3: no\n  |\n7 | 1. e4 e5 2. Ke3 *\n  |             ^^^"
+        );
+        // A game starting within a line: its first line's columns count
+        // from there.
+        let d =
+            Diagnostic::error(DiagnosticKind::IllegalMove, at(4, 13), "no").at_ply(1, false, "Ke3");
+        let shown = d.render_in("g.pgn", 2, "1. Ke3 *", at(4, 10));
+        assert!(shown.ends_with("4 | 1. Ke3 *\n  |    ^^^"), "{shown}");
+    }
+
+    #[test]
+    fn the_quoted_line_is_escaped_and_cut_around_the_caret() {
+        let line = format!("{}\t2. Ke3{}", "x".repeat(100), "y".repeat(100));
+        let d = Diagnostic::error(DiagnosticKind::IllegalMove, at(1, 105), "no")
+            .at_ply(3, false, "Ke3");
+        let shown = d.render_in("g.pgn", 1, &line, at(1, 1));
+        let lines: Vec<&str> = shown.lines().collect();
+        assert_eq!(lines.len(), 4, "{shown}");
+        // The tab is shown escaped, and the caret stands under `Ke3` as
+        // printed.
+        let quoted = lines[2];
+        let caret = lines[3];
+        assert!(quoted.contains("\\t2. Ke3"), "{quoted}");
+        let chars_before = |s: &str, i: usize| s[..i].chars().count();
+        let under = chars_before(quoted, quoted.find("Ke3").unwrap());
+        assert_eq!(
+            chars_before(caret, caret.find('^').unwrap()),
+            under,
+            "{shown}"
+        );
+        assert!(
+            quoted.starts_with("1 | …") && quoted.ends_with('…'),
+            "{quoted}"
+        );
+        // Past the end of the text, or a line the text does not have: the
+        // one-line form alone.
+        let far = Diagnostic::error(DiagnosticKind::Result, at(9, 1), "no");
+        assert_eq!(
+            far.render_in("g.pgn", 1, "1. e4 *", at(1, 1)),
+            far.render("g.pgn", 1)
+        );
+    }
 }

@@ -6,7 +6,7 @@
 //! with a stack on the heap, so any depth the memory holds replays.
 
 use super::coord::{CoordError, resolve_coord};
-use super::diagnostic::{Diagnostic, DiagnosticKind, Severity};
+use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::{Game, Node};
 use super::pgn::{AnyMove, parse_any_move};
 use super::position::read_position_noting;
@@ -54,14 +54,15 @@ pub struct ReplayError {
 impl ReplayError {
     /// As a diagnostic (an error).
     pub fn to_diagnostic(&self) -> Diagnostic {
-        Diagnostic {
-            severity: Severity::Error,
-            kind: self.kind,
-            ply: self.ply,
-            in_variation: self.in_variation,
-            at: self.at,
-            text: self.text.clone(),
-            message: self.message.clone(),
+        let d = Diagnostic::error(self.kind, self.at, self.message.clone());
+        match (&self.text, self.ply) {
+            (Some(text), Some(ply)) => d.at_ply(ply, self.in_variation, text),
+            _ => Diagnostic {
+                ply: self.ply,
+                in_variation: self.in_variation,
+                text: self.text.clone(),
+                ..d
+            },
         }
     }
 
@@ -801,6 +802,7 @@ pub fn replay_visiting(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::diagnostic::Severity;
     use crate::notation::pgn::parse_game;
 
     fn run(text: &str) -> Result<Replay, ReplayError> {

@@ -405,13 +405,50 @@ pub fn kind_names<'p>(pos: &'p Position, kinds: &[PieceKind]) -> Vec<&'p str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::notation::position::read_position;
-    use crate::rules::{Illegality, Move, Position, Variant};
+    use crate::rules::{Color, Illegality, Move, Piece, Position, Setup, Square, Variant};
+
+    /// White to move with the kings on a8 and e1 and White's `extra`
+    /// pieces (letter, file, rank, 0-based).
+    fn position(extra: &[(char, u8, u8)]) -> Position {
+        let v = Variant::chess();
+        let piece = |color, letter| Piece {
+            color,
+            kind: v.kind_by_letter(letter).unwrap(),
+        };
+        let mut board = vec![
+            (Square::new(0, 7), piece(Color::Black, 'K')),
+            (Square::new(4, 0), piece(Color::White, 'K')),
+        ];
+        for &(letter, file, rank) in extra {
+            let color = if letter.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            board.push((
+                Square::new(file, rank),
+                piece(color, letter.to_ascii_uppercase()),
+            ));
+        }
+        let setup = Setup {
+            board,
+            turn: Color::White,
+            castling: Vec::new(),
+            castling_rooks: Vec::new(),
+            castling_stages: Vec::new(),
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            king_rights: None,
+            waiting: Vec::new(),
+        };
+        Position::from_setup(v, &setup).unwrap()
+    }
 
     #[test]
     fn playing_an_illegal_move_says_why() {
-        let chess = Variant::chess();
-        let pos = read_position(&chess, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        // A white pawn on e7.
+        let pos = position(&[('P', 4, 6)]);
         let queen = *pos
             .legal_moves()
             .iter()
@@ -423,14 +460,14 @@ mod tests {
         assert_eq!(err.reason, Illegality::NoPiece(queen.from()));
         assert!(err.to_string().contains("no piece on e7"), "{err}");
         // A move of the start position, where its pawn does not stand.
-        let start = Position::start(&chess);
+        let start = Position::start(Variant::chess());
         let first = start.legal_moves()[0];
         assert!(matches!(
             pos.play(&first).unwrap_err().reason,
             Illegality::NoPiece(_)
         ));
-        // A null move: fine at the start, not in check.
-        let check = read_position(&chess, "k7/8/8/8/8/8/8/r3K3 w - - 0 1").unwrap();
+        // A null move: fine at the start, not in check (a black rook on a1).
+        let check = position(&[('r', 0, 0)]);
         let null = start.null_move().unwrap();
         assert!(start.play(&null).is_ok());
         assert_eq!(check.play(&null).unwrap_err().reason, Illegality::NullMove);
@@ -438,8 +475,7 @@ mod tests {
 
     #[test]
     fn a_legal_move_of_another_form_is_named_so() {
-        let chess = Variant::chess();
-        let pos = read_position(&chess, "k7/4P3/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let pos = position(&[('P', 4, 6)]);
         let promotion = pos
             .legal_moves()
             .into_iter()

@@ -20,6 +20,8 @@ struct ErrorJson<'a> {
     column: usize,
     #[serde(rename = "move")]
     text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<&'a str>,
     message: &'a str,
 }
 
@@ -74,7 +76,10 @@ fn judge(
     match format {
         OutputFormat::Text => {
             for d in &checked.diagnostics {
-                printed.extend_from_slice(d.render(path, text.number).as_bytes());
+                printed.extend_from_slice(
+                    d.render_in(path, text.number, &text.text, text.start)
+                        .as_bytes(),
+                );
                 printed.push(b'\n');
             }
         }
@@ -97,6 +102,7 @@ fn judge(
                     line: e.at.line,
                     column: e.at.column,
                     text: e.text.as_deref(),
+                    rule: e.rule.as_deref(),
                     message: &e.message,
                 }),
                 diagnostics: &checked.diagnostics,
