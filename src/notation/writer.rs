@@ -233,11 +233,13 @@ impl Lines {
     }
 
     /// A comment, split into words so lines stay short (runs of white
-    /// space become one space). A text with `}` cannot stand inside `{}`: it
-    /// is written as a `;` comment, which ends the line.
+    /// space become one space). A text with `}` cannot stand inside `{}`,
+    /// nor one that ends in `\` (`\}` may stand for a brace of the text,
+    /// docs/notation.md §11): it is written as a `;` comment, which ends
+    /// the line.
     fn comment(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
-        if text.contains('}') {
+        if text.contains('}') || words.last().is_some_and(|w| w.ends_with('\\')) {
             self.token(&format!(";{}", words.join(" ")));
             self.out.push('\n');
             self.line_len = 0;

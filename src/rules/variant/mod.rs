@@ -535,6 +535,24 @@ mod tests {
     }
 
     #[test]
+    fn the_names_other_programs_give_orthodox_chess_are_its_aliases() {
+        // docs/notation.md §3: Lichess writes `Standard` and `From
+        // Position`, other programs `Normal` and `Regular`.
+        for name in ["Standard", "Normal", "Regular", "From Position", "orthodox"] {
+            assert_eq!(
+                Variant::by_name(name).map(|v| v.name()),
+                Some("chess"),
+                "{name}"
+            );
+            assert_eq!(
+                Variant::builtin_by_name(name).map(|v| v.name()),
+                Some("chess"),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn a_16x16_variant_is_a_definition_only() {
         use crate::rules::{Color, Piece, Position, perft};
         let mut def = builtin_def("chess").unwrap();
