@@ -398,6 +398,60 @@ fn a_foreign_host_is_refused() {
     assert_eq!(raw(&s.addr, "GET / HTTP/1.1\r\n\r\n").0, 400);
 }
 
+#[test]
+fn the_names_of_allow_host_are_answered_too() {
+    let s = serve_with(
+        "allowhost",
+        0,
+        &[],
+        &[
+            "--allow-host",
+            "Chess.Example",
+            "--allow-host",
+            "viewer.lan.",
+        ],
+    );
+    let port = s.addr.rsplit(':').next().unwrap();
+    for host in [
+        format!("chess.example:{port}"),
+        format!("viewer.lan:{port}"),
+        format!("localhost:{port}"),
+    ] {
+        let (status, _, body) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 200, "{host}");
+        assert!(body.contains("\"games\""), "{body}");
+    }
+    for host in [
+        format!("www.chess.example:{port}"),
+        format!("rebound.example:{port}"),
+        "chess.example:1".to_string(),
+    ] {
+        let (status, _, _) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 421, "{host}");
+    }
+    // A name with a port, or no name at all, is refused before serving.
+    for bad in ["chess.example:8080", "", "a..b", "under_score"] {
+        let o = xpgn(&[
+            "serve",
+            "--db",
+            "x.db",
+            "--addr",
+            "127.0.0.1:0",
+            "--allow-host",
+            bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--allow-host"), "{bad}: {err}");
+    }
+}
+
 /// Opens `n` connections that send nothing.
 fn idle(addr: &str, n: usize) -> Vec<TcpStream> {
     (0..n).map(|_| TcpStream::connect(addr).unwrap()).collect()

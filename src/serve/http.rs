@@ -195,11 +195,12 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
 
 /// Whether a request naming `host` (a `Host` header) may be answered by
 /// the server listening on `served`: `localhost` and its subdomains, the
-/// served address, and when every interface is served any address, each
-/// with the served port. A page of another name cannot read the answers
-/// of a server it reaches by rebinding its name to the loopback address.
+/// served address, when every interface is served any address, and the
+/// names of `allowed` (lower case, without a final dot), each with the
+/// served port. A page of another name cannot read the answers of a
+/// server it reaches by rebinding its name to the loopback address.
 /// HTTP/1.0 requests without the header are answered.
-pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
+pub fn host_allowed(host: Option<&str>, served: SocketAddr, allowed: &[String]) -> bool {
     let Some(host) = host else { return true };
     let (name, port) = match host.rsplit_once(':') {
         Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
@@ -209,7 +210,7 @@ pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
         return false;
     }
     let name = name.trim_end_matches('.').to_ascii_lowercase();
-    if name == "localhost" || name.ends_with(".localhost") {
+    if name == "localhost" || name.ends_with(".localhost") || allowed.contains(&name) {
         return true;
     }
     let literal = name
@@ -329,6 +330,34 @@ pub fn percent_encode(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn host_allowed_by_default(host: Option<&str>, served: SocketAddr) -> bool {
+        host_allowed(host, served, &[])
+    }
+
+    #[test]
+    fn the_names_allowed_are_hosts_with_the_served_port() {
+        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let allowed = ["chess.example".to_string(), "viewer".to_string()];
+        for ok in [
+            "chess.example:8080",
+            "Chess.Example.:8080",
+            "viewer:8080",
+            "localhost:8080",
+        ] {
+            assert!(host_allowed(Some(ok), any, &allowed), "{ok}");
+        }
+        for bad in [
+            "chess.example:8081",
+            "chess.example",
+            "www.chess.example:8080",
+            "chess.example.evil:8080",
+            "viewer2:8080",
+        ] {
+            assert!(!host_allowed(Some(bad), any, &allowed), "{bad}");
+        }
+        assert!(!host_allowed_by_default(Some("chess.example:8080"), any));
+    }
+
     #[test]
     fn only_localhost_names_and_the_served_address_with_its_port_are_hosts() {
         let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
@@ -339,7 +368,7 @@ mod tests {
             "localhost.:8080",
             "127.0.0.1:8080",
         ] {
-            assert!(host_allowed(Some(ok), local), "{ok}");
+            assert!(host_allowed_by_default(Some(ok), local), "{ok}");
         }
         for bad in [
             "evil.example:8080",
@@ -351,15 +380,15 @@ mod tests {
             "",
             ":8080",
         ] {
-            assert!(!host_allowed(Some(bad), local), "{bad}");
+            assert!(!host_allowed_by_default(Some(bad), local), "{bad}");
         }
-        assert!(host_allowed(None, local));
+        assert!(host_allowed_by_default(None, local));
         let v6: SocketAddr = "[::1]:80".parse().unwrap();
-        assert!(host_allowed(Some("[::1]"), v6));
-        assert!(host_allowed(Some("[::1]:80"), v6));
+        assert!(host_allowed_by_default(Some("[::1]"), v6));
+        assert!(host_allowed_by_default(Some("[::1]:80"), v6));
         let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
-        assert!(host_allowed(Some("192.168.1.20:8080"), any));
-        assert!(!host_allowed(Some("rebound.example:8080"), any));
+        assert!(host_allowed_by_default(Some("192.168.1.20:8080"), any));
+        assert!(!host_allowed_by_default(Some("rebound.example:8080"), any));
     }
 
     #[test]

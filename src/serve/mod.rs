@@ -12,7 +12,8 @@
 //! in rows (pages of at most [`MAX_PAGE`] games, move lists of at most
 //! 500 plies) and in time ([`Config::deadline`]); no path outside the
 //! routes and the embedded assets is served; only requests naming the
-//! served address or `localhost` are answered.
+//! served address, `localhost` or a name of [`Config::allowed_hosts`] are
+//! answered.
 //!
 //! Slow clients cannot starve the others: each connection has its own
 //! thread, which waits for the client only until one deadline
@@ -63,6 +64,26 @@ pub struct Config {
     pub max_connections: usize,
     /// Most requests answered at once (the database work and the page).
     pub workers: usize,
+    /// Host names answered besides `localhost` and the served address
+    /// (the `Host` check), as [`normalize_host`] writes them.
+    pub allowed_hosts: Vec<String>,
+}
+
+/// A host name as the `Host` check compares it: lower case, without a
+/// final dot. `None` for text that is no host name (letters, digits,
+/// `-` and `.` only, no empty label).
+///
+/// ```
+/// use xpgn::serve::normalize_host;
+/// assert_eq!(normalize_host("Chess.Example."), Some("chess.example".into()));
+/// assert_eq!(normalize_host("chess.example:8080"), None);
+/// ```
+pub fn normalize_host(name: &str) -> Option<String> {
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    let label_ok = |l: &str| {
+        !l.is_empty() && l.len() <= 63 && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    };
+    (name.len() <= 253 && name.split('.').all(label_ok)).then_some(name)
 }
 
 impl Config {
@@ -82,6 +103,7 @@ impl Config {
             request_timeout: Duration::from_secs(10),
             max_connections: 512,
             workers: 8,
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -120,6 +142,8 @@ struct State {
     max_connections: usize,
     /// The address served, for the `Host` check.
     served: SocketAddr,
+    /// The other names the `Host` check accepts.
+    allowed_hosts: Vec<String>,
     /// Connections open (each on its own thread).
     open: AtomicUsize,
     /// Connections being refused.
@@ -156,6 +180,7 @@ impl Server {
                 request_timeout: config.request_timeout,
                 max_connections: config.max_connections.max(1),
                 served,
+                allowed_hosts: config.allowed_hosts.clone(),
                 open: AtomicUsize::new(0),
                 refusing: AtomicUsize::new(0),
                 free_workers: Mutex::new(config.workers.max(1)),
@@ -269,10 +294,10 @@ impl Drop for Worker<'_> {
 fn serve_connection(state: &State, stream: TcpStream) {
     let head_deadline = Instant::now() + state.request_timeout;
     let (response, head_only) = match read_request(&stream, head_deadline) {
-        Ok(req) if !host_allowed(req.host.as_deref(), state.served) => (
+        Ok(req) if !host_allowed(req.host.as_deref(), state.served, &state.allowed_hosts) => (
             Response::error(
                 421,
-                "this server answers only requests for its own address or localhost",
+                "this server answers only requests for its own address, localhost or the names of --allow-host",
             ),
             false,
         ),

@@ -6,15 +6,16 @@ use std::time::Duration;
 
 use super::shown;
 use crate::cli::exit::CliError;
-use crate::serve::{Config, ServeError, serve};
+use crate::serve::{Config, ServeError, normalize_host, serve};
 
 /// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
-/// `--workers` give.
+/// `--workers` give, and the names of `--allow-host`.
 pub(super) struct Limits {
     pub timeout: u64,
     pub request_timeout: u64,
     pub max_connections: u64,
     pub workers: u64,
+    pub allow_host: Vec<String>,
 }
 
 pub(super) fn run(
@@ -23,6 +24,18 @@ pub(super) fn run(
     limits: &Limits,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let allowed_hosts = limits
+        .allow_host
+        .iter()
+        .map(|name| {
+            normalize_host(name).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--allow-host {}: not a host name (letters, digits, `-` and `.`, without a port)",
+                    shown(name)
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // The viewer replays games of the user's variants the database stores.
     if std::path::Path::new(db).exists() {
         super::query::open_to_read(db)?;
@@ -34,6 +47,7 @@ pub(super) fn run(
         request_timeout: Duration::from_secs(limits.request_timeout),
         max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
         workers: usize::try_from(limits.workers).unwrap_or(usize::MAX),
+        allowed_hosts,
     };
     let mut announced = Ok(());
     let served = serve(&config, |bound| {
