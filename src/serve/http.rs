@@ -41,15 +41,39 @@ impl Request {
     }
 }
 
+/// Bytes of a streamed body read and written at once.
+pub const STREAM_CHUNK: usize = 64 * 1024;
+
+/// Writes a streamed body to the connection it is given, a chunk at a
+/// time as it reads it.
+pub type BodyWriter = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// A body produced as it is written, never held whole: `len` bytes that
+/// `write` writes.
+pub struct Streamed {
+    /// Its length, sent as `Content-Length`.
+    pub len: u64,
+    /// Writes it.
+    pub write: BodyWriter,
+}
+
+impl std::fmt::Debug for Streamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Streamed({} bytes)", self.len)
+    }
+}
+
 /// A response to send.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Response {
     /// Status code.
     pub status: u16,
     /// `Content-Type`.
     pub content_type: &'static str,
-    /// The body.
+    /// The body, unless it is streamed.
     pub body: Vec<u8>,
+    /// The body read as it is written (then `body` is empty).
+    pub streamed: Option<Streamed>,
     /// Whether the body may be cached (embedded assets).
     pub cacheable: bool,
 }
@@ -61,7 +85,17 @@ impl Response {
             status: 200,
             content_type,
             body: body.into(),
+            streamed: None,
             cacheable: false,
+        }
+    }
+
+    /// A `200` response whose `len` bytes `write` writes as it produces
+    /// them.
+    pub fn streamed(content_type: &'static str, len: u64, write: BodyWriter) -> Response {
+        Response {
+            streamed: Some(Streamed { len, write }),
+            ..Response::ok(content_type, Vec::new())
         }
     }
 
@@ -71,6 +105,7 @@ impl Response {
             status,
             content_type: "text/plain; charset=utf-8",
             body: format!("{status} {}: {message}\n", reason(status)).into_bytes(),
+            streamed: None,
             cacheable: false,
         }
     }
@@ -224,13 +259,15 @@ pub fn host_allowed(host: Option<&str>, served: SocketAddr, allowed: &[String]) 
 }
 
 /// Writes `response` to `stream` (headers only for `HEAD`), all of it by
-/// `deadline`.
+/// `deadline`; a streamed body as it is produced.
 ///
 /// # Errors
-/// The connection's write errors, or `TimedOut` once the deadline passed.
+/// The connection's write errors, `TimedOut` once the deadline passed, or
+/// the streamed body's error, or a length other than its `Content-Length`
+/// (the connection is then closed, which tells the client).
 pub fn write_response(
     stream: &mut TcpStream,
-    response: &Response,
+    response: Response,
     head_only: bool,
     deadline: Instant,
 ) -> std::io::Result<()> {
@@ -253,13 +290,55 @@ pub fn write_response(
         response.status,
         reason(response.status),
         response.content_type,
-        response.body.len()
+        response
+            .streamed
+            .as_ref()
+            .map_or(response.body.len() as u64, |s| s.len)
     );
     write_by(stream, head.as_bytes(), deadline)?;
-    if !head_only {
-        write_by(stream, &response.body, deadline)?;
+    if head_only {
+        return Ok(());
+    }
+    let Some(streamed) = response.streamed else {
+        return write_by(stream, &response.body, deadline);
+    };
+    let mut body = BodyTo {
+        stream,
+        deadline,
+        left: streamed.len,
+    };
+    (streamed.write)(&mut body)?;
+    if body.left > 0 {
+        return Err(ErrorKind::UnexpectedEof.into());
     }
     Ok(())
+}
+
+/// A streamed body's way to the connection: each write by the deadline,
+/// no more bytes than announced.
+struct BodyTo<'s> {
+    stream: &'s mut TcpStream,
+    deadline: Instant,
+    /// Bytes of the `Content-Length` not written yet.
+    left: u64,
+}
+
+impl Write for BodyTo<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(std::io::Error::new(
+                ErrorKind::InvalidData,
+                "the body is longer than its Content-Length",
+            ));
+        }
+        write_by(self.stream, buf, self.deadline)?;
+        self.left -= buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Writes `bytes`, each write waiting only for the time left to `deadline`.

@@ -245,7 +245,7 @@ fn refuse(state: &Arc<State>, stream: TcpStream) {
             move || {
                 let _ = read_request(&stream, Instant::now() + REFUSE_WAIT);
                 let busy = Response::error(503, "too many connections; try again shortly");
-                finish(stream, &busy, false, Instant::now() + REFUSE_WAIT);
+                finish(stream, busy, false, Instant::now() + REFUSE_WAIT);
                 state.refusing.fetch_sub(1, Ordering::SeqCst);
             }
         });
@@ -309,7 +309,7 @@ fn serve_connection(state: &State, stream: TcpStream) {
     };
     finish(
         stream,
-        &response,
+        response,
         head_only,
         Instant::now() + state.request_timeout,
     );
@@ -317,7 +317,7 @@ fn serve_connection(state: &State, stream: TcpStream) {
 
 /// Writes `response` by `deadline` and closes the connection, reading
 /// what the client still sends for a moment first (see [`http::LINGER`]).
-fn finish(mut stream: TcpStream, response: &Response, head_only: bool, deadline: Instant) {
+fn finish(mut stream: TcpStream, response: Response, head_only: bool, deadline: Instant) {
     if write_response(&mut stream, response, head_only, deadline).is_err() {
         return;
     }
@@ -342,7 +342,7 @@ fn respond(state: &State, req: &Request) -> Response {
     let run = || -> Response {
         // Checked for damage once, at start (see `Database::reopen_existing`).
         let db = match Database::reopen_existing(&state.db) {
-            Ok(db) => db,
+            Ok(db) => std::rc::Rc::new(db),
             Err(e) => return Response::error(500, &format!("database: {e}")),
         };
         let deadline = Instant::now() + state.deadline;
