@@ -276,6 +276,7 @@ fn write_movetext(
 ) -> Result<(), ReplayError> {
     // Whether the next move needs its number, per open line.
     let mut need_number = vec![true];
+    let last = game.moves.last();
     walk_game(game, |step| match step {
         Step::Move { node, mv, before } => {
             let need = need_number.last_mut().expect("the main line stays");
@@ -297,6 +298,15 @@ fn write_movetext(
             for c in &node.comments {
                 lines.comment(c);
                 *need = true;
+            }
+            // The comments after the result stand after the last move's,
+            // before its variations: after them they would read back as
+            // the last move's comments, written before its variations.
+            if last.is_some_and(|l| std::ptr::eq(l, node)) {
+                for c in &game.final_comments {
+                    lines.comment(c);
+                    *need = true;
+                }
             }
         }
         Step::Open => {
@@ -338,8 +348,10 @@ pub fn write_game(game: &Game, notation: MoveNotation) -> Result<String, ReplayE
         glue: false,
     };
     write_movetext(game, &mut lines, notation)?;
-    for c in &game.final_comments {
-        lines.comment(c);
+    if game.moves.is_empty() {
+        for c in &game.final_comments {
+            lines.comment(c);
+        }
     }
     // Only a termination marker may end the movetext: a Result tag such
     // as `0-0` would read back as castling.
@@ -594,7 +606,32 @@ pub fn write_invalid_json(text: &str, game: &Game, checked: &Checked) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::pgn::parse_game;
+    use crate::notation::pgn::{parse_game, read_game};
+
+    #[test]
+    fn comments_after_the_result_are_written_where_they_read_back_the_same() {
+        // Found by fuzzing the reader: after the last move's variation, the
+        // comment read back as the last move's, written before it.
+        for text in [
+            "1. e4 e5 2. Nf3 $1 {x} (2. Nc3 $2) 1/2-1/2 q -",
+            "1. e4 e5 2. Nf3 (2. Nc3) 1-0 {after}",
+            "1. e4 e5 1-0 ff",
+            "{only} *",
+        ] {
+            let g = read_game(text, 1);
+            assert!(!g.final_comments.is_empty(), "{text}");
+            let written = write_game(&g, MoveNotation::San).unwrap();
+            let back = parse_game(&written, 1).unwrap();
+            assert_eq!(
+                write_game(&back, MoveNotation::San).unwrap(),
+                written,
+                "{text}"
+            );
+            for c in &g.final_comments {
+                assert!(written.contains(&format!("{{{c}}}")), "{written}");
+            }
+        }
+    }
 
     #[test]
     fn canonical_xpgn_keeps_everything_and_reads_back() {
