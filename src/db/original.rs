@@ -12,7 +12,9 @@
 //! bytes more for 45,000 more).
 //!
 //! Every reader of the column goes through [`unpack`] (export, `show`,
-//! `serve`, migrations' checks), and every writer through [`pack`].
+//! `serve`, migrations' checks), or reads a stream of it as it
+//! decompresses (`read_prefix`, [`OriginalReader`]: a long game's text is
+//! never held whole), and every writer goes through [`pack`].
 //!
 //! The dictionary is part of the format: changing a byte of it makes every
 //! stored original unreadable. A new dictionary needs a new schema version
