@@ -92,6 +92,8 @@ fn every_form_of_notation_11_reads_valid_with_the_warnings_it_earns() {
         (true, vec![Result], 4),
         (true, vec![], 1),
         (true, vec![], 1),
+        // `Regular`, as other programs name orthodox chess.
+        (true, vec![], 1),
         (true, vec![], 1),
         // Three games on one line.
         (true, vec![], 2),
@@ -102,7 +104,7 @@ fn every_form_of_notation_11_reads_valid_with_the_warnings_it_earns() {
     let o = xpgn(&["validate", data("notation11.pgn").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     assert!(
-        stdout(&o).ends_with("22 games read, 22 valid (9 with warnings), 0 invalid\n"),
+        stdout(&o).ends_with("23 games read, 23 valid (9 with warnings), 0 invalid\n"),
         "{}",
         stdout(&o)
     );
@@ -113,7 +115,7 @@ fn every_form_of_notation_11_reads_valid_with_the_warnings_it_earns() {
         data("notation11.pgn").to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("13 valid (0 with warnings), 9 invalid"));
+    assert!(stdout(&o).contains("14 valid (0 with warnings), 9 invalid"));
 }
 
 #[test]
@@ -195,6 +197,72 @@ fn lines_end_in_cr_crlf_or_lf_mixed_and_the_encodings_are_named() {
         (text.encoding, game.tag("White")),
         (Encoding::Windows1252, Some("Müller"))
     );
+}
+
+/// `( $42 1. d4 )`, `{ a \} b }` and `1-0 ff` (docs/notation.md §11) read
+/// with a warning each, and written back read as the same games.
+#[test]
+fn a_nag_opening_a_variation_an_escaped_brace_and_text_after_a_result_are_kept() {
+    use xpgn::notation::writer::{MoveNotation, write_game};
+    let text = "[Event \"A\"]\n\n1. e4 ( $42 1. d4 ) e5 *\n\n\
+                [Event \"B\"]\n\n1. e4 { a \\} b } e5 *\n\n\
+                [Event \"C\"]\n\n1. e4 e5 1-0 ff\n\n\
+                [Event \"D\"]\n\n1. d4 0-1\nWhite forfeits\n1. c4 *\n";
+    use DiagnosticKind::Syntax;
+    assert_eq!(
+        checked(text.as_bytes()),
+        vec![
+            (true, vec![Syntax], 2),
+            (true, vec![Syntax], 2),
+            (true, vec![Syntax], 2),
+            (true, vec![Syntax], 1),
+            // A move after the text: a game without tags, as before.
+            (true, vec![], 1),
+        ]
+    );
+    let games: Vec<_> = read_games(text.as_bytes()).map(|g| g.unwrap().1).collect();
+    assert_eq!(games[0].moves[0].variations[0][0].nags, [42]);
+    assert_eq!(games[1].moves[0].comments, [" a } b "]);
+    assert_eq!(games[2].final_comments, ["ff"]);
+    assert_eq!(games[3].final_comments, ["White forfeits"]);
+    for game in &games {
+        let written =
+            write_game(&xpgn::rules::Registry::builtin(), game, MoveNotation::San).unwrap();
+        let back: Vec<_> = read_games(written.as_bytes())
+            .map(|g| g.unwrap().1)
+            .collect();
+        assert_eq!(back.len(), 1, "{written}");
+        let back = &back[0];
+        assert!(
+            back.diagnostics.is_empty(),
+            "{written}: {:?}",
+            back.diagnostics
+        );
+        // Every comment's words in text order (the writer puts the
+        // comments after the result before it).
+        let words = |g: &xpgn::notation::game::Game| -> Vec<String> {
+            g.moves
+                .iter()
+                .flat_map(|m| m.comments_before.iter().chain(&m.comments))
+                .chain(&g.final_comments)
+                .map(|c| c.split_whitespace().collect::<Vec<_>>().join(" "))
+                .collect()
+        };
+        assert_eq!(words(back), words(game), "{written}");
+        assert_eq!(back.moves.len(), game.moves.len(), "{written}");
+        for (a, b) in back.moves.iter().zip(&game.moves) {
+            assert_eq!((&a.text, &a.nags), (&b.text, &b.nags), "{written}");
+            let nags = |m: &xpgn::notation::game::Node| {
+                m.variations
+                    .iter()
+                    .flatten()
+                    .map(|v| v.nags.clone())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(nags(a), nags(b), "{written}");
+        }
+        assert_eq!(back.result, game.result);
+    }
 }
 
 #[test]

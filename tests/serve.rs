@@ -351,6 +351,54 @@ fn a_long_game_is_shown_and_given_a_window_of_moves_at_a_time() {
     assert!(why.contains("to=original"), "{why}");
 }
 
+/// The peak resident memory of process `pid`, in KB (`VmHWM`).
+#[cfg(target_os = "linux")]
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn the_original_of_a_long_game_is_exported_in_bounded_memory() {
+    // About 19 MB of text: held whole, it would raise the server's peak
+    // by as much.
+    let text = knights(1_200_000);
+    assert!(text.len() > 18_000_000);
+    let s = serve_with("exportlong", 0, &[("k.pgn", &text)], &[]);
+    let id = game_id(&s, "event=Knights");
+    let before = peak_kb(s.pid());
+    let (status, head, original) = raw(
+        &s.addr,
+        &format!(
+            "HEAD /api/export/{id}?to=original HTTP/1.1\r\nHost: {}\r\n\r\n",
+            s.addr
+        ),
+    );
+    assert_eq!(status, 200);
+    assert!(
+        head.contains(&format!("Content-Length: {}\r\n", text.len())),
+        "{head}"
+    );
+    assert!(original.is_empty());
+    let (status, head, original) = get(&s.addr, &format!("/api/export/{id}?to=original"));
+    assert_eq!(status, 200);
+    assert!(
+        head.contains(&format!("Content-Length: {}\r\n", text.len())),
+        "{head}"
+    );
+    assert!(
+        original == text,
+        "{} bytes of {}",
+        original.len(),
+        text.len()
+    );
+    let grew = peak_kb(s.pid()) - before;
+    assert!(grew < 8 * 1024, "the peak grew by {grew} KB");
+    assert_eq!(get(&s.addr, "/api/export/999999?to=original").0, 404);
+}
+
 #[test]
 fn a_short_game_over_one_window_is_paged_with_its_comments() {
     let mut text = knights(300);
@@ -396,6 +444,60 @@ fn a_foreign_host_is_refused() {
         assert!(!body.contains("\"games\""), "{body}");
     }
     assert_eq!(raw(&s.addr, "GET / HTTP/1.1\r\n\r\n").0, 400);
+}
+
+#[test]
+fn the_names_of_allow_host_are_answered_too() {
+    let s = serve_with(
+        "allowhost",
+        0,
+        &[],
+        &[
+            "--allow-host",
+            "Chess.Example",
+            "--allow-host",
+            "viewer.lan.",
+        ],
+    );
+    let port = s.addr.rsplit(':').next().unwrap();
+    for host in [
+        format!("chess.example:{port}"),
+        format!("viewer.lan:{port}"),
+        format!("localhost:{port}"),
+    ] {
+        let (status, _, body) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 200, "{host}");
+        assert!(body.contains("\"games\""), "{body}");
+    }
+    for host in [
+        format!("www.chess.example:{port}"),
+        format!("rebound.example:{port}"),
+        "chess.example:1".to_string(),
+    ] {
+        let (status, _, _) = raw(
+            &s.addr,
+            &format!("GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        );
+        assert_eq!(status, 421, "{host}");
+    }
+    // A name with a port, or no name at all, is refused before serving.
+    for bad in ["chess.example:8080", "", "a..b", "under_score"] {
+        let o = xpgn(&[
+            "serve",
+            "--db",
+            "x.db",
+            "--addr",
+            "127.0.0.1:0",
+            "--allow-host",
+            bad,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--allow-host"), "{bad}: {err}");
+    }
 }
 
 /// Opens `n` connections that send nothing.

@@ -218,7 +218,7 @@ fn torpedo() -> Variant {
         .replace("name = \"chess\"", "name = \"torpedo\"")
         .replace("display-name = \"Chess\"", "display-name = \"Torpedo\"")
         .replace(
-            "aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"from position\"]\n",
+            "aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"regular\", \"from position\"]\n",
             "",
         )
         .replace("double-step = [2]", "double-step = [2, 3, 4, 5, 6, 7]");

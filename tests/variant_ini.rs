@@ -142,7 +142,7 @@ fn toml_definitions_take_a_promotion_limit() {
     let toml = xpgn::rules::builtin_source("chess")
         .unwrap()
         .replace("name = \"chess\"", "name = \"limited\"")
-        .replace("aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"from position\"]\n", "")
+        .replace("aliases = [\"standard\", \"orthodox\", \"orthodox chess\", \"normal\", \"regular\", \"from position\"]\n", "")
         .replace("display-name = \"Chess\"", "display-name = \"Limited\"")
         .replace("rule = \"R-0-4\"\n\n[[castling]]", "promotion-limit = { Q = 1 }\nrule = \"R-0-4\"\n\n[[castling]]");
     let def = load_toml("limited.toml", &toml).unwrap();

@@ -211,6 +211,11 @@ pub enum Command {
         /// Most requests answered at once.
         #[arg(long, default_value = "8", value_parser = clap::value_parser!(u64).range(1..=256))]
         workers: u64,
+        /// A host name to answer besides localhost and the served address
+        /// (the Host check; with the served port), as for `--addr
+        /// 0.0.0.0:8080` behind a name; repeatable.
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
     },
 }
 

@@ -12,7 +12,9 @@
 //! bytes more for 45,000 more).
 //!
 //! Every reader of the column goes through [`unpack`] (export, `show`,
-//! `serve`, migrations' checks), and every writer through [`pack`].
+//! `serve`, migrations' checks), or reads a stream of it as it
+//! decompresses (`read_prefix`, [`OriginalReader`]: a long game's text is
+//! never held whole), and every writer goes through [`pack`].
 //!
 //! The dictionary is part of the format: changing a byte of it makes every
 //! stored original unreadable. A new dictionary needs a new schema version
@@ -119,6 +121,90 @@ pub(crate) fn read(game: i64, stored: &[u8]) -> Result<Vec<u8>, DbError> {
     unpack(stored).map_err(|source| DbError::Original { game, source })
 }
 
+/// The original's length as a stored value's first bytes (its frame
+/// header, at most 18 bytes) give it.
+fn frame_len(header: &[u8]) -> Result<u64, String> {
+    match zstd::zstd_safe::get_frame_content_size(header) {
+        Ok(Some(n)) if n <= LONGEST => Ok(n),
+        Ok(Some(n)) => Err(format!("its header claims {n} bytes")),
+        Ok(None) => Err("no content size".into()),
+        Err(e) => Err(format!("{e:?}")),
+    }
+}
+
+/// The stored value read after its header was taken for the length.
+type Stored<R> = BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>;
+
+/// Bytes of a stored value read at once by an [`OriginalReader`].
+const STORED_CHUNK: usize = 64 * 1024;
+
+/// The original a stored value holds, decompressed as it is read: the
+/// value is read [`STORED_CHUNK`] bytes at a time and the text given as
+/// asked, so an original of any length costs the decoder's window (at
+/// most 8 MB, as Zstandard bounds it by default) and a chunk, never its
+/// whole text. Reading fails (`InvalidData`) where the value is damaged
+/// or ends before the length its header gives.
+pub struct OriginalReader<R: Read> {
+    decoder: zstd::stream::read::Decoder<'static, Stored<R>>,
+    len: u64,
+    given: u64,
+}
+
+impl<R: Read> OriginalReader<R> {
+    /// The reader of the value `stored` (of game `game`), its header read.
+    ///
+    /// # Errors
+    /// [`DbError::Original`] for a value that is not a frame of [`pack`].
+    pub(crate) fn new(game: i64, mut stored: R) -> Result<OriginalReader<R>, DbError> {
+        let fail = |why: String| DbError::Original {
+            game,
+            source: UnpackError(why),
+        };
+        let mut header = Vec::with_capacity(18);
+        (&mut stored)
+            .take(18)
+            .read_to_end(&mut header)
+            .map_err(|e| fail(e.to_string()))?;
+        let len = frame_len(&header).map_err(fail)?;
+        let input =
+            BufReader::with_capacity(STORED_CHUNK, std::io::Cursor::new(header).chain(stored));
+        let decoder =
+            zstd::stream::read::Decoder::with_prepared_dictionary(input, decoder_dictionary())
+                .map_err(|e| fail(e.to_string()))?;
+        Ok(OriginalReader {
+            decoder,
+            len,
+            given: 0,
+        })
+    }
+
+    /// The original's length in bytes, as the value's header gives it.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the original is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl<R: Read> Read for OriginalReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.decoder.read(buf)?;
+        self.given += n as u64;
+        let wrong =
+            |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
+        if self.given > self.len {
+            return Err(wrong("the stored original is longer than its header says"));
+        }
+        if n == 0 && !buf.is_empty() && self.given < self.len {
+            return Err(wrong("the stored original is shorter than its header says"));
+        }
+        Ok(n)
+    }
+}
+
 /// At most `keep` bytes from the start of the original a stored value
 /// holds, decompressed as a stream from `stored` (so the text of a long
 /// game is never held whole), and the whole original's length as the
@@ -143,12 +229,7 @@ pub(crate) fn read_prefix(
         .take(18)
         .read_to_end(&mut header)
         .map_err(|e| fail(e.to_string()))?;
-    let len = match zstd::zstd_safe::get_frame_content_size(&header) {
-        Ok(Some(n)) if n <= LONGEST => n,
-        Ok(Some(n)) => return Err(fail(format!("its header claims {n} bytes"))),
-        Ok(None) => return Err(fail("no content size".into())),
-        Err(e) => return Err(fail(format!("{e:?}"))),
-    };
+    let len = frame_len(&header).map_err(fail)?;
     if len <= keep as u64 {
         // Whole: the thread's reused context, not a new stream's.
         stored
@@ -190,6 +271,49 @@ mod tests {
         assert_eq!(whole, game);
         assert!(read_prefix(1, &stored[..stored.len() / 2], usize::MAX).is_err());
         assert!(read_prefix(1, &b"not a frame"[..], 10).is_err());
+    }
+
+    /// A reader that gives at most 7 bytes a call, and counts the bytes
+    /// it gave.
+    struct Trickle<'a>(&'a [u8], std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(7);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            self.1.set(self.1.get() + n);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_original_reader_gives_the_whole_text_reading_the_value_as_it_goes() {
+        let game: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| format!("{}. Nf3 Nf6 {{{}}} ", i + 1, i * 7919 % 1000).into_bytes())
+            .collect();
+        let stored = pack(&game);
+        let read = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut reader = OriginalReader::new(1, Trickle(&stored, read.clone())).unwrap();
+        assert_eq!(reader.len(), game.len() as u64);
+        // The header, and no more than one chunk of the value, before the
+        // first bytes of text are given.
+        let mut first = [0; 100];
+        reader.read_exact(&mut first).unwrap();
+        assert_eq!(&first[..], &game[..100]);
+        assert!(
+            read.get() <= 18 + STORED_CHUNK,
+            "{} of {}",
+            read.get(),
+            stored.len()
+        );
+        let mut rest = Vec::new();
+        reader.read_to_end(&mut rest).unwrap();
+        assert_eq!(rest, game[100..]);
+        // A value cut short fails, where the cut is reached.
+        let mut cut = OriginalReader::new(1, &stored[..stored.len() - 10]).unwrap();
+        assert!(cut.read_to_end(&mut Vec::new()).is_err());
+        assert!(OriginalReader::new(1, &b"not a frame"[..]).is_err());
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::time::Instant;
 use rusqlite::blob::Blob;
 use rusqlite::{MAIN_DB, OptionalExtension};
 
+use super::original::OriginalReader;
 use super::packed::{Decoder, PackedError};
 use super::{Database, DbError, original, tags};
 use crate::notation::position::read_position;
@@ -76,6 +77,63 @@ impl Database {
             original_len,
             ..game
         }))
+    }
+
+    /// Runs `f` on the original text of game `id`, read from the database
+    /// and decompressed as `f` reads it, through one blob handle (so the
+    /// value is read once, in order): a game of any length is read in
+    /// bounded memory ([`OriginalReader`]). The reading is one read
+    /// transaction (one snapshot of the game, whatever is written
+    /// meanwhile). `None` if there is no such game.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use xpgn::db::{Database, import::ImportSummary};
+    /// let mut db = Database::in_memory().unwrap();
+    /// let text = "[White \"A\"]\n\n1. e4 e5 *\n";
+    /// db.import("g.pgn", text.as_bytes(), &mut ImportSummary::default(), &mut |_| {})
+    ///     .unwrap();
+    /// let mut read = Vec::new();
+    /// let len = db
+    ///     .with_original(1, |original| original.read_to_end(&mut read).map(|_| original.len()))
+    ///     .unwrap();
+    /// assert_eq!((len.unwrap().unwrap(), &read[..]), (text.len() as u64, text.as_bytes()));
+    /// assert!(db.with_original(2, |_| ()).unwrap().is_none());
+    /// ```
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored value that is not a stored original
+    /// (`f`'s reads fail where the value is damaged).
+    pub fn with_original<T>(
+        &self,
+        id: i64,
+        f: impl FnOnce(&mut OriginalReader<Blob<'_>>) -> T,
+    ) -> Result<Option<T>, DbError> {
+        let began = self.conn.is_autocommit();
+        if began {
+            self.conn.execute_batch("BEGIN")?;
+        }
+        let outcome = (|| {
+            let exists = self
+                .conn
+                .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
+                .query_row([id], |_| Ok(()))
+                .optional()?;
+            if exists.is_none() {
+                return Ok(None);
+            }
+            let blob = self
+                .conn
+                .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
+            let mut reader = OriginalReader::new(id, blob)?;
+            Ok(Some(f(&mut reader)))
+        })();
+        if began {
+            // Nothing was written: ending the transaction cannot fail in a
+            // way that matters to what was read.
+            let _ = self.conn.execute_batch("ROLLBACK");
+        }
+        outcome
     }
 
     /// The columns of game `id` and the value of SQL expression `original`.

@@ -595,6 +595,62 @@ fn loose_castle(token: &str) -> Option<String> {
         .map(|written| written.to_ascii_uppercase() + &token[written.len()..])
 }
 
+/// Where the comment whose text starts `body` (the bytes after its `{`)
+/// closes: the index of its `}`, and whether `\}` stood for a brace of
+/// the text before it (docs/notation.md §11). A `\}` is a brace of the
+/// text when another `}` follows it on the same line; else it closes the
+/// comment, its `\` text (a path such as `C:\`). `None`: no `}` closes it.
+pub(crate) fn comment_close(body: &[u8]) -> Option<(usize, bool)> {
+    let mut from = 0;
+    let mut escaped = false;
+    loop {
+        let at = from + memchr::memchr(b'}', &body[from..])?;
+        if at > 0 && body[at - 1] == b'\\' {
+            let rest = &body[at + 1..];
+            let line_end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
+            if memchr::memchr(b'}', &rest[..line_end]).is_some() {
+                escaped = true;
+                from = at + 1;
+                continue;
+            }
+        }
+        return Some((at, escaped));
+    }
+}
+
+/// The text of a comment whose body `body` holds `\}` for its braces.
+fn unescape_braces(body: &str) -> String {
+    body.replace("\\}", "}")
+}
+
+/// Whether the `token` (white space and `{ ( ) ; [` around it) could open
+/// a game's movetext as the reader reads it: a move number, a result, a
+/// move in any form the reader takes. After a result, a token that could
+/// not is text of the game it follows (docs/notation.md §11: `1-0 ff`),
+/// not the next game.
+pub(crate) fn could_open_movetext(token: &[u8]) -> bool {
+    match token.first() {
+        None => return false,
+        Some(b'0'..=b'9' | b'.' | b'*') => return true,
+        _ => {}
+    }
+    let Ok(token) = std::str::from_utf8(token) else {
+        return false;
+    };
+    if token.starts_with('…') || whole_result(token).is_some() {
+        return true;
+    }
+    let token = token.strip_suffix(',').unwrap_or(token);
+    let token = token.strip_suffix("e.p.").unwrap_or(token);
+    parse_move_token(token).is_some()
+        || loose_castle(token).is_some_and(|c| parse_move_token(&c).is_some())
+        || ["1/2-1/2", "1-0", "0-1", "*"].iter().any(|r| {
+            token
+                .strip_suffix(r)
+                .is_some_and(|m| !m.is_empty() && parse_move_token(m).is_some())
+        })
+}
+
 struct Cursor<'a> {
     text: &'a str,
     pos: usize,
@@ -678,13 +734,14 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Production `comment`: `{...}` or `;` to the end of the line.
-    fn comment(&mut self) -> Result<Option<&'a str>, ParseError> {
+    /// Production `comment`: `{...}` or `;` to the end of the line; with
+    /// whether a `\}` in it stood for a brace ([`comment_close`]).
+    fn comment(&mut self) -> Result<Option<(Cow<'a, str>, bool)>, ParseError> {
         let rest = self.rest();
         match rest.as_bytes().first() {
             Some(b'{') => {
                 let body = &rest[1..];
-                let Some(end) = body.find('}') else {
+                let Some((end, escaped)) = comment_close(body.as_bytes()) else {
                     return Err(ParseError {
                         at: self.at(self.pos),
                         expected: "`}` closing this comment".into(),
@@ -692,13 +749,21 @@ impl<'a> Cursor<'a> {
                     });
                 };
                 self.pos += end + 2;
-                Ok(Some(&body[..end]))
+                let text = &body[..end];
+                Ok(Some(if escaped {
+                    (Cow::Owned(unescape_braces(text)), true)
+                } else {
+                    (Cow::Borrowed(text), false)
+                }))
             }
             Some(b';') => {
                 let body = &rest[1..];
                 let end = body.find('\n').unwrap_or(body.len());
                 self.pos += end + 1;
-                Ok(Some(body[..end].trim_end_matches('\r')))
+                Ok(Some((
+                    Cow::Borrowed(body[..end].trim_end_matches('\r')),
+                    false,
+                )))
             }
             _ => Ok(None),
         }
@@ -853,6 +918,7 @@ pub fn read_with<'t, V: Visitor<'t>>(
         pending: false,
         skip_from: usize::MAX,
         result_tag: None,
+        early_nags: Vec::new(),
     };
     reader.read(visitor)
 }
@@ -878,6 +944,10 @@ struct Reader<'a> {
     /// The first `Result` tag's value, for the warning of a movetext
     /// without a result.
     result_tag: Option<Cow<'a, str>>,
+    /// NAGs read where no move precedes them in their line (`( $42 1.
+    /// d4 )`), and where the first stands: told after the line's first
+    /// move.
+    early_nags: Vec<(u8, usize)>,
 }
 
 impl<'a> Reader<'a> {
@@ -928,6 +998,26 @@ impl<'a> Reader<'a> {
         error
     }
 
+    /// A comment at the cursor, if one is there ([`Cursor::comment`]),
+    /// with a warning when `\}` in it stood for a brace.
+    fn read_comment<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+    ) -> Result<Option<Cow<'a, str>>, ParseError> {
+        let start = self.c.pos;
+        let Some((text, escaped)) = self.c.comment()? else {
+            return Ok(None);
+        };
+        if escaped {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(start),
+                "`\\}` inside a comment: read as a `}` of the comment's text",
+            ));
+        }
+        Ok(Some(text))
+    }
+
     /// Production `tag-section`: tag pairs and the comments among them. A
     /// malformed pair is read as far as it goes, with a warning.
     fn tag_section<V: Visitor<'a>>(&mut self, v: &mut V) -> Result<(), ParseError> {
@@ -973,9 +1063,9 @@ impl<'a> Reader<'a> {
                         self.c.pos += len;
                     }
                 }
-            } else if let Some(comment) = self.c.comment()? {
+            } else if let Some(comment) = self.read_comment(v)? {
                 self.pending = true;
-                v.comment(comment);
+                v.comment(&comment);
             } else {
                 return Ok(());
             }
@@ -994,11 +1084,11 @@ impl<'a> Reader<'a> {
             };
             match first {
                 b'{' | b';' => {
-                    if let Some(comment) = self.c.comment()? {
+                    if let Some(comment) = self.read_comment(v)? {
                         let has_move = self.line().has_move;
                         self.pending |= !has_move;
                         if self.telling() {
-                            v.comment(comment);
+                            v.comment(&comment);
                         }
                     }
                     continue;
@@ -1067,9 +1157,17 @@ impl<'a> Reader<'a> {
                         return Err(self.c.error(start, "a NAG `$` followed by a number 0..255"));
                     };
                     if !self.line().has_move {
-                        return Err(self.c.error(start, "a move before the NAG"));
-                    }
-                    if self.telling() {
+                        // `( $42 1. d4 )`: the NAG of the line's first
+                        // move, told after it.
+                        v.diagnostic(Diagnostic::warning(
+                            DiagnosticKind::Syntax,
+                            self.c.at(start),
+                            format!(
+                                "`${n}` before the first move of its line: read as that move's NAG"
+                            ),
+                        ));
+                        self.early_nags.push((n, start));
+                    } else if self.telling() {
                         v.nag(n);
                     }
                     self.c.pos += len;
@@ -1083,6 +1181,7 @@ impl<'a> Reader<'a> {
                 return Err(self.c.error(start, EXPECTED_MOVETEXT));
             }
             if let Some((result, standard)) = whole_result(token) {
+                self.no_early_nags()?;
                 // `1/2 - 1/2`: the whole of it is the result.
                 let written =
                     match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
@@ -1148,14 +1247,28 @@ impl<'a> Reader<'a> {
                     suffix,
                     at: self.c.here(start + number),
                 });
+                for (n, _) in self.early_nags.drain(..) {
+                    v.nag(n);
+                }
             }
+            self.early_nags.clear();
             self.c.pos += consumed;
         }
+        self.no_early_nags()?;
         if self.lines.len() > 1 {
             let opened = self.line().opened;
             return Err(self.c.error(opened, "`)` closing this variation"));
         }
         Ok(false)
+    }
+
+    /// The error for NAGs read before a line's first move when the line
+    /// ends without one.
+    fn no_early_nags(&self) -> Result<(), ParseError> {
+        match self.early_nags.first() {
+            Some(&(_, at)) => Err(self.c.error(at, "a move after the NAG")),
+            None => Ok(()),
+        }
     }
 
     /// A token after a move that annotates it: a suffix annotation (`!?`)
@@ -1269,22 +1382,24 @@ impl<'a> Reader<'a> {
         self.c.pos += token.len();
         loop {
             self.c.skip_space();
-            match self.c.comment()? {
-                Some(comment) => v.comment(comment),
+            match self.read_comment(v)? {
+                Some(comment) => v.comment(&comment),
                 None => break,
             }
         }
+        // `1-0 ff`: what follows is kept as a comment after the result.
         let after = self.c.rest().trim_end();
         if !after.is_empty() {
-            let after: String = after.chars().take(QUOTE_CHARS).collect();
+            let quoted: String = after.chars().take(QUOTE_CHARS).collect();
             v.diagnostic(Diagnostic::warning(
                 DiagnosticKind::Syntax,
                 self.c.at(self.c.pos),
                 format!(
-                    "text after the result is not read: `{}`",
-                    printable(&after, QUOTE_CHARS)
+                    "text after the result, `{}`: kept as a comment after it",
+                    printable(&quoted, QUOTE_CHARS)
                 ),
             ));
+            v.comment(after);
         }
         self.c.pos = self.c.text.len();
         Ok(())
@@ -1545,6 +1660,76 @@ mod tests {
         assert!(read_game("1. e4 +/+ *", 1).broken());
         assert!(read_game("+- 1. e4 *", 1).broken());
         assert!(read_game("1. e4 , e5 *", 1).broken());
+    }
+
+    #[test]
+    fn a_nag_before_the_first_move_of_a_variation_is_that_moves() {
+        let (g, w) = read_with_warnings("1. e4 ( $42 1. d4 ) e5 *");
+        assert_eq!(g.moves.len(), 2);
+        let first = &g.moves[0].variations[0][0];
+        assert_eq!((first.text.as_str(), &first.nags[..]), ("d4", &[42][..]));
+        assert!(g.moves[0].nags.is_empty());
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("`$42` before the first move"), "{w:?}");
+        // Several, with a comment among them, and at the game's start.
+        let (g, w) = read_with_warnings("$1 1. e4 ( $42 {c} $14 1. d4 $3 ) *");
+        assert_eq!(g.moves[0].nags, [1]);
+        assert_eq!(g.moves[0].variations[0][0].nags, [42, 14, 3]);
+        assert_eq!(w.len(), 3, "{w:?}");
+        // A NAG with no move after it in its line stays an error.
+        assert!(read_game("1. e4 ( $42 ) *", 1).broken());
+        assert!(read_game("1. e4 e5 ( $42 *", 1).broken());
+        let e = parse_game("$42 *", 1).unwrap_err();
+        assert_eq!(
+            (e.at.column, e.expected.as_str()),
+            (1, "a move after the NAG")
+        );
+    }
+
+    #[test]
+    fn an_escaped_brace_is_a_brace_of_the_comments_text() {
+        let (g, w) = read_with_warnings("1. e4 { a \\} b } e5 *");
+        assert_eq!(g.moves.len(), 2);
+        assert_eq!(g.moves[0].comments, [" a } b "]);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("`\\}` inside a comment"), "{w:?}");
+        // A `\}` with no `}` after it on its line closes the comment, its
+        // `\` text; so does one on a line of its own.
+        let (g, w) = read_with_warnings("1. e4 {C:\\} e5 *");
+        assert_eq!(
+            (g.moves.len(), &g.moves[0].comments[..]),
+            (2, &["C:\\".to_string()][..])
+        );
+        assert!(w.is_empty(), "{w:?}");
+        assert!(read_game("1. e4 {a \\}\n b } e5 *", 1).broken());
+        let (g, _) = read_with_warnings("1. e4 {a \\} b \\} c}\n e5 *");
+        assert_eq!(g.moves[0].comments, ["a } b } c"]);
+        assert_eq!(comment_close(b"a \\} b }"), Some((7, true)));
+        assert_eq!(comment_close(b"a \\}\n}"), Some((3, false)));
+        assert_eq!(comment_close(b"a \\"), None);
+    }
+
+    #[test]
+    fn text_after_the_result_is_kept_as_a_comment_after_it() {
+        let (g, w) = read_with_warnings("1. e4 e5 1-0 ff");
+        assert_eq!(g.result.as_deref(), Some("1-0"));
+        assert_eq!(g.final_comments, ["ff"]);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].contains("text after the result, `ff`"), "{w:?}");
+        let (g, _) = read_with_warnings("1. e4 e5 1-0 {done} White forfeits\n");
+        assert_eq!(g.final_comments, ["done", "White forfeits"]);
+    }
+
+    #[test]
+    fn only_a_token_that_could_open_movetext_opens_the_next_game_after_a_result() {
+        for token in [
+            "1.", "12...", "e4", "Nf3", "O-O", "o-o", "--", "e2e4", "*", "1-0", "½", "…", "Bxe7,",
+        ] {
+            assert!(could_open_movetext(token.as_bytes()), "{token}");
+        }
+        for token in ["ff", "forfeit", "White", "+-", "$1", "}", "é", "\u{a0}"] {
+            assert!(!could_open_movetext(token.as_bytes()), "{token}");
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::{read_game_at, spaced_draw_rest};
+use super::pgn::{comment_close, could_open_movetext, read_game_at, spaced_draw_rest};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -587,6 +587,19 @@ fn is_result(token: &[u8]) -> bool {
         || token == "½".as_bytes()
 }
 
+/// After a result, the end of the token at `line[i..]` when it is text of
+/// the game (`1-0 ff`): a token that could not open a game's movetext
+/// ([`could_open_movetext`]). `None` when it could: the next game starts
+/// there.
+fn text_after_result(line: &[u8], i: usize) -> Option<usize> {
+    let end = line[i..]
+        .iter()
+        .position(|&b| SCAN_CLASS[usize::from(b)] != ScanClass::Token)
+        .map_or(line.len(), |j| i + j);
+    let token = &line[i..end];
+    (token[0] != b'%' && !could_open_movetext(token)).then_some(end)
+}
+
 /// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
 fn bom_length(bytes: &[u8]) -> usize {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
@@ -748,8 +761,15 @@ impl Scan {
         } else if !blank {
             let tag_line = body[0] == b'[';
             // After a result, any text (a tag, a move, a comment, an
-            // escape line) begins the next game.
-            if self.ended || (tag_line && (self.movetext || self.blank_after_tags)) {
+            // escape line) begins the next game, but for text that
+            // could not (`ff`), which stays with the game.
+            let after_result = || {
+                SCAN_CLASS[usize::from(body[0])] == ScanClass::Token
+                    && text_after_result(body, 0).is_some()
+            };
+            if (self.ended && !after_result())
+                || (tag_line && (self.movetext || self.blank_after_tags))
+            {
                 return Cut::At(0);
             }
             if indent == 0 && body[0] == b'%' {
@@ -768,8 +788,8 @@ impl Scan {
     fn body(&mut self, line: &[u8], mut i: usize, game_bytes: u64) -> Cut {
         while i < line.len() {
             if self.in_comment {
-                match memchr::memchr(b'}', &line[i..]) {
-                    Some(j) => {
+                match comment_close(&line[i..]) {
+                    Some((j, _)) => {
                         self.in_comment = false;
                         i += j + 1;
                         continue;
@@ -804,7 +824,13 @@ impl Scan {
                 ScanClass::Space => i += 1,
                 ScanClass::Token => {
                     if self.ended {
-                        return Cut::At(i);
+                        match text_after_result(line, i) {
+                            Some(end) => {
+                                i = end;
+                                continue;
+                            }
+                            None => return Cut::At(i),
+                        }
                     }
                     self.movetext = true;
                     // The whole token, in a tight loop.
@@ -1336,8 +1362,15 @@ mod tests {
             } else if !blank {
                 let tag_line = body[0] == b'[';
                 // After a result, any text (a tag, a move, a comment, an
-                // escape line) begins the next game.
-                if self.ended || (tag_line && (self.movetext || self.blank_after_tags)) {
+                // escape line) begins the next game, but for text that
+                // could not (`ff`), which stays with the game.
+                let after_result = || {
+                    SCAN_CLASS[usize::from(body[0])] == ScanClass::Token
+                        && text_after_result(body, 0).is_some()
+                };
+                if (self.ended && !after_result())
+                    || (tag_line && (self.movetext || self.blank_after_tags))
+                {
                     return Cut::At(0);
                 }
                 if indent == 0 && body[0] == b'%' {
@@ -1351,8 +1384,8 @@ mod tests {
             let mut i = 0;
             while i < line.len() {
                 if self.in_comment {
-                    match memchr::memchr(b'}', &line[i..]) {
-                        Some(j) => {
+                    match comment_close(&line[i..]) {
+                        Some((j, _)) => {
                             self.in_comment = false;
                             i += j + 1;
                             continue;
@@ -1365,7 +1398,13 @@ mod tests {
                     ScanClass::Space => i += 1,
                     ScanClass::Token => {
                         if self.ended {
-                            return Cut::At(i);
+                            match text_after_result(line, i) {
+                                Some(end) => {
+                                    i = end;
+                                    continue;
+                                }
+                                None => return Cut::At(i),
+                            }
                         }
                         self.movetext = true;
                         // The whole token, in a tight loop.
@@ -1502,8 +1541,12 @@ mod tests {
     /// every form, comments that close and that never do, variations,
     /// escape lines, every line end, white space, bytes that are not
     /// ASCII.
-    const SPLIT_PIECES: [&str; 42] = [
+    const SPLIT_PIECES: [&str; 46] = [
         "\u{feff}",
+        "ff",
+        "\\}",
+        "{a \\} b}",
+        "\\",
         " - 1/2",
         "[Event \"x\"]",
         "[Site \"a ] { b\"]",

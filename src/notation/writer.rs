@@ -237,11 +237,13 @@ impl Lines {
     }
 
     /// A comment, split into words so lines stay short (runs of white
-    /// space become one space). A text with `}` cannot stand inside `{}`: it
-    /// is written as a `;` comment, which ends the line.
+    /// space become one space). A text with `}` cannot stand inside `{}`,
+    /// nor one that ends in `\` (`\}` may stand for a brace of the text,
+    /// docs/notation.md §11): it is written as a `;` comment, which ends
+    /// the line.
     fn comment(&mut self, text: &str) {
         let words: Vec<&str> = text.split_whitespace().collect();
-        if text.contains('}') {
+        if text.contains('}') || words.last().is_some_and(|w| w.ends_with('\\')) {
             self.token(&format!(";{}", words.join(" ")));
             self.out.push('\n');
             self.line_len = 0;
@@ -279,6 +281,7 @@ fn write_movetext(
 ) -> Result<(), ReplayError> {
     // Whether the next move needs its number, per open line.
     let mut need_number = vec![true];
+    let last = game.moves.last();
     walk_game(registry, game, |step| match step {
         Step::Move { node, mv, before } => {
             let need = need_number.last_mut().expect("the main line stays");
@@ -300,6 +303,15 @@ fn write_movetext(
             for c in &node.comments {
                 lines.comment(c);
                 *need = true;
+            }
+            // The comments after the result stand after the last move's,
+            // before its variations: after them they would read back as
+            // the last move's comments, written before its variations.
+            if last.is_some_and(|l| std::ptr::eq(l, node)) {
+                for c in &game.final_comments {
+                    lines.comment(c);
+                    *need = true;
+                }
             }
         }
         Step::Open => {
@@ -346,8 +358,10 @@ pub fn write_game(
         glue: false,
     };
     write_movetext(registry, game, &mut lines, notation)?;
-    for c in &game.final_comments {
-        lines.comment(c);
+    if game.moves.is_empty() {
+        for c in &game.final_comments {
+            lines.comment(c);
+        }
     }
     // Only a termination marker may end the movetext: a Result tag such
     // as `0-0` would read back as castling.
@@ -602,7 +616,33 @@ pub fn write_invalid_json(text: &str, game: &Game, checked: &Checked) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::pgn::parse_game;
+    use crate::notation::pgn::{parse_game, read_game};
+
+    #[test]
+    fn comments_after_the_result_are_written_where_they_read_back_the_same() {
+        // Found by fuzzing the reader: after the last move's variation, the
+        // comment read back as the last move's, written before it.
+        for text in [
+            "1. e4 e5 2. Nf3 $1 {x} (2. Nc3 $2) 1/2-1/2 q -",
+            "1. e4 e5 2. Nf3 (2. Nc3) 1-0 {after}",
+            "1. e4 e5 1-0 ff",
+            "{only} *",
+        ] {
+            let g = read_game(text, 1);
+            assert!(!g.final_comments.is_empty(), "{text}");
+            let written =
+                write_game(&crate::rules::Registry::builtin(), &g, MoveNotation::San).unwrap();
+            let back = parse_game(&written, 1).unwrap();
+            assert_eq!(
+                write_game(&crate::rules::Registry::builtin(), &back, MoveNotation::San).unwrap(),
+                written,
+                "{text}"
+            );
+            for c in &g.final_comments {
+                assert!(written.contains(&format!("{{{c}}}")), "{written}");
+            }
+        }
+    }
 
     #[test]
     fn canonical_xpgn_keeps_everything_and_reads_back() {

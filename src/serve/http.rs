@@ -41,15 +41,39 @@ impl Request {
     }
 }
 
+/// Bytes of a streamed body read and written at once.
+pub const STREAM_CHUNK: usize = 64 * 1024;
+
+/// Writes a streamed body to the connection it is given, a chunk at a
+/// time as it reads it.
+pub type BodyWriter = Box<dyn FnOnce(&mut dyn Write) -> std::io::Result<()>>;
+
+/// A body produced as it is written, never held whole: `len` bytes that
+/// `write` writes.
+pub struct Streamed {
+    /// Its length, sent as `Content-Length`.
+    pub len: u64,
+    /// Writes it.
+    pub write: BodyWriter,
+}
+
+impl std::fmt::Debug for Streamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Streamed({} bytes)", self.len)
+    }
+}
+
 /// A response to send.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Response {
     /// Status code.
     pub status: u16,
     /// `Content-Type`.
     pub content_type: &'static str,
-    /// The body.
+    /// The body, unless it is streamed.
     pub body: Vec<u8>,
+    /// The body read as it is written (then `body` is empty).
+    pub streamed: Option<Streamed>,
     /// Whether the body may be cached (embedded assets).
     pub cacheable: bool,
 }
@@ -61,7 +85,17 @@ impl Response {
             status: 200,
             content_type,
             body: body.into(),
+            streamed: None,
             cacheable: false,
+        }
+    }
+
+    /// A `200` response whose `len` bytes `write` writes as it produces
+    /// them.
+    pub fn streamed(content_type: &'static str, len: u64, write: BodyWriter) -> Response {
+        Response {
+            streamed: Some(Streamed { len, write }),
+            ..Response::ok(content_type, Vec::new())
         }
     }
 
@@ -71,6 +105,7 @@ impl Response {
             status,
             content_type: "text/plain; charset=utf-8",
             body: format!("{status} {}: {message}\n", reason(status)).into_bytes(),
+            streamed: None,
             cacheable: false,
         }
     }
@@ -195,11 +230,12 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
 
 /// Whether a request naming `host` (a `Host` header) may be answered by
 /// the server listening on `served`: `localhost` and its subdomains, the
-/// served address, and when every interface is served any address, each
-/// with the served port. A page of another name cannot read the answers
-/// of a server it reaches by rebinding its name to the loopback address.
+/// served address, when every interface is served any address, and the
+/// names of `allowed` (lower case, without a final dot), each with the
+/// served port. A page of another name cannot read the answers of a
+/// server it reaches by rebinding its name to the loopback address.
 /// HTTP/1.0 requests without the header are answered.
-pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
+pub fn host_allowed(host: Option<&str>, served: SocketAddr, allowed: &[String]) -> bool {
     let Some(host) = host else { return true };
     let (name, port) = match host.rsplit_once(':') {
         Some((name, port)) if !port.contains(']') => (name, port.parse::<u16>().ok()),
@@ -209,7 +245,7 @@ pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
         return false;
     }
     let name = name.trim_end_matches('.').to_ascii_lowercase();
-    if name == "localhost" || name.ends_with(".localhost") {
+    if name == "localhost" || name.ends_with(".localhost") || allowed.contains(&name) {
         return true;
     }
     let literal = name
@@ -223,13 +259,15 @@ pub fn host_allowed(host: Option<&str>, served: SocketAddr) -> bool {
 }
 
 /// Writes `response` to `stream` (headers only for `HEAD`), all of it by
-/// `deadline`.
+/// `deadline`; a streamed body as it is produced.
 ///
 /// # Errors
-/// The connection's write errors, or `TimedOut` once the deadline passed.
+/// The connection's write errors, `TimedOut` once the deadline passed, or
+/// the streamed body's error, or a length other than its `Content-Length`
+/// (the connection is then closed, which tells the client).
 pub fn write_response(
     stream: &mut TcpStream,
-    response: &Response,
+    response: Response,
     head_only: bool,
     deadline: Instant,
 ) -> std::io::Result<()> {
@@ -252,13 +290,55 @@ pub fn write_response(
         response.status,
         reason(response.status),
         response.content_type,
-        response.body.len()
+        response
+            .streamed
+            .as_ref()
+            .map_or(response.body.len() as u64, |s| s.len)
     );
     write_by(stream, head.as_bytes(), deadline)?;
-    if !head_only {
-        write_by(stream, &response.body, deadline)?;
+    if head_only {
+        return Ok(());
+    }
+    let Some(streamed) = response.streamed else {
+        return write_by(stream, &response.body, deadline);
+    };
+    let mut body = BodyTo {
+        stream,
+        deadline,
+        left: streamed.len,
+    };
+    (streamed.write)(&mut body)?;
+    if body.left > 0 {
+        return Err(ErrorKind::UnexpectedEof.into());
     }
     Ok(())
+}
+
+/// A streamed body's way to the connection: each write by the deadline,
+/// no more bytes than announced.
+struct BodyTo<'s> {
+    stream: &'s mut TcpStream,
+    deadline: Instant,
+    /// Bytes of the `Content-Length` not written yet.
+    left: u64,
+}
+
+impl Write for BodyTo<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if buf.len() as u64 > self.left {
+            return Err(std::io::Error::new(
+                ErrorKind::InvalidData,
+                "the body is longer than its Content-Length",
+            ));
+        }
+        write_by(self.stream, buf, self.deadline)?;
+        self.left -= buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Writes `bytes`, each write waiting only for the time left to `deadline`.
@@ -329,6 +409,34 @@ pub fn percent_encode(text: &str) -> String {
 mod tests {
     use super::*;
 
+    fn host_allowed_by_default(host: Option<&str>, served: SocketAddr) -> bool {
+        host_allowed(host, served, &[])
+    }
+
+    #[test]
+    fn the_names_allowed_are_hosts_with_the_served_port() {
+        let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
+        let allowed = ["chess.example".to_string(), "viewer".to_string()];
+        for ok in [
+            "chess.example:8080",
+            "Chess.Example.:8080",
+            "viewer:8080",
+            "localhost:8080",
+        ] {
+            assert!(host_allowed(Some(ok), any, &allowed), "{ok}");
+        }
+        for bad in [
+            "chess.example:8081",
+            "chess.example",
+            "www.chess.example:8080",
+            "chess.example.evil:8080",
+            "viewer2:8080",
+        ] {
+            assert!(!host_allowed(Some(bad), any, &allowed), "{bad}");
+        }
+        assert!(!host_allowed_by_default(Some("chess.example:8080"), any));
+    }
+
     #[test]
     fn only_localhost_names_and_the_served_address_with_its_port_are_hosts() {
         let local: SocketAddr = "127.0.0.1:8080".parse().unwrap();
@@ -339,7 +447,7 @@ mod tests {
             "localhost.:8080",
             "127.0.0.1:8080",
         ] {
-            assert!(host_allowed(Some(ok), local), "{ok}");
+            assert!(host_allowed_by_default(Some(ok), local), "{ok}");
         }
         for bad in [
             "evil.example:8080",
@@ -351,15 +459,15 @@ mod tests {
             "",
             ":8080",
         ] {
-            assert!(!host_allowed(Some(bad), local), "{bad}");
+            assert!(!host_allowed_by_default(Some(bad), local), "{bad}");
         }
-        assert!(host_allowed(None, local));
+        assert!(host_allowed_by_default(None, local));
         let v6: SocketAddr = "[::1]:80".parse().unwrap();
-        assert!(host_allowed(Some("[::1]"), v6));
-        assert!(host_allowed(Some("[::1]:80"), v6));
+        assert!(host_allowed_by_default(Some("[::1]"), v6));
+        assert!(host_allowed_by_default(Some("[::1]:80"), v6));
         let any: SocketAddr = "0.0.0.0:8080".parse().unwrap();
-        assert!(host_allowed(Some("192.168.1.20:8080"), any));
-        assert!(!host_allowed(Some("rebound.example:8080"), any));
+        assert!(host_allowed_by_default(Some("192.168.1.20:8080"), any));
+        assert!(!host_allowed_by_default(Some("rebound.example:8080"), any));
     }
 
     #[test]

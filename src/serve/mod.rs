@@ -12,7 +12,8 @@
 //! in rows (pages of at most [`MAX_PAGE`] games, move lists of at most
 //! 500 plies) and in time ([`Config::deadline`]); no path outside the
 //! routes and the embedded assets is served; only requests naming the
-//! served address or `localhost` are answered.
+//! served address, `localhost` or a name of [`Config::allowed_hosts`] are
+//! answered.
 //!
 //! Slow clients cannot starve the others: each connection has its own
 //! thread, which waits for the client only until one deadline
@@ -67,6 +68,26 @@ pub struct Config {
     /// The variants games are replayed with, besides those the database
     /// stores.
     pub variants: Registry,
+    /// Host names answered besides `localhost` and the served address
+    /// (the `Host` check), as [`normalize_host`] writes them.
+    pub allowed_hosts: Vec<String>,
+}
+
+/// A host name as the `Host` check compares it: lower case, without a
+/// final dot. `None` for text that is no host name (letters, digits,
+/// `-` and `.` only, no empty label).
+///
+/// ```
+/// use xpgn::serve::normalize_host;
+/// assert_eq!(normalize_host("Chess.Example."), Some("chess.example".into()));
+/// assert_eq!(normalize_host("chess.example:8080"), None);
+/// ```
+pub fn normalize_host(name: &str) -> Option<String> {
+    let name = name.strip_suffix('.').unwrap_or(name).to_ascii_lowercase();
+    let label_ok = |l: &str| {
+        !l.is_empty() && l.len() <= 63 && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    };
+    (name.len() <= 253 && name.split('.').all(label_ok)).then_some(name)
 }
 
 impl Config {
@@ -87,6 +108,7 @@ impl Config {
             max_connections: 512,
             workers: 8,
             variants: Registry::builtin(),
+            allowed_hosts: Vec::new(),
         }
     }
 }
@@ -127,6 +149,8 @@ struct State {
     max_connections: usize,
     /// The address served, for the `Host` check.
     served: SocketAddr,
+    /// The other names the `Host` check accepts.
+    allowed_hosts: Vec<String>,
     /// Connections open (each on its own thread).
     open: AtomicUsize,
     /// Connections being refused.
@@ -166,6 +190,7 @@ impl Server {
                 request_timeout: config.request_timeout,
                 max_connections: config.max_connections.max(1),
                 served,
+                allowed_hosts: config.allowed_hosts.clone(),
                 open: AtomicUsize::new(0),
                 refusing: AtomicUsize::new(0),
                 free_workers: Mutex::new(config.workers.max(1)),
@@ -230,7 +255,7 @@ fn refuse(state: &Arc<State>, stream: TcpStream) {
             move || {
                 let _ = read_request(&stream, Instant::now() + REFUSE_WAIT);
                 let busy = Response::error(503, "too many connections; try again shortly");
-                finish(stream, &busy, false, Instant::now() + REFUSE_WAIT);
+                finish(stream, busy, false, Instant::now() + REFUSE_WAIT);
                 state.refusing.fetch_sub(1, Ordering::SeqCst);
             }
         });
@@ -279,10 +304,10 @@ impl Drop for Worker<'_> {
 fn serve_connection(state: &State, stream: TcpStream) {
     let head_deadline = Instant::now() + state.request_timeout;
     let (response, head_only) = match read_request(&stream, head_deadline) {
-        Ok(req) if !host_allowed(req.host.as_deref(), state.served) => (
+        Ok(req) if !host_allowed(req.host.as_deref(), state.served, &state.allowed_hosts) => (
             Response::error(
                 421,
-                "this server answers only requests for its own address or localhost",
+                "this server answers only requests for its own address, localhost or the names of --allow-host",
             ),
             false,
         ),
@@ -294,7 +319,7 @@ fn serve_connection(state: &State, stream: TcpStream) {
     };
     finish(
         stream,
-        &response,
+        response,
         head_only,
         Instant::now() + state.request_timeout,
     );
@@ -302,7 +327,7 @@ fn serve_connection(state: &State, stream: TcpStream) {
 
 /// Writes `response` by `deadline` and closes the connection, reading
 /// what the client still sends for a moment first (see [`http::LINGER`]).
-fn finish(mut stream: TcpStream, response: &Response, head_only: bool, deadline: Instant) {
+fn finish(mut stream: TcpStream, response: Response, head_only: bool, deadline: Instant) {
     if write_response(&mut stream, response, head_only, deadline).is_err() {
         return;
     }
@@ -327,7 +352,7 @@ fn respond(state: &State, req: &Request) -> Response {
     let run = || -> Response {
         // Checked for damage once, at start (see `Database::reopen_existing`).
         let db = match Database::reopen_existing_with(&state.db, Arc::clone(&state.registry)) {
-            Ok(db) => db,
+            Ok(db) => std::rc::Rc::new(db),
             Err(e) => return Response::error(500, &format!("database: {e}")),
         };
         let deadline = Instant::now() + state.deadline;

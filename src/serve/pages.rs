@@ -5,11 +5,12 @@
 //! written through [`escape`] (HTML) or serde_json (JSON), never raw.
 
 use std::fmt::Write;
+use std::rc::Rc;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::http::{Request, Response, percent_encode};
+use super::http::{Request, Response, STREAM_CHUNK, percent_encode};
 use super::{DEFAULT_PAGE, MAX_PAGE};
 use crate::db::export::ExportForm;
 use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
@@ -68,7 +69,7 @@ const TREE_TIMED_OUT: &str = "<section class=\"tree\"><h2>Opening tree</h2><p cl
 const LIST_CHARS: usize = 60;
 
 /// Answers `req` from `db`; walks along a game's moves stop at `deadline`.
-pub(crate) fn route(db: &Database, req: &Request, deadline: Instant) -> Answer {
+pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answer {
     let path = req.path.as_str();
     match path {
         "/" => list_page(db, req),
@@ -685,7 +686,7 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
     Ok(out)
 }
 
-fn export(db: &Database, req: &Request, id: i64) -> Answer {
+fn export(db: &Rc<Database>, req: &Request, id: i64) -> Answer {
     let form = match req.param("to").unwrap_or("xpgn") {
         "xpgn" => ExportForm::Xpgn,
         "json" => ExportForm::Json,
@@ -696,6 +697,9 @@ fn export(db: &Database, req: &Request, id: i64) -> Answer {
             ));
         }
     };
+    if form == ExportForm::Original {
+        return export_original(db, id);
+    }
     // Rewriting reads the game whole, comments and variations included:
     // a long one is given only as its bytes.
     let head = db
@@ -717,6 +721,43 @@ fn export(db: &Database, req: &Request, id: i64) -> Answer {
         ExportForm::Xpgn => "text/plain; charset=utf-8",
     };
     Ok(Response::ok(ty, e.bytes))
+}
+
+/// Game `id`'s original bytes, read from the database, decompressed and
+/// written [`STREAM_CHUNK`] bytes at a time as the client takes them: a
+/// game of any length in bounded memory. The length announced is the
+/// stored value's; the text written is checked against it. Original bytes
+/// may be in any encoding: not claimed as UTF-8.
+fn export_original(db: &Rc<Database>, id: i64) -> Answer {
+    let len = db
+        .with_original(id, |text| text.len())?
+        .ok_or_else(|| Fault::NotFound(format!("no game {id}")))?;
+    let db = Rc::clone(db);
+    let write = move |out: &mut dyn std::io::Write| -> std::io::Result<()> {
+        // The client's pace bounds the time, not the SQL deadline.
+        db.set_deadline(None);
+        let copied = db.with_original(id, |text| {
+            if text.len() != len {
+                return Err(std::io::Error::other(
+                    "the game changed since its length was sent",
+                ));
+            }
+            let mut chunk = vec![0; STREAM_CHUNK];
+            loop {
+                let n = std::io::Read::read(text, &mut chunk)?;
+                if n == 0 {
+                    return Ok(());
+                }
+                out.write_all(&chunk[..n])?;
+            }
+        });
+        match copied {
+            Ok(Some(written)) => written,
+            Ok(None) => Err(std::io::Error::other("the game is gone")),
+            Err(e) => Err(std::io::Error::other(e)),
+        }
+    };
+    Ok(Response::streamed("text/plain", len, Box::new(write)))
 }
 
 fn diagram(db: &Database, req: &Request) -> Answer {

@@ -14,6 +14,14 @@ pub struct Served {
     dir: PathBuf,
 }
 
+impl Served {
+    /// The server's process id.
+    #[allow(dead_code)]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();

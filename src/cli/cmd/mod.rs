@@ -52,12 +52,14 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             request_timeout,
             max_connections,
             workers,
+            allow_host,
         } => {
             let limits = serve::Limits {
                 timeout: *timeout,
                 request_timeout: *request_timeout,
                 max_connections: *max_connections,
                 workers: *workers,
+                allow_host: allow_host.clone(),
             };
             serve::run(registry, db, *addr, &limits, out)
         }

@@ -7,15 +7,16 @@ use std::time::Duration;
 use super::shown;
 use crate::cli::exit::CliError;
 use crate::rules::Registry;
-use crate::serve::{Config, ServeError, serve};
+use crate::serve::{Config, ServeError, normalize_host, serve};
 
 /// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
-/// `--workers` give.
+/// `--workers` give, and the names of `--allow-host`.
 pub(super) struct Limits {
     pub timeout: u64,
     pub request_timeout: u64,
     pub max_connections: u64,
     pub workers: u64,
+    pub allow_host: Vec<String>,
 }
 
 pub(super) fn run(
@@ -25,6 +26,18 @@ pub(super) fn run(
     limits: &Limits,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let allowed_hosts = limits
+        .allow_host
+        .iter()
+        .map(|name| {
+            normalize_host(name).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--allow-host {}: not a host name (letters, digits, `-` and `.`, without a port)",
+                    shown(name)
+                ))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     // A database that cannot be read, or whose stored definitions clash
     // with the loaded ones, is reported as the other commands report it.
     if std::path::Path::new(db).exists() {
@@ -38,6 +51,7 @@ pub(super) fn run(
         max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
         workers: usize::try_from(limits.workers).unwrap_or(usize::MAX),
         variants: registry.clone(),
+        allowed_hosts,
     };
     let mut announced = Ok(());
     let served = serve(&config, |bound| {

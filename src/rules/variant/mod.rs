@@ -581,6 +581,20 @@ mod tests {
     }
 
     #[test]
+    fn the_names_other_programs_give_orthodox_chess_are_its_aliases() {
+        // docs/notation.md §3: Lichess writes `Standard` and `From
+        // Position`, other programs `Normal` and `Regular`.
+        for name in ["Standard", "Normal", "Regular", "From Position", "orthodox"] {
+            assert_eq!(Variant::by_name(name), Some(Variant::chess()), "{name}");
+            assert_eq!(
+                Registry::builtin().lookup(name),
+                Some(Variant::chess()),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
     fn a_16x16_variant_is_a_definition_only() {
         use crate::rules::{Color, Piece, Position, perft};
         let mut def = builtin_def("chess").unwrap();
