@@ -7,12 +7,12 @@ use super::validate::open;
 use super::{position_from, shown};
 use crate::cli::args::DiagramArgs;
 use crate::cli::exit::CliError;
-use crate::notation::coord::resolve_coord;
-use crate::notation::reader::read_games;
-use crate::notation::replay::check_game;
-use crate::notation::square::parse_square;
-use crate::render::{Diagram, render_svg};
-use crate::rules::{Position, Square};
+use xpgn::notation::coord::resolve_coord;
+use xpgn::notation::reader::read_games;
+use xpgn::notation::replay::check_game;
+use xpgn::notation::square::parse_square;
+use xpgn::render::{Diagram, render_svg};
+use xpgn::rules::{Position, Square};
 
 pub(super) fn run(args: &DiagramArgs, stdout: &mut dyn Write) -> Result<(), CliError> {
     let (pos, last) = match &args.file {

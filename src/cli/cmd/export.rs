@@ -6,7 +6,7 @@ use super::query::select;
 use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
 use crate::cli::exit::CliError;
-use crate::db::export::ExportForm;
+use xpgn::db::export::ExportForm;
 
 /// Writes the selected games to `out`; returns how many went out as
 /// imported although another form was asked for.

@@ -8,9 +8,9 @@ use std::time::Instant;
 use super::{shown, shown_message};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::db::import::{GameReport, ImportSummary};
-use crate::db::{Database, DbError};
-use crate::notation::parallel::open_input;
+use xpgn::db::import::{GameReport, ImportSummary};
+use xpgn::db::{Database, DbError};
+use xpgn::notation::parallel::open_input;
 
 /// The game files the arguments name, and the files of their folders that
 /// were left out as not game files.
@@ -131,7 +131,7 @@ impl Inputs {
 /// and why.
 pub(super) fn open_db(path: &str) -> Result<Database, CliError> {
     let name = shown(path).into_owned();
-    crate::db::on_first_wait(move || {
+    xpgn::db::on_first_wait(move || {
         eprintln!("xpgn: waiting for another import of {name} to finish...");
     });
     let db = Database::open(Path::new(path)).map_err(|e| super::db_error(path, e))?;

@@ -22,14 +22,14 @@ use std::io::Write;
 
 use super::args::{Cli, Command, PositionArgs};
 use super::exit::CliError;
-use crate::notation::coord::{CoordError, resolve_coord};
-use crate::notation::position::read_position;
-use crate::notation::printable::printable;
-use crate::rules::{Position, Variant};
+use xpgn::notation::coord::{CoordError, resolve_coord};
+use xpgn::notation::position::read_position;
+use xpgn::notation::printable::printable;
+use xpgn::rules::{Position, Variant};
 
 /// `--jobs`, or one worker per core.
 fn jobs_or_all(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(crate::notation::parallel::default_jobs)
+    jobs.unwrap_or_else(xpgn::notation::parallel::default_jobs)
 }
 
 pub(super) fn run(cli: &Cli, out: &mut dyn Write) -> Result<(), CliError> {
@@ -107,13 +107,13 @@ const MESSAGE_CHARS: usize = 400;
 /// variant replay without `--variants`), after those loaded from files;
 /// a stored definition that differs from a loaded one of the same name is
 /// refused, naming the variant.
-fn register_stored_variants(db: &crate::db::Database, path: &str) -> Result<(), CliError> {
-    let mut registry = (*crate::rules::Registry::global()).clone();
+fn register_stored_variants(db: &xpgn::db::Database, path: &str) -> Result<(), CliError> {
+    let mut registry = (*xpgn::rules::Registry::global()).clone();
     let added = db
         .register_variants(&mut registry)
         .map_err(|e| db_error(path, e))?;
     if !added.is_empty() {
-        crate::rules::Registry::set_global(registry);
+        xpgn::rules::Registry::set_global(registry);
     }
     Ok(())
 }
@@ -131,7 +131,7 @@ fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
 /// one line naming the file. An input refused as not text (compressed or
 /// binary) says so and nothing more.
 fn read_failed(path: &str, error: &std::io::Error) -> String {
-    if crate::notation::reader::NotText::of(error).is_some() {
+    if xpgn::notation::reader::NotText::of(error).is_some() {
         format!("{}: {error}", shown(path))
     } else {
         format!("{}: read error: {error}", shown(path))
@@ -153,7 +153,7 @@ fn shown_message(text: &str) -> Cow<'_, str> {
 /// The variant, start position and played moves the arguments name.
 fn position_from(args: &PositionArgs) -> Result<Position, CliError> {
     let variant = Variant::by_name(&args.variant).ok_or_else(|| {
-        let names = crate::rules::Registry::global().names();
+        let names = xpgn::rules::Registry::global().names();
         CliError::Usage(format!(
             "unknown variant `{}`; known: {}",
             shown(&args.variant),

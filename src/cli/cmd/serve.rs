@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::shown;
 use crate::cli::exit::CliError;
-use crate::serve::{Config, ServeError, serve};
+use xpgn::serve::{Config, ServeError, serve};
 
 /// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
 /// `--workers` give.

@@ -1,8 +1,8 @@
 use std::io::Write;
 
 use crate::cli::exit::CliError;
-use crate::notation::position::start_position;
-use crate::rules::{Registry, Variant};
+use xpgn::notation::position::start_position;
+use xpgn::rules::{Registry, Variant};
 
 pub(super) fn run(out: &mut dyn Write, show: Option<&str>) -> Result<(), CliError> {
     let registry = Registry::global();
