@@ -104,11 +104,12 @@ fn records_and_datasets_know_no_database_and_no_command_line() {
 
 #[test]
 fn the_command_line_belongs_to_the_binary() {
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
-        .unwrap();
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
     assert!(
-        !lib.lines().any(|l| l.trim_start().starts_with("pub mod cli")
-            || l.trim_start().starts_with("mod cli")),
+        !lib.lines()
+            .any(|l| l.trim_start().starts_with("pub mod cli")
+                || l.trim_start().starts_with("mod cli")),
         "src/lib.rs declares the command line: it is the binary's (src/main.rs)"
     );
     // The command line reaches the library as any other crate does.
