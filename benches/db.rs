@@ -2,11 +2,11 @@
 //! `--fen` query latency and `--piece`/`--material` scan rate (positions/s)
 //! on a generated corpus of orthodox games. Run with `cargo bench --bench db`.
 //!
-//! The corpus: the real games of `../shared/corpus/*.pgn` (when present),
-//! each taken for its first 6-30 plies and continued by legal moves a
-//! fixed-seed generator picks, up to the real game's length, with tags of
-//! their own, so every game is distinct but opens like a real one. Without
-//! the corpus, games are generated from the start position.
+//! The corpus: the real games of `tests/data/lichess/*.pgn` (or of the
+//! folder `XPGN_CORPUS` names), each taken for its first 6-30 plies and
+//! continued by legal moves a fixed-seed generator picks, up to the real
+//! game's length, with tags of their own, so every game is distinct but
+//! opens like a real one.
 //!
 //! The large database (100,000 games under `cargo bench`; a few hundred
 //! under `cargo test --benches`, or `XPGN_BENCH_GAMES`) is built once and
@@ -20,28 +20,24 @@
 //! rows merged, the trees of positions 2,000 or more games reach stored),
 //! as a user would run it.
 //!
-//! Figures (schema 7, `XPGN_BENCH_GAMES=500000`, 2026-11-23, on a machine
-//! of 2 cores shared with other builds: criterion's wall times were up to
-//! three times the CPU times; docs/database.md gives CPU times of the
-//! same queries side by side with schema 6):
+//! Figures (`XPGN_BENCH_GAMES=500000`, openings taken from 2,496
+//! tournament and online games through `XPGN_CORPUS`, on a machine of 2
+//! cores shared with other builds: criterion's wall times were up to three
+//! times the CPU times; docs/database.md gives the CPU times of the whole
+//! process):
 //! - import: 22,037 games/s into the empty database, 20,307 games/s into
-//!   the one of 480,000 games (-7.9%; schema 6: 20,179 and 18,176, -9.9%);
-//!   median step 20,570 games/s.
-//! - size: 1,499 bytes a game (schema 6: 1,995): `position_postings` 669
-//!   (82 entries in 650 bytes), `games` 473 (`original_zstd` 348,
-//!   `more_tags` 2), `moves` 269, `game_hashes` 72, `games_variant` 16
-//!   (after `optimize`: 659 for the index, 1,499 in all, 327 stored
-//!   trees in 0.2 bytes a game).
-//! - `tree` (schema 8, optimized, CPU of the whole process): the start
-//!   position 4 ms (schema 6: 140 ms), after 1. e4 c5 (100,343 games)
-//!   4 ms (89 ms), a ply-16 position (119 games) 8 ms (6 ms).
-//! - `--fen` with `--limit 30`: 6 to 7 ms of CPU for the whole process
-//!   (schema 6, unoptimized: 3 ms).
-//! - `--piece white:P@a1`: criterion 9.8 M positions/s of wall time while
-//!   the machine compiled (not comparable); CPU of the whole `xpgn query`
-//!   1.55 s for 41.1 M positions, 26.5 M/s (schema 6: 1.63 s, 25.2 M/s).
-//!   `--piece white:K@h8 --piece black:Q@*` 24.3 M/s and `--material
-//!   white:Q>=3` 26.4 M/s of wall time (criterion).
+//!   the one of 480,000 games (-7.9%); median step 20,570 games/s.
+//! - size: 1,499 bytes a game after `optimize`: `position_postings` 659
+//!   (82 entries a game), `games` 473 (`original_zstd` 348, `more_tags`
+//!   2), `moves` 269, `game_hashes` 72, `games_variant` 16, 327 stored
+//!   trees in 0.2 bytes a game.
+//! - `tree` (CPU of the whole process): the start position 4 ms, after
+//!   1. e4 c5 (100,343 games) 4 ms, a ply-16 position (119 games) 8 ms.
+//! - `--fen` with `--limit 30`: 6 to 7 ms of CPU for the whole process.
+//! - `--piece white:P@a1`: CPU of the whole `xpgn query` 1.55 s for
+//!   41.1 M positions, 26.5 M/s. `--piece white:K@h8 --piece black:Q@*`
+//!   24.3 M/s and `--material white:Q>=3` 26.4 M/s of wall time
+//!   (criterion).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -59,7 +55,7 @@ use xpgn::notation::writer::{MoveNotation, write_game};
 use xpgn::rules::{Move, Position, Variant};
 
 /// Changes whenever the generator does, so a cached database is rebuilt.
-const GENERATOR: u32 = 4;
+const GENERATOR: u32 = 5;
 
 /// Whether criterion measures (`cargo bench`) or smoke-runs each
 /// function once (`cargo test --benches`).
@@ -90,8 +86,12 @@ impl Rng {
     }
 }
 
+/// `XPGN_CORPUS`, or the real games in the repository.
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    std::env::var_os("XPGN_CORPUS").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lichess"),
+        PathBuf::from,
+    )
 }
 
 /// The main lines of the real games, from the standard start.

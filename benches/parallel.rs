@@ -2,16 +2,15 @@
 //! `notation::parallel::map_games` with 1 worker and with one per core
 //! (what `xpgn validate --jobs N` does), so the ratio between them is the
 //! parallel speed-up. Run with `cargo bench --bench parallel`; input
-//! `../shared/corpus/*.pgn` laid end to end four times (10,000 real games)
-//! when present, else generated games.
+//! `tests/data/lichess/*.pgn` (or the `.pgn` files of the folder
+//! `XPGN_CORPUS` names) laid end to end four times.
 //!
-//! Session 5: the workers split the input in turn (no splitter thread).
-//! `xpgn validate --jobs 2 corpus8x.pgn` (16.7 MB), farm-bench 9 runs,
-//! medians, on a machine whose 2 cores were busy with other builds (load
-//! about 3: wall seconds then show no speed-up for either binary, so only
-//! CPU seconds compare): CPU seconds 0.330 (session 4's binary) -> 0.282;
-//! against --jobs 1 of the same binary, CPU 1.045x -> 1.009x (what the
-//! parallel machinery costs on top of the work).
+//! The workers split the input in turn (no splitter thread). `xpgn
+//! validate --jobs 2` of 16.7 MB of real games, medians of 9 runs, on a
+//! machine whose 2 cores were busy with other builds (wall seconds then
+//! show no speed-up, so only CPU seconds compare): 0.282 CPU seconds,
+//! 1.009 times those of `--jobs 1` (what the parallel machinery costs on
+//! top of the work).
 
 use std::io::BufRead;
 
@@ -21,7 +20,10 @@ use xpgn::notation::validation::validate;
 
 /// The corpus, four times, or a small generated stand-in.
 fn input() -> Vec<u8> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let dir = std::env::var_os("XPGN_CORPUS").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/lichess"),
+        std::path::PathBuf::from,
+    );
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();

@@ -1,4 +1,6 @@
-//! The `xpgn` binary.
+//! The `xpgn` binary: a thin clap shell over the library.
+mod cli;
+
 fn main() -> std::process::ExitCode {
-    xpgn::cli::main()
+    cli::main()
 }

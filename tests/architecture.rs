@@ -1,8 +1,10 @@
 //! The layering contract: `rules` knows nothing of text or the command
 //! line; `notation` nothing of the command line. nom lives only in
-//! `notation`, clap only in `cli`.
+//! `notation`, clap only in the binary's `cli`. Without its default
+//! features the library is the rules and the notation alone.
 
 use std::path::Path;
+use std::process::Command;
 
 fn sources(dir: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -98,4 +100,79 @@ fn records_and_datasets_know_no_database_and_no_command_line() {
         "src/notation",
         &["crate::record", "crate::dataset", "parquet::"],
     );
+}
+
+#[test]
+fn the_command_line_belongs_to_the_binary() {
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+    assert!(
+        !lib.lines()
+            .any(|l| l.trim_start().starts_with("pub mod cli")
+                || l.trim_start().starts_with("mod cli")),
+        "src/lib.rs declares the command line: it is the binary's (src/main.rs)"
+    );
+    // The command line reaches the library as any other crate does.
+    forbid(
+        "src/cli",
+        &[
+            "crate::rules",
+            "crate::notation",
+            "crate::db",
+            "crate::record",
+            "crate::render",
+            "crate::dataset",
+            "crate::serve",
+        ],
+    );
+}
+
+/// The crates of the library's dependency tree for `features`, by name.
+fn dependencies(features: &[&str]) -> Vec<String> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(["tree", "--offline", "--edges", "normal", "--prefix", "none"])
+        .args(["--format", "{p}", "--manifest-path"])
+        .arg(&manifest)
+        .args(features);
+    let out = cmd.output().expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn without_default_features_the_library_has_no_database_command_line_or_server() {
+    let tree = dependencies(&["--no-default-features"]);
+    assert!(tree.iter().any(|c| c == "nom"), "no nom in {tree:?}");
+    for absent in [
+        "rusqlite",
+        "libsqlite3-sys",
+        "clap",
+        "zstd",
+        "sha2",
+        "signal-hook",
+        "walkdir",
+        "parquet",
+    ] {
+        assert!(
+            !tree.iter().any(|c| c == absent),
+            "{absent} is in the dependency tree without default features: {tree:?}"
+        );
+    }
+    // The database feature brings the database's crates, and only them.
+    let db = dependencies(&["--no-default-features", "--features", "db"]);
+    for present in ["rusqlite", "zstd", "sha2"] {
+        assert!(db.iter().any(|c| c == present), "no {present} with db");
+    }
+    for absent in ["clap", "signal-hook", "parquet"] {
+        assert!(!db.iter().any(|c| c == absent), "{absent} with db alone");
+    }
 }

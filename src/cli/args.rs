@@ -392,7 +392,7 @@ pub struct ExportArgs {
     pub out: Option<String>,
     /// With `--to parquet`: most rows per part file.
     #[cfg(feature = "parquet")]
-    #[arg(long, value_name = "ROWS", default_value_t = crate::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, value_name = "ROWS", default_value_t = xpgn::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub part_size: usize,
 }
 
@@ -410,7 +410,7 @@ pub struct DatasetArgs {
     pub out: String,
     /// Most rows per part: a part's `positions` file (and its `games`
     /// file) closes before it would pass this many rows.
-    #[arg(long, value_name = "ROWS", default_value_t = crate::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, value_name = "ROWS", default_value_t = xpgn::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub part_size: usize,
     /// Worker threads reading and replaying games (default: all cores); the
     /// dataset is the same for any number.

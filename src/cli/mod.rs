@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 
-use crate::notation::printable::printable;
+use xpgn::notation::printable::printable;
 
 pub use args::Cli;
 pub use exit::{CliError, Exit};
@@ -90,13 +90,13 @@ pub fn main() -> ExitCode {
 /// Loads the variant definition files of `XPGN_VARIANTS` and `--variants`
 /// besides the built-ins: the registry every command looks names up in; a definition that
 /// cannot be played stops xpgn before any game is read.
-fn load_variants(cli: &Cli) -> Result<crate::rules::Registry, crate::rules::DefinitionError> {
+fn load_variants(cli: &Cli) -> Result<xpgn::rules::Registry, xpgn::rules::DefinitionError> {
     let env = std::env::var_os("XPGN_VARIANTS").unwrap_or_default();
     let mut paths: Vec<std::path::PathBuf> = std::env::split_paths(&env)
         .filter(|p| !p.as_os_str().is_empty())
         .collect();
     paths.extend(cli.variant_files.iter().map(std::path::PathBuf::from));
-    let mut registry = crate::rules::Registry::builtin();
+    let mut registry = xpgn::rules::Registry::builtin();
     for path in paths {
         // A refused variants.ini section is a warning: the file's other
         // sections load, as Fairy-Stockfish loads them.

@@ -9,7 +9,7 @@
 //! xpgn and imported again is found stored.
 //!
 //! The writing half is [`Importer`]: it takes games prepared anywhere
-//! ([`prepare`], on any thread) in the order they are to be stored, and
+//! (`prepare`, on any thread) in the order they are to be stored, and
 //! writes only at the end of each B-tree: game rows under ids it hands out
 //! in order, their hashes one row per batch (`game_hashes`), the position
 //! index one row per bucket per batch. Duplicates are found in memory, in
@@ -220,8 +220,8 @@ struct Batch {
 /// committed before stays, whole.
 ///
 /// Made by [`Database::importer`]; the games may be prepared anywhere
-/// ([`prepare`] needs no database), on other threads, as long as they come
-/// to [`Importer::store`] in input order.
+/// (`prepare` needs no database), on other threads, as long as they come
+/// to `Importer::store` in input order.
 pub struct Importer<'db> {
     db: &'db mut Database,
     in_transaction: bool,
@@ -297,11 +297,11 @@ impl Importer<'_> {
         self.store_packed(source, raw, None, p, summary)
     }
 
-    /// [`Importer::store`], with `raw` already compressed as `packed` when
+    /// `Importer::store`, with `raw` already compressed as `packed` when
     /// given ([`original::pack`]).
     ///
     /// # Errors
-    /// As [`Importer::store`].
+    /// As `Importer::store`.
     pub(crate) fn store_packed(
         &mut self,
         source: &str,

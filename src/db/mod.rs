@@ -97,11 +97,11 @@ fn wait_for_writer(count: i32) -> bool {
 
 impl Database {
     /// Opens (creating if needed) the database at `path` for writing,
-    /// checks it ([`check::before_import`]) and migrates it if its schema
+    /// checks it (`check::before_import`) and migrates it if its schema
     /// is behind. Another writer (an import) is waited for, however long
     /// it writes ([`on_first_wait`] says so once).
     ///
-    /// Only a new or empty file, or a database of xpgn's ([`identify`]), is
+    /// Only a new or empty file, or a database of xpgn's (`identify`), is
     /// written: another application's SQLite file is refused before
     /// anything in it changes.
     ///

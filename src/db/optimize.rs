@@ -1,6 +1,6 @@
 //! `xpgn optimize`: the position index's posting rows merged, bucket by
 //! bucket, the opening tree of every position many games reach stored
-//! ([`tree::stored`]), and the query planner's statistics refreshed
+//! (`tree::stored`), and the query planner's statistics refreshed
 //! (`ANALYZE`).
 //!
 //! Every import batch writes one row per bucket it touches, so a database
@@ -24,7 +24,7 @@ pub struct OptimizeSummary {
     /// Index entries (unchanged by merging).
     pub entries: u64,
     /// Positions whose opening tree is stored (reached by at least
-    /// [`tree::stored::STORED_FROM_GAMES`] games).
+    /// `tree::stored::STORED_FROM_GAMES` games).
     pub trees: u64,
 }
 

@@ -139,7 +139,7 @@ type Stored<R> = BufReader<std::io::Chain<std::io::Cursor<Vec<u8>>, R>>;
 const STORED_CHUNK: usize = 64 * 1024;
 
 /// The original a stored value holds, decompressed as it is read: the
-/// value is read [`STORED_CHUNK`] bytes at a time and the text given as
+/// value is read 64 KB at a time and the text given as
 /// asked, so an original of any length costs the decoder's window (at
 /// most 8 MB, as Zstandard bounds it by default) and a chunk, never its
 /// whole text. Reading fails (`InvalidData`) where the value is damaged

@@ -332,7 +332,7 @@ impl PositionPattern {
     /// The first ply (0 = `start`) of the packed main line `moves` whose
     /// position matches, and the number of positions looked at.
     ///
-    /// The pieces are moved on a bare board ([`Board`]) as the packed moves
+    /// The pieces are moved on a bare board (`Board`) as the packed moves
     /// say, with no position around them: no keys, castling rights or
     /// clocks, which a pattern does not look at (2.5 times the positions a
     /// second of [`Position::play_unchecked`]). Variants with waiting

@@ -16,7 +16,7 @@
 //! (varints). `w` is chosen from the blob's mean step so that the varint
 //! part is mostly one byte: a key one game reaches takes about 9 bytes
 //! with its entry, where a plain varint step and count took 11 and the
-//! schema 3 to 5 entries 14 ([`legacy`]).
+//! schema 3 to 5 entries 14 (`legacy`).
 
 use rusqlite::{Connection, params};
 

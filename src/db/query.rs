@@ -406,10 +406,199 @@ fn waiting_states(variant: &Variant, board: &[(Square, Piece)]) -> Vec<Vec<Waiti
     states
 }
 
-/// Adds condition `cond` whose one `?` is `value`, numbered after the others.
-fn bind(params: &mut Vec<Value>, conds: &mut Vec<String>, cond: &str, value: Value) {
-    params.push(value);
-    conds.push(cond.replace('?', &format!("?{}", params.len())));
+/// The columns every search selects, in the order [`found_game`] reads
+/// them.
+const FOUND_COLUMNS: &str =
+    "g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event";
+
+/// The conditions of a search's `WHERE` clause and the parameters they
+/// number (`?1`, `?2`, ... in the order they are added).
+#[derive(Default)]
+struct Conditions {
+    conds: Vec<String>,
+    params: Vec<Value>,
+}
+
+impl Conditions {
+    /// Adds `value` as the next parameter and returns its number.
+    fn param(&mut self, value: Value) -> usize {
+        self.params.push(value);
+        self.params.len()
+    }
+
+    /// Adds condition `cond` whose one `?` is `value`.
+    fn bind(&mut self, cond: &str, value: Value) {
+        let n = self.param(value);
+        self.conds.push(cond.replace('?', &format!("?{n}")));
+    }
+
+    /// The clause, ` WHERE a AND b`, or nothing.
+    fn clause(&self) -> String {
+        if self.conds.is_empty() {
+            String::new()
+        } else {
+            format!(" WHERE {}", self.conds.join(" AND "))
+        }
+    }
+}
+
+/// The position keys of which a game must reach one: `position` and
+/// `any_position` together.
+fn position_keys(filter: &GameFilter) -> Vec<u64> {
+    filter
+        .position
+        .iter()
+        .chain(&filter.any_position)
+        .copied()
+        .collect()
+}
+
+/// How many of the games reaching a position need staging: with no filter
+/// but the position (the key holds the variant), the first
+/// `offset + limit` games by id are all the query can return.
+fn staged_games(filter: &GameFilter) -> Option<u64> {
+    let only_position = filter.tags.is_empty()
+        && filter.player.is_none()
+        && filter.result.is_none()
+        && filter.date_from.is_none()
+        && filter.date_to.is_none()
+        && filter.status.is_none()
+        && filter.moves_prefix.is_none()
+        && filter.pattern.is_none();
+    filter
+        .limit
+        .filter(|_| only_position)
+        .map(|l| l.saturating_add(filter.offset.unwrap_or(0)))
+}
+
+/// `SELECT ... FROM ...`: the game columns, the packed main line and its
+/// start for a pattern to replay, then the ply at which the position was
+/// reached (`NULL` without a position filter). By position, the query is
+/// driven by the staged games, not by a scan of `games` probing each one
+/// in them (178 ms for 30 of 500,000 games).
+fn select_from(by_position: bool, with_moves: bool) -> String {
+    let moves = if with_moves {
+        "m.packed, m.start, "
+    } else {
+        ""
+    };
+    let (ply, from) = if by_position {
+        (
+            "p.ply",
+            "temp.reached p CROSS JOIN games g ON g.id = p.game",
+        )
+    } else {
+        ("NULL", "games g")
+    };
+    let join = if with_moves {
+        " JOIN moves m ON m.game = g.id"
+    } else {
+        ""
+    };
+    format!("SELECT {FOUND_COLUMNS}, {moves}{ply} FROM {from}{join}")
+}
+
+/// The conditions on the game row: variant (the pattern's and the one
+/// asked for), tags, player, result, dates, status and opening moves.
+fn conditions(filter: &GameFilter) -> Conditions {
+    let mut c = Conditions::default();
+    if let Some(p) = &filter.pattern {
+        c.bind("g.variant = ?", Value::Text(p.variant().name().to_string()));
+    }
+    if let Some(v) = &filter.variant {
+        c.bind("g.variant = ?", Value::Text(v.clone()));
+    }
+    tag_conditions(&mut c, filter);
+    if let Some(r) = &filter.result {
+        c.bind("g.result = ?", Value::Text(r.clone()));
+    }
+    date_conditions(&mut c, filter);
+    status_condition(&mut c, filter.status.as_deref());
+    if let Some(prefix) = &filter.moves_prefix {
+        prefix_condition(&mut c, prefix);
+    }
+    c
+}
+
+/// Each tag contains its value, and the player is White or Black
+/// (case-blind).
+fn tag_conditions(c: &mut Conditions, filter: &GameFilter) {
+    for (name, value) in &filter.tags {
+        let n = c.param(Value::Text(name.clone()));
+        let v = c.param(Value::Text(value.to_lowercase()));
+        c.conds.push(tags::has_tag_sql(n, v));
+    }
+    if let Some(p) = &filter.player {
+        let v = c.param(Value::Text(p.to_lowercase()));
+        c.conds.push(tags::has_player_sql(v));
+    }
+}
+
+/// The `Date` tag can fall in the range asked for.
+fn date_conditions(c: &mut Conditions, filter: &GameFilter) {
+    if let Some(d) = &filter.date_from {
+        c.bind(
+            "xpgn_date_hi(g.date) >= ?",
+            Value::Integer(i64::from(d.first)),
+        );
+    }
+    if let Some(d) = &filter.date_to {
+        c.bind(
+            "xpgn_date_lo(g.date) <= ?",
+            Value::Integer(i64::from(d.last)),
+        );
+    }
+}
+
+/// `valid`, `invalid`, or `warned`: valid games with warnings
+/// (docs/notation.md §11 forms and the like).
+fn status_condition(c: &mut Conditions, status: Option<&str>) {
+    match status {
+        Some("warned") => c
+            .conds
+            .push("(g.status = 'valid' AND g.warnings > 0)".into()),
+        Some(s) => c.bind("g.status = ?", Value::Text(s.to_string())),
+        None => {}
+    }
+}
+
+/// The main line starts with `prefix` from the variant's start position.
+/// A move's packed bytes depend on nothing but the move, and the move on
+/// the position: equal prefixes are equal openings.
+fn prefix_condition(c: &mut Conditions, prefix: &[Move]) {
+    let n = c.param(Value::Blob(packed::encode_all(prefix)));
+    c.conds.push(format!(
+        "EXISTS (SELECT 1 FROM moves m2 WHERE m2.game = g.id AND m2.start IS NULL \
+         AND substr(m2.packed, 1, length(?{n})) = ?{n})"
+    ));
+}
+
+/// `ORDER BY` and, unless a pattern scan pages the games itself,
+/// `LIMIT`/`OFFSET`.
+fn order_and_page(filter: &GameFilter, by_position: bool) -> String {
+    let order = if by_position {
+        " ORDER BY p.game"
+    } else {
+        " ORDER BY g.id"
+    };
+    let page = match (filter.pattern.is_none(), filter.limit, filter.offset) {
+        (false, _, _) | (true, None, None) => String::new(),
+        (true, Some(limit), offset) => format!(" LIMIT {limit} OFFSET {}", offset.unwrap_or(0)),
+        (true, None, Some(offset)) => format!(" LIMIT -1 OFFSET {offset}"),
+    };
+    format!("{order}{page}")
+}
+
+/// The whole query of a search and its parameters.
+fn search_sql(filter: &GameFilter, by_position: bool) -> (String, Vec<Value>) {
+    let c = conditions(filter);
+    let sql = format!(
+        "{}{}{}",
+        select_from(by_position, filter.pattern.is_some()),
+        c.clause(),
+        order_and_page(filter, by_position)
+    );
+    (sql, c.params)
 }
 
 impl Database {
@@ -426,189 +615,26 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored main line that does not replay.
     pub fn search(&self, filter: &GameFilter) -> Result<(Vec<FoundGame>, SearchStats), DbError> {
-        let mut sql = String::from(
-            "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, ",
-        );
-        let mut params: Vec<Value> = Vec::new();
-        let keys: Vec<u64> = filter
-            .position
-            .iter()
-            .chain(&filter.any_position)
-            .copied()
-            .collect();
+        let keys = position_keys(filter);
         if !keys.is_empty() {
-            // Found by position alone (the key holds the variant): the
-            // first `offset + limit` games by id are all the query can
-            // return, so no more are staged.
-            let only_position = filter.tags.is_empty()
-                && filter.player.is_none()
-                && filter.result.is_none()
-                && filter.date_from.is_none()
-                && filter.date_to.is_none()
-                && filter.status.is_none()
-                && filter.moves_prefix.is_none()
-                && filter.pattern.is_none();
-            let most = filter
-                .limit
-                .filter(|_| only_position)
-                .map(|l| l.saturating_add(filter.offset.unwrap_or(0)));
-            stage_first_plies(&self.conn, &keys, most)?;
-            // Driven by the staged games, not by a scan of `games` probing
-            // each one in them (178 ms for 30 of 500,000 games).
-            sql.push_str("p.ply FROM temp.reached p CROSS JOIN games g ON g.id = p.game");
-        } else {
-            sql.push_str("NULL FROM games g");
+            stage_first_plies(&self.conn, &keys, staged_games(filter))?;
         }
-        if filter.pattern.is_some() {
-            sql = sql.replacen(
-                "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, ",
-                "SELECT g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event, m.packed, m.start, ",
-                1,
-            );
-            sql.push_str(" JOIN moves m ON m.game = g.id");
-        }
-        let mut conds: Vec<String> = Vec::new();
-        if let Some(p) = &filter.pattern {
-            bind(
-                &mut params,
-                &mut conds,
-                "g.variant = ?",
-                Value::Text(p.variant().name().to_string()),
-            );
-        }
-        if let Some(v) = &filter.variant {
-            bind(
-                &mut params,
-                &mut conds,
-                "g.variant = ?",
-                Value::Text(v.clone()),
-            );
-        }
-        for (name, value) in &filter.tags {
-            params.push(Value::Text(name.clone()));
-            let n = params.len();
-            params.push(Value::Text(value.to_lowercase()));
-            let v = params.len();
-            conds.push(tags::has_tag_sql(n, v));
-        }
-        if let Some(p) = &filter.player {
-            params.push(Value::Text(p.to_lowercase()));
-            let v = params.len();
-            conds.push(tags::has_player_sql(v));
-        }
-        if let Some(r) = &filter.result {
-            bind(
-                &mut params,
-                &mut conds,
-                "g.result = ?",
-                Value::Text(r.clone()),
-            );
-        }
-        if let Some(d) = &filter.date_from {
-            bind(
-                &mut params,
-                &mut conds,
-                "xpgn_date_hi(g.date) >= ?",
-                Value::Integer(i64::from(d.first)),
-            );
-        }
-        if let Some(d) = &filter.date_to {
-            bind(
-                &mut params,
-                &mut conds,
-                "xpgn_date_lo(g.date) <= ?",
-                Value::Integer(i64::from(d.last)),
-            );
-        }
-        match filter.status.as_deref() {
-            // Valid games with warnings (docs/notation.md §11 forms and the like).
-            Some("warned") => conds.push("(g.status = 'valid' AND g.warnings > 0)".into()),
-            Some(s) => bind(
-                &mut params,
-                &mut conds,
-                "g.status = ?",
-                Value::Text(s.to_string()),
-            ),
-            None => {}
-        }
-        if let Some(prefix) = &filter.moves_prefix {
-            params.push(Value::Blob(packed::encode_all(prefix)));
-            let n = params.len();
-            // A move's packed bytes depend on nothing but the move, and the
-            // move on the position: equal prefixes are equal openings.
-            conds.push(format!(
-                "EXISTS (SELECT 1 FROM moves m2 WHERE m2.game = g.id AND m2.start IS NULL \
-                 AND substr(m2.packed, 1, length(?{n})) = ?{n})"
-            ));
-        }
-        if !conds.is_empty() {
-            sql.push_str(" WHERE ");
-            sql.push_str(&conds.join(" AND "));
-        }
-        sql.push_str(if keys.is_empty() {
-            " ORDER BY g.id"
-        } else {
-            " ORDER BY p.game"
-        });
-        if filter.pattern.is_none() {
-            match (filter.limit, filter.offset) {
-                (Some(limit), offset) => {
-                    sql.push_str(&format!(" LIMIT {limit} OFFSET {}", offset.unwrap_or(0)));
-                }
-                (None, Some(offset)) => sql.push_str(&format!(" LIMIT -1 OFFSET {offset}")),
-                (None, None) => {}
-            }
-        }
-        let mut skip = if filter.pattern.is_some() {
-            filter.offset.unwrap_or(0)
-        } else {
-            0
-        };
-        let mut stats = SearchStats::default();
-        let mut found = Vec::new();
+        let (sql, params) = search_sql(filter, !keys.is_empty());
         let mut stmt = self.conn.prepare(&sql)?;
         match &filter.pattern {
             None => {
-                found = stmt
+                let found = stmt
                     .query_map(rusqlite::params_from_iter(params), |r| {
                         found_game(r, r.get(9)?)
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
+                Ok((found, SearchStats::default()))
             }
             Some(pattern) => {
-                let variant_start = Position::start(pattern.variant().clone());
-                let mut rows = stmt.query(rusqlite::params_from_iter(params))?;
-                while let Some(r) = rows.next()? {
-                    if filter.limit.is_some_and(|l| found.len() as u64 >= l) {
-                        break;
-                    }
-                    let id: i64 = r.get(0)?;
-                    let corrupt = |source| DbError::Corrupt { game: id, source };
-                    let start = match r.get::<_, Option<String>>(10)?.as_deref() {
-                        None => variant_start.clone(),
-                        Some(text) => {
-                            read_position(pattern.variant().clone(), text).map_err(|e| {
-                                corrupt(packed::PackedError::Invalid {
-                                    ply: 0,
-                                    what: format!("start position: {e}"),
-                                })
-                            })?
-                        }
-                    };
-                    let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
-                    stats.games_scanned += 1;
-                    stats.positions_scanned += seen as u64;
-                    if let Some(ply) = ply {
-                        if skip > 0 {
-                            skip -= 1;
-                        } else {
-                            found.push(found_game(r, Some(ply as i64))?);
-                        }
-                    }
-                }
+                let rows = stmt.query(rusqlite::params_from_iter(params))?;
+                scan_pattern(rows, pattern, filter.limit, filter.offset.unwrap_or(0))
             }
         }
-        Ok((found, stats))
     }
 
     /// The diagnostics of game `id` as stored: a JSON array of objects
@@ -644,6 +670,47 @@ impl Database {
             .optional()?;
         Ok(found.unwrap_or_default())
     }
+}
+
+/// Replays the main line of each game `rows` gives (the columns of
+/// [`select_from`] with moves) until `pattern` matches, skipping the first
+/// `skip` games that match and keeping at most `limit`.
+fn scan_pattern(
+    mut rows: rusqlite::Rows<'_>,
+    pattern: &PositionPattern,
+    limit: Option<u64>,
+    mut skip: u64,
+) -> Result<(Vec<FoundGame>, SearchStats), DbError> {
+    let variant_start = Position::start(pattern.variant());
+    let mut stats = SearchStats::default();
+    let mut found = Vec::new();
+    while let Some(r) = rows.next()? {
+        if limit.is_some_and(|l| found.len() as u64 >= l) {
+            break;
+        }
+        let id: i64 = r.get(0)?;
+        let corrupt = |source| DbError::Corrupt { game: id, source };
+        let start = match r.get::<_, Option<String>>(10)?.as_deref() {
+            None => variant_start.clone(),
+            Some(text) => read_position(pattern.variant(), text).map_err(|e| {
+                corrupt(packed::PackedError::Invalid {
+                    ply: 0,
+                    what: format!("start position: {e}"),
+                })
+            })?,
+        };
+        let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
+        stats.games_scanned += 1;
+        stats.positions_scanned += seen as u64;
+        if let Some(ply) = ply {
+            if skip > 0 {
+                skip -= 1;
+            } else {
+                found.push(found_game(r, Some(ply as i64))?);
+            }
+        }
+    }
+    Ok((found, stats))
 }
 
 /// Puts the first ply at which each game reaches one of `keys` into the
@@ -874,6 +941,81 @@ mod tests {
             ),
             [(5, None)]
         );
+    }
+
+    #[test]
+    fn every_filter_at_once() {
+        let db = db();
+        let chess = Variant::chess();
+        let after = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let knight = crate::db::pattern::parse_piece(&chess, "white:N@f3").unwrap();
+        let all = GameFilter {
+            variant: Some("chess".into()),
+            tags: vec![
+                ("White".into(), "ANNA".into()),
+                ("Black".into(), "b".into()),
+            ],
+            player: Some("bo".into()),
+            result: Some("1-0".into()),
+            date_from: Some(DateRange::parse("2001").unwrap()),
+            date_to: Some(DateRange::parse("2001.12").unwrap()),
+            status: Some("valid".into()),
+            position: Some(read_position(&chess, after).unwrap().key()),
+            any_position: vec![Position::start(&chess).key()],
+            moves_prefix: Some(moves("e2e4")),
+            pattern: Some(PositionPattern::new(&chess, vec![knight], None)),
+            limit: Some(1),
+            offset: None,
+        };
+        // The knight stands on f3 from ply 3 on.
+        assert_eq!(ids(&db, all.clone()), [(1, Some(3))]);
+        let (_, stats) = db.search(&all).unwrap();
+        assert_eq!(stats.games_scanned, 1);
+        let past = GameFilter {
+            offset: Some(1),
+            ..all.clone()
+        };
+        assert_eq!(ids(&db, past), []);
+        // Any one filter changed, no game is left.
+        for changed in [
+            GameFilter {
+                result: Some("0-1".into()),
+                ..all.clone()
+            },
+            GameFilter {
+                date_to: Some(DateRange::parse("2000").unwrap()),
+                ..all.clone()
+            },
+            GameFilter {
+                status: Some("warned".into()),
+                ..all.clone()
+            },
+            GameFilter {
+                moves_prefix: Some(moves("g1f3")),
+                ..all.clone()
+            },
+            GameFilter {
+                player: Some("cy".into()),
+                ..all.clone()
+            },
+        ] {
+            assert_eq!(ids(&db, changed), []);
+        }
+        // Without a pattern: positions, tags and paging by SQL.
+        let page = GameFilter {
+            tags: Vec::new(),
+            player: Some("anna".into()),
+            result: None,
+            date_from: None,
+            date_to: None,
+            position: None,
+            moves_prefix: None,
+            pattern: None,
+            limit: Some(1),
+            offset: Some(1),
+            ..all
+        };
+        assert_eq!(ids(&db, page), [(2, Some(0))]);
     }
 
     #[test]

@@ -310,7 +310,7 @@ fn any_move_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8
 }
 
 /// Production `result`, standard forms (the reader compares tokens byte
-/// by byte, [`whole_result`]).
+/// by byte, `whole_result`).
 pub fn result_marker(input: &str) -> IResult<&str, &str> {
     alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
 }
@@ -336,7 +336,7 @@ fn whole_result(token: &str) -> Option<(&'static str, bool)> {
     result_of(token)
 }
 
-/// [`whole_result`] past its first byte's test.
+/// `whole_result` past its first byte's test.
 #[inline(never)]
 fn result_of(token: &str) -> Option<(&'static str, bool)> {
     match token {
@@ -774,7 +774,7 @@ const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(
 
 /// Production `move-number`: digits and then dots or an ellipsis (`12.`,
 /// `12...`, `12…`, `...`, `…`), or digits alone (`12`). The reader uses
-/// its byte form, [`move_number_prefix`].
+/// its byte form, `move_number_prefix`.
 pub fn move_number(input: &str) -> IResult<&str, &str> {
     alt((
         recognize((
@@ -811,7 +811,7 @@ fn move_number_prefix(token: &str) -> usize {
 }
 
 /// Production `nag`: `$` and a number 0..255. The reader uses its byte
-/// form, [`nag_prefix`].
+/// form, `nag_prefix`.
 pub fn nag(input: &str) -> IResult<&str, u8> {
     let (rest, digits) = preceded(char('$'), digit1).parse(input)?;
     match digits.parse::<u8>() {

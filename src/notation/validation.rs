@@ -1,6 +1,6 @@
 //! Validating while reading: a [`Visitor`] that replays each move as the
 //! reader finds it, with no tree, and says what [`check_game`] says of
-//! the same game, in the same order (one [`Replayer`] serves both): the
+//! the same game, in the same order (one `Replayer` serves both): the
 //! reader's diagnostics, the start position's, the replay's (variations
 //! included), the result checks of R-0-3. `xpgn validate` uses it.
 //!

@@ -3,7 +3,7 @@
 //! coordinates when asked), the key of every main-line position to index,
 //! its content hash and the hash of its moves. The database's import
 //! (the `db` module) and the Parquet datasets (the `dataset` module) both store
-//! what [`prepare`] gives, so a game is the same row in either.
+//! what `prepare` gives, so a game is the same row in either.
 //!
 //! Nothing here knows SQLite or any file format: this layer sits above
 //! [`crate::notation`] and below both stores.
@@ -161,7 +161,7 @@ pub(crate) fn prepare(registry: &Registry, source: &str, text: &GameText, game: 
     prepare_with(registry, source, text, game, LineTexts::default())
 }
 
-/// [`prepare`], also writing the main line as text where `texts` asks.
+/// `prepare`, also writing the main line as text where `texts` asks.
 pub(crate) fn prepare_with(
     registry: &Registry,
     source: &str,
@@ -185,10 +185,10 @@ pub(crate) fn prepare_with(
     assemble(source, text.number, &text.text, replayed, line)
 }
 
-/// [`prepare`] straight from the reader: the game is replayed as it is
+/// `prepare` straight from the reader: the game is replayed as it is
 /// read ([`Validator::replaying`]), without the tree of its moves, which
 /// took some 200 bytes a ply (2.7 GB for one game of 11.9 million plies,
-/// against 100 MB of text). The same [`Prepared`] as [`prepare`] gives.
+/// against 100 MB of text). The same [`Prepared`] as `prepare` gives.
 pub(crate) fn prepare_bytes(registry: &Registry, source: &str, game: &GameBytes<'_>) -> Prepared {
     prepare_bytes_with(registry, source, game, LineTexts::default())
 }
@@ -392,7 +392,7 @@ pub struct MainLine {
 
 /// One game as a store keeps it: what the database's `games` and `moves`
 /// rows and its position index hold, in one owned value. Made from a game
-/// file ([`GameRecord::from_prepared`]) or from a database row.
+/// file (`GameRecord::from_prepared`) or from a database row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The content hash (see [`game_id`]).

@@ -5,15 +5,15 @@ use super::output::{FileId, output_file, write_atomically};
 use super::shown;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
-use crate::notation::diagnostic::Diagnostic;
-use crate::notation::game::Game;
-use crate::notation::parallel::{Event, map_games, open_input};
-use crate::notation::reader::GameText;
-use crate::notation::replay::check_game;
-use crate::notation::writer::{
+use xpgn::notation::diagnostic::Diagnostic;
+use xpgn::notation::game::Game;
+use xpgn::notation::parallel::{Event, map_games, open_input};
+use xpgn::notation::reader::GameText;
+use xpgn::notation::replay::check_game;
+use xpgn::notation::writer::{
     MoveNotation, write_fens, write_game, write_invalid, write_invalid_json, write_json,
 };
-use crate::rules::Registry;
+use xpgn::rules::Registry;
 
 /// One game in the form asked for. An invalid game goes out whole and
 /// harmless (its original as `%` lines before what of it replays; for
@@ -56,11 +56,11 @@ fn convert_game(
             let mut out = String::new();
             if let Some(r) = &checked.replay {
                 let mut pos = r.start.clone();
-                out.push_str(&crate::notation::position::write_position(&pos));
+                out.push_str(&xpgn::notation::position::write_position(&pos));
                 out.push('\n');
                 for m in &r.moves {
                     pos.play_unchecked(m);
-                    out.push_str(&crate::notation::position::write_position(&pos));
+                    out.push_str(&xpgn::notation::position::write_position(&pos));
                     out.push('\n');
                 }
             }

@@ -9,9 +9,9 @@ use super::query::select;
 use super::{shown, shown_message};
 use crate::cli::args::{DatasetArgs, ExportArgs};
 use crate::cli::exit::CliError;
-use crate::dataset::files::{FilesSummary, write_files};
-use crate::dataset::{DatasetError, DatasetWriter, WrittenSummary};
-use crate::rules::Registry;
+use xpgn::dataset::files::{FilesSummary, write_files};
+use xpgn::dataset::{DatasetError, DatasetWriter, WrittenSummary};
+use xpgn::rules::Registry;
 
 /// A dataset error as the command reports it: a bad input or output
 /// (exit code 2), its message escaped.
@@ -95,7 +95,7 @@ pub(super) fn export(
     }
     let mut writer = DatasetWriter::create(Path::new(dir), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
-    let db_error = |e: crate::db::DbError| super::db_error(&args.filter.db, e);
+    let db_error = |e: xpgn::db::DbError| super::db_error(&args.filter.db, e);
     for g in &games {
         if let Some(record) = db.stored_record(g.id).map_err(db_error)? {
             writer.push(record).map_err(|e| usage(&e))?;

@@ -7,12 +7,12 @@ use super::validate::open;
 use super::{position_from, shown};
 use crate::cli::args::DiagramArgs;
 use crate::cli::exit::CliError;
-use crate::notation::coord::resolve_coord;
-use crate::notation::reader::read_games;
-use crate::notation::replay::check_game;
-use crate::notation::square::parse_square;
-use crate::render::{Diagram, render_svg};
-use crate::rules::{Position, Registry, Square};
+use xpgn::notation::coord::resolve_coord;
+use xpgn::notation::reader::read_games;
+use xpgn::notation::replay::check_game;
+use xpgn::notation::square::parse_square;
+use xpgn::render::{Diagram, render_svg};
+use xpgn::rules::{Position, Registry, Square};
 
 pub(super) fn run(
     registry: &Registry,
@@ -101,7 +101,7 @@ fn played_position(
                 before.play_unchecked(&m);
             }
             let m = resolve_coord(&before, text).ok()?;
-            Some((m.from, m.to))
+            Some((m.from(), m.to()))
         });
     Ok((pos, last))
 }
@@ -158,7 +158,7 @@ fn game_position(
     let mut last = None;
     for m in &replay.moves[..ply] {
         pos.play_unchecked(m);
-        last = (!m.is_null()).then_some((m.from, m.to));
+        last = (!m.is_null()).then_some((m.from(), m.to()));
     }
     Ok((pos, last))
 }

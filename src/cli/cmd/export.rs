@@ -6,8 +6,8 @@ use super::query::select;
 use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
 use crate::cli::exit::CliError;
-use crate::db::export::ExportForm;
-use crate::rules::Registry;
+use xpgn::db::export::ExportForm;
+use xpgn::rules::Registry;
 
 /// Writes the selected games to `out`; returns how many went out as
 /// imported although another form was asked for.

@@ -8,10 +8,10 @@ use std::time::Instant;
 use super::{shown, shown_message};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::db::import::{GameReport, ImportSummary};
-use crate::db::{Database, DbError};
-use crate::notation::parallel::open_input;
-use crate::rules::Registry;
+use xpgn::db::import::{GameReport, ImportSummary};
+use xpgn::db::{Database, DbError};
+use xpgn::notation::parallel::open_input;
+use xpgn::rules::Registry;
 
 /// The game files the arguments name, and the files of their folders that
 /// were left out as not game files.
@@ -132,7 +132,7 @@ impl Inputs {
 /// and why.
 pub(super) fn open_db(registry: &Registry, path: &str) -> Result<Database, CliError> {
     let name = shown(path).into_owned();
-    crate::db::on_first_wait(move || {
+    xpgn::db::on_first_wait(move || {
         eprintln!("xpgn: waiting for another import of {name} to finish...");
     });
     let mut db = Database::open(Path::new(path)).map_err(|e| super::db_error(path, e))?;

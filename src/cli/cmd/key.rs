@@ -3,7 +3,7 @@ use std::io::Write;
 use super::position_from;
 use crate::cli::args::PositionArgs;
 use crate::cli::exit::CliError;
-use crate::rules::Registry;
+use xpgn::rules::Registry;
 
 /// `xpgn key`: the position's key as the datasets' `positions.key` column
 /// holds it (the 64 bits as a signed integer), in decimal.

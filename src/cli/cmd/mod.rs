@@ -22,14 +22,14 @@ use std::io::Write;
 
 use super::args::{Cli, Command, PositionArgs};
 use super::exit::CliError;
-use crate::notation::coord::{CoordError, resolve_coord};
-use crate::notation::position::read_position;
-use crate::notation::printable::printable;
-use crate::rules::{Position, Registry};
+use xpgn::notation::coord::{CoordError, resolve_coord};
+use xpgn::notation::position::read_position;
+use xpgn::notation::printable::printable;
+use xpgn::rules::{Position, Registry};
 
 /// `--jobs`, or one worker per core.
 fn jobs_or_all(jobs: Option<usize>) -> usize {
-    jobs.unwrap_or_else(crate::notation::parallel::default_jobs)
+    jobs.unwrap_or_else(xpgn::notation::parallel::default_jobs)
 }
 
 /// Runs the command `cli` names, with the variants of `registry` (the
@@ -136,7 +136,7 @@ const MESSAGE_CHARS: usize = 400;
 /// `--variants`); a stored definition that differs from a loaded one of
 /// the same name is refused, naming the variant.
 fn use_variants(
-    db: &mut crate::db::Database,
+    db: &mut xpgn::db::Database,
     registry: &Registry,
     path: &str,
 ) -> Result<(), CliError> {
@@ -158,7 +158,7 @@ fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
 /// one line naming the file. An input refused as not text (compressed or
 /// binary) says so and nothing more.
 fn read_failed(path: &str, error: &std::io::Error) -> String {
-    if crate::notation::reader::NotText::of(error).is_some() {
+    if xpgn::notation::reader::NotText::of(error).is_some() {
         format!("{}: {error}", shown(path))
     } else {
         format!("{}: read error: {error}", shown(path))

@@ -3,8 +3,8 @@ use std::io::Write;
 use super::position_from;
 use crate::cli::args::PositionArgs;
 use crate::cli::exit::CliError;
-use crate::notation::coord::write_coord;
-use crate::rules::{Registry, perft, perft_divide};
+use xpgn::notation::coord::write_coord;
+use xpgn::rules::{Registry, perft, perft_divide};
 
 pub(super) fn run(
     registry: &Registry,

@@ -5,13 +5,13 @@ use serde_json::{Map, Value, json};
 use super::{shown, shown_message};
 use crate::cli::args::{FilterArgs, QueryArgs, QueryFormat};
 use crate::cli::exit::CliError;
-use crate::db::Database;
-use crate::db::export::ExportForm;
-use crate::db::pattern::{PositionPattern, parse_material, parse_piece};
-use crate::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
-use crate::notation::position::FenField;
-use crate::notation::replay::resolve_text;
-use crate::rules::{Position, Registry, Variant};
+use xpgn::db::Database;
+use xpgn::db::export::ExportForm;
+use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
+use xpgn::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
+use xpgn::notation::position::FenField;
+use xpgn::notation::replay::resolve_text;
+use xpgn::rules::{Position, Registry, Variant};
 
 /// Opens an existing database to read, with a message that says which
 /// file and why it cannot be.
@@ -67,7 +67,7 @@ fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
 pub(super) fn play_moves(
     pos: &mut Position,
     text: &str,
-) -> Result<Vec<crate::rules::Move>, CliError> {
+) -> Result<Vec<xpgn::rules::Move>, CliError> {
     let mut played = Vec::new();
     for (i, m) in move_tokens(text).enumerate() {
         let mv = resolve_text(pos, m).map_err(|(_, e)| {

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use super::shown;
 use crate::cli::exit::CliError;
-use crate::rules::Registry;
-use crate::serve::{Config, ServeError, normalize_host, serve};
+use xpgn::rules::Registry;
+use xpgn::serve::{Config, ServeError, normalize_host, serve};
 
 /// The bounds `--timeout`, `--request-timeout`, `--max-connections` and
 /// `--workers` give, and the names of `--allow-host`.

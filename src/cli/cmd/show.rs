@@ -3,8 +3,8 @@ use std::io::Write;
 use super::position_from;
 use crate::cli::args::PositionArgs;
 use crate::cli::exit::CliError;
-use crate::notation::position::{piece_letter, write_position};
-use crate::rules::{Color, Outcome, Registry, Square};
+use xpgn::notation::position::{piece_letter, write_position};
+use xpgn::rules::{Color, Outcome, Registry, Square};
 
 pub(super) fn run(
     registry: &Registry,

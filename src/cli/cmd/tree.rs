@@ -5,9 +5,9 @@ use serde_json::json;
 use super::query::{fen_positions, open_to_read, partial_note, play_moves, variant_arg};
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
-use crate::db::Database;
-use crate::notation::position::write_position;
-use crate::rules::{Color, Position, Registry};
+use xpgn::db::Database;
+use xpgn::notation::position::write_position;
+use xpgn::rules::{Color, Position, Registry};
 
 fn side(c: Color) -> &'static str {
     match c {

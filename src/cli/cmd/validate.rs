@@ -5,12 +5,12 @@ use serde::Serialize;
 use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
-use crate::notation::diagnostic::{Diagnostic, Severity};
-use crate::notation::parallel::{Event, map_games, open_input};
-use crate::notation::position::write_position;
-use crate::notation::reader::GameBytes;
-use crate::notation::validation::validate;
-use crate::rules::Registry;
+use xpgn::notation::diagnostic::{Diagnostic, Severity};
+use xpgn::notation::parallel::{Event, map_games, open_input};
+use xpgn::notation::position::write_position;
+use xpgn::notation::reader::GameBytes;
+use xpgn::notation::validation::validate;
+use xpgn::rules::Registry;
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {

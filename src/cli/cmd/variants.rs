@@ -1,8 +1,8 @@
 use std::io::Write;
 
 use crate::cli::exit::CliError;
-use crate::notation::position::start_position;
-use crate::rules::Registry;
+use xpgn::notation::position::start_position;
+use xpgn::rules::Registry;
 
 pub(super) fn run(
     registry: &Registry,
