@@ -1008,10 +1008,10 @@ fn ride_group_tables(geo: &Geometry, rides: &Rides) -> RideGroups {
         pin_kinds_all: [0u16; 2],
         pin_dirs: [Vec::new(), Vec::new()],
     };
-    for ci in 0..2 {
+    for (ci, kinds_rides) in rides.iter().enumerate() {
         // (reversed direction, range) -> kinds riding that way.
         let mut reach: Vec<(u8, u8, u16)> = Vec::new();
-        for (k, list) in rides[ci].iter().enumerate() {
+        for (k, list) in kinds_rides.iter().enumerate() {
             for &(d, max, mode) in list {
                 if !mode.captures() {
                     continue;
