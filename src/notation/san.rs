@@ -16,7 +16,7 @@ use super::coord::{push_waiting_suffixes, waiting_suffixes};
 use super::square::push_square;
 use crate::rules::{
     CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
-    kind_names,
+    Variant, kind_names,
 };
 
 /// A move as written in SAN or long algebraic notation.
@@ -255,26 +255,9 @@ fn color_name(c: Color) -> &'static str {
 /// Says in words why no legal move, or more than one, matches.
 pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
-    let kind_of = |letter: char| -> Result<PieceKind, SanError> {
-        // The message is made only for a letter that names no kind.
-        match variant.kind_by_letter(letter) {
-            Some(kind) => Ok(kind),
-            None => super::kind_for_letter(variant, letter).map_err(SanError::Illegal),
-        }
-    };
+    let kind_of = |letter: char| kind_named(variant, letter);
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
-        San::Castle { side, waiting } => {
-            let mut found = SCRATCH.take();
-            pos.legal_castlings_toward_into(*side, &mut found);
-            found.retain(|m| match m.kind {
-                MoveKind::Castle(i) => variant.castling(i as usize).side == *side,
-                _ => false,
-            });
-            if found.is_empty() {
-                return Err(SanError::Illegal(explain_castle(pos, *side)));
-            }
-            (found, waiting)
-        }
+        San::Castle { side, waiting } => (legal_castlings(pos, *side)?, waiting),
         San::Normal {
             piece,
             file,
@@ -347,65 +330,106 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             }
             legal.retain(named);
             let mut found = legal;
-            let forced = matches!(
-                variant.def().pawns.promotion,
-                PromotionRule::SetupSquare { .. }
-            );
-            match promotion {
-                Some(letter) => {
-                    if variant.has_waiting_promotion() {
-                        return Err(SanError::Illegal(format!(
-                            "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival, to a type its owner has lost (R-CS-3, R-CS-4): write `{to}` now and the promotion later as a suffix `&{to}=X`"
-                        )));
-                    }
-                    let k = kind_of(*letter)?;
-                    let all = found.clone();
-                    found.retain(|m| m.promotion == Some(k));
-                    if found.is_empty() {
-                        let allowed: Vec<String> = all
-                            .iter()
-                            .filter_map(|m| m.promotion)
-                            .map(|k| {
-                                let d = variant.piece_def(k);
-                                format!("{} ({})", d.name, d.letter)
-                            })
-                            .collect();
-                        return Err(SanError::Illegal(if allowed.is_empty() {
-                            format!("a {name} moving to {to} does not promote")
-                        } else {
-                            format!(
-                                "the pawn may promote only to {} here ({})",
-                                allowed.join(", "),
-                                variant.def().pawns.rule
-                            )
-                        }));
-                    }
-                }
-                None => {
-                    // Where the pawn may stay a pawn (optional promotion),
-                    // no promotion written means it stays one.
-                    if !forced && found.iter().any(|m| m.promotion.is_none()) {
-                        found.retain(|m| m.promotion.is_none());
-                    }
-                    let promos: Vec<PieceKind> = found.iter().filter_map(|m| m.promotion).collect();
-                    if promos.len() > 1 && !forced {
-                        let letters: Vec<String> = promos
-                            .iter()
-                            .map(|&k| format!("={}", variant.piece_def(k).letter))
-                            .collect();
-                        return Err(SanError::Ambiguous(format!(
-                            "the pawn promotes on {to}: add one of {} ({})",
-                            letters.join(", "),
-                            variant.def().pawns.rule
-                        )));
-                    }
-                }
-            }
+            narrow_by_promotion(pos, &mut found, *promotion, *to, name)?;
             (found, waiting)
         }
     };
     candidates.dedup();
     finish(pos, candidates, waiting, san)
+}
+
+/// The kind a move's piece or promotion letter names, or why none.
+#[inline]
+fn kind_named(variant: &Variant, letter: char) -> Result<PieceKind, SanError> {
+    // The message is made only for a letter that names no kind.
+    match variant.kind_by_letter(letter) {
+        Some(kind) => Ok(kind),
+        None => super::kind_for_letter(variant, letter).map_err(SanError::Illegal),
+    }
+}
+
+/// The legal castlings of the side to move toward `side`, or why there
+/// are none.
+fn legal_castlings(pos: &Position, side: CastlingSide) -> Result<Vec<Move>, SanError> {
+    let variant = pos.variant();
+    let mut found = SCRATCH.take();
+    pos.legal_castlings_toward_into(side, &mut found);
+    found.retain(|m| match m.kind {
+        MoveKind::Castle(i) => variant.castling(i as usize).side == side,
+        _ => false,
+    });
+    if found.is_empty() {
+        return Err(SanError::Illegal(explain_castle(pos, side)));
+    }
+    Ok(found)
+}
+
+/// Keeps of `found` (the legal moves of a `name` to `to`) those the
+/// written `promotion` allows, or says why none or several remain.
+fn narrow_by_promotion(
+    pos: &Position,
+    found: &mut Vec<Move>,
+    promotion: Option<char>,
+    to: Square,
+    name: &str,
+) -> Result<(), SanError> {
+    let variant = pos.variant();
+    let forced = matches!(
+        variant.def().pawns.promotion,
+        PromotionRule::SetupSquare { .. }
+    );
+    match promotion {
+        Some(letter) => {
+            if variant.has_waiting_promotion() {
+                return Err(SanError::Illegal(format!(
+                    "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival, to a type its owner has lost (R-CS-3, R-CS-4): write `{to}` now and the promotion later as a suffix `&{to}=X`"
+                )));
+            }
+            let k = kind_named(variant, letter)?;
+            let all = found.clone();
+            found.retain(|m| m.promotion == Some(k));
+            if found.is_empty() {
+                let allowed: Vec<String> = all
+                    .iter()
+                    .filter_map(|m| m.promotion)
+                    .map(|k| {
+                        let d = variant.piece_def(k);
+                        format!("{} ({})", d.name, d.letter)
+                    })
+                    .collect();
+                return Err(SanError::Illegal(if allowed.is_empty() {
+                    format!("a {name} moving to {to} does not promote")
+                } else {
+                    format!(
+                        "the pawn may promote only to {} here ({})",
+                        allowed.join(", "),
+                        variant.def().pawns.rule
+                    )
+                }));
+            }
+        }
+        None => {
+            // Where the pawn may stay a pawn (optional promotion),
+            // no promotion written means it stays one.
+            if !forced && found.iter().any(|m| m.promotion.is_none()) {
+                found.retain(|m| m.promotion.is_none());
+            }
+            let promos: Vec<PieceKind> = found.iter().filter_map(|m| m.promotion).collect();
+            if promos.len() > 1 && !forced {
+                let letters: Vec<String> = promos
+                    .iter()
+                    .map(|&k| format!("={}", variant.piece_def(k).letter))
+                    .collect();
+                return Err(SanError::Ambiguous(format!(
+                    "the pawn promotes on {to}: add one of {} ({})",
+                    letters.join(", "),
+                    variant.def().pawns.rule
+                )));
+            }
+        }
+    }
+
+    Ok(())
 }
 
 thread_local! {

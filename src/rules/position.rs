@@ -404,32 +404,8 @@ impl Position {
         let variant = variant.into();
         let tables = variant.clone();
         let t = tables.tables();
-        let size = t.size;
         let mut pos = Position::empty(variant);
-        let mut kings = [0u8; 2];
-        for &(sq, p) in &setup.board {
-            if !size.contains(sq) || p.kind.index() >= t.kind_count {
-                return Err(PositionError::OffBoard {
-                    files: size.files,
-                    ranks: size.ranks,
-                });
-            }
-            if pos.state.board[sq.index()] != 0 {
-                return Err(PositionError::DoubleOccupancy);
-            }
-            if pos.state.counts[p.color.index()][p.kind.index()] == u8::MAX {
-                return Err(PositionError::TooManyPieces);
-            }
-            if p.kind == t.king {
-                kings[p.color.index()] += 1;
-            }
-            pos.put(sq, p);
-        }
-        for c in Color::BOTH {
-            if kings[c.index()] != 1 {
-                return Err(PositionError::KingCount(c));
-            }
-        }
+        pos.place_setup_pieces(t, setup)?;
         pos.state.turn = setup.turn;
         pos.state.halfmove_clock = setup.halfmove_clock;
         pos.state.fullmove_number = setup.fullmove_number.max(1);
@@ -492,76 +468,14 @@ impl Position {
                 ));
             }
         }
-        for (sq, p) in pos.pieces() {
-            if p.kind != t.pawn {
-                continue;
-            }
-            let first = t.last_rank[p.color.other().index()];
-            let last = t.last_rank[p.color.index()];
-            let must_promote = sq.rank() == last
-                || (t.def.pawns.promotion_mandatory
-                    && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
-            if sq.rank() == first || (must_promote && !pos.state.immune.contains(sq)) {
-                return Err(PositionError::PawnRank);
-            }
-        }
+        pos.check_setup_pawn_ranks(t)?;
 
         // Castling.
         pos.state.castling = castling_from_setup(&pos, t, setup)?;
         pos.state.castling_history = pos.state.castling;
 
-        // King rights (R-KL-1, R-CH-5).
-        if let Some(special) = &t.def.special_king_move {
-            let rights = setup.king_rights.unwrap_or_else(|| {
-                [
-                    pos.state.kings[0] == t.king_origin[0],
-                    pos.state.kings[1] == t.king_origin[1],
-                ]
-            });
-            for c in Color::BOTH {
-                if rights[c.index()]
-                    && special.lost_on_any_king_move
-                    && pos.state.kings[c.index()] != t.king_origin[c.index()]
-                {
-                    return Err(PositionError::KingRights(format!(
-                        "the {c:?} king has left its setup square, so it has moved and cannot leap ({})",
-                        special.rule
-                    )));
-                }
-            }
-            pos.state.king_rights = rights;
-        } else if setup.king_rights.is_some_and(|r| r.iter().any(|&x| x)) {
-            return Err(PositionError::KingRights(format!(
-                "{} has no such move",
-                t.def.display_name
-            )));
-        }
-
-        // En passant.
-        if let Some(ep) = setup.ep_square {
-            let mover = pos.state.turn.other();
-            let push = t.pawn_push[mover.index()];
-            let ok = t.def.pawns.en_passant
-                && size.contains(ep)
-                && (ep.rank() as i16 - push as i16)
-                    .try_into()
-                    .is_ok_and(|r: u8| r < 16 && t.double_step[mover.index()] & (1 << r) != 0)
-                && pos.state.board[ep.index()] == 0
-                && size
-                    .offset(ep, 0, -push)
-                    .is_some_and(|s| pos.state.board[s.index()] == 0)
-                && size.offset(ep, 0, push).is_some_and(|s| {
-                    pos.piece_at(s)
-                        == Some(Piece {
-                            color: mover,
-                            kind: t.pawn,
-                        })
-                });
-            if !ok {
-                return Err(PositionError::EnPassant);
-            }
-            pos.state.ep_square = Some(ep);
-        }
+        pos.set_setup_king_rights(t, setup)?;
+        pos.set_setup_en_passant(t, setup)?;
 
         if pos.attacked(
             pos.state.kings[pos.state.turn.other().index()],
@@ -574,6 +488,121 @@ impl Position {
             pos.state.turn.other(),
         );
         Ok(pos)
+    }
+
+    /// Puts the pieces of `setup` on the empty board, checking their
+    /// squares and that each side has one king.
+    fn place_setup_pieces(&mut self, t: &Tables, setup: &Setup) -> Result<(), PositionError> {
+        let size = t.size;
+        let mut kings = [0u8; 2];
+        for &(sq, p) in &setup.board {
+            if !size.contains(sq) || p.kind.index() >= t.kind_count {
+                return Err(PositionError::OffBoard {
+                    files: size.files,
+                    ranks: size.ranks,
+                });
+            }
+            if self.state.board[sq.index()] != 0 {
+                return Err(PositionError::DoubleOccupancy);
+            }
+            if self.state.counts[p.color.index()][p.kind.index()] == u8::MAX {
+                return Err(PositionError::TooManyPieces);
+            }
+            if p.kind == t.king {
+                kings[p.color.index()] += 1;
+            }
+            self.put(sq, p);
+        }
+        for c in Color::BOTH {
+            if kings[c.index()] != 1 {
+                return Err(PositionError::KingCount(c));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that no pawn stands on its first rank, nor where it must
+    /// have promoted (unless it is waiting there).
+    fn check_setup_pawn_ranks(&self, t: &Tables) -> Result<(), PositionError> {
+        for (sq, p) in self.pieces() {
+            if p.kind != t.pawn {
+                continue;
+            }
+            let first = t.last_rank[p.color.other().index()];
+            let last = t.last_rank[p.color.index()];
+            let must_promote = sq.rank() == last
+                || (t.def.pawns.promotion_mandatory
+                    && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
+            if sq.rank() == first || (must_promote && !self.state.immune.contains(sq)) {
+                return Err(PositionError::PawnRank);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the kings' rights to their special move (R-KL-1, R-CH-5) from
+    /// `setup`, or from where the kings stand when it gives none.
+    fn set_setup_king_rights(&mut self, t: &Tables, setup: &Setup) -> Result<(), PositionError> {
+        let Some(special) = &t.def.special_king_move else {
+            if setup.king_rights.is_some_and(|r| r.iter().any(|&x| x)) {
+                return Err(PositionError::KingRights(format!(
+                    "{} has no such move",
+                    t.def.display_name
+                )));
+            }
+            return Ok(());
+        };
+        let rights = setup.king_rights.unwrap_or_else(|| {
+            [
+                self.state.kings[0] == t.king_origin[0],
+                self.state.kings[1] == t.king_origin[1],
+            ]
+        });
+        for c in Color::BOTH {
+            if rights[c.index()]
+                && special.lost_on_any_king_move
+                && self.state.kings[c.index()] != t.king_origin[c.index()]
+            {
+                return Err(PositionError::KingRights(format!(
+                    "the {c:?} king has left its setup square, so it has moved and cannot leap ({})",
+                    special.rule
+                )));
+            }
+        }
+        self.state.king_rights = rights;
+        Ok(())
+    }
+
+    /// Sets the en passant square of `setup`, checking that the last move
+    /// could have been the double step past it.
+    fn set_setup_en_passant(&mut self, t: &Tables, setup: &Setup) -> Result<(), PositionError> {
+        let Some(ep) = setup.ep_square else {
+            return Ok(());
+        };
+        let size = t.size;
+        let mover = self.state.turn.other();
+        let push = t.pawn_push[mover.index()];
+        let ok = t.def.pawns.en_passant
+            && size.contains(ep)
+            && (ep.rank() as i16 - push as i16)
+                .try_into()
+                .is_ok_and(|r: u8| r < 16 && t.double_step[mover.index()] & (1 << r) != 0)
+            && self.state.board[ep.index()] == 0
+            && size
+                .offset(ep, 0, -push)
+                .is_some_and(|s| self.state.board[s.index()] == 0)
+            && size.offset(ep, 0, push).is_some_and(|s| {
+                self.piece_at(s)
+                    == Some(Piece {
+                        color: mover,
+                        kind: t.pawn,
+                    })
+            });
+        if !ok {
+            return Err(PositionError::EnPassant);
+        }
+        self.state.ep_square = Some(ep);
+        Ok(())
     }
 
     /// Whether the side to move is in check.

@@ -312,105 +312,89 @@ pub(super) fn check_compiles(
     }
 }
 
+/// The definition `raw` describes, its sections read one after another
+/// (the first fault found is the one reported).
 fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> {
     let name = raw.name.get_ref().trim();
     if name.is_empty() || normalize_name(name).is_empty() {
         return Err(src.err(offset_of(&raw.name), "name", "the name is empty"));
     }
-    let size = parse_board_size(raw.board.get_ref()).ok_or_else(|| {
+    let size = read_board(src, &raw.board)?;
+    let pieces = read_pieces(src, &raw.piece)?;
+    let kinds = Kinds::of(&pieces);
+    let setup = read_setup(src, &raw.setup, size, kinds)?;
+    let pawns = match &raw.pawns {
+        None => default_pawns(kinds),
+        Some(sp) => read_pawns(src, sp, size, kinds)?,
+    };
+    let mut castling = Vec::new();
+    for sc in &raw.castling {
+        read_castling(src, sc, size, &setup, kinds, &mut castling)?;
+    }
+    let free_castling = match &raw.free_castling {
+        None => None,
+        Some(sf) => Some(read_free_castling(src, sf, size, kinds)?),
+    };
+    let special_king_move = match &raw.king_move {
+        None => None,
+        Some(sk) => Some(read_king_move(src, sk)?),
+    };
+    let (stalemate, bare_king) = read_outcomes(src, &raw)?;
+    Ok(VariantDef {
+        name: String::from(name),
+        display_name: String::from(raw.display_name.as_deref().unwrap_or(name)),
+        aliases: raw.aliases.clone(),
+        size,
+        pieces,
+        setup,
+        pawns,
+        castling,
+        special_king_move,
+        stalemate,
+        free_castling,
+        bare_king,
+        source: Some(String::from(src.text)),
+        source_format: super::SourceFormat::Toml,
+    })
+}
+
+/// The board's size from `board = "FILESxRANKS"`.
+fn read_board(src: &Source<'_>, board: &Spanned<String>) -> Result<BoardSize, DefinitionError> {
+    parse_board_size(board.get_ref()).ok_or_else(|| {
         src.err(
-            offset_of(&raw.board),
+            offset_of(board),
             "board",
             format!(
                 "`{}` is not FILESxRANKS with each from 1 to 16 (`8x8`, `10x10`)",
-                raw.board.get_ref()
+                board.get_ref()
             ),
         )
-    })?;
+    })
+}
 
-    // Pieces.
-    let mut pieces: Vec<PieceDef> = Vec::new();
-    let mut offsets = Vec::new();
-    if raw.piece.is_empty() || raw.piece.len() > 15 {
+/// The piece types of the `[[piece]]` tables: 1 to 15 of them, letters
+/// distinct, exactly one king and one pawn.
+fn read_pieces(src: &Source<'_>, entries: &[PieceEntry]) -> Result<Vec<PieceDef>, DefinitionError> {
+    if entries.is_empty() || entries.len() > 15 {
         return Err(src.err(
             0,
             "piece",
             format!(
                 "a variant needs 1 to 15 piece types, this one has {}",
-                raw.piece.len()
+                entries.len()
             ),
         ));
     }
-    for p in &raw.piece {
-        let at = offset_of(&p.letter);
-        let letter = {
-            let mut cs = p.letter.get_ref().chars();
-            match (cs.next(), cs.next()) {
-                (Some(c), None) if c.is_ascii_uppercase() => c,
-                _ => {
-                    return Err(src.err(
-                        at,
-                        "piece.letter",
-                        format!("`{}` is not one upper-case letter A-Z", p.letter.get_ref()),
-                    ));
-                }
-            }
-        };
-        if let Some(first) = pieces.iter().position(|q| q.letter == letter) {
-            return Err(src.err(
-                at,
-                "piece.letter",
-                format!(
-                    "the letter {letter} is used twice ({} and {})",
-                    pieces[first].name, p.name
-                ),
-            ));
-        }
-        let role = match p.role.as_ref().map(|r| r.get_ref().as_str()) {
-            None | Some("other") => Role::Other,
-            Some("king") => Role::King,
-            Some("pawn") => Role::Pawn,
-            Some(other) => {
-                return Err(src.err(
-                    p.role.as_ref().map_or(at, offset_of),
-                    "piece.role",
-                    format!("`{other}` is not king, pawn or other"),
-                ));
-            }
-        };
-        let movement = match (&p.betza, role) {
-            (None, Role::Pawn) => Movement::none(),
-            (Some(b), Role::Pawn) => {
-                return Err(src.err(
-                    offset_of(b),
-                    "piece.betza",
-                    "a pawn moves by the [pawns] table, not by Betza",
-                ));
-            }
-            (None, _) => {
-                return Err(src.err(
-                    at,
-                    "piece.betza",
-                    format!("{} has no betza movement", p.name),
-                ));
-            }
-            (Some(b), _) => Movement::from_betza(b.get_ref())
-                .map_err(|e| src.err(offset_of(b), "piece.betza", e.to_string()))?,
-        };
-        offsets.push(at);
-        pieces.push(PieceDef {
-            name: p.name.clone(),
-            letter,
-            movement,
-            role,
-            rule: p.rule.clone(),
-        });
+    let mut pieces: Vec<PieceDef> = Vec::new();
+    for p in entries {
+        let piece = read_piece(src, p, &pieces)?;
+        pieces.push(piece);
     }
     for (role, word) in [(Role::King, "king"), (Role::Pawn, "pawn")] {
         let n = pieces.iter().filter(|p| p.role == role).count();
         if n != 1 {
             return Err(src.err(
-                offset_of(&raw.piece[0].letter),
+                offset_of(&entries[0].letter),
                 "piece.role",
                 format!(
                     "a variant needs exactly one piece with role = \"{word}\", this one has {n}"
@@ -418,18 +402,128 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             ));
         }
     }
-    let kind_of = |letter: char| {
-        pieces
+    Ok(pieces)
+}
+
+/// One `[[piece]]` table, its letter not among those of `before`.
+fn read_piece(
+    src: &Source<'_>,
+    p: &PieceEntry,
+    before: &[PieceDef],
+) -> Result<PieceDef, DefinitionError> {
+    let at = offset_of(&p.letter);
+    let letter = {
+        let mut cs = p.letter.get_ref().chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if c.is_ascii_uppercase() => c,
+            _ => {
+                return Err(src.err(
+                    at,
+                    "piece.letter",
+                    format!("`{}` is not one upper-case letter A-Z", p.letter.get_ref()),
+                ));
+            }
+        }
+    };
+    if let Some(first) = before.iter().position(|q| q.letter == letter) {
+        return Err(src.err(
+            at,
+            "piece.letter",
+            format!(
+                "the letter {letter} is used twice ({} and {})",
+                before[first].name, p.name
+            ),
+        ));
+    }
+    let role = match p.role.as_ref().map(|r| r.get_ref().as_str()) {
+        None | Some("other") => Role::Other,
+        Some("king") => Role::King,
+        Some("pawn") => Role::Pawn,
+        Some(other) => {
+            return Err(src.err(
+                p.role.as_ref().map_or(at, offset_of),
+                "piece.role",
+                format!("`{other}` is not king, pawn or other"),
+            ));
+        }
+    };
+    let movement = match (&p.betza, role) {
+        (None, Role::Pawn) => Movement::none(),
+        (Some(b), Role::Pawn) => {
+            return Err(src.err(
+                offset_of(b),
+                "piece.betza",
+                "a pawn moves by the [pawns] table, not by Betza",
+            ));
+        }
+        (None, _) => {
+            return Err(src.err(
+                at,
+                "piece.betza",
+                format!("{} has no betza movement", p.name),
+            ));
+        }
+        (Some(b), _) => Movement::from_betza(b.get_ref())
+            .map_err(|e| src.err(offset_of(b), "piece.betza", e.to_string()))?,
+    };
+    Ok(PieceDef {
+        name: p.name.clone(),
+        letter,
+        movement,
+        role,
+        rule: p.rule.clone(),
+    })
+}
+
+/// The piece types read, with the king's and the pawn's.
+#[derive(Clone, Copy)]
+struct Kinds<'a> {
+    pieces: &'a [PieceDef],
+    king: PieceKind,
+    pawn: PieceKind,
+}
+
+impl<'a> Kinds<'a> {
+    /// The kinds of `pieces` (one king and one pawn among them).
+    fn of(pieces: &'a [PieceDef]) -> Kinds<'a> {
+        Kinds {
+            pieces,
+            king: kind_of_role(pieces, Role::King),
+            pawn: kind_of_role(pieces, Role::Pawn),
+        }
+    }
+
+    /// The kind written with `letter`, in either case.
+    fn of_letter(self, letter: char) -> Option<PieceKind> {
+        self.pieces
             .iter()
             .position(|p| p.letter == letter.to_ascii_uppercase())
             .map(|i| PieceKind(i as u8))
-    };
-    let king = kind_of_role(&pieces, Role::King);
-    let pawn = kind_of_role(&pieces, Role::Pawn);
+    }
 
-    // Setup.
-    let setup_at = offset_of(&raw.setup);
-    let board = parse_setup_board(raw.setup.get_ref(), size).map_err(|reason| {
+    /// Whether `k` is neither the king nor the pawn.
+    fn is_officer(self, k: PieceKind) -> bool {
+        k != self.king && k != self.pawn
+    }
+
+    /// Every kind but the king and the pawn.
+    fn officers(self) -> Vec<PieceKind> {
+        (0..self.pieces.len() as u8)
+            .map(PieceKind)
+            .filter(|&k| self.is_officer(k))
+            .collect()
+    }
+}
+
+/// The start position from `setup`, with exactly one king per side.
+fn read_setup(
+    src: &Source<'_>,
+    text: &Spanned<String>,
+    size: BoardSize,
+    kinds: Kinds<'_>,
+) -> Result<Vec<(Square, Piece)>, DefinitionError> {
+    let setup_at = offset_of(text);
+    let board = parse_setup_board(text.get_ref(), size).map_err(|reason| {
         src.err(
             setup_at,
             "setup",
@@ -441,7 +535,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     })?;
     let mut setup = Vec::new();
     for (sq, letter, color) in board {
-        let kind = kind_of(letter).ok_or_else(|| {
+        let kind = kinds.of_letter(letter).ok_or_else(|| {
             src.err(
                 setup_at,
                 "setup",
@@ -453,7 +547,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     for color in Color::BOTH {
         let n = setup
             .iter()
-            .filter(|(_, p)| p.color == color && p.kind == king)
+            .filter(|(_, p)| p.color == color && p.kind == kinds.king)
             .count();
         if n != 1 {
             return Err(src.err(
@@ -463,337 +557,382 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             ));
         }
     }
+    Ok(setup)
+}
 
-    // Pawns.
-    let top = size.ranks - 1;
-    let pawns = match &raw.pawns {
-        None => PawnRules {
-            double_step_ranks: vec![1],
-            double_step_ranks_black: None,
-            en_passant: true,
-            promotion: PromotionRule::Choice(
-                (0..pieces.len() as u8)
-                    .map(PieceKind)
-                    .filter(|&k| k != king && k != pawn)
-                    .collect(),
-            ),
-            promotion_ranks: Vec::new(),
-            promotion_mandatory: true,
-            promotion_limits: Vec::new(),
-            rule: "R-0-4".into(),
-        },
-        Some(sp) => {
-            let p = sp.get_ref();
-            let at = offset_of(sp);
-            let rank_list = |ranks: &[u8], field: &str| -> Result<Vec<u8>, DefinitionError> {
-                ranks
-                    .iter()
-                    .map(|&r| {
-                        (1..=size.ranks)
-                            .contains(&r)
-                            .then_some(r - 1)
-                            .ok_or_else(|| src.err(at, field, format!("rank {r} is off the board")))
-                    })
-                    .collect()
-            };
-            let double_step_ranks = rank_list(
-                p.double_step.as_deref().unwrap_or(&[2]),
-                "pawns.double-step",
-            )?;
-            let promotion_ranks = match &p.promotion_ranks {
-                Some(r) => rank_list(r.get_ref(), "pawns.promotion-ranks")?,
-                None => Vec::new(),
-            };
-            let kinds =
-                |s: &Spanned<String>, field: &str| -> Result<Vec<PieceKind>, DefinitionError> {
-                    s.get_ref()
-                        .chars()
-                        .map(|c| match kind_of(c) {
-                            Some(k) if k != king && k != pawn => Ok(k),
-                            _ => Err(src.err(
-                                offset_of(s),
-                                field,
-                                format!("`{c}` is not the letter of a piece a pawn may become"),
-                            )),
-                        })
-                        .collect()
-                };
-            let promotion = match p.promotion.as_ref().map(|s| s.get_ref().as_str()) {
-                None | Some("choice") => PromotionRule::Choice(match &p.promotion_choices {
-                    Some(c) => kinds(c, "pawns.promotion-choices")?,
-                    None => (0..pieces.len() as u8)
-                        .map(PieceKind)
-                        .filter(|&k| k != king && k != pawn)
-                        .collect(),
-                }),
-                Some("setup-square") => {
-                    let k = p.on_king_square.as_ref().ok_or_else(|| {
-                        src.err(at, "pawns.on-king-square", "promotion = \"setup-square\" needs on-king-square, the type taken on the enemy king's setup square")
-                    })?;
-                    let ks = kinds(k, "pawns.on-king-square")?;
-                    let [on_king_square] = ks[..] else {
-                        return Err(src.err(offset_of(k), "pawns.on-king-square", "one letter"));
-                    };
-                    PromotionRule::SetupSquare { on_king_square }
-                }
-                Some("waiting") => PromotionRule::Waiting {
-                    turns: p.waiting_turns.unwrap_or(2),
-                },
-                Some(other) => {
-                    return Err(src.err(
-                        p.promotion.as_ref().map_or(at, offset_of),
-                        "pawns.promotion",
-                        format!("`{other}` is not choice, setup-square or waiting"),
-                    ));
-                }
-            };
-            if !matches!(promotion, PromotionRule::Choice(_))
-                && promotion_ranks.iter().any(|&r| r != top)
-            {
-                return Err(src.err(
-                    p.promotion_ranks.as_ref().map_or(at, offset_of),
-                    "pawns.promotion-ranks",
-                    "setup-square and waiting promotion happen on the last rank only",
-                ));
-            }
-            if matches!(promotion, PromotionRule::Choice(ref c) if c.is_empty()) {
-                return Err(src.err(at, "pawns.promotion-choices", "no type to promote to"));
-            }
-            let mut promotion_limits = Vec::new();
-            if let Some(limits) = &p.promotion_limit {
-                let PromotionRule::Choice(choices) = &promotion else {
-                    return Err(src.err(
-                        offset_of(limits),
-                        "pawns.promotion-limit",
-                        "limits apply to promotion = \"choice\" only",
-                    ));
-                };
-                for (letter, &n) in limits.get_ref() {
-                    let mut cs = letter.chars();
-                    match (cs.next().and_then(kind_of), cs.next()) {
-                        (Some(k), None) if choices.contains(&k) => promotion_limits.push((k, n)),
-                        _ => {
-                            return Err(src.err(
-                                offset_of(limits),
-                                "pawns.promotion-limit",
-                                format!("`{letter}` is not the letter of a promotion choice"),
-                            ));
-                        }
-                    }
-                }
-            }
-            PawnRules {
-                double_step_ranks,
-                double_step_ranks_black: None,
-                en_passant: p.en_passant,
-                promotion,
-                promotion_ranks,
-                promotion_mandatory: p.promotion_mandatory,
-                promotion_limits,
-                rule: String::from(p.rule.as_deref().unwrap_or("R-0-4")),
-            }
-        }
+/// The pawn rules of a file with no `[pawns]` table: those of chess.
+fn default_pawns(kinds: Kinds<'_>) -> PawnRules {
+    PawnRules {
+        double_step_ranks: vec![1],
+        double_step_ranks_black: None,
+        en_passant: true,
+        promotion: PromotionRule::Choice(kinds.officers()),
+        promotion_ranks: Vec::new(),
+        promotion_mandatory: true,
+        promotion_limits: Vec::new(),
+        rule: "R-0-4".into(),
+    }
+}
+
+/// The pawn rules of the `[pawns]` table.
+fn read_pawns(
+    src: &Source<'_>,
+    sp: &Spanned<PawnEntry>,
+    size: BoardSize,
+    kinds: Kinds<'_>,
+) -> Result<PawnRules, DefinitionError> {
+    let p = sp.get_ref();
+    let at = offset_of(sp);
+    let rank_list = |ranks: &[u8], field: &str| -> Result<Vec<u8>, DefinitionError> {
+        ranks
+            .iter()
+            .map(|&r| {
+                (1..=size.ranks)
+                    .contains(&r)
+                    .then_some(r - 1)
+                    .ok_or_else(|| src.err(at, field, format!("rank {r} is off the board")))
+            })
+            .collect()
     };
+    let double_step_ranks = rank_list(
+        p.double_step.as_deref().unwrap_or(&[2]),
+        "pawns.double-step",
+    )?;
+    let promotion_ranks = match &p.promotion_ranks {
+        Some(r) => rank_list(r.get_ref(), "pawns.promotion-ranks")?,
+        None => Vec::new(),
+    };
+    let promotion = read_promotion(src, p, at, kinds)?;
+    if !matches!(promotion, PromotionRule::Choice(_))
+        && promotion_ranks.iter().any(|&r| r != size.ranks - 1)
+    {
+        return Err(src.err(
+            p.promotion_ranks.as_ref().map_or(at, offset_of),
+            "pawns.promotion-ranks",
+            "setup-square and waiting promotion happen on the last rank only",
+        ));
+    }
+    if matches!(promotion, PromotionRule::Choice(ref c) if c.is_empty()) {
+        return Err(src.err(at, "pawns.promotion-choices", "no type to promote to"));
+    }
+    let promotion_limits = read_promotion_limits(src, p, &promotion, kinds)?;
+    Ok(PawnRules {
+        double_step_ranks,
+        double_step_ranks_black: None,
+        en_passant: p.en_passant,
+        promotion,
+        promotion_ranks,
+        promotion_mandatory: p.promotion_mandatory,
+        promotion_limits,
+        rule: String::from(p.rule.as_deref().unwrap_or("R-0-4")),
+    })
+}
 
-    // Castling.
-    let mut castling = Vec::new();
-    for sc in &raw.castling {
-        let c = sc.get_ref();
-        let at = offset_of(sc);
-        let side = match c.side.get_ref().as_str() {
-            "O-O" => CastlingSide::Short,
-            "O-O-O" => CastlingSide::Long,
-            other => {
-                return Err(src.err(
-                    offset_of(&c.side),
-                    "castling.side",
-                    format!("`{other}` is not O-O or O-O-O"),
-                ));
-            }
-        };
-        let pair =
-            |s: &Spanned<String>, field: &str| -> Result<(Square, Square), DefinitionError> {
-                s.get_ref()
-                    .split_once('-')
-                    .and_then(|(a, b)| Some((parse_square(a, size)?, parse_square(b, size)?)))
-                    .ok_or_else(|| {
-                        src.err(
-                            offset_of(s),
-                            field,
-                            format!(
-                                "`{}` is not FROM-TO squares on the board (`e1-g1`)",
-                                s.get_ref()
-                            ),
-                        )
-                    })
+/// The promotion rule of the `[pawns]` table at offset `at`.
+fn read_promotion(
+    src: &Source<'_>,
+    p: &PawnEntry,
+    at: usize,
+    kinds: Kinds<'_>,
+) -> Result<PromotionRule, DefinitionError> {
+    let officers = |s: &Spanned<String>, field: &str| -> Result<Vec<PieceKind>, DefinitionError> {
+        s.get_ref()
+            .chars()
+            .map(|c| match kinds.of_letter(c) {
+                Some(k) if kinds.is_officer(k) => Ok(k),
+                _ => Err(src.err(
+                    offset_of(s),
+                    field,
+                    format!("`{c}` is not the letter of a piece a pawn may become"),
+                )),
+            })
+            .collect()
+    };
+    Ok(match p.promotion.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("choice") => PromotionRule::Choice(match &p.promotion_choices {
+            Some(c) => officers(c, "pawns.promotion-choices")?,
+            None => kinds.officers(),
+        }),
+        Some("setup-square") => {
+            let k = p.on_king_square.as_ref().ok_or_else(|| {
+                src.err(at, "pawns.on-king-square", "promotion = \"setup-square\" needs on-king-square, the type taken on the enemy king's setup square")
+            })?;
+            let ks = officers(k, "pawns.on-king-square")?;
+            let [on_king_square] = ks[..] else {
+                return Err(src.err(offset_of(k), "pawns.on-king-square", "one letter"));
             };
-        let (king_from, king_to) = pair(&c.king, "castling.king")?;
-        let (partner_from, partner_to) = pair(&c.partner, "castling.partner")?;
-        let partner_origin = match &c.partner_origin {
-            Some(o) => parse_square(o.get_ref(), size).ok_or_else(|| {
-                src.err(
-                    offset_of(o),
-                    "castling.partner-origin",
-                    "not a square on the board",
-                )
-            })?,
-            None => partner_from,
-        };
-        let safety = match c.safety.as_ref().map(|s| s.get_ref().as_str()) {
-            None | Some("king-path") => CastlingSafety::KingPath,
-            Some("partner-to-king") => CastlingSafety::PartnerToKing,
-            Some(other) => {
+            PromotionRule::SetupSquare { on_king_square }
+        }
+        Some("waiting") => PromotionRule::Waiting {
+            turns: p.waiting_turns.unwrap_or(2),
+        },
+        Some(other) => {
+            return Err(src.err(
+                p.promotion.as_ref().map_or(at, offset_of),
+                "pawns.promotion",
+                format!("`{other}` is not choice, setup-square or waiting"),
+            ));
+        }
+    })
+}
+
+/// The `promotion-limit` table: per promotion choice, how many pieces of
+/// that type a side may have.
+fn read_promotion_limits(
+    src: &Source<'_>,
+    p: &PawnEntry,
+    promotion: &PromotionRule,
+    kinds: Kinds<'_>,
+) -> Result<Vec<(PieceKind, u8)>, DefinitionError> {
+    let mut promotion_limits = Vec::new();
+    let Some(limits) = &p.promotion_limit else {
+        return Ok(promotion_limits);
+    };
+    let PromotionRule::Choice(choices) = promotion else {
+        return Err(src.err(
+            offset_of(limits),
+            "pawns.promotion-limit",
+            "limits apply to promotion = \"choice\" only",
+        ));
+    };
+    for (letter, &n) in limits.get_ref() {
+        let mut cs = letter.chars();
+        match (cs.next().and_then(|c| kinds.of_letter(c)), cs.next()) {
+            (Some(k), None) if choices.contains(&k) => promotion_limits.push((k, n)),
+            _ => {
                 return Err(src.err(
-                    c.safety.as_ref().map_or(at, offset_of),
-                    "castling.safety",
-                    format!("`{other}` is not king-path or partner-to-king"),
+                    offset_of(limits),
+                    "pawns.promotion-limit",
+                    format!("`{letter}` is not the letter of a promotion choice"),
                 ));
             }
-        };
-        let colors: Vec<Color> = match c.color.as_ref().map(|s| s.get_ref().as_str()) {
-            None | Some("both") => vec![Color::White, Color::Black],
-            Some("white") => vec![Color::White],
-            Some("black") => vec![Color::Black],
-            Some(other) => {
-                return Err(src.err(
-                    c.color.as_ref().map_or(at, offset_of),
-                    "castling.color",
-                    format!("`{other}` is not white, black or both"),
-                ));
-            }
-        };
-        let rule = String::from(c.rule.as_deref().unwrap_or("R-0-5"));
-        for color in colors {
-            // `both`: squares as White's, mirrored for Black.
-            let mirror = |s: Square| {
-                if color == Color::Black && c.color.as_ref().is_none_or(|s| s.get_ref() == "both") {
-                    s.flip_rank(size.ranks)
-                } else {
-                    s
-                }
-            };
-            let d = CastlingDef {
-                color,
-                side,
-                king_from: mirror(king_from),
-                king_to: mirror(king_to),
-                partner_origin: mirror(partner_origin),
-                partner_from: mirror(partner_from),
-                partner_to: mirror(partner_to),
-                safety,
-                rule: rule.clone(),
-            };
-            let origin_ok = setup.iter().any(|&(s, p)| {
-                s == d.partner_origin && p.color == color && p.kind != king && p.kind != pawn
-            });
-            let king_rank = setup
-                .iter()
-                .find(|(_, p)| p.color == color && p.kind == king)
-                .map(|(s, _)| s.rank());
-            if !origin_ok || king_rank != Some(d.king_from.rank()) {
-                return Err(src.err(
-                    at,
-                    "castling",
-                    format!(
-                        "{color:?}'s castling with king {}-{} and partner from {} does not match the setup (the partner's origin must hold one of its pieces, the king must start on that rank)",
-                        d.king_from, d.king_to, d.partner_origin
-                    ),
-                ));
-            }
-            castling.push(d);
         }
     }
-    let free_castling = match &raw.free_castling {
-        None => None,
-        Some(sf) => {
-            let f = sf.get_ref();
-            let files =
-                |v: &Spanned<Vec<String>>, field: &str| -> Result<[u8; 2], DefinitionError> {
-                    let bad = || {
-                        src.err(
-                            offset_of(v),
-                            field,
-                            "two file letters on the board, for O-O and O-O-O (`[\"g\", \"c\"]`)",
-                        )
-                    };
-                    let parsed: Vec<u8> = v
-                        .get_ref()
-                        .iter()
-                        .map(|s| match s.as_bytes() {
-                            [c] if c.is_ascii_lowercase() && c - b'a' < size.files => Ok(c - b'a'),
-                            _ => Err(bad()),
-                        })
-                        .collect::<Result<_, _>>()?;
-                    <[u8; 2]>::try_from(parsed).map_err(|_| bad())
-                };
-            let king_files = files(&f.king_files, "free-castling.king-files")?;
-            let partner_files = match &f.partner_files {
-                Some(p) => files(p, "free-castling.partner-files")?,
-                None => [king_files[0].saturating_sub(1), king_files[1] + 1],
-            };
-            let partner = {
-                let mut cs = f.partner.get_ref().chars();
-                match (cs.next().and_then(kind_of), cs.next()) {
-                    (Some(k), None) if k != king && k != pawn => k,
-                    _ => {
-                        return Err(src.err(
-                            offset_of(&f.partner),
-                            "free-castling.partner",
-                            format!("`{}` is not the letter of a piece", f.partner.get_ref()),
-                        ));
-                    }
-                }
-            };
-            if size.files > 11 {
+    Ok(promotion_limits)
+}
+
+/// One `[[castling]]` table: adds to `castling` its castling for each
+/// colour it names, checked against the setup.
+fn read_castling(
+    src: &Source<'_>,
+    sc: &Spanned<CastlingEntry>,
+    size: BoardSize,
+    setup: &[(Square, Piece)],
+    kinds: Kinds<'_>,
+    castling: &mut Vec<CastlingDef>,
+) -> Result<(), DefinitionError> {
+    let c = sc.get_ref();
+    let at = offset_of(sc);
+    let side = match c.side.get_ref().as_str() {
+        "O-O" => CastlingSide::Short,
+        "O-O-O" => CastlingSide::Long,
+        other => {
+            return Err(src.err(
+                offset_of(&c.side),
+                "castling.side",
+                format!("`{other}` is not O-O or O-O-O"),
+            ));
+        }
+    };
+    let (king_from, king_to) = read_square_pair(src, &c.king, "castling.king", size)?;
+    let (partner_from, partner_to) = read_square_pair(src, &c.partner, "castling.partner", size)?;
+    let partner_origin = match &c.partner_origin {
+        Some(o) => parse_square(o.get_ref(), size).ok_or_else(|| {
+            src.err(
+                offset_of(o),
+                "castling.partner-origin",
+                "not a square on the board",
+            )
+        })?,
+        None => partner_from,
+    };
+    let safety = match c.safety.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("king-path") => CastlingSafety::KingPath,
+        Some("partner-to-king") => CastlingSafety::PartnerToKing,
+        Some(other) => {
+            return Err(src.err(
+                c.safety.as_ref().map_or(at, offset_of),
+                "castling.safety",
+                format!("`{other}` is not king-path or partner-to-king"),
+            ));
+        }
+    };
+    let colors: Vec<Color> = match c.color.as_ref().map(|s| s.get_ref().as_str()) {
+        None | Some("both") => vec![Color::White, Color::Black],
+        Some("white") => vec![Color::White],
+        Some("black") => vec![Color::Black],
+        Some(other) => {
+            return Err(src.err(
+                c.color.as_ref().map_or(at, offset_of),
+                "castling.color",
+                format!("`{other}` is not white, black or both"),
+            ));
+        }
+    };
+    let rule = String::from(c.rule.as_deref().unwrap_or("R-0-5"));
+    for color in colors {
+        // `both`: squares as White's, mirrored for Black.
+        let mirror = |s: Square| {
+            if color == Color::Black && c.color.as_ref().is_none_or(|s| s.get_ref() == "both") {
+                s.flip_rank(size.ranks)
+            } else {
+                s
+            }
+        };
+        let d = CastlingDef {
+            color,
+            side,
+            king_from: mirror(king_from),
+            king_to: mirror(king_to),
+            partner_origin: mirror(partner_origin),
+            partner_from: mirror(partner_from),
+            partner_to: mirror(partner_to),
+            safety,
+            rule: rule.clone(),
+        };
+        let origin_ok = setup
+            .iter()
+            .any(|&(s, p)| s == d.partner_origin && p.color == color && kinds.is_officer(p.kind));
+        let king_rank = setup
+            .iter()
+            .find(|(_, p)| p.color == color && p.kind == kinds.king)
+            .map(|(s, _)| s.rank());
+        if !origin_ok || king_rank != Some(d.king_from.rank()) {
+            return Err(src.err(
+                at,
+                "castling",
+                format!(
+                    "{color:?}'s castling with king {}-{} and partner from {} does not match the setup (the partner's origin must hold one of its pieces, the king must start on that rank)",
+                    d.king_from, d.king_to, d.partner_origin
+                ),
+            ));
+        }
+        castling.push(d);
+    }
+    Ok(())
+}
+
+/// Two squares of the board written `FROM-TO`.
+fn read_square_pair(
+    src: &Source<'_>,
+    s: &Spanned<String>,
+    field: &str,
+    size: BoardSize,
+) -> Result<(Square, Square), DefinitionError> {
+    s.get_ref()
+        .split_once('-')
+        .and_then(|(a, b)| Some((parse_square(a, size)?, parse_square(b, size)?)))
+        .ok_or_else(|| {
+            src.err(
+                offset_of(s),
+                field,
+                format!(
+                    "`{}` is not FROM-TO squares on the board (`e1-g1`)",
+                    s.get_ref()
+                ),
+            )
+        })
+}
+
+/// The `[free-castling]` table.
+fn read_free_castling(
+    src: &Source<'_>,
+    sf: &Spanned<FreeCastlingEntry>,
+    size: BoardSize,
+    kinds: Kinds<'_>,
+) -> Result<FreeCastling, DefinitionError> {
+    let f = sf.get_ref();
+    let files = |v: &Spanned<Vec<String>>, field: &str| -> Result<[u8; 2], DefinitionError> {
+        let bad = || {
+            src.err(
+                offset_of(v),
+                field,
+                "two file letters on the board, for O-O and O-O-O (`[\"g\", \"c\"]`)",
+            )
+        };
+        let parsed: Vec<u8> = v
+            .get_ref()
+            .iter()
+            .map(|s| match s.as_bytes() {
+                [c] if c.is_ascii_lowercase() && c - b'a' < size.files => Ok(c - b'a'),
+                _ => Err(bad()),
+            })
+            .collect::<Result<_, _>>()?;
+        <[u8; 2]>::try_from(parsed).map_err(|_| bad())
+    };
+    let king_files = files(&f.king_files, "free-castling.king-files")?;
+    let partner_files = match &f.partner_files {
+        Some(p) => files(p, "free-castling.partner-files")?,
+        None => [king_files[0].saturating_sub(1), king_files[1] + 1],
+    };
+    let partner = {
+        let mut cs = f.partner.get_ref().chars();
+        match (cs.next().and_then(|c| kinds.of_letter(c)), cs.next()) {
+            (Some(k), None) if kinds.is_officer(k) => k,
+            _ => {
                 return Err(src.err(
-                    offset_of(sf),
-                    "free-castling",
-                    "castling toward either rook needs a board of at most 11 files",
+                    offset_of(&f.partner),
+                    "free-castling.partner",
+                    format!("`{}` is not the letter of a piece", f.partner.get_ref()),
                 ));
             }
-            Some(FreeCastling {
-                king_files,
-                partner_files,
-                partner,
-                king_takes_partner: f.king_takes_partner,
-                colors: [true, true],
-                rule: String::from(f.rule.as_deref().unwrap_or("R-0-5")),
-            })
         }
     };
+    if size.files > 11 {
+        return Err(src.err(
+            offset_of(sf),
+            "free-castling",
+            "castling toward either rook needs a board of at most 11 files",
+        ));
+    }
+    Ok(FreeCastling {
+        king_files,
+        partner_files,
+        partner,
+        king_takes_partner: f.king_takes_partner,
+        colors: [true, true],
+        rule: String::from(f.rule.as_deref().unwrap_or("R-0-5")),
+    })
+}
 
-    let special_king_move = match &raw.king_move {
-        None => None,
-        Some(sk) => {
-            let k = sk.get_ref();
-            let m = Movement::from_betza(k.betza.get_ref())
-                .map_err(|e| src.err(offset_of(&k.betza), "king-move.betza", e.to_string()))?;
-            let mut offsets = Vec::new();
-            for atom in m.0 {
-                match atom {
-                    Atom::Leap { offsets: o, .. } => offsets.extend(o),
-                    Atom::Ride { .. } => {
-                        return Err(src.err(
-                            offset_of(&k.betza),
-                            "king-move.betza",
-                            "the king's special move is a leap, not a ride",
-                        ));
-                    }
-                }
+/// The `[king-move]` table: the king's special leap.
+fn read_king_move(
+    src: &Source<'_>,
+    sk: &Spanned<KingMoveEntry>,
+) -> Result<SpecialKingMove, DefinitionError> {
+    let k = sk.get_ref();
+    let m = Movement::from_betza(k.betza.get_ref())
+        .map_err(|e| src.err(offset_of(&k.betza), "king-move.betza", e.to_string()))?;
+    let mut offsets = Vec::new();
+    for atom in m.0 {
+        match atom {
+            Atom::Leap { offsets: o, .. } => offsets.extend(o),
+            Atom::Ride { .. } => {
+                return Err(src.err(
+                    offset_of(&k.betza),
+                    "king-move.betza",
+                    "the king's special move is a leap, not a ride",
+                ));
             }
-            Some(SpecialKingMove {
-                name: k.name.clone(),
-                offsets,
-                lost_on_any_king_move: k.lost_on_any_king_move,
-                may_capture: k.may_capture,
-                forbidden_in_check: k.forbidden_in_check,
-                leapt_square_guarded: k.leapt_square_guarded,
-                attacks_while_unused: k.attacks_while_unused,
-                rule: String::from(k.rule.as_deref().unwrap_or("R-0-1")),
-            })
         }
-    };
+    }
+    Ok(SpecialKingMove {
+        name: k.name.clone(),
+        offsets,
+        lost_on_any_king_move: k.lost_on_any_king_move,
+        may_capture: k.may_capture,
+        forbidden_in_check: k.forbidden_in_check,
+        leapt_square_guarded: k.leapt_square_guarded,
+        attacks_while_unused: k.attacks_while_unused,
+        rule: String::from(k.rule.as_deref().unwrap_or("R-0-1")),
+    })
+}
 
+/// The outcomes of `stalemate` and `bare-king`.
+fn read_outcomes(
+    src: &Source<'_>,
+    raw: &FileDef,
+) -> Result<(StalemateOutcome, BareKing), DefinitionError> {
     let stalemate = match raw.stalemate.as_ref().map(|s| s.get_ref().as_str()) {
         None | Some("draw") => StalemateOutcome::Draw,
         Some("stalemated-loses") => StalemateOutcome::StalematedLoses,
@@ -817,24 +956,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
             ));
         }
     };
-
-    let _ = offsets;
-    Ok(VariantDef {
-        name: String::from(name),
-        display_name: String::from(raw.display_name.as_deref().unwrap_or(name)),
-        aliases: raw.aliases.clone(),
-        size,
-        pieces,
-        setup,
-        pawns,
-        castling,
-        special_king_move,
-        stalemate,
-        free_castling,
-        bare_king,
-        source: Some(String::from(src.text)),
-        source_format: super::SourceFormat::Toml,
-    })
+    Ok((stalemate, bare_king))
 }
 
 fn kind_of_role(pieces: &[PieceDef], role: Role) -> PieceKind {

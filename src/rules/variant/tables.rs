@@ -1,7 +1,8 @@
 //! Compiles a [`VariantDef`] into lookup tables for the move generator.
 
 use super::{
-    CastlingDef, CastlingSafety, CastlingSide, PromotionRule, Role, VariantDef, VariantDefError,
+    CastlingDef, CastlingSafety, CastlingSide, PieceDef, PromotionRule, Role, VariantDef,
+    VariantDefError,
 };
 use crate::rules::bitboard::{Bits, Width};
 use crate::rules::castling::MAX_PARTNERS;
@@ -331,90 +332,119 @@ fn push_span(flat: &mut Vec<Square>, items: impl IntoIterator<Item = Square>) ->
     }
 }
 
-impl Tables {
-    pub fn build(mut def: VariantDef) -> Result<Tables, VariantDefError> {
-        let n = def.pieces.len();
-        if n == 0 || n > 15 {
-            return Err(VariantDefError::PieceCount(n));
-        }
-        let role = |r: Role| def.pieces.iter().filter(|p| p.role == r).count();
-        if role(Role::King) != 1 || role(Role::Pawn) != 1 {
-            return Err(VariantDefError::Roles);
-        }
-        for (i, p) in def.pieces.iter().enumerate() {
-            if def.pieces[..i].iter().any(|q| q.letter == p.letter) {
-                return Err(VariantDefError::DuplicateLetter(p.letter));
-            }
-        }
-        let king = PieceKind(
-            def.pieces
-                .iter()
-                .position(|p| p.role == Role::King)
-                .unwrap_or(0) as u8,
-        );
-        let pawn = PieceKind(
-            def.pieces
-                .iter()
-                .position(|p| p.role == Role::Pawn)
-                .unwrap_or(0) as u8,
-        );
-        let size = def.size;
+/// `off` as colour `ci` sees it: Black sees White's offsets mirrored in rank.
+fn colour_view(ci: usize, (f, r): (i8, i8)) -> (i8, i8) {
+    if ci == 0 { (f, r) } else { (f, -r) }
+}
 
-        let mut seen = SquareSet::EMPTY;
-        let mut king_origin = [None, None];
-        let mut setup_counts = [[0u8; 16]; 2];
-        for &(sq, p) in &def.setup {
-            if !size.contains(sq) || seen.contains(sq) || p.kind.index() >= n {
-                return Err(VariantDefError::BadSetupSquare(sq));
-            }
-            seen.insert(sq);
-            setup_counts[p.color.index()][p.kind.index()] += 1;
-            if p.kind == king {
-                if king_origin[p.color.index()].is_some() {
-                    return Err(VariantDefError::SetupKings);
-                }
-                king_origin[p.color.index()] = Some(sq);
-            }
+/// The king's kind and the pawn's, once the pieces are checked: 1 to 15
+/// kinds, one king, one pawn, no letter given twice.
+fn royal_kinds(def: &VariantDef) -> Result<(PieceKind, PieceKind), VariantDefError> {
+    let n = def.pieces.len();
+    if n == 0 || n > 15 {
+        return Err(VariantDefError::PieceCount(n));
+    }
+    let role = |r: Role| def.pieces.iter().filter(|p| p.role == r).count();
+    if role(Role::King) != 1 || role(Role::Pawn) != 1 {
+        return Err(VariantDefError::Roles);
+    }
+    for (i, p) in def.pieces.iter().enumerate() {
+        if def.pieces[..i].iter().any(|q| q.letter == p.letter) {
+            return Err(VariantDefError::DuplicateLetter(p.letter));
         }
-        let (Some(wk), Some(bk)) = (king_origin[0], king_origin[1]) else {
-            return Err(VariantDefError::SetupKings);
-        };
-        let king_origin = [wk, bk];
+    }
+    let kind_of =
+        |r: Role| PieceKind(def.pieces.iter().position(|p| p.role == r).unwrap_or(0) as u8);
+    Ok((kind_of(Role::King), kind_of(Role::Pawn)))
+}
 
-        // Directions: every rider direction (both colours' views) and its reverse.
-        let mut dirs: Vec<(i8, i8)> = Vec::new();
-        for p in &def.pieces {
-            for atom in &p.movement.0 {
-                let bad = |o: &[(i8, i8)]| {
-                    o.iter()
-                        .any(|&(f, r)| (f, r) == (0, 0) || f.abs() > 15 || r.abs() > 15)
-                };
-                match atom {
-                    Atom::Ride { directions, .. } => {
-                        if bad(directions) {
-                            return Err(VariantDefError::BadOffset(p.name.clone()));
-                        }
-                        for &(df, dr) in directions {
-                            for d in [(df, dr), (-df, -dr), (df, -dr), (-df, dr)] {
-                                if !dirs.contains(&d) {
-                                    dirs.push(d);
-                                }
+/// Per colour: the king's setup square, and the count of each kind in the
+/// setup, once the setup is checked (its squares on the board, none
+/// twice, one king of each colour).
+fn setup_summary(
+    def: &VariantDef,
+    king: PieceKind,
+) -> Result<([Square; 2], [[u8; 16]; 2]), VariantDefError> {
+    let n = def.pieces.len();
+    let mut seen = SquareSet::EMPTY;
+    let mut king_origin = [None, None];
+    let mut setup_counts = [[0u8; 16]; 2];
+    for &(sq, p) in &def.setup {
+        if !def.size.contains(sq) || seen.contains(sq) || p.kind.index() >= n {
+            return Err(VariantDefError::BadSetupSquare(sq));
+        }
+        seen.insert(sq);
+        setup_counts[p.color.index()][p.kind.index()] += 1;
+        if p.kind == king {
+            if king_origin[p.color.index()].is_some() {
+                return Err(VariantDefError::SetupKings);
+            }
+            king_origin[p.color.index()] = Some(sq);
+        }
+    }
+    let (Some(wk), Some(bk)) = (king_origin[0], king_origin[1]) else {
+        return Err(VariantDefError::SetupKings);
+    };
+    Ok(([wk, bk], setup_counts))
+}
+
+/// Every rider direction (both colours' views) and its reverse, once the
+/// offsets of every leap and ride are checked.
+fn ride_directions(def: &VariantDef) -> Result<Vec<(i8, i8)>, VariantDefError> {
+    let bad = |o: &[(i8, i8)]| {
+        o.iter()
+            .any(|&(f, r)| (f, r) == (0, 0) || f.abs() > 15 || r.abs() > 15)
+    };
+    let mut dirs: Vec<(i8, i8)> = Vec::new();
+    for p in &def.pieces {
+        for atom in &p.movement.0 {
+            match atom {
+                Atom::Ride { directions, .. } => {
+                    if bad(directions) {
+                        return Err(VariantDefError::BadOffset(p.name.clone()));
+                    }
+                    for &(df, dr) in directions {
+                        for d in [(df, dr), (-df, -dr), (df, -dr), (-df, dr)] {
+                            if !dirs.contains(&d) {
+                                dirs.push(d);
                             }
                         }
                     }
-                    Atom::Leap { offsets, .. } => {
-                        if bad(offsets) {
-                            return Err(VariantDefError::BadOffset(p.name.clone()));
-                        }
+                }
+                Atom::Leap { offsets, .. } => {
+                    if bad(offsets) {
+                        return Err(VariantDefError::BadOffset(p.name.clone()));
                     }
                 }
             }
         }
+    }
+    Ok(dirs)
+}
+
+/// The board as the tables index it: bit indices of squares, the ride
+/// directions and the rays along them.
+struct Geometry {
+    size: BoardSize,
+    area: usize,
+    width: Width,
+    words: usize,
+    bit_of: [u8; SQUARE_SPACE],
+    square_at: Vec<Square>,
+    dirs: Vec<(i8, i8)>,
+    reverse: Vec<u8>,
+    dir_up: Vec<bool>,
+    ray_flat: Vec<Square>,
+    ray_span: Vec<Span>,
+}
+
+impl Geometry {
+    /// The geometry of a board of `size` ridden along `dirs`.
+    fn new(size: BoardSize, dirs: Vec<(i8, i8)>) -> Geometry {
         let reverse: Vec<u8> = dirs
             .iter()
             .map(|&(f, r)| dirs.iter().position(|&d| d == (-f, -r)).unwrap_or(0) as u8)
             .collect();
-
         let mut ray_flat = Vec::new();
         let mut ray_span = vec![Span::default(); dirs.len() * SQUARE_SPACE];
         for (d, &(df, dr)) in dirs.iter().enumerate() {
@@ -428,240 +458,8 @@ impl Tables {
                 ray_span[d * SQUARE_SPACE + sq.index()] = push_span(&mut ray_flat, ray);
             }
         }
-
-        let mut leap_flat = Vec::new();
-        let mut leap_span = vec![Span::default(); 2 * 3 * n * SQUARE_SPACE];
-        let mut rides = [vec![Vec::new(); n], vec![Vec::new(); n]];
-        let mut ride_mask = [vec![[0u16; 17]; dirs.len()], vec![[0u16; 17]; dirs.len()]];
-        // Per colour, per square: who attacks it by a leap (captures), and
-        // who may move to it by a leap when it is empty.
-        let mut leap_attackers: [Vec<Vec<(Square, u16)>>; 2] = [
-            vec![Vec::new(); SQUARE_SPACE],
-            vec![Vec::new(); SQUARE_SPACE],
-        ];
-        let mut leap_movers: [Vec<Vec<(Square, u16)>>; 2] = [
-            vec![Vec::new(); SQUARE_SPACE],
-            vec![Vec::new(); SQUARE_SPACE],
-        ];
-        let mut leapers = 0u16;
-        for (k, p) in def.pieces.iter().enumerate() {
-            if p.role == Role::Pawn {
-                continue;
-            }
-            if p.movement
-                .0
-                .iter()
-                .any(|a| matches!(a, Atom::Leap { offsets, .. } if !offsets.is_empty()))
-            {
-                leapers |= 1 << k;
-            }
-            for ci in 0..2 {
-                // Black sees White's offsets mirrored in rank.
-                let view = |(f, r): (i8, i8)| if ci == 0 { (f, r) } else { (f, -r) };
-                let mut offsets: [Vec<(i8, i8)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-                for atom in &p.movement.0 {
-                    match atom {
-                        Atom::Leap { offsets: o, mode } => {
-                            let list = &mut offsets[mode_index(*mode)];
-                            for &off in o {
-                                let off = view(off);
-                                if !list.contains(&off) {
-                                    list.push(off);
-                                }
-                            }
-                        }
-                        Atom::Ride {
-                            directions,
-                            max,
-                            mode,
-                        } => {
-                            let max = max.unwrap_or(15).min(15);
-                            for &d in directions {
-                                let d = view(d);
-                                let di = dirs.iter().position(|x| *x == d).unwrap_or(0) as u8;
-                                rides[ci][k].push((di, max, *mode));
-                                if mode.captures() {
-                                    for mask in &mut ride_mask[ci][di as usize][1..=max as usize] {
-                                        *mask |= 1 << k;
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-                for (mi, list) in offsets.iter().enumerate() {
-                    for sq in size.squares() {
-                        let targets: Vec<Square> = list
-                            .iter()
-                            .filter_map(|&(f, r)| size.offset(sq, f, r))
-                            .collect();
-                        for &t in &targets {
-                            let note = |table: &mut Vec<Vec<(Square, u16)>>| {
-                                let list = &mut table[t.index()];
-                                match list.iter_mut().find(|(s, _)| *s == sq) {
-                                    Some(entry) => entry.1 |= 1 << k,
-                                    None => list.push((sq, 1 << k)),
-                                }
-                            };
-                            if mi != 1 {
-                                note(&mut leap_attackers[ci]);
-                            }
-                            if mi != 2 {
-                                note(&mut leap_movers[ci]);
-                            }
-                        }
-                        leap_span[leap_index(ci, mi, n, k, sq)] =
-                            push_span(&mut leap_flat, targets);
-                    }
-                }
-            }
-        }
-        let mut leap_attack_flat = Vec::new();
-        let mut leap_attack_span = vec![Span::default(); 4 * SQUARE_SPACE];
-        for (t, table) in leap_attackers.into_iter().chain(leap_movers).enumerate() {
-            for (i, list) in table.into_iter().enumerate() {
-                let start = leap_attack_flat.len() as u32;
-                leap_attack_flat.extend(list);
-                leap_attack_span[t * SQUARE_SPACE + i] = Span {
-                    start,
-                    len: leap_attack_flat.len() as u32 - start,
-                };
-            }
-        }
-
-        let top = size.ranks - 1;
-        let zone: Vec<u8> = if def.pawns.promotion_ranks.is_empty() {
-            vec![top]
-        } else {
-            def.pawns.promotion_ranks.clone()
-        };
-        let mut promote_on = [[None; 16]; 2];
-        if let PromotionRule::SetupSquare { on_king_square } = def.pawns.promotion {
-            for &(sq, p) in &def.setup {
-                // A pawn of the other colour arriving here takes this type.
-                let arriving = p.color.other();
-                if sq.rank() == [top, 0][arriving.index()] {
-                    promote_on[arriving.index()][sq.file() as usize] = Some(if p.kind == king {
-                        on_king_square
-                    } else {
-                        p.kind
-                    });
-                }
-            }
-        }
-
-        if let Some(free) = &def.free_castling {
-            let files = size.files;
-            if usize::from(files) * usize::from(files - 1) * 2 + def.castling.len() > 255 {
-                return Err(VariantDefError::TooManyCastlings);
-            }
-            for color in [Color::White, Color::Black] {
-                if !free.colors[color.index()] {
-                    continue;
-                }
-                let rank = king_origin[color.index()].rank();
-                for kf in 0..files {
-                    for pf in (0..files).filter(|&f| f != kf) {
-                        let (side, i) = if pf > kf {
-                            (CastlingSide::Short, 0)
-                        } else {
-                            (CastlingSide::Long, 1)
-                        };
-                        def.castling.push(CastlingDef {
-                            color,
-                            side,
-                            king_from: Square::new(kf, rank),
-                            king_to: Square::new(free.king_files[i], rank),
-                            partner_origin: Square::new(pf, rank),
-                            partner_from: Square::new(pf, rank),
-                            partner_to: Square::new(free.partner_files[i], rank),
-                            safety: CastlingSafety::KingPath,
-                            rule: free.rule.clone(),
-                        });
-                    }
-                }
-            }
-        }
-        let free_from = def.castling.len()
-            - def.free_castling.as_ref().map_or(0, |free| {
-                usize::from(size.files)
-                    * usize::from(size.files - 1)
-                    * free.colors.iter().filter(|&&c| c).count()
-            });
-        let mut partners: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
-        let mut partner_kinds: [Vec<PieceKind>; 2] = [Vec::new(), Vec::new()];
-        let mut castlings: [Vec<CompiledCastling>; 2] = [Vec::new(), Vec::new()];
-        let mut has_stages = false;
-        let occupant = |sq: Square| def.setup.iter().find(|(s, _)| *s == sq).map(|(_, p)| *p);
-        for (index, c) in def.castling.iter().enumerate() {
-            let ci = c.color.index();
-            let origin = king_origin[ci];
-            let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
-                (Some(free), _) if index >= free_from => free.partner,
-                (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
-                _ => return Err(VariantDefError::BadCastling(c.rule.clone())),
-            };
-            let on_back_rank = |s: Square| size.contains(s) && s.rank() == origin.rank();
-            if ![c.king_from, c.king_to, c.partner_from, c.partner_to]
-                .into_iter()
-                .all(on_back_rank)
-            {
-                return Err(VariantDefError::BadCastling(c.rule.clone()));
-            }
-            let partner = match partners[ci].iter().position(|&s| s == c.partner_origin) {
-                Some(i) => i,
-                None => {
-                    if partners[ci].len() == MAX_PARTNERS {
-                        return Err(VariantDefError::BadCastling(c.rule.clone()));
-                    }
-                    partners[ci].push(c.partner_origin);
-                    partner_kinds[ci].push(partner_kind);
-                    partners[ci].len() - 1
-                }
-            };
-            let free = index >= free_from;
-            let king_stage = (c.king_from != origin && !free).then_some(c.king_from);
-            let partner_stage = (c.partner_from != c.partner_origin).then_some(c.partner_from);
-            has_stages |= king_stage.is_some() || partner_stage.is_some();
-            let (empty, safe) = castling_squares(c);
-            castlings[ci].push(CompiledCastling {
-                index: index as u8,
-                king_from: c.king_from,
-                king_to: c.king_to,
-                partner: partner as u8,
-                partner_from: c.partner_from,
-                partner_kind,
-                king_stage,
-                partner_stage,
-                empty,
-                safe,
-            });
-        }
-
-        let mut castling_touch = [SquareSet::EMPTY; 2];
-        for c in &def.castling {
-            let touch = &mut castling_touch[c.color.index()];
-            touch.insert(c.partner_origin);
-            touch.insert(c.partner_from);
-        }
         let area = usize::from(size.files) * usize::from(size.ranks);
-        let mut piece_keys = vec![0; PIECE_CODES * area];
-        for color in Color::BOTH {
-            for k in 0..n {
-                let p = Piece {
-                    color,
-                    kind: PieceKind(k as u8),
-                };
-                for sq in size.squares() {
-                    piece_keys[piece_key_index(size, sq, p.code())] = piece_key_formula(sq, p);
-                }
-            }
-        }
-        let variant_key = variant_key(&def.name);
-
-        // Square sets sized to the board.
         let width = Width::for_area(area);
-        let words = width.words();
         let mut bit_of = [0u8; SQUARE_SPACE];
         let square_at: Vec<Square> = size.squares().collect();
         for (i, sq) in square_at.iter().enumerate() {
@@ -671,371 +469,831 @@ impl Tables {
             .iter()
             .map(|&(f, r)| i16::from(r) * i16::from(size.files) + i16::from(f) > 0)
             .collect();
-        let mut ray_sets = vec![0u64; dirs.len() * area * words];
-        for d in 0..dirs.len() {
-            for (i, &sq) in square_at.iter().enumerate() {
-                let s = ray_span[d * SQUARE_SPACE + sq.index()];
-                for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
-                    table_insert(
-                        &mut ray_sets,
-                        words,
-                        d * area + i,
-                        usize::from(bit_of[r.index()]),
-                    );
-                }
-            }
+        Geometry {
+            size,
+            area,
+            width,
+            words: width.words(),
+            bit_of,
+            square_at,
+            dirs,
+            reverse,
+            dir_up,
+            ray_flat,
+            ray_span,
         }
-        // Rays cut to the ranges limited rides use follow the full
-        // rays; the first of them is empty (a range of 0 reaches nothing).
-        let empty_rays = dirs.len();
-        ray_sets.resize(ray_sets.len() + area * words, 0);
-        let mut near_sets = vec![empty_rays as u16; dirs.len() * 16];
-        for list in rides.iter().flatten().flatten() {
-            let (d, max, _) = *list;
-            let slot = usize::from(d) * 16 + usize::from(max);
-            if max >= 15 || max == 0 || usize::from(near_sets[slot]) != empty_rays {
+    }
+
+    /// The squares from `sq` to the edge in direction `d`, nearest first.
+    fn ray(&self, d: usize, sq: Square) -> &[Square] {
+        let s = self.ray_span[d * SQUARE_SPACE + sq.index()];
+        &self.ray_flat[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    /// The bit index of `sq`.
+    fn bit(&self, sq: Square) -> usize {
+        usize::from(self.bit_of[sq.index()])
+    }
+
+    /// Adds to entry `at` of `table` the first `max` squares of the ray
+    /// from `sq` in direction `d`.
+    fn insert_ray(&self, table: &mut [u64], at: usize, d: usize, sq: Square, max: usize) {
+        for r in self.ray(d, sq).iter().take(max) {
+            table_insert(table, self.words, at, self.bit(*r));
+        }
+    }
+}
+
+/// Per colour and kind: (direction index, maximum steps, mode) of each ride.
+type Rides = [Vec<Vec<(u8, u8, Mode)>>; 2];
+
+/// The leaps and rides of every kind but the pawn, as each colour sees
+/// them.
+struct PieceMoves {
+    /// Per colour, mode, kind and square: the squares its leaps reach
+    /// (spans of `leap_flat`).
+    leap_flat: Vec<Square>,
+    leap_span: Vec<Span>,
+    rides: Rides,
+    ride_mask: [Vec<[u16; 17]>; 2],
+    leap_attack_flat: Vec<(Square, u16)>,
+    leap_attack_span: Vec<Span>,
+    leapers: u16,
+}
+
+/// Per target square, the squares leapers reach it from with the kinds
+/// that can: per colour those that capture there, then per colour those
+/// that move there when it is empty.
+type LeapSources = [Vec<Vec<(Square, u16)>>; 4];
+
+impl PieceMoves {
+    /// Compiles the leaps and rides of `def`'s kinds on `geo`.
+    fn compile(def: &VariantDef, geo: &Geometry) -> PieceMoves {
+        let n = def.pieces.len();
+        let mut moves = PieceMoves {
+            leap_flat: Vec::new(),
+            leap_span: vec![Span::default(); 2 * 3 * n * SQUARE_SPACE],
+            rides: [vec![Vec::new(); n], vec![Vec::new(); n]],
+            ride_mask: [
+                vec![[0u16; 17]; geo.dirs.len()],
+                vec![[0u16; 17]; geo.dirs.len()],
+            ],
+            leap_attack_flat: Vec::new(),
+            leap_attack_span: vec![Span::default(); 4 * SQUARE_SPACE],
+            leapers: 0,
+        };
+        let mut sources: LeapSources = std::array::from_fn(|_| vec![Vec::new(); SQUARE_SPACE]);
+        for (k, p) in def.pieces.iter().enumerate() {
+            if p.role == Role::Pawn {
                 continue;
             }
-            let id = ray_sets.len() / (area * words);
-            near_sets[slot] = id as u16;
-            ray_sets.resize(ray_sets.len() + area * words, 0);
-            for (i, &sq) in square_at.iter().enumerate() {
-                let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
-                let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
-                for r in ray.iter().take(usize::from(max)) {
-                    table_insert(
-                        &mut ray_sets,
-                        words,
-                        id * area + i,
-                        usize::from(bit_of[r.index()]),
-                    );
-                }
-            }
-        }
-        let mut leap_sets = vec![0u64; 2 * 3 * n * area * words];
-        let mut leap_capture_from = vec![0u64; 2 * n * area * words];
-        let mut leap_move_from = vec![0u64; 2 * n * area * words];
-        let mut leap_capture_kinds = [0u16; 2];
-        let mut leap_modes = [[0u8; 16]; 2];
-        for ci in 0..2 {
-            for mi in 0..3 {
-                for k in 0..n {
-                    for (i, &sq) in square_at.iter().enumerate() {
-                        let sp = leap_span[leap_index(ci, mi, n, k, sq)];
-                        if sp.len > 0 {
-                            leap_modes[ci][k] |= 1 << mi;
-                        }
-                        for t in &leap_flat[sp.start as usize..(sp.start + sp.len) as usize] {
-                            let ti = usize::from(bit_of[t.index()]);
-                            table_insert(
-                                &mut leap_sets,
-                                words,
-                                ((ci * 3 + mi) * n + k) * area + i,
-                                ti,
-                            );
-                            if mi != 1 {
-                                table_insert(
-                                    &mut leap_capture_from,
-                                    words,
-                                    (ci * n + k) * area + ti,
-                                    i,
-                                );
-                                leap_capture_kinds[ci] |= 1 << k;
-                            }
-                            if mi != 2 {
-                                table_insert(
-                                    &mut leap_move_from,
-                                    words,
-                                    (ci * n + k) * area + ti,
-                                    i,
-                                );
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        let mut pawn_capture_from = vec![0u64; 2 * area * words];
-        let mut pawn_captures = vec![0u64; 2 * area * words];
-        let mut pawn_capture_sides = vec![0u64; 4 * words];
-        for (ci, push) in [1i8, -1].into_iter().enumerate() {
-            for (i, &sq) in square_at.iter().enumerate() {
-                for (side, df) in [-1, 1].into_iter().enumerate() {
-                    if let Some(t) = size.offset(sq, df, push) {
-                        let ti = usize::from(bit_of[t.index()]);
-                        table_insert(&mut pawn_captures, words, ci * area + i, ti);
-                        table_insert(&mut pawn_capture_from, words, ci * area + ti, i);
-                        table_insert(&mut pawn_capture_sides, words, ci * 2 + side, i);
-                    }
-                }
-            }
-        }
-        let double_step = [
-            rank_bits(&def.pawns.double_step_ranks, |r| r),
-            rank_bits(
-                def.pawns
-                    .double_step_ranks_black
-                    .as_ref()
-                    .unwrap_or(&def.pawns.double_step_ranks),
-                |r| top - r,
-            ),
-        ];
-        let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
-        let mut board_set = vec![0u64; 3 * words];
-        let mut double_step_set = vec![0u64; 2 * words];
-        let mut zone_set = vec![0u64; 2 * words];
-        for (i, sq) in square_at.iter().enumerate() {
-            table_insert(&mut board_set, words, 0, i);
-            if sq.file() != 0 {
-                table_insert(&mut board_set, words, 1, i);
-            }
-            if sq.file() + 1 != size.files {
-                table_insert(&mut board_set, words, 2, i);
+            if p.movement
+                .0
+                .iter()
+                .any(|a| matches!(a, Atom::Leap { offsets, .. } if !offsets.is_empty()))
+            {
+                moves.leapers |= 1 << k;
             }
             for ci in 0..2 {
-                if double_step[ci] & (1 << sq.rank()) != 0 {
-                    table_insert(&mut double_step_set, words, ci, i);
-                }
-                if promotion_zone[ci] & (1 << sq.rank()) != 0 {
-                    table_insert(&mut zone_set, words, ci, i);
+                moves.add_rides(p, ci, k, &geo.dirs);
+                for (mi, list) in leap_offsets(p, ci).iter().enumerate() {
+                    moves.add_leaps(geo.size, (ci, mi, k), list, &mut sources);
                 }
             }
         }
-        let mut ride_groups: [Vec<RideGroup>; 2] = [Vec::new(), Vec::new()];
-        // Per colour: the enemy kinds that may pin its pieces.
-        let mut pin_kinds_all = [0u16; 2];
-        let mut pin_dirs: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-        for ci in 0..2 {
-            // (reversed direction, range) -> kinds riding that way.
-            let mut reach: Vec<(u8, u8, u16)> = Vec::new();
-            for (k, list) in rides[ci].iter().enumerate() {
-                for &(d, max, mode) in list {
-                    if !mode.captures() {
-                        continue;
-                    }
-                    let rd = reverse[d as usize];
-                    match reach.iter_mut().find(|e| e.0 == rd && e.1 == max) {
-                        Some(e) => e.2 |= 1 << k,
-                        None => reach.push((rd, max, 1 << k)),
+        for (t, table) in sources.into_iter().enumerate() {
+            for (i, list) in table.into_iter().enumerate() {
+                let start = moves.leap_attack_flat.len() as u32;
+                moves.leap_attack_flat.extend(list);
+                moves.leap_attack_span[t * SQUARE_SPACE + i] = Span {
+                    start,
+                    len: moves.leap_attack_flat.len() as u32 - start,
+                };
+            }
+        }
+        moves
+    }
+
+    /// Adds the rides of `p`, kind `k`, as colour `ci` sees them.
+    fn add_rides(&mut self, p: &PieceDef, ci: usize, k: usize, dirs: &[(i8, i8)]) {
+        for atom in &p.movement.0 {
+            let Atom::Ride {
+                directions,
+                max,
+                mode,
+            } = atom
+            else {
+                continue;
+            };
+            let max = max.unwrap_or(15).min(15);
+            for &d in directions {
+                let d = colour_view(ci, d);
+                let di = dirs.iter().position(|x| *x == d).unwrap_or(0) as u8;
+                self.rides[ci][k].push((di, max, *mode));
+                if mode.captures() {
+                    for mask in &mut self.ride_mask[ci][di as usize][1..=max as usize] {
+                        *mask |= 1 << k;
                     }
                 }
             }
-            for (rd, max, kinds) in reach {
-                match ride_groups[ci]
-                    .iter_mut()
-                    .find(|g| g.max == max && g.kinds == kinds)
-                {
-                    Some(g) => g.dirs.push(rd),
-                    None => ride_groups[ci].push(RideGroup {
-                        dirs: vec![rd],
-                        max,
-                        kinds,
-                        lines: Vec::new(),
-                    }),
+        }
+    }
+
+    /// Adds the leaps by `offsets` of colour `ci`, mode number `mi`, kind
+    /// `k` from every square, and notes them in `sources`.
+    fn add_leaps(
+        &mut self,
+        size: BoardSize,
+        (ci, mi, k): (usize, usize, usize),
+        offsets: &[(i8, i8)],
+        sources: &mut LeapSources,
+    ) {
+        let n = self.rides[ci].len();
+        for sq in size.squares() {
+            let targets: Vec<Square> = offsets
+                .iter()
+                .filter_map(|&(f, r)| size.offset(sq, f, r))
+                .collect();
+            for &t in &targets {
+                if mi != 1 {
+                    note_leaper(&mut sources[ci][t.index()], sq, k);
                 }
-                // The king of the other colour may be pinned along `rd`.
-                if !pin_dirs[1 - ci].contains(&rd) {
-                    pin_dirs[1 - ci].push(rd);
+                if mi != 2 {
+                    note_leaper(&mut sources[2 + ci][t.index()], sq, k);
                 }
-                pin_kinds_all[1 - ci] |= kinds;
             }
-            for g in &mut ride_groups[ci] {
-                g.lines = vec![0; area * words];
-                for (i, &sq) in square_at.iter().enumerate() {
-                    for &d in &g.dirs {
-                        let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
-                        let ray = &ray_flat[s.start as usize..(s.start + s.len) as usize];
-                        for r in ray.iter().take(usize::from(g.max)) {
-                            table_insert(&mut g.lines, words, i, usize::from(bit_of[r.index()]));
+            self.leap_span[leap_index(ci, mi, n, k, sq)] = push_span(&mut self.leap_flat, targets);
+        }
+    }
+
+    /// The squares colour `ci`'s kind `k` leaps to from `sq` with atoms of
+    /// mode number `mi`.
+    fn leaps(&self, ci: usize, mi: usize, k: usize, sq: Square) -> &[Square] {
+        let sp = self.leap_span[leap_index(ci, mi, self.rides[ci].len(), k, sq)];
+        &self.leap_flat[sp.start as usize..(sp.start + sp.len) as usize]
+    }
+}
+
+/// The leap offsets of `p` as colour `ci` sees them, per mode number
+/// (any, move only, capture only), each once.
+fn leap_offsets(p: &PieceDef, ci: usize) -> [Vec<(i8, i8)>; 3] {
+    let mut offsets: [Vec<(i8, i8)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    for atom in &p.movement.0 {
+        if let Atom::Leap { offsets: o, mode } = atom {
+            let list = &mut offsets[mode_index(*mode)];
+            for &off in o {
+                let off = colour_view(ci, off);
+                if !list.contains(&off) {
+                    list.push(off);
+                }
+            }
+        }
+    }
+    offsets
+}
+
+/// Notes in the sources of a target square that kind `k` leaps there
+/// from `sq`.
+fn note_leaper(list: &mut Vec<(Square, u16)>, sq: Square, k: usize) {
+    match list.iter_mut().find(|(s, _)| *s == sq) {
+        Some(entry) => entry.1 |= 1 << k,
+        None => list.push((sq, 1 << k)),
+    }
+}
+
+/// Promotion by arrival square (R-CH-4): per colour and file, the type a
+/// pawn arriving on the last rank there takes.
+fn promotion_by_square(def: &VariantDef, king: PieceKind) -> [[Option<PieceKind>; 16]; 2] {
+    let top = def.size.ranks - 1;
+    let mut promote_on = [[None; 16]; 2];
+    if let PromotionRule::SetupSquare { on_king_square } = def.pawns.promotion {
+        for &(sq, p) in &def.setup {
+            // A pawn of the other colour arriving here takes this type.
+            let arriving = p.color.other();
+            if sq.rank() == [top, 0][arriving.index()] {
+                promote_on[arriving.index()][sq.file() as usize] = Some(if p.kind == king {
+                    on_king_square
+                } else {
+                    p.kind
+                });
+            }
+        }
+    }
+    promote_on
+}
+
+/// Appends to `def.castling` the castlings free castling allows (each
+/// king file with each other partner file, for each colour that has it);
+/// returns the index of the first of them.
+fn add_free_castlings(
+    def: &mut VariantDef,
+    king_origin: [Square; 2],
+) -> Result<usize, VariantDefError> {
+    let first = def.castling.len();
+    let Some(free) = &def.free_castling else {
+        return Ok(first);
+    };
+    let files = def.size.files;
+    if usize::from(files) * usize::from(files - 1) * 2 + def.castling.len() > 255 {
+        return Err(VariantDefError::TooManyCastlings);
+    }
+    for color in [Color::White, Color::Black] {
+        if !free.colors[color.index()] {
+            continue;
+        }
+        let rank = king_origin[color.index()].rank();
+        for kf in 0..files {
+            for pf in (0..files).filter(|&f| f != kf) {
+                let (side, i) = if pf > kf {
+                    (CastlingSide::Short, 0)
+                } else {
+                    (CastlingSide::Long, 1)
+                };
+                def.castling.push(CastlingDef {
+                    color,
+                    side,
+                    king_from: Square::new(kf, rank),
+                    king_to: Square::new(free.king_files[i], rank),
+                    partner_origin: Square::new(pf, rank),
+                    partner_from: Square::new(pf, rank),
+                    partner_to: Square::new(free.partner_files[i], rank),
+                    safety: CastlingSafety::KingPath,
+                    rule: free.rule.clone(),
+                });
+            }
+        }
+    }
+    Ok(first)
+}
+
+/// The castlings compiled per colour, with the partners they move.
+struct CastlingTables {
+    castlings: [Vec<CompiledCastling>; 2],
+    partners: [Vec<Square>; 2],
+    partner_kinds: [Vec<PieceKind>; 2],
+    has_stages: bool,
+    castling_touch: [SquareSet; 2],
+}
+
+/// Compiles `def.castling` (those from `free_from` on are free castling's),
+/// checking each partner and square.
+fn compile_castlings(
+    def: &VariantDef,
+    king_origin: [Square; 2],
+    (king, pawn): (PieceKind, PieceKind),
+    free_from: usize,
+) -> Result<CastlingTables, VariantDefError> {
+    let mut t = CastlingTables {
+        castlings: [Vec::new(), Vec::new()],
+        partners: [Vec::new(), Vec::new()],
+        partner_kinds: [Vec::new(), Vec::new()],
+        has_stages: false,
+        castling_touch: [SquareSet::EMPTY; 2],
+    };
+    let occupant = |sq: Square| def.setup.iter().find(|(s, _)| *s == sq).map(|(_, p)| *p);
+    for (index, c) in def.castling.iter().enumerate() {
+        let ci = c.color.index();
+        let origin = king_origin[ci];
+        let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
+            (Some(free), _) if index >= free_from => free.partner,
+            (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
+            _ => return Err(VariantDefError::BadCastling(c.rule.clone())),
+        };
+        let on_back_rank = |s: Square| def.size.contains(s) && s.rank() == origin.rank();
+        if ![c.king_from, c.king_to, c.partner_from, c.partner_to]
+            .into_iter()
+            .all(on_back_rank)
+        {
+            return Err(VariantDefError::BadCastling(c.rule.clone()));
+        }
+        let partner = match t.partners[ci].iter().position(|&s| s == c.partner_origin) {
+            Some(i) => i,
+            None => {
+                if t.partners[ci].len() == MAX_PARTNERS {
+                    return Err(VariantDefError::BadCastling(c.rule.clone()));
+                }
+                t.partners[ci].push(c.partner_origin);
+                t.partner_kinds[ci].push(partner_kind);
+                t.partners[ci].len() - 1
+            }
+        };
+        let free = index >= free_from;
+        let king_stage = (c.king_from != origin && !free).then_some(c.king_from);
+        let partner_stage = (c.partner_from != c.partner_origin).then_some(c.partner_from);
+        t.has_stages |= king_stage.is_some() || partner_stage.is_some();
+        let (empty, safe) = castling_squares(c);
+        t.castlings[ci].push(CompiledCastling {
+            index: index as u8,
+            king_from: c.king_from,
+            king_to: c.king_to,
+            partner: partner as u8,
+            partner_from: c.partner_from,
+            partner_kind,
+            king_stage,
+            partner_stage,
+            empty,
+            safe,
+        });
+    }
+    for c in &def.castling {
+        let touch = &mut t.castling_touch[c.color.index()];
+        touch.insert(c.partner_origin);
+        touch.insert(c.partner_from);
+    }
+    Ok(t)
+}
+
+/// [`Tables::piece_keys`] for the `n` kinds of a board of `size`.
+fn piece_key_table(size: BoardSize, n: usize) -> Vec<u64> {
+    let area = usize::from(size.files) * usize::from(size.ranks);
+    let mut piece_keys = vec![0; PIECE_CODES * area];
+    for color in Color::BOTH {
+        for k in 0..n {
+            let p = Piece {
+                color,
+                kind: PieceKind(k as u8),
+            };
+            for sq in size.squares() {
+                piece_keys[piece_key_index(size, sq, p.code())] = piece_key_formula(sq, p);
+            }
+        }
+    }
+    piece_keys
+}
+
+/// [`Tables::ray_sets`] (the full rays, then the rays cut to each range a
+/// limited ride uses) and [`Tables::near_sets`].
+fn ray_set_tables(geo: &Geometry, rides: &Rides) -> (Vec<u64>, Vec<u16>) {
+    let (area, words) = (geo.area, geo.words);
+    let mut ray_sets = vec![0u64; geo.dirs.len() * area * words];
+    for d in 0..geo.dirs.len() {
+        for (i, &sq) in geo.square_at.iter().enumerate() {
+            geo.insert_ray(&mut ray_sets, d * area + i, d, sq, usize::MAX);
+        }
+    }
+    // Rays cut to the ranges limited rides use follow the full
+    // rays; the first of them is empty (a range of 0 reaches nothing).
+    let empty_rays = geo.dirs.len();
+    ray_sets.resize(ray_sets.len() + area * words, 0);
+    let mut near_sets = vec![empty_rays as u16; geo.dirs.len() * 16];
+    for &(d, max, _) in rides.iter().flatten().flatten() {
+        let slot = usize::from(d) * 16 + usize::from(max);
+        if max >= 15 || max == 0 || usize::from(near_sets[slot]) != empty_rays {
+            continue;
+        }
+        let id = ray_sets.len() / (area * words);
+        near_sets[slot] = id as u16;
+        ray_sets.resize(ray_sets.len() + area * words, 0);
+        for (i, &sq) in geo.square_at.iter().enumerate() {
+            geo.insert_ray(
+                &mut ray_sets,
+                id * area + i,
+                usize::from(d),
+                sq,
+                usize::from(max),
+            );
+        }
+    }
+    (ray_sets, near_sets)
+}
+
+/// The leaps as square sets, forward and backward.
+struct LeapSets {
+    leap_sets: Vec<u64>,
+    leap_capture_from: Vec<u64>,
+    leap_move_from: Vec<u64>,
+    leap_capture_kinds: [u16; 2],
+    leap_modes: [[u8; 16]; 2],
+}
+
+/// Turns the leaps of `moves` into [`LeapSets`].
+fn leap_set_tables(geo: &Geometry, moves: &PieceMoves, n: usize) -> LeapSets {
+    let (area, words) = (geo.area, geo.words);
+    let mut t = LeapSets {
+        leap_sets: vec![0u64; 2 * 3 * n * area * words],
+        leap_capture_from: vec![0u64; 2 * n * area * words],
+        leap_move_from: vec![0u64; 2 * n * area * words],
+        leap_capture_kinds: [0u16; 2],
+        leap_modes: [[0u8; 16]; 2],
+    };
+    for ci in 0..2 {
+        for mi in 0..3 {
+            for k in 0..n {
+                for (i, &sq) in geo.square_at.iter().enumerate() {
+                    let leaps = moves.leaps(ci, mi, k, sq);
+                    if !leaps.is_empty() {
+                        t.leap_modes[ci][k] |= 1 << mi;
+                    }
+                    for target in leaps {
+                        let ti = geo.bit(*target);
+                        let from = ((ci * 3 + mi) * n + k) * area + i;
+                        table_insert(&mut t.leap_sets, words, from, ti);
+                        if mi != 1 {
+                            let to = (ci * n + k) * area + ti;
+                            table_insert(&mut t.leap_capture_from, words, to, i);
+                            t.leap_capture_kinds[ci] |= 1 << k;
+                        }
+                        if mi != 2 {
+                            let to = (ci * n + k) * area + ti;
+                            table_insert(&mut t.leap_move_from, words, to, i);
                         }
                     }
                 }
             }
         }
+    }
+    t
+}
 
+/// The pawns' captures as square sets.
+struct PawnCaptureSets {
+    pawn_capture_from: Vec<u64>,
+    pawn_captures: Vec<u64>,
+    pawn_capture_sides: Vec<u64>,
+}
+
+/// [`PawnCaptureSets`] on `geo`'s board.
+fn pawn_capture_tables(geo: &Geometry) -> PawnCaptureSets {
+    let (area, words) = (geo.area, geo.words);
+    let mut t = PawnCaptureSets {
+        pawn_capture_from: vec![0u64; 2 * area * words],
+        pawn_captures: vec![0u64; 2 * area * words],
+        pawn_capture_sides: vec![0u64; 4 * words],
+    };
+    for (ci, push) in [1i8, -1].into_iter().enumerate() {
+        for (i, &sq) in geo.square_at.iter().enumerate() {
+            for (side, df) in [-1, 1].into_iter().enumerate() {
+                if let Some(target) = geo.size.offset(sq, df, push) {
+                    let ti = geo.bit(target);
+                    table_insert(&mut t.pawn_captures, words, ci * area + i, ti);
+                    table_insert(&mut t.pawn_capture_from, words, ci * area + ti, i);
+                    table_insert(&mut t.pawn_capture_sides, words, ci * 2 + side, i);
+                }
+            }
+        }
+    }
+    t
+}
+
+/// Per colour, ranks as bits: those its pawns may double-step from, and
+/// those of its promotion zone.
+fn pawn_rank_bits(def: &VariantDef) -> ([u16; 2], [u16; 2]) {
+    let top = def.size.ranks - 1;
+    let zone: Vec<u8> = if def.pawns.promotion_ranks.is_empty() {
+        vec![top]
+    } else {
+        def.pawns.promotion_ranks.clone()
+    };
+    let double_step = [
+        rank_bits(&def.pawns.double_step_ranks, |r| r),
+        rank_bits(
+            def.pawns
+                .double_step_ranks_black
+                .as_ref()
+                .unwrap_or(&def.pawns.double_step_ranks),
+            |r| top - r,
+        ),
+    ];
+    let promotion_zone = [rank_bits(&zone, |r| r), rank_bits(&zone, |r| top - r)];
+    (double_step, promotion_zone)
+}
+
+/// [`Tables::board_set`], [`Tables::double_step_set`] and
+/// [`Tables::zone_set`], from the rank bits of [`pawn_rank_bits`].
+fn board_set_tables(
+    geo: &Geometry,
+    double_step: [u16; 2],
+    promotion_zone: [u16; 2],
+) -> [Vec<u64>; 3] {
+    let words = geo.words;
+    let mut board_set = vec![0u64; 3 * words];
+    let mut double_step_set = vec![0u64; 2 * words];
+    let mut zone_set = vec![0u64; 2 * words];
+    for (i, sq) in geo.square_at.iter().enumerate() {
+        table_insert(&mut board_set, words, 0, i);
+        if sq.file() != 0 {
+            table_insert(&mut board_set, words, 1, i);
+        }
+        if sq.file() + 1 != geo.size.files {
+            table_insert(&mut board_set, words, 2, i);
+        }
+        for ci in 0..2 {
+            if double_step[ci] & (1 << sq.rank()) != 0 {
+                table_insert(&mut double_step_set, words, ci, i);
+            }
+            if promotion_zone[ci] & (1 << sq.rank()) != 0 {
+                table_insert(&mut zone_set, words, ci, i);
+            }
+        }
+    }
+    [board_set, double_step_set, zone_set]
+}
+
+/// The capturing rides grouped for the reverse lookup, and where they
+/// may pin.
+struct RideGroups {
+    ride_groups: [Vec<RideGroup>; 2],
+    /// Per colour: the directions from its king along which an enemy
+    /// rider may attack it.
+    pin_dirs: [Vec<u8>; 2],
+    /// Per colour: the enemy kinds that may pin its pieces.
+    pin_kinds_all: [u16; 2],
+}
+
+/// Groups each colour's capturing rides by reversed direction and range
+/// ([`Tables::ride_groups`]), and finds where they may pin.
+fn ride_group_tables(geo: &Geometry, rides: &Rides) -> RideGroups {
+    let mut t = RideGroups {
+        ride_groups: [Vec::new(), Vec::new()],
+        pin_kinds_all: [0u16; 2],
+        pin_dirs: [Vec::new(), Vec::new()],
+    };
+    for (ci, kinds_rides) in rides.iter().enumerate() {
+        // (reversed direction, range) -> kinds riding that way.
+        let mut reach: Vec<(u8, u8, u16)> = Vec::new();
+        for (k, list) in kinds_rides.iter().enumerate() {
+            for &(d, max, mode) in list {
+                if !mode.captures() {
+                    continue;
+                }
+                let rd = geo.reverse[d as usize];
+                match reach.iter_mut().find(|e| e.0 == rd && e.1 == max) {
+                    Some(e) => e.2 |= 1 << k,
+                    None => reach.push((rd, max, 1 << k)),
+                }
+            }
+        }
+        for (rd, max, kinds) in reach {
+            match t.ride_groups[ci]
+                .iter_mut()
+                .find(|g| g.max == max && g.kinds == kinds)
+            {
+                Some(g) => g.dirs.push(rd),
+                None => t.ride_groups[ci].push(RideGroup {
+                    dirs: vec![rd],
+                    max,
+                    kinds,
+                    lines: Vec::new(),
+                }),
+            }
+            // The king of the other colour may be pinned along `rd`.
+            if !t.pin_dirs[1 - ci].contains(&rd) {
+                t.pin_dirs[1 - ci].push(rd);
+            }
+            t.pin_kinds_all[1 - ci] |= kinds;
+        }
+        for g in &mut t.ride_groups[ci] {
+            g.lines = vec![0; geo.area * geo.words];
+            for (i, &sq) in geo.square_at.iter().enumerate() {
+                for &d in &g.dirs {
+                    geo.insert_ray(&mut g.lines, i, usize::from(d), sq, usize::from(g.max));
+                }
+            }
+        }
+    }
+    t
+}
+
+/// [`Tables::pin_lines`] and [`Tables::pin_dir`], from each colour's
+/// `pin_dirs`.
+fn pin_tables(geo: &Geometry, pin_dirs: &[Vec<u8>; 2]) -> (Vec<u64>, Vec<u8>) {
+    let area = geo.area;
+    let mut pin_lines = vec![0u64; 2 * area * geo.words];
+    let mut pin_dir = vec![PIN_NONE; 2 * area * area];
+    for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
+        for (i, &sq) in geo.square_at.iter().enumerate() {
+            for &d in dirs_of_color {
+                geo.insert_ray(
+                    &mut pin_lines,
+                    ci * area + i,
+                    usize::from(d),
+                    sq,
+                    usize::MAX,
+                );
+                for r in geo.ray(usize::from(d), sq) {
+                    let at = (ci * area + i) * area + geo.bit(*r);
+                    pin_dir[at] = if pin_dir[at] == PIN_NONE && d < PIN_SEVERAL {
+                        d
+                    } else {
+                        PIN_SEVERAL
+                    };
+                }
+            }
+        }
+    }
+    (pin_lines, pin_dir)
+}
+
+/// Per colour and kind: its rides as the generator steps them along the
+/// rays of `ray_sets` ([`ray_set_tables`]).
+fn ride_steps(geo: &Geometry, rides: &Rides, near_sets: &[u16]) -> [Vec<Vec<RideStep>>; 2] {
+    let step = |&(d, max, mode): &(u8, u8, Mode)| {
+        let d = usize::from(d);
+        let table = if max < 15 {
+            usize::from(near_sets[d * 16 + usize::from(max)])
+        } else {
+            d
+        };
+        RideStep {
+            base: (table * geo.area) as u32,
+            up: geo.dir_up[d],
+            onto: mode_index(mode) as u8,
+            delta: i16::from(geo.dirs[d].1) * i16::from(geo.size.files) + i16::from(geo.dirs[d].0),
+        }
+    };
+    [0, 1].map(|ci| {
+        rides[ci]
+            .iter()
+            .map(|list| list.iter().map(step).collect())
+            .collect()
+    })
+}
+
+/// [`Tables::live_span`] and [`Tables::live_flat`]: per colour, kind and
+/// bit index, the rides of `steps` whose ray from there is not empty.
+fn live_rides(
+    steps: &[Vec<Vec<RideStep>>; 2],
+    ray_sets: &[u64],
+    area: usize,
+    words: usize,
+) -> (Vec<Span>, Vec<LiveRide>) {
+    let mut live_span = Vec::with_capacity(2 * steps[0].len() * area);
+    let mut live_flat = Vec::new();
+    for kinds in steps {
+        for steps in kinds {
+            for i in 0..area {
+                let start = live_flat.len() as u32;
+                for step in steps {
+                    let at = step.base as usize + i;
+                    let ray = &ray_sets[at * words..(at + 1) * words];
+                    if ray.iter().all(|&w| w == 0) {
+                        continue;
+                    }
+                    let first = i as isize + isize::from(step.delta);
+                    live_flat.push(LiveRide {
+                        ray: at as u32,
+                        first: first as u16,
+                        up: step.up,
+                        onto: step.onto,
+                    });
+                }
+                live_span.push(Span {
+                    start,
+                    len: live_flat.len() as u32 - start,
+                });
+            }
+        }
+    }
+    (live_span, live_flat)
+}
+
+/// [`Tables::step_sets`]: per colour, kind and bit index, the first
+/// squares of its live rides and the squares of its leaps.
+fn step_set_table(
+    (n, area, words): (usize, usize, usize),
+    live_span: &[Span],
+    live_flat: &[LiveRide],
+    leap_sets: &[u64],
+) -> Vec<u64> {
+    let mut step_sets = vec![0u64; 2 * n * area * words];
+    for ci in 0..2 {
+        for k in 0..n {
+            let at = |i: usize| (ci * n + k) * area + i;
+            for i in 0..area {
+                let s = live_span[at(i)];
+                for r in &live_flat[s.start as usize..(s.start + s.len) as usize] {
+                    table_insert(&mut step_sets, words, at(i), usize::from(r.first));
+                }
+                for mi in 0..3 {
+                    let from = ((ci * 3 + mi) * n + k) * area + i;
+                    for w in 0..words {
+                        step_sets[at(i) * words + w] |= leap_sets[from * words + w];
+                    }
+                }
+            }
+        }
+    }
+    step_sets
+}
+
+/// [`Tables::near_kinds`]: per colour, the kinds but the pawn (which
+/// moves by its own rules) whose every step of `step_sets` stays next to
+/// their square.
+fn near_kind_bits(geo: &Geometry, n: usize, pawn: PieceKind, step_sets: &[u64]) -> [u16; 2] {
+    let (area, words) = (geo.area, geo.words);
+    let mut next_to = vec![0u64; area * words];
+    for (i, from) in geo.square_at.iter().enumerate() {
+        for (j, to) in geo.square_at.iter().enumerate() {
+            if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
+                table_insert(&mut next_to, words, i, j);
+            }
+        }
+    }
+    let mut near_kinds = [0u16; 2];
+    for (ci, near) in near_kinds.iter_mut().enumerate() {
+        for k in (0..n).filter(|&k| k != pawn.index()) {
+            let steps = &step_sets[(ci * n + k) * area * words..(ci * n + k + 1) * area * words];
+            if steps.iter().zip(&next_to).all(|(s, t)| s & !t == 0) {
+                *near |= 1 << k;
+            }
+        }
+    }
+    near_kinds
+}
+
+impl Tables {
+    /// Compiles `def` into the move generator's tables, or says what in it
+    /// cannot be played.
+    pub fn build(mut def: VariantDef) -> Result<Tables, VariantDefError> {
+        let n = def.pieces.len();
+        let (king, pawn) = royal_kinds(&def)?;
+        let (king_origin, setup_counts) = setup_summary(&def, king)?;
+        let geo = Geometry::new(def.size, ride_directions(&def)?);
+        let moves = PieceMoves::compile(&def, &geo);
+        let promote_on = promotion_by_square(&def, king);
+        let free_from = add_free_castlings(&mut def, king_origin)?;
+        let castling = compile_castlings(&def, king_origin, (king, pawn), free_from)?;
+        let piece_keys = piece_key_table(def.size, n);
+        let variant_key = variant_key(&def.name);
+        let (ray_sets, near_sets) = ray_set_tables(&geo, &moves.rides);
+        let leaps = leap_set_tables(&geo, &moves, n);
+        let pawn_captures = pawn_capture_tables(&geo);
+        let (double_step, promotion_zone) = pawn_rank_bits(&def);
+        let [board_set, double_step_set, zone_set] =
+            board_set_tables(&geo, double_step, promotion_zone);
+        let groups = ride_group_tables(&geo, &moves.rides);
         let special_attacks = def
             .special_king_move
             .as_ref()
             .filter(|s| s.attacks_while_unused)
             .map(|s| s.offsets.clone())
             .unwrap_or_default();
-
-        let mut pin_lines = vec![0u64; 2 * area * words];
-        for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
-            for (i, &sq) in square_at.iter().enumerate() {
-                for &d in dirs_of_color {
-                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
-                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
-                        let ri = usize::from(bit_of[r.index()]);
-                        table_insert(&mut pin_lines, words, ci * area + i, ri);
-                    }
-                }
-            }
-        }
-        let mut pin_dir = vec![PIN_NONE; 2 * area * area];
-        for (ci, dirs_of_color) in pin_dirs.iter().enumerate() {
-            for (i, &sq) in square_at.iter().enumerate() {
-                for &d in dirs_of_color {
-                    let s = ray_span[usize::from(d) * SQUARE_SPACE + sq.index()];
-                    for r in &ray_flat[s.start as usize..(s.start + s.len) as usize] {
-                        let at = (ci * area + i) * area + usize::from(bit_of[r.index()]);
-                        pin_dir[at] = if pin_dir[at] == PIN_NONE && d < PIN_SEVERAL {
-                            d
-                        } else {
-                            PIN_SEVERAL
-                        };
-                    }
-                }
-            }
-        }
-        let ride_steps: [Vec<Vec<RideStep>>; 2] = rides.clone().map(|kinds| {
-            kinds
-                .iter()
-                .map(|list| {
-                    list.iter()
-                        .map(|&(d, max, mode)| {
-                            let d = usize::from(d);
-                            let table = if max < 15 {
-                                usize::from(near_sets[d * 16 + usize::from(max)])
-                            } else {
-                                d
-                            };
-                            RideStep {
-                                base: (table * area) as u32,
-                                up: dir_up[d],
-                                onto: match mode {
-                                    Mode::Any => 0,
-                                    Mode::MoveOnly => 1,
-                                    Mode::CaptureOnly => 2,
-                                },
-                                delta: i16::from(dirs[d].1) * i16::from(size.files)
-                                    + i16::from(dirs[d].0),
-                            }
-                        })
-                        .collect()
-                })
-                .collect()
-        });
-        let mut live_span = Vec::with_capacity(2 * n * area);
-        let mut live_flat = Vec::new();
-        for kinds in &ride_steps {
-            for steps in kinds {
-                for i in 0..area {
-                    let start = live_flat.len() as u32;
-                    for step in steps {
-                        let at = step.base as usize + i;
-                        let ray = &ray_sets[at * words..(at + 1) * words];
-                        if ray.iter().all(|&w| w == 0) {
-                            continue;
-                        }
-                        let first = i as isize + isize::from(step.delta);
-                        live_flat.push(LiveRide {
-                            ray: at as u32,
-                            first: first as u16,
-                            up: step.up,
-                            onto: step.onto,
-                        });
-                    }
-                    live_span.push(Span {
-                        start,
-                        len: live_flat.len() as u32 - start,
-                    });
-                }
-            }
-        }
-        let mut step_sets = vec![0u64; 2 * n * area * words];
-        for ci in 0..2 {
-            for k in 0..n {
-                let at = |i: usize| (ci * n + k) * area + i;
-                for i in 0..area {
-                    let s = live_span[at(i)];
-                    for r in &live_flat[s.start as usize..(s.start + s.len) as usize] {
-                        table_insert(&mut step_sets, words, at(i), usize::from(r.first));
-                    }
-                    for mi in 0..3 {
-                        let from = ((ci * 3 + mi) * n + k) * area + i;
-                        for w in 0..words {
-                            step_sets[at(i) * words + w] |= leap_sets[from * words + w];
-                        }
-                    }
-                }
-            }
-        }
-        // The kinds whose every step stays next to their square (pawns
-        // move by their own rules).
-        let mut next_to = vec![0u64; area * words];
-        for (i, from) in square_at.iter().enumerate() {
-            for (j, to) in square_at.iter().enumerate() {
-                if from.file().abs_diff(to.file()) <= 1 && from.rank().abs_diff(to.rank()) <= 1 {
-                    table_insert(&mut next_to, words, i, j);
-                }
-            }
-        }
-        let mut near_kinds = [0u16; 2];
-        for (ci, near) in near_kinds.iter_mut().enumerate() {
-            for k in (0..n).filter(|&k| k != pawn.index()) {
-                let steps =
-                    &step_sets[(ci * n + k) * area * words..(ci * n + k + 1) * area * words];
-                if steps.iter().zip(&next_to).all(|(s, t)| s & !t == 0) {
-                    *near |= 1 << k;
-                }
-            }
-        }
+        let (pin_lines, pin_dir) = pin_tables(&geo, &groups.pin_dirs);
+        let steps = ride_steps(&geo, &moves.rides, &near_sets);
+        let (live_span, live_flat) = live_rides(&steps, &ray_sets, geo.area, geo.words);
+        let step_sets = step_set_table(
+            (n, geo.area, geo.words),
+            &live_span,
+            &live_flat,
+            &leaps.leap_sets,
+        );
+        let near_kinds = near_kind_bits(&geo, n, pawn, &step_sets);
+        let words = geo.words;
         let mut tables = Tables {
-            size,
+            size: geo.size,
             king,
             pawn,
             kind_count: n,
             kind_of_letter: letter_table(&def),
             king_origin,
             setup_counts,
-            rides,
+            rides: moves.rides,
             live_span,
             live_flat,
             step_sets,
             near_kinds,
-            dirs,
-            reverse,
-            ray_flat,
-            ray_span,
-            ride_mask,
-            leap_attack_flat,
-            leap_attack_span,
+            dirs: geo.dirs,
+            reverse: geo.reverse,
+            ray_flat: geo.ray_flat,
+            ray_span: geo.ray_span,
+            ride_mask: moves.ride_mask,
+            leap_attack_flat: moves.leap_attack_flat,
+            leap_attack_span: moves.leap_attack_span,
             pawn_push: [1, -1],
             double_step,
             promotion_zone,
             board_set,
             double_step_set,
             zone_set,
-            last_rank: [top, 0],
+            last_rank: [def.size.ranks - 1, 0],
             promote_on,
-            castlings,
-            partners,
-            partner_kinds,
-            has_stages,
+            castlings: castling.castlings,
+            partners: castling.partners,
+            partner_kinds: castling.partner_kinds,
+            has_stages: castling.has_stages,
             special_attacks,
-            leapers,
+            leapers: moves.leapers,
             piece_keys,
             variant_key,
-            castling_touch,
-            width,
-            area,
-            bit_of,
-            square_at,
-            dir_up,
+            castling_touch: castling.castling_touch,
+            width: geo.width,
+            area: geo.area,
+            bit_of: geo.bit_of,
+            square_at: geo.square_at,
+            dir_up: geo.dir_up,
             ray_sets,
             near_sets,
-            leap_sets,
-            leap_capture_from,
-            leap_move_from,
-            pawn_capture_from,
-            pawn_captures,
-            pawn_capture_sides,
-            leap_capture_kinds,
-            leap_modes,
-            ride_groups,
-            pin_dirs,
-            pin_kinds_all,
+            leap_sets: leaps.leap_sets,
+            leap_capture_from: leaps.leap_capture_from,
+            leap_move_from: leaps.leap_move_from,
+            pawn_capture_from: pawn_captures.pawn_capture_from,
+            pawn_captures: pawn_captures.pawn_captures,
+            pawn_capture_sides: pawn_captures.pawn_capture_sides,
+            leap_capture_kinds: leaps.leap_capture_kinds,
+            leap_modes: leaps.leap_modes,
+            ride_groups: groups.ride_groups,
+            pin_dirs: groups.pin_dirs,
+            pin_kinds_all: groups.pin_kinds_all,
             pin_lines,
             pin_dir,
             start: OnceLock::new(),
