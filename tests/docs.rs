@@ -154,7 +154,7 @@ fn grammar_functions(text: &str) -> Vec<(String, String)> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
             .collect();
-        if let Some((module, function)) = name.split_once("::") {
+        if let Some((module, function)) = name.rsplit_once("::") {
             out.push((module.to_string(), function.to_string()));
         }
     }
@@ -174,21 +174,35 @@ fn grammar_functions_are_found_as_written() {
     );
 }
 
-/// Each production of the position grammar names the function that
-/// reads it, and that function exists in the module named.
+/// The source file of a grammar's module name: `pgn` is
+/// src/notation/pgn.rs, `crate::db::pattern` src/db/pattern.rs.
+fn module_file(module: &str) -> std::path::PathBuf {
+    match module.strip_prefix("crate::") {
+        Some(path) => root()
+            .join("src")
+            .join(format!("{}.rs", path.replace("::", "/"))),
+        None => root().join("src/notation").join(format!("{module}.rs")),
+    }
+}
+
+/// Each production of the grammars names the function that reads it, and
+/// that function exists in the module named.
 #[test]
 fn every_function_the_grammar_names_exists() {
-    for file in ["grammar/position.ebnf"] {
+    for file in ["grammar/position.ebnf", "grammar/xpgn.ebnf"] {
         let text = std::fs::read_to_string(root().join(file)).expect("a grammar file");
         let named = grammar_functions(&text);
         assert!(named.len() >= 10, "{file} names {} functions", named.len());
         for (module, function) in named {
-            let path = root().join("src/notation").join(format!("{module}.rs"));
+            let path = module_file(&module);
             let source = std::fs::read_to_string(&path)
                 .unwrap_or_else(|_| panic!("{file} names module `{module}`, which has no file"));
             let defined = source.lines().any(|line| {
                 let line = line.trim_start();
-                let line = line.strip_prefix("pub ").unwrap_or(line);
+                let line = line
+                    .strip_prefix("pub(crate) ")
+                    .or_else(|| line.strip_prefix("pub "))
+                    .unwrap_or(line);
                 line.strip_prefix("fn ").is_some_and(|rest| {
                     rest.starts_with(&format!("{function}("))
                         || rest.starts_with(&format!("{function}<"))
@@ -198,6 +212,45 @@ fn every_function_the_grammar_names_exists() {
                 defined,
                 "{file} names `{module}::{function}`, which is not defined"
             );
+        }
+    }
+}
+
+/// Every production of grammar/xpgn.ebnf names its function, but the
+/// character classes, which no function of their own reads.
+#[test]
+fn every_production_of_the_xpgn_grammar_names_its_function() {
+    let text = std::fs::read_to_string(root().join("grammar/xpgn.ebnf")).expect("the grammar");
+    let character_classes = [
+        "nonzero-digit",
+        "digit",
+        "upper-letter",
+        "lower-letter",
+        "tab",
+    ];
+    // A production runs from its name at the start of a line to the next.
+    let mut productions: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let head = line.split('=').next().unwrap_or("").trim_end();
+        let is_name = !head.is_empty()
+            && line.contains('=')
+            && !line.starts_with(' ')
+            && head.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+        if is_name {
+            productions.push((head.to_string(), String::new()));
+        }
+        if let Some((_, body)) = productions.last_mut() {
+            body.push_str(line);
+            body.push('\n');
+        }
+    }
+    assert!(productions.len() >= 40, "{} productions", productions.len());
+    for (name, body) in &productions {
+        let names_one = body.contains("fn: ");
+        if character_classes.contains(&name.as_str()) {
+            assert!(!names_one, "{name} is a character class");
+        } else {
+            assert!(names_one, "production `{name}` names no function");
         }
     }
 }
