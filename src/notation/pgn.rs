@@ -1091,56 +1091,9 @@ impl<'a> Reader<'a> {
                             v.comment(&comment);
                         }
                     }
-                    continue;
                 }
-                b'(' => {
-                    if let Some(len) = en_passant_mark(rest).filter(|&len| len == 6) {
-                        v.diagnostic(Diagnostic::warning(
-                            DiagnosticKind::Syntax,
-                            self.c.at(start),
-                            "`(e.p.)` read as the en passant mark, not a variation",
-                        ));
-                        self.c.pos += len;
-                        continue;
-                    }
-                    if !self.line().has_move {
-                        return Err(self.c.error(start, "a move before a variation `(`"));
-                    }
-                    let told = self.telling();
-                    self.lines.push(OpenLine {
-                        has_move: false,
-                        opened: start,
-                    });
-                    if told && v.begin_variation() == Flow::Skip {
-                        self.skip_from = self.lines.len();
-                    }
-                    self.c.pos += 1;
-                    continue;
-                }
-                b')' => {
-                    if self.lines.len() == 1 {
-                        return Err(self.c.error(
-                            start,
-                            "a move, comment or result (a `)` closes a variation, and none is open)",
-                        ));
-                    }
-                    if !self.line().has_move {
-                        let opened = self.line().opened;
-                        return Err(self.c.error(opened, "a move inside the variation"));
-                    }
-                    if self.pending {
-                        return Err(self.c.error(start, "a move after the comment"));
-                    }
-                    let depth = self.lines.len();
-                    self.lines.pop();
-                    if depth == self.skip_from {
-                        self.skip_from = usize::MAX;
-                    } else if self.telling() {
-                        v.end_variation(self.c.here(start));
-                    }
-                    self.c.pos += 1;
-                    continue;
-                }
+                b'(' => self.open_variation(v, start, rest)?,
+                b')' => self.close_variation(v, start)?,
                 b'}' => {
                     // A comment's end with no comment open: the text
                     // around it stands as it is.
@@ -1150,109 +1103,14 @@ impl<'a> Reader<'a> {
                         "a `}` outside any comment: skipped",
                     ));
                     self.c.pos += 1;
-                    continue;
                 }
-                b'$' => {
-                    let Some((n, len)) = nag_prefix(rest) else {
-                        return Err(self.c.error(start, "a NAG `$` followed by a number 0..255"));
-                    };
-                    if !self.line().has_move {
-                        // `( $42 1. d4 )`: the NAG of the line's first
-                        // move, told after it.
-                        v.diagnostic(Diagnostic::warning(
-                            DiagnosticKind::Syntax,
-                            self.c.at(start),
-                            format!(
-                                "`${n}` before the first move of its line: read as that move's NAG"
-                            ),
-                        ));
-                        self.early_nags.push((n, start));
-                    } else if self.telling() {
-                        v.nag(n);
+                b'$' => self.nag_token(v, start, rest)?,
+                _ => {
+                    if self.token(v, start, rest)? {
+                        return Ok(true);
                     }
-                    self.c.pos += len;
-                    continue;
-                }
-                _ => {}
-            }
-            let token_len = token_length(rest);
-            let token = &rest[..token_len];
-            if token.is_empty() {
-                return Err(self.c.error(start, EXPECTED_MOVETEXT));
-            }
-            if let Some((result, standard)) = whole_result(token) {
-                self.no_early_nags()?;
-                // `1/2 - 1/2`: the whole of it is the result.
-                let written =
-                    match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
-                        Some(more) => &rest[..token_len + more],
-                        None => token,
-                    };
-                return self
-                    .result(v, start, written, result, standard)
-                    .map(|()| true);
-            }
-            // Move numbers in every form, alone or glued to their move.
-            let number = if token == "0000" {
-                0
-            } else {
-                move_number_prefix(token)
-            };
-            let move_text = &token[number..];
-            if move_text.is_empty() || en_passant_mark(move_text) == Some(move_text.len()) {
-                self.c.pos += token_len;
-                continue;
-            }
-            let written = move_text;
-            // `Bxe7,`: a comma some files write between moves.
-            let (move_text, comma) = match move_text.strip_suffix(',') {
-                Some(m) if !m.is_empty() => (m, true),
-                _ => (move_text, false),
-            };
-            // `exd6e.p.`: the mark says what the move shows.
-            let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
-            let (read, move_text, consumed) = match self.move_in(v, start + number, move_text) {
-                Some(read) => (read, move_text, token_len),
-                // `h6*`: the result glued to the last move; the result is
-                // read as the next token.
-                None => match self.move_before_glued_result(v, start + number, move_text) {
-                    Some((read, cut)) => (read, &move_text[..cut], number + cut),
-                    None => {
-                        if self.annotation_token(v, start + number, written) {
-                            self.c.pos += token_len;
-                            continue;
-                        }
-                        return Err(self.c.error(start + number, EXPECTED_MOVETEXT));
-                    }
-                },
-            };
-            let (parsed, check, suffix, text_len) = read;
-            if comma {
-                v.diagnostic(Diagnostic::warning(
-                    DiagnosticKind::Syntax,
-                    self.c.at(start + number),
-                    format!(
-                        "a `,` after the move `{}`: dropped",
-                        printable(move_text, QUOTE_CHARS)
-                    ),
-                ));
-            }
-            self.pending = false;
-            self.line().has_move = true;
-            if self.telling() {
-                v.move_token(MoveToken {
-                    text: &move_text[..text_len],
-                    parsed,
-                    check,
-                    suffix,
-                    at: self.c.here(start + number),
-                });
-                for (n, _) in self.early_nags.drain(..) {
-                    v.nag(n);
                 }
             }
-            self.early_nags.clear();
-            self.c.pos += consumed;
         }
         self.no_early_nags()?;
         if self.lines.len() > 1 {
@@ -1260,6 +1118,200 @@ impl<'a> Reader<'a> {
             return Err(self.c.error(opened, "`)` closing this variation"));
         }
         Ok(false)
+    }
+
+    /// A `(` at `start`: a variation opens, or `(e.p.)`, the en passant
+    /// mark in brackets.
+    #[inline]
+    fn open_variation<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        if let Some(len) = en_passant_mark(rest).filter(|&len| len == 6) {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(start),
+                "`(e.p.)` read as the en passant mark, not a variation",
+            ));
+            self.c.pos += len;
+            return Ok(());
+        }
+        if !self.line().has_move {
+            return Err(self.c.error(start, "a move before a variation `(`"));
+        }
+        let told = self.telling();
+        self.lines.push(OpenLine {
+            has_move: false,
+            opened: start,
+        });
+        if told && v.begin_variation() == Flow::Skip {
+            self.skip_from = self.lines.len();
+        }
+        self.c.pos += 1;
+        Ok(())
+    }
+
+    /// A `)` at `start`: the open variation closes.
+    #[inline]
+    fn close_variation<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+    ) -> Result<(), ParseError> {
+        if self.lines.len() == 1 {
+            return Err(self.c.error(
+                start,
+                "a move, comment or result (a `)` closes a variation, and none is open)",
+            ));
+        }
+        if !self.line().has_move {
+            let opened = self.line().opened;
+            return Err(self.c.error(opened, "a move inside the variation"));
+        }
+        if self.pending {
+            return Err(self.c.error(start, "a move after the comment"));
+        }
+        let depth = self.lines.len();
+        self.lines.pop();
+        if depth == self.skip_from {
+            self.skip_from = usize::MAX;
+        } else if self.telling() {
+            v.end_variation(self.c.here(start));
+        }
+        self.c.pos += 1;
+        Ok(())
+    }
+
+    /// A NAG `$n` at `start`; before its line's first move (`( $42 1. d4
+    /// )`) it is that move's, told after it.
+    #[inline]
+    fn nag_token<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        rest: &str,
+    ) -> Result<(), ParseError> {
+        let Some((n, len)) = nag_prefix(rest) else {
+            return Err(self.c.error(start, "a NAG `$` followed by a number 0..255"));
+        };
+        if !self.line().has_move {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(start),
+                format!("`${n}` before the first move of its line: read as that move's NAG"),
+            ));
+            self.early_nags.push((n, start));
+        } else if self.telling() {
+            v.nag(n);
+        }
+        self.c.pos += len;
+        Ok(())
+    }
+
+    /// The token at `start`: a result (which ends the movetext: `true`),
+    /// a move with or without its number, or an annotation token.
+    #[inline]
+    fn token<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        start: usize,
+        rest: &'a str,
+    ) -> Result<bool, ParseError> {
+        let token_len = token_length(rest);
+        let token = &rest[..token_len];
+        if token.is_empty() {
+            return Err(self.c.error(start, EXPECTED_MOVETEXT));
+        }
+        if let Some((result, standard)) = whole_result(token) {
+            self.no_early_nags()?;
+            // `1/2 - 1/2`: the whole of it is the result.
+            let written = match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
+                Some(more) => &rest[..token_len + more],
+                None => token,
+            };
+            return self
+                .result(v, start, written, result, standard)
+                .map(|()| true);
+        }
+        // Move numbers in every form, alone or glued to their move.
+        let number = if token == "0000" {
+            0
+        } else {
+            move_number_prefix(token)
+        };
+        let move_text = &token[number..];
+        if move_text.is_empty() || en_passant_mark(move_text) == Some(move_text.len()) {
+            self.c.pos += token_len;
+            return Ok(false);
+        }
+        self.move_token(v, start + number, move_text, number, token_len)?;
+        Ok(false)
+    }
+
+    /// The move `written` at `at` (after a move number of `number` bytes,
+    /// in a token of `token_len`), with the forms around it some files
+    /// write: a `,` after it, `e.p.` glued to it, a result glued to it.
+    #[inline]
+    fn move_token<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        at: usize,
+        written: &'a str,
+        number: usize,
+        token_len: usize,
+    ) -> Result<(), ParseError> {
+        // `Bxe7,`: a comma some files write between moves.
+        let (move_text, comma) = match written.strip_suffix(',') {
+            Some(m) if !m.is_empty() => (m, true),
+            _ => (written, false),
+        };
+        // `exd6e.p.`: the mark says what the move shows.
+        let move_text = move_text.strip_suffix("e.p.").unwrap_or(move_text);
+        let (read, move_text, consumed) = match self.move_in(v, at, move_text) {
+            Some(read) => (read, move_text, token_len),
+            // `h6*`: the result glued to the last move; the result is
+            // read as the next token.
+            None => match self.move_before_glued_result(v, at, move_text) {
+                Some((read, cut)) => (read, &move_text[..cut], number + cut),
+                None => {
+                    if self.annotation_token(v, at, written) {
+                        self.c.pos += token_len;
+                        return Ok(());
+                    }
+                    return Err(self.c.error(at, EXPECTED_MOVETEXT));
+                }
+            },
+        };
+        let (parsed, check, suffix, text_len) = read;
+        if comma {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(at),
+                format!(
+                    "a `,` after the move `{}`: dropped",
+                    printable(move_text, QUOTE_CHARS)
+                ),
+            ));
+        }
+        self.pending = false;
+        self.line().has_move = true;
+        if self.telling() {
+            v.move_token(MoveToken {
+                text: &move_text[..text_len],
+                parsed,
+                check,
+                suffix,
+                at: self.c.here(at),
+            });
+            for (n, _) in self.early_nags.drain(..) {
+                v.nag(n);
+            }
+        }
+        self.early_nags.clear();
+        self.c.pos += consumed;
+        Ok(())
     }
 
     /// The error for NAGs read before a line's first move when the line
