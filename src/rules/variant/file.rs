@@ -270,7 +270,56 @@ fn offset_of<T>(s: &Spanned<T>) -> usize {
 /// [`Variant::compile`] would refuse is refused here.
 pub fn load_toml(file: &str, text: &str) -> Result<VariantDef, DefinitionError> {
     let def = read_toml(file, text)?;
-    check_compiles(&Source { file, text }, def)
+    check_compiles(&Source { file, text }, def, |e| toml_fault_at(text, e))
+}
+
+/// Where in a TOML definition's text the table or key stands that a
+/// fault found when compiling it is about: the setup, the castling
+/// tables, the piece whose letter is taken twice or whose move is off any
+/// board, else the first piece table.
+fn toml_fault_at(text: &str, e: &VariantDefError) -> usize {
+    // Each line with its offset, white space and quotes taken out of the
+    // comparison (`letter = "K"` and `letter="K"` alike).
+    let lines = || {
+        text.split_inclusive('\n').scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, line.replace([' ', '\t', '"', '\''], "")))
+        })
+    };
+    let first = |wanted: &dyn Fn(&str) -> bool, nth: usize| {
+        lines()
+            .filter(|(_, l)| wanted(l))
+            .nth(nth)
+            .map(|(at, _)| at)
+    };
+    let found = match e {
+        VariantDefError::SetupKings | VariantDefError::BadSetupSquare(_) => {
+            first(&|l| l.starts_with("setup="), 0)
+        }
+        VariantDefError::BadCastling(_) | VariantDefError::TooManyCastlings => first(
+            &|l| l.starts_with("[[castling]]") || l.starts_with("[free-castling]"),
+            0,
+        ),
+        VariantDefError::DuplicateLetter(c) => {
+            let key = format!("letter={}", c.to_ascii_uppercase());
+            first(
+                &|l| {
+                    l.to_ascii_uppercase()
+                        .starts_with(&key.to_ascii_uppercase())
+                },
+                1,
+            )
+        }
+        VariantDefError::BadOffset(name) => {
+            let key = format!("name={}", name.replace([' ', '\t', '"', '\''], ""));
+            first(&|l| l.starts_with(&key), 0)
+        }
+        VariantDefError::PieceCount(_) | VariantDefError::Roles => None,
+    };
+    found
+        .or_else(|| first(&|l| l.starts_with("[[piece]]"), 0))
+        .unwrap_or(0)
 }
 
 /// [`load_toml`] without compiling the definition to see that it
@@ -293,11 +342,12 @@ pub(crate) fn read_toml(file: &str, text: &str) -> Result<VariantDef, Definition
     build(&src, raw)
 }
 
-/// Compiles `def` once to refuse what the tables refuse, mapping the fault
-/// to line 1 of the file.
+/// Compiles `def` once to refuse what the tables refuse: `def`, or the
+/// fault at the place of the text `at` finds for it.
 pub(super) fn check_compiles(
     src: &Source<'_>,
     def: VariantDef,
+    at: impl Fn(&VariantDefError) -> usize,
 ) -> Result<VariantDef, DefinitionError> {
     match super::Tables::build(def.clone()) {
         Ok(_) => Ok(def),
@@ -307,7 +357,7 @@ pub(super) fn check_compiles(
                 VariantDefError::SetupKings | VariantDefError::BadSetupSquare(_) => "setup",
                 _ => "piece",
             };
-            Err(src.err(0, field, e.to_string()))
+            Err(src.err(at(&e), field, e.to_string()))
         }
     }
 }
@@ -1181,4 +1231,35 @@ fn line_of_name(text: &str, name: &str) -> usize {
     text.lines()
         .position(|l| l.contains(name))
         .map_or(1, |i| i + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "name = \"t\"\nboard = \"4x4\"\nsetup = \"k3/4/4/K3\"\n\
+        [[piece]]\nletter = \"K\"\nname = \"King\"\nbetza = \"K\"\nrole = \"king\"\n\
+        [[piece]]\nletter=\"k\"\nname = \"Long Leaper\"\nbetza = \"K\"\n\
+        [[castling]]\nking = \"a1-c1\"\n";
+
+    fn line(e: VariantDefError) -> usize {
+        Source {
+            file: "t.toml",
+            text: TEXT,
+        }
+        .line_of(toml_fault_at(TEXT, &e))
+    }
+
+    #[test]
+    fn a_fault_found_compiling_names_the_line_it_is_about() {
+        assert_eq!(line(VariantDefError::SetupKings), 3);
+        assert_eq!(line(VariantDefError::BadCastling("R-0-5".into())), 13);
+        assert_eq!(line(VariantDefError::TooManyCastlings), 13);
+        // The second piece written with the letter, in either case.
+        assert_eq!(line(VariantDefError::DuplicateLetter('K')), 10);
+        assert_eq!(line(VariantDefError::BadOffset("Long Leaper".into())), 11);
+        // Faults of the piece table as a whole: its first table.
+        assert_eq!(line(VariantDefError::Roles), 4);
+        assert_eq!(line(VariantDefError::PieceCount(0)), 4);
+    }
 }

@@ -640,7 +640,8 @@ fn read_section(
                 format!("{} (set in [{}])", r.reason, r.section)
             },
         )),
-        None => to_def(src, s, header_at, &state, &chain).and_then(|d| check_compiles(src, d)),
+        None => to_def(src, s, header_at, &state, &chain)
+            .and_then(|d| check_compiles(src, d, |_| header_at)),
     };
     (result, Some((state, chain, depth)))
 }
