@@ -223,7 +223,7 @@ fn resolve_parsed_lazily<'t>(
         }),
         Some(AnyMove::San(san)) => resolve_san(pos, san).map_err(|e| match e {
             SanError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
-            SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
+            SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m.message),
             SanError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
         }),
         Some(AnyMove::Null) => pos.null_move().ok_or_else(|| {

@@ -219,12 +219,40 @@ pub enum SanError {
     /// Not SAN syntax.
     #[error("`{0}` is not a move in SAN, long algebraic or coordinate notation")]
     Syntax(String),
-    /// No legal move matches; the message says why.
+    /// No legal move matches: why, in words and as the rules' reasons.
     #[error("{0}")]
-    Illegal(String),
+    Illegal(IllegalSan),
     /// Several legal moves match.
     #[error("{0}")]
     Ambiguous(String),
+}
+
+/// Why no legal move matches a move as written: the message, and the
+/// rules' reason for each piece or castling tried where the rules give one
+/// (a piece that cannot reach the square, a castling not possible now);
+/// none where the move asks for something no move could be (a square off
+/// the board, a letter the variant lacks).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalSan {
+    /// The reason in words (citing the ruling where one applies).
+    pub message: String,
+    /// The rules' reasons, one per piece or castling tried.
+    pub reasons: Vec<Illegality>,
+}
+
+impl From<String> for IllegalSan {
+    fn from(message: String) -> IllegalSan {
+        IllegalSan {
+            message,
+            reasons: Vec::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for IllegalSan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
 }
 
 fn side_name(side: CastlingSide) -> &'static str {
@@ -269,10 +297,10 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
         } => {
             let size = variant.size();
             if !size.contains(*to) {
-                return Err(SanError::Illegal(format!(
+                return Err(SanError::Illegal(IllegalSan::from(format!(
                     "{to} is off the {}x{} board",
                     size.files, size.ranks
-                )));
+                ))));
             }
             let kind = match piece {
                 Some(l) => kind_of(*l)?,
@@ -344,7 +372,7 @@ fn kind_named(variant: &Variant, letter: char) -> Result<PieceKind, SanError> {
     // The message is made only for a letter that names no kind.
     match variant.kind_by_letter(letter) {
         Some(kind) => Ok(kind),
-        None => super::kind_for_letter(variant, letter).map_err(SanError::Illegal),
+        None => super::kind_for_letter(variant, letter).map_err(|m| SanError::Illegal(m.into())),
     }
 }
 
@@ -381,9 +409,9 @@ fn narrow_by_promotion(
     match promotion {
         Some(letter) => {
             if variant.has_waiting_promotion() {
-                return Err(SanError::Illegal(format!(
+                return Err(SanError::Illegal(IllegalSan::from(format!(
                     "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival, to a type its owner has lost (R-CS-3, R-CS-4): write `{to}` now and the promotion later as a suffix `&{to}=X`"
-                )));
+                ))));
             }
             let k = kind_named(variant, letter)?;
             let all = found.clone();
@@ -397,7 +425,7 @@ fn narrow_by_promotion(
                         format!("{} ({})", d.name, d.letter)
                     })
                     .collect();
-                return Err(SanError::Illegal(if allowed.is_empty() {
+                return Err(SanError::Illegal(IllegalSan::from(if allowed.is_empty() {
                     format!("a {name} moving to {to} does not promote")
                 } else {
                     format!(
@@ -405,7 +433,7 @@ fn narrow_by_promotion(
                         allowed.join(", "),
                         variant.def().pawns.rule
                     )
-                }));
+                })));
             }
         }
         None => {
@@ -446,7 +474,8 @@ fn finish(
 ) -> Result<Move, SanError> {
     let variant = pos.variant();
     for &(sq, letter) in waiting {
-        let kind = super::kind_for_letter(variant, letter).map_err(SanError::Illegal)?;
+        let kind =
+            super::kind_for_letter(variant, letter).map_err(|m| SanError::Illegal(m.into()))?;
         let before = candidates.clone();
         candidates.retain(|m| {
             [m.waiting_promotion, m.instant_promotion]
@@ -455,9 +484,9 @@ fn finish(
                 .any(|w| w.square == sq && w.kind == kind)
         });
         if candidates.is_empty() {
-            return Err(SanError::Illegal(waiting_mismatch(
-                pos, &before, sq, letter,
-            )));
+            return Err(SanError::Illegal(
+                waiting_mismatch(pos, &before, sq, letter).into(),
+            ));
         }
     }
     // Pieces that differ only in the waiting pawn's choice.
@@ -486,7 +515,9 @@ fn finish(
     }
     let resolved = match candidates.as_slice() {
         [m] => Ok(*m),
-        [] => Err(SanError::Illegal("no legal move matches".into())),
+        [] => Err(SanError::Illegal(
+            String::from("no legal move matches").into(),
+        )),
         many => {
             let written: Vec<String> = many.iter().map(|m| write_san(pos, m)).collect();
             let what = match san {
@@ -533,12 +564,12 @@ fn waiting_mismatch(pos: &Position, before: &[Move], sq: Square, letter: char) -
     }
 }
 
-fn explain_castle(pos: &Position, side: CastlingSide) -> String {
+fn explain_castle(pos: &Position, side: CastlingSide) -> IllegalSan {
     let variant = pos.variant();
     let us = pos.turn();
     let defs: Vec<_> = variant.castlings(us).filter(|c| c.side == side).collect();
     if defs.is_empty() {
-        return format!(
+        return IllegalSan::from(format!(
             "{} has no {} for {} (castling rules: {})",
             variant.def().display_name,
             side_name(side),
@@ -552,7 +583,7 @@ fn explain_castle(pos: &Position, side: CastlingSide) -> String {
                     .collect::<Vec<_>>()
                     .join(", ")
             }
-        );
+        ));
     }
     // Prefer the castling whose king square matches where the king stands.
     let king = pos.king_square(us);
@@ -560,7 +591,11 @@ fn explain_castle(pos: &Position, side: CastlingSide) -> String {
         .iter()
         .find(|c| c.king_from == king)
         .unwrap_or(&defs[0]);
-    pos.explain_illegal(def.king_from, def.king_to).to_string()
+    let reason = pos.explain_illegal(def.king_from, def.king_to);
+    IllegalSan {
+        message: reason.to_string(),
+        reasons: vec![reason],
+    }
 }
 
 fn explain_no_piece(
@@ -570,7 +605,7 @@ fn explain_no_piece(
     file: Option<u8>,
     rank: Option<u8>,
     to: Square,
-) -> String {
+) -> IllegalSan {
     let us = pos.turn();
     let ours: Vec<Square> = pos
         .occupied_by(us)
@@ -580,14 +615,20 @@ fn explain_no_piece(
         .filter(|s| rank.is_none_or(|r| s.rank() == r))
         .collect();
     match ours.as_slice() {
-        [] => format!("{} has no {name} that could move to {to}", color_name(us)),
-        [one] => pos.explain_illegal(*one, to).to_string(),
+        [] => format!("{} has no {name} that could move to {to}", color_name(us)).into(),
+        [one] => {
+            let reason = pos.explain_illegal(*one, to);
+            IllegalSan {
+                message: reason.to_string(),
+                reasons: vec![reason],
+            }
+        }
         _ => {
             // Every candidate fails: one that fails only for the king's
             // sake (or a waiting pawn's) says it all; else say why each fails.
             let reasons: Vec<Illegality> =
                 ours.iter().map(|&s| pos.explain_illegal(s, to)).collect();
-            if let Some(r) = reasons.iter().find(|r| {
+            let message = if let Some(r) = reasons.iter().find(|r| {
                 matches!(
                     r,
                     Illegality::KingLeftAttacked | Illegality::WaitingPawnCaptured(_)
@@ -608,7 +649,8 @@ fn explain_no_piece(
                     })
                     .collect();
                 format!("no {name} can reach {to} ({})", each.join("; "))
-            }
+            };
+            IllegalSan { message, reasons }
         }
     }
 }
@@ -839,6 +881,43 @@ mod tests {
         let m = resolve_coord(&pos, "e4d5").unwrap();
         assert_eq!(write_san(&pos, &m), "exd5");
         assert_eq!(write_lan(&pos, &m), "e4xd5");
+    }
+
+    #[test]
+    fn an_illegal_move_keeps_the_rules_reasons() {
+        // Counsellor Chess after 1. d4 d5: the Elephants of d1 and i1
+        // cannot reach f3 (R-CO-1): one is blocked on e2, one out of reach.
+        let pos = play("counsellor", "d2d4 d7d5");
+        let Err(SanError::Illegal(illegal)) = san_of(&pos, "Ef3") else {
+            panic!("Ef3 is not legal here");
+        };
+        assert_eq!(illegal.reasons.len(), 2, "{illegal}");
+        let blocked: Vec<_> = illegal
+            .reasons
+            .iter()
+            .filter_map(|r| match r {
+                Illegality::CannotReach { blocked_by, .. } => Some(*blocked_by),
+                _ => None,
+            })
+            .collect();
+        assert!(blocked.contains(&Some(crate::notation::square::parse_square("e2").unwrap())));
+        assert!(
+            illegal.to_string().contains("e2 is in the way"),
+            "{illegal}"
+        );
+        // A castling not possible: its reason, the rules' own.
+        let Err(SanError::Illegal(castle)) = san_of(&pos, "O-O") else {
+            panic!("O-O is not legal here");
+        };
+        assert!(
+            matches!(castle.reasons[..], [Illegality::Castling { .. }]),
+            "{castle:?}"
+        );
+        // A square off the board: nothing for the rules to say.
+        let Err(SanError::Illegal(off)) = san_of(&pos, "Ej9") else {
+            panic!("j9 is off the 12x8 board");
+        };
+        assert!(off.reasons.is_empty(), "{off:?}");
     }
 
     #[test]
