@@ -121,6 +121,23 @@ pub(crate) fn read(game: i64, stored: &[u8]) -> Result<Vec<u8>, DbError> {
     unpack(stored).map_err(|source| DbError::Original { game, source })
 }
 
+/// The first bytes of a stored value, its frame header (at most 18
+/// bytes: read first for the length, then given back to the decoder), and
+/// the original's length it gives.
+fn read_frame_header(game: i64, stored: &mut impl Read) -> Result<(Vec<u8>, u64), DbError> {
+    let fail = |why: String| DbError::Original {
+        game,
+        source: UnpackError(why),
+    };
+    let mut header = Vec::with_capacity(18);
+    stored
+        .take(18)
+        .read_to_end(&mut header)
+        .map_err(|e| fail(e.to_string()))?;
+    let len = frame_len(&header).map_err(fail)?;
+    Ok((header, len))
+}
+
 /// The original's length as a stored value's first bytes (its frame
 /// header, at most 18 bytes) give it.
 fn frame_len(header: &[u8]) -> Result<u64, String> {
@@ -160,12 +177,7 @@ impl<R: Read> OriginalReader<R> {
             game,
             source: UnpackError(why),
         };
-        let mut header = Vec::with_capacity(18);
-        (&mut stored)
-            .take(18)
-            .read_to_end(&mut header)
-            .map_err(|e| fail(e.to_string()))?;
-        let len = frame_len(&header).map_err(fail)?;
+        let (header, len) = read_frame_header(game, &mut stored)?;
         let input =
             BufReader::with_capacity(STORED_CHUNK, std::io::Cursor::new(header).chain(stored));
         let decoder =
@@ -222,14 +234,7 @@ pub(crate) fn read_prefix(
         game,
         source: UnpackError(why),
     };
-    // A frame header is at most 18 bytes; it is read first for the length
-    // and then given back to the decoder.
-    let mut header = Vec::with_capacity(18);
-    (&mut stored)
-        .take(18)
-        .read_to_end(&mut header)
-        .map_err(|e| fail(e.to_string()))?;
-    let len = frame_len(&header).map_err(fail)?;
+    let (mut header, len) = read_frame_header(game, &mut stored)?;
     if len <= keep as u64 {
         // Whole: the thread's reused context, not a new stream's.
         stored
