@@ -802,6 +802,8 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
                         MoveKind::Castle(_) => "castling",
                         MoveKind::SpecialKing => "king's special move",
                         MoveKind::Null => "null move",
+                        MoveKind::Drop(_) => "drop",
+                        _ => "another kind",
                     });
                     if m.promotion().is_some() {
                         seen.insert("promotion");

@@ -93,7 +93,9 @@ fn every_builtin_start_position_draws_each_piece_with_its_own_image_on_its_squar
             "{}: two kinds share an image: {image_of_kind:?}",
             v.name()
         );
-        assert_eq!(image_of_kind.len(), v.kinds().count(), "{}", v.name());
+        // Every kind the start position holds (Racing Kings has no pawns).
+        let on_board: BTreeSet<_> = v.def().setup.iter().map(|(_, p)| p.kind).collect();
+        assert_eq!(image_of_kind.len(), on_board.len(), "{}", v.name());
     }
 }
 

@@ -134,6 +134,8 @@ struct Stats {
     /// Stalemates with the side that wins: "stalemated" or "stalemating" or "draw".
     stalemates: BTreeMap<&'static str, usize>,
     resignations_or_draws: usize,
+    /// Games ended by a variant rule (explosion, checks, flag, extinction), by ending.
+    variant_wins: BTreeMap<String, usize>,
     comments: usize,
     nags: usize,
     variations: usize,
@@ -352,6 +354,9 @@ fn checked_stats() -> BTreeMap<String, Stats> {
                 by: Ending::BareKing,
                 ..
             }) => panic!("no sample variant has a bare-king rule"),
+            Some(Outcome::Win { by, .. }) => {
+                *stats.variant_wins.entry(format!("{by:?}")).or_default() += 1
+            }
             None => stats.resignations_or_draws += 1,
         }
         stats.comments += s.game.final_comments.len();

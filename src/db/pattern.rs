@@ -336,7 +336,9 @@ impl PositionPattern {
     /// say, with no position around them: no keys, castling rights or
     /// clocks, which a pattern does not look at (2.5 times the positions a
     /// second of [`Position::play_unchecked`]). Variants with waiting
-    /// pawns, and any game with an instant promotion, are replayed in full.
+    /// pawns or play rules (drops, explosions: moves that change more
+    /// than their squares), and any game with an instant promotion, are
+    /// replayed in full.
     ///
     /// # Errors
     /// The packed moves do not decode or replay.
@@ -345,7 +347,7 @@ impl PositionPattern {
         start: &Position,
         moves: &[u8],
     ) -> Result<(Option<usize>, usize), PackedError> {
-        if self.variant.has_waiting_promotion() {
+        if self.variant.has_waiting_promotion() || self.variant.def().has_play_rules() {
             return self.first_match_replayed(start, moves);
         }
         let mut board = Board::of(start);

@@ -1,9 +1,10 @@
 //! Coordinate moves (docs/notation.md §9): `e2e4`, `a7a8q`, castling as the
-//! king's from-to (`h1j1`), and the waiting-promotion suffix `&e8=Q`
-//! (§7). Grammar production `coord-move`.
+//! king's from-to (`h1j1`), drops from the hand (`N@f3`, §12), and the
+//! waiting-promotion suffix `&e8=Q` (§7). Grammar production `coord-move`.
 
 use nom::IResult;
 use nom::Parser;
+use nom::branch::alt;
 use nom::character::complete::{char, satisfy};
 use nom::combinator::{all_consuming, opt};
 use nom::sequence::preceded;
@@ -22,6 +23,9 @@ pub struct CoordMove {
     pub promotion: Option<char>,
     /// `&square=Letter` suffixes.
     pub waiting: Vec<(Square, char)>,
+    /// For a drop (`N@f3`): the dropped piece's letter, upper case; `from`
+    /// and `to` are then both the square it lands on.
+    pub drop: Option<char>,
 }
 
 /// Why a coordinate move cannot be played.
@@ -69,6 +73,25 @@ pub fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
 /// # Errors
 /// A nom error if the input does not start with a coordinate move.
 pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
+    alt((coord_drop, coord_step)).parse(input)
+}
+
+/// Production `coord-drop`: a piece letter, `@`, the square (`N@f3`).
+fn coord_drop(input: &str) -> IResult<&str, CoordMove> {
+    (satisfy(|c| c.is_ascii_alphabetic()), char('@'), square)
+        .map(|(letter, _, to)| CoordMove {
+            from: to,
+            to,
+            promotion: None,
+            waiting: Vec::new(),
+            drop: Some(letter.to_ascii_uppercase()),
+        })
+        .parse(input)
+}
+
+/// Production `coord-step`: from-square, to-square, promotion letter and
+/// waiting suffixes.
+fn coord_step(input: &str) -> IResult<&str, CoordMove> {
     (
         square,
         square,
@@ -81,6 +104,7 @@ pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
             to,
             promotion: promotion.map(|c: char| c.to_ascii_lowercase()),
             waiting,
+            drop: None,
         })
         .parse(input)
 }
@@ -123,6 +147,19 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
     let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
         super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
     };
+    if let Some(letter) = cm.drop {
+        let kind = variant.kind_by_letter(letter).ok_or_else(|| {
+            CoordError::Illegal(format!(
+                "`{letter}` is not a piece of {}",
+                variant.def().display_name
+            ))
+        })?;
+        return pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| m.dropped() == Some(kind) && m.to == cm.to)
+            .ok_or_else(|| CoordError::Illegal(pos.explain_drop(kind, cm.to)));
+    }
     // Castling toward either rook as the king taking its own rook (R-960-1).
     if variant.def().free_castling.is_some()
         && let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to))
@@ -291,6 +328,12 @@ pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
     if m.is_null() {
         // R-0-6, as UCI writes a null move.
         out.push_str("0000");
+        return;
+    }
+    if let Some(kind) = m.dropped() {
+        out.push(pos.variant().piece_def(kind).letter);
+        out.push('@');
+        push_square(out, m.to);
         return;
     }
     push_square(out, m.from);

@@ -170,6 +170,7 @@ fn read_setup_noting(
     mut notes: Option<&mut Vec<String>>,
 ) -> Result<(Setup, Vec<(FenField, usize)>), PositionStringError> {
     let mut fields = split_fields(text);
+    let checks_given = take_check_counters(variant, &mut fields)?;
     // Some tools (Fairy-Stockfish's start positions) leave out the en
     // passant field: `w - 0 1`. A number where that field stands is the
     // halfmove clock, and the field is read as `-`.
@@ -228,7 +229,11 @@ fn read_setup_noting(
         fullmove_number: 1,
         king_rights: None,
         waiting: Vec::new(),
+        hand: None,
+        promoted: Vec::new(),
+        checks_given: None,
     };
+    setup.checks_given = checks_given;
     let mut columns = Vec::new();
     let mut waiting_text = None;
     for (i, &(col, field_text)) in fields.iter().enumerate() {
@@ -297,7 +302,16 @@ fn read_field(
     notes: Option<&mut Vec<String>>,
 ) -> Result<(), String> {
     match field {
-        FenField::Board => setup.board = read_board(variant, text)?,
+        FenField::Board => {
+            let (board, hand) = split_board_hand(variant, text)?;
+            let (pieces, promoted) = read_board(variant, board)?;
+            setup.board = pieces;
+            setup.promoted = promoted;
+            setup.hand = hand
+                .map(|h| read_hand(variant, h))
+                .transpose()?
+                .or_else(|| variant.def().hand.as_ref().map(|_| Vec::new()));
+        }
         FenField::Turn => {
             setup.turn = parse_whole(text, turn_field)
                 .ok_or_else(|| format!("expected `w` or `b`, found `{text}`"))?
@@ -446,7 +460,10 @@ fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>)
 }
 
 /// Production `board`: ranks from the top, separated by `/`.
-fn read_board(variant: &Variant, text: &str) -> Result<Vec<(Square, Piece)>, String> {
+fn read_board(
+    variant: &Variant,
+    text: &str,
+) -> Result<(Vec<(Square, Piece)>, Vec<Square>), String> {
     let size = variant.size();
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != size.ranks as usize {
@@ -458,6 +475,7 @@ fn read_board(variant: &Variant, text: &str) -> Result<Vec<(Square, Piece)>, Str
         ));
     }
     let mut out = Vec::new();
+    let mut promoted = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = size.ranks - 1 - i as u8;
         let cells = parse_whole(rank_text, rank_cells).ok_or_else(|| {
@@ -470,6 +488,17 @@ fn read_board(variant: &Variant, text: &str) -> Result<Vec<(Square, Piece)>, Str
         for cell in cells {
             match cell {
                 Cell::Empty(n) => file += n,
+                Cell::Promoted => match out.last() {
+                    Some(&(sq, _)) if file > 0 && sq == Square::new(file as u8 - 1, rank) => {
+                        promoted.push(sq)
+                    }
+                    _ => {
+                        return Err(format!(
+                            "rank {} `{rank_text}`: `~` follows no piece",
+                            rank + 1
+                        ));
+                    }
+                },
                 Cell::Piece(letter) => {
                     let kind = variant.kind_by_letter(letter).ok_or_else(|| {
                         let letters: String = variant
@@ -501,13 +530,109 @@ fn read_board(variant: &Variant, text: &str) -> Result<Vec<(Square, Piece)>, Str
             ));
         }
     }
+    Ok((out, promoted))
+}
+
+/// The board field's board and its hand, if it has one: `[...]` after
+/// the board, or a rank more than the board has (`.../RNBQKBNR/Qn`) in a
+/// variant with hands (docs/notation.md §12).
+fn split_board_hand<'a>(
+    variant: &Variant,
+    text: &'a str,
+) -> Result<(&'a str, Option<&'a str>), String> {
+    if let Some(at) = text.find('[') {
+        let hand = text[at + 1..]
+            .strip_suffix(']')
+            .ok_or_else(|| format!("`{text}`: the hand `[...` has no closing `]`"))?;
+        return Ok((&text[..at], Some(hand)));
+    }
+    let ranks = usize::from(variant.size().ranks);
+    if variant.def().hand.is_some() && text.split('/').count() == ranks + 1 {
+        let at = text.rfind('/').unwrap_or(text.len());
+        return Ok((&text[..at], Some(&text[at + 1..])));
+    }
+    Ok((text, None))
+}
+
+/// Production `hand`: piece letters, `-` or nothing for an empty hand.
+fn read_hand(variant: &Variant, text: &str) -> Result<Vec<Piece>, String> {
+    if variant.def().hand.is_none() && !matches!(text, "" | "-") {
+        return Err(format!(
+            "`[{text}]`: {} has no pieces in hand",
+            variant.def().display_name
+        ));
+    }
+    let mut out = Vec::new();
+    for c in text.chars().filter(|&c| c != '-') {
+        let kind = variant
+            .kind_by_letter(c)
+            .filter(|_| c.is_ascii_alphabetic())
+            .ok_or_else(|| {
+                format!(
+                    "`{c}` in the hand is not a piece of {}",
+                    variant.def().display_name
+                )
+            })?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        out.push(Piece { color, kind });
+    }
     Ok(out)
+}
+
+/// Takes the check counters out of the fields, if one is there: `3+3`
+/// (checks still to give, White first) after the en passant field, or
+/// `+1+2` (checks given) after the move number (docs/notation.md §12).
+fn take_check_counters(
+    variant: &Variant,
+    fields: &mut Vec<(usize, &str)>,
+) -> Result<Option<[u8; 2]>, PositionStringError> {
+    let counter = |f: &str| -> Option<(bool, u8, u8)> {
+        let given = f.starts_with('+');
+        let (a, b) = f.trim_start_matches('+').split_once('+')?;
+        Some((given, a.parse().ok()?, b.parse().ok()?))
+    };
+    let Some(i) = fields
+        .iter()
+        .skip(3)
+        .position(|(_, f)| counter(f).is_some())
+    else {
+        return Ok(None);
+    };
+    let (col, text) = fields.remove(i + 3);
+    let (given, white, black) = counter(text).unwrap_or_default();
+    let Some(limit) = variant.def().check_limit else {
+        return Err(field_error(
+            FenField::Extra,
+            col,
+            format!(
+                "`{text}` counts checks, which {} does not",
+                variant.def().display_name
+            ),
+        ));
+    };
+    if given {
+        return Ok(Some([white, black]));
+    }
+    if white > limit || black > limit {
+        return Err(field_error(
+            FenField::Extra,
+            col,
+            format!("`{text}`: a side has more than the {limit} checks to give"),
+        ));
+    }
+    Ok(Some([limit - white, limit - black]))
 }
 
 #[derive(Clone, Copy)]
 enum Cell {
     Empty(u32),
     Piece(char),
+    /// `~`: the piece before came from a promotion.
+    Promoted,
 }
 
 /// Production `rank-cells`: piece letters and empty counts (`12`).
@@ -521,6 +646,7 @@ fn rank_cells(input: &str) -> IResult<&str, Vec<Cell>> {
                 .ok_or("empty count")
         }),
         map(satisfy(|c| c.is_ascii_alphabetic()), Cell::Piece),
+        value(Cell::Promoted, char('~')),
     )))
     .parse(input)
 }
@@ -599,6 +725,9 @@ pub fn write_position(pos: &Position) -> String {
                         empty = 0;
                     }
                     out.push(piece_letter(variant, p));
+                    if pos.is_promoted(Square::new(f, r)) {
+                        out.push('~');
+                    }
                 }
             }
         }
@@ -610,6 +739,11 @@ pub fn write_position(pos: &Position) -> String {
         }
     }
     let setup = pos.to_setup();
+    if let Some(hand) = &setup.hand {
+        out.push('[');
+        out.extend(hand.iter().map(|&p| piece_letter(variant, p)));
+        out.push(']');
+    }
     out.push_str(if setup.turn == Color::White {
         " w "
     } else {
@@ -640,6 +774,13 @@ pub fn write_position(pos: &Position) -> String {
     match setup.ep_square {
         Some(sq) => out.push_str(&format!(" {sq}")),
         None => out.push_str(" -"),
+    }
+    if let (Some(limit), Some(given)) = (variant.def().check_limit, setup.checks_given) {
+        out.push_str(&format!(
+            " {}+{}",
+            limit.saturating_sub(given[0]),
+            limit.saturating_sub(given[1])
+        ));
     }
     out.push_str(&format!(
         " {} {}",

@@ -561,6 +561,22 @@ fn tell_tree<'g>(game: &'g Game, replayer: &mut Replayer<'_, '_, &'g Node>) {
     }
 }
 
+/// A ruling id as cited in a message, or the variant's rule in words.
+fn rule_of(rule: Option<&str>) -> String {
+    rule.map_or_else(|| "the variant's rule".to_string(), str::to_string)
+}
+
+/// The name of the flag rule's piece type, in lower case.
+fn flag_piece(pos: &Position) -> String {
+    pos.variant()
+        .def()
+        .flag
+        .as_ref()
+        .map_or("king".to_string(), |f| {
+            pos.variant().piece_def(f.kind).name.to_lowercase()
+        })
+}
+
 /// The result a final position implies, with the reason in words.
 fn implied_result(pos: &Position) -> Option<(&'static str, String)> {
     let outcome = pos.outcome()?;
@@ -597,6 +613,64 @@ fn implied_result(pos: &Position) -> Option<(&'static str, String)> {
         Outcome::Draw {
             by: Ending::BareKing,
         } => "both kings are bare: a draw (the variant's bare-king rule)".to_string(),
+        Outcome::Win {
+            winner,
+            by: Ending::KingExploded,
+        } => format!(
+            "{}'s king exploded, so {} wins ({})",
+            side(winner.other()),
+            side(winner),
+            rule_of(
+                pos.variant()
+                    .def()
+                    .explosion
+                    .as_ref()
+                    .map(|e| e.rule.as_str())
+            )
+        ),
+        Outcome::Win {
+            winner,
+            by: Ending::CheckLimit,
+        } => format!(
+            "{} has given {} checks and wins (the variant's check limit)",
+            side(winner),
+            pos.checks_given(winner)
+        ),
+        Outcome::Win {
+            winner,
+            by: Ending::Flag,
+        } => format!(
+            "{}'s {} reached its goal, so {} wins ({})",
+            side(winner),
+            flag_piece(pos),
+            side(winner),
+            rule_of(pos.variant().def().flag.as_ref().map(|f| f.rule.as_str()))
+        ),
+        Outcome::Draw { by: Ending::Flag } => format!(
+            "both sides' {} reached their goals: a draw ({})",
+            flag_piece(pos),
+            rule_of(pos.variant().def().flag.as_ref().map(|f| f.rule.as_str()))
+        ),
+        Outcome::Win {
+            winner,
+            by: Ending::Extinction,
+        } => {
+            let e = pos.variant().def().extinction.as_ref();
+            let extinct = if e.is_some_and(|e| e.extinct_side_wins) {
+                winner
+            } else {
+                winner.other()
+            };
+            format!(
+                "{} has no pieces left that count, so {} wins ({})",
+                side(extinct),
+                side(winner),
+                rule_of(e.map(|e| e.rule.as_str()))
+            )
+        }
+        Outcome::Draw {
+            by: Ending::KingExploded | Ending::CheckLimit | Ending::Extinction,
+        } => "a draw by the variant's rules".to_string(),
         Outcome::Draw { .. } => format!("{} is stalemated: a draw (R-0-2)", side(pos.turn())),
     };
     Some((outcome.result(), why))

@@ -6,9 +6,9 @@
 //!
 //! The flags byte: bits 0-2 the kind (0 normal, 1 double step, 2 en
 //! passant, 3 castling, 4 the king's once-per-game move, 5 a null move of
-//! R-0-6), bit 3 a promotion follows, bit 4 a waiting promotion follows,
+//! R-0-6, 6 a drop from the hand), bit 3 a promotion follows, bit 4 a waiting promotion follows,
 //! bit 5 an instant promotion follows. Then, in this order and only when flagged: the
-//! castling index (1 byte), the promotion kind (1 byte), the waiting
+//! castling index or the dropped kind (1 byte), the promotion kind (1 byte), the waiting
 //! promotion's square and kind (2 bytes), the instant promotion's square
 //! and kind (2 bytes). Squares are their packed index (`rank * 16 + file`).
 
@@ -45,6 +45,7 @@ pub fn encode(m: &Move, out: &mut Vec<u8>) {
         MoveKind::Castle(i) => (3, Some(i)),
         MoveKind::SpecialKing => (4, None),
         MoveKind::Null => (5, None),
+        MoveKind::Drop(k) => (6, Some(k.0)),
     };
     let flags = kind
         | if m.promotion.is_some() { PROMOTION } else { 0 }
@@ -159,6 +160,7 @@ impl<'a> Decoder<'a> {
             }
             4 => MoveKind::SpecialKing,
             5 => MoveKind::Null,
+            6 => MoveKind::Drop(self.kind()?),
             k => return Err(self.invalid(format!("move kind {k} does not exist"))),
         };
         let promotion = if flags & PROMOTION != 0 {
@@ -210,7 +212,14 @@ impl Iterator for Decoder<'_> {
 /// # Errors
 /// No piece stands on the move's from-square.
 pub fn play(pos: &mut Position, m: &Move, ply: usize) -> Result<(), PackedError> {
-    if pos.piece_at(m.from).is_none() {
+    if let Some(kind) = m.dropped() {
+        if pos.in_hand(pos.turn(), kind) == 0 || pos.piece_at(m.to).is_some() {
+            return Err(PackedError::Invalid {
+                ply,
+                what: format!("no such piece in hand to drop on {}", m.to),
+            });
+        }
+    } else if pos.piece_at(m.from).is_none() {
         return Err(PackedError::Invalid {
             ply,
             what: format!("no piece on {}", m.from),

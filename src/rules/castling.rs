@@ -215,6 +215,25 @@ impl CastlingState {
         self
     }
 
+    /// Updates after the piece on `sq` left the board otherwise than by a
+    /// capture on it (an explosion around a capture).
+    pub(crate) fn after_removal(
+        mut self,
+        t: &Tables,
+        sq: Square,
+        kings: [Square; 2],
+    ) -> CastlingState {
+        for color in Color::BOTH {
+            let ci = color.index();
+            for (p, &origin) in t.partners[ci].iter().enumerate() {
+                if Self::square_of(self.partners[ci][p], origin) == Some(sq) {
+                    self.partners[ci][p] = Stage::Moved;
+                }
+            }
+        }
+        self.canonical(t, kings)
+    }
+
     /// Updates after `color` castled: nothing of that side can castle again.
     pub(crate) fn after_castling(mut self, color: Color) -> CastlingState {
         self.king[color.index()] = Stage::Moved;

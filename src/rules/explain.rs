@@ -441,6 +441,9 @@ mod tests {
             fullmove_number: 1,
             king_rights: None,
             waiting: Vec::new(),
+            hand: None,
+            promoted: Vec::new(),
+            checks_given: None,
         };
         Position::from_setup(v, &setup).unwrap()
     }

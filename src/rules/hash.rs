@@ -33,6 +33,9 @@ const KING_RIGHT: u64 = 6 << 32;
 const WAITING: u64 = 7 << 32;
 const BLOCKED_ORDER: u64 = 8 << 32;
 const VARIANT: u64 = 9 << 32;
+const HAND: u64 = 10 << 32;
+const PROMOTED: u64 = 11 << 32;
+const CHECKS: u64 = 12 << 32;
 
 /// The part of the key one piece on one square gives: the definition the
 /// per-variant table is filled from.
@@ -114,6 +117,31 @@ impl Position {
                 h ^= mix(BLOCKED_ORDER | *order << 8 | w.square.index() as u64);
                 *order += 1;
             }
+        }
+        if self.tables().play_rules {
+            h ^= self.play_state_key();
+        }
+        h
+    }
+
+    /// The key's part for hands, promoted pieces and check counters: the
+    /// same board with other hands is another position.
+    fn play_state_key(&self) -> u64 {
+        let mut h = 0;
+        for c in Color::BOTH {
+            let ci = c.index() as u64;
+            for (k, &n) in self.state.hands[c.index()].iter().enumerate() {
+                if n > 0 {
+                    h ^= mix(HAND | ci << 24 | (k as u64) << 16 | u64::from(n));
+                }
+            }
+            let checks = u64::from(self.state.checks[c.index()]);
+            if checks > 0 {
+                h ^= mix(CHECKS | ci << 8 | checks);
+            }
+        }
+        for sq in self.promoted_squares() {
+            h ^= mix(PROMOTED | sq.index() as u64);
         }
         h
     }

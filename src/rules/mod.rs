@@ -12,6 +12,7 @@ mod movement;
 mod moves;
 mod outcome;
 mod perft;
+mod play;
 mod position;
 mod setup;
 mod square_set;
@@ -30,9 +31,10 @@ pub use position::{IllegalMove, MAX_WAITING, Position, PositionError};
 pub use setup::{Setup, WaitingPawn};
 pub use square_set::{SquareSet, SquareSetIter};
 pub use variant::{
-    BareKing, CastlingDef, CastlingSafety, CastlingSide, DefinitionError, FreeCastling, PawnRules,
-    PieceDef, PromotionRule, Registry, Role, SourceFormat, SpecialKingMove, StalemateOutcome,
-    Variant, VariantDef, VariantDefError, builtin_source, load_ini, load_toml, read_ini,
+    BareKing, CastlingDef, CastlingSafety, CastlingSide, DefinitionError, Explosion, Extinction,
+    FlagRule, FreeCastling, HandRules, PawnRules, PieceDef, PromotionRule, Registry, Role,
+    SourceFormat, SpecialKingMove, StalemateOutcome, Variant, VariantDef, VariantDefError,
+    builtin_source, load_ini, load_toml, read_ini,
 };
 
 mod piece;

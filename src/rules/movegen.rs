@@ -566,7 +566,10 @@ impl Position {
         file: Option<u8>,
         rank: Option<u8>,
     ) -> Option<Move> {
-        if self.state.waiting_len != 0 || !self.variant.size().contains(to) {
+        if self.state.waiting_len != 0
+            || !self.variant.size().contains(to)
+            || self.tables().play_rules
+        {
             return None;
         }
         let hints = Hints { file, rank };
@@ -683,6 +686,9 @@ impl Position {
 
     /// Every legal move, into `out` (cleared first), to reuse one buffer.
     pub fn legal_moves_into(&self, out: &mut Vec<Move>) {
+        if self.tables().play_rules {
+            return self.rule_moves(out);
+        }
         self.generate(out, true, None, None);
     }
 
@@ -703,6 +709,15 @@ impl Position {
         to: Option<Square>,
         out: &mut Vec<Move>,
     ) {
+        if self.tables().play_rules {
+            self.rule_moves(out);
+            out.retain(|m| {
+                m.dropped().is_none()
+                    && to.is_none_or(|to| m.to == to)
+                    && kind.is_none_or(|k| self.piece_at(m.from).is_some_and(|p| p.kind == k))
+            });
+            return;
+        }
         match (kind, to) {
             (Some(kind), Some(to)) => by_width!(self.generate_to(out, kind, to, Hints::default())),
             _ => self.generate(out, true, kind, to),
@@ -712,6 +727,11 @@ impl Position {
     /// The legal castlings, into `out` (cleared first): the castling moves
     /// of [`Position::legal_moves`], in the same order, without the others.
     pub fn legal_castlings_into(&self, out: &mut Vec<Move>) {
+        if self.tables().play_rules {
+            self.rule_moves(out);
+            out.retain(Move::is_castle);
+            return;
+        }
         out.clear();
         by_width!(self.castlings_into(out, None));
     }
@@ -720,6 +740,12 @@ impl Position {
     /// `side` (what `O-O` or `O-O-O` names): the others' squares are not
     /// tested.
     pub fn legal_castlings_toward_into(&self, side: CastlingSide, out: &mut Vec<Move>) {
+        if self.tables().play_rules {
+            let t = self.tables();
+            self.rule_moves(out);
+            out.retain(|m| matches!(m.kind, MoveKind::Castle(i) if t.def.castling[i as usize].side == side));
+            return;
+        }
         out.clear();
         by_width!(self.castlings_into(out, Some(side)));
     }
@@ -743,6 +769,20 @@ impl Position {
         rank: Option<u8>,
         out: &mut Vec<Move>,
     ) {
+        if self.tables().play_rules {
+            let hints = Hints { file, rank };
+            let t = self.tables();
+            self.rule_moves(out);
+            out.retain(|m| {
+                m.dropped().is_none()
+                    && m.to == to
+                    && self.piece_at(m.from).is_some_and(|p| p.kind == kind)
+                    && (hints.allow(m.from)
+                        || (kind == t.king
+                            && matches!(m.kind, MoveKind::Castle(_) | MoveKind::SpecialKing)))
+            });
+            return;
+        }
         by_width!(self.generate_to(out, kind, to, Hints { file, rank }))
     }
 
@@ -820,6 +860,11 @@ impl Position {
     /// that has one, trying the king's own moves first when in check (the
     /// likeliest way out of it). Mate and stalemate tests need no more.
     pub fn has_legal_move(&self) -> bool {
+        if self.tables().play_rules {
+            let mut out = Vec::new();
+            self.rule_moves(&mut out);
+            return !out.is_empty();
+        }
         // Counted, not listed: moves that need no test are not made.
         let mut out = MoveCount(0);
         if self.state.check {
@@ -848,6 +893,11 @@ impl Position {
     /// found without making the moves that need no legality test: perft's
     /// bulk count at the last ply.
     pub fn count_legal_moves(&self) -> usize {
+        if self.tables().play_rules {
+            let mut out = Vec::new();
+            self.rule_moves(&mut out);
+            return out.len();
+        }
         let mut count = MoveCount(0);
         by_width!(self.generate_until::<_>(&mut count, true, None, None, false));
         count.0
@@ -1195,7 +1245,9 @@ impl Position {
                         kind: c.partner_kind,
                     })
                 || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
-                || c.safe.iter().any(|&s| self.attacked(s, us.other()))
+                || c.safe
+                    .iter()
+                    .any(|&s| self.castling_square_attacked(s, us.other(), c.index))
             {
                 continue;
             }
@@ -1208,6 +1260,34 @@ impl Position {
                 out,
             );
         }
+    }
+
+    /// Whether `by` attacks `sq`, a square the king of castling number
+    /// `castling` stands on, passes or lands on. With explosions the enemy
+    /// king attacks nothing (a king never captures there), a square next
+    /// to it is safe (taking a king there would blow up the taker's own),
+    /// and the king may stand next to an enemy rider without being in
+    /// check, so lines are taken as they are once both pieces have landed.
+    fn castling_square_attacked(&self, sq: Square, by: Color, castling: u8) -> bool {
+        if self.tables().def.explosion.is_none() {
+            return self.attacked(sq, by);
+        }
+        let king = self.state.kings[by.index()];
+        let next_to_king = (sq.file() as i8 - king.file() as i8).abs() <= 1
+            && (sq.rank() as i8 - king.rank() as i8).abs() <= 1;
+        !next_to_king && by_width!(self.attacked_after_castling(sq, by, castling))
+    }
+
+    fn attacked_after_castling<B: Bits>(&self, sq: Square, by: Color, castling: u8) -> bool {
+        let t = self.tables();
+        let c = &t.def.castling[usize::from(castling)];
+        let attackers = self.side::<B>(by) & !self.of_kind::<B>(t.king.index());
+        let occ = (self.occupancy::<B>()
+            & !B::single(t.bit(c.king_from))
+            & !B::single(t.bit(c.partner_from)))
+            | B::single(t.bit(c.king_to))
+            | B::single(t.bit(c.partner_to));
+        self.attacked_on::<B>(t.bit(sq), by, occ, attackers)
     }
 
     /// Keeps the pseudo-legal `m` if legal; `test` says whether its piece

@@ -3,8 +3,10 @@
 use super::geometry::Square;
 use super::piece::PieceKind;
 
-/// What kind of ply a [`Move`] is.
+/// What kind of ply a [`Move`] is. New rules bring new kinds, so a match
+/// outside this crate needs a wildcard arm.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
 pub enum MoveKind {
     /// An ordinary move or capture (also a castling's first stage, R-CO-4).
     Normal,
@@ -17,6 +19,9 @@ pub enum MoveKind {
     Castle(u8),
     /// The king's once-per-game move (R-KL-1 leap, R-CH-5 knight move).
     SpecialKing,
+    /// A piece of this kind put from the mover's hand on the empty square
+    /// `to` (`from` is `to` too).
+    Drop(PieceKind),
     /// A null move (R-0-6): the turn passes and nothing moves; `from` and
     /// `to` are the mover's king square. Never generated: only
     /// [`Move::null`] makes one, for annotators' threat lines.
@@ -77,6 +82,22 @@ impl Move {
             promotion: None,
             waiting_promotion: None,
             instant_promotion: None,
+        }
+    }
+
+    /// A drop of `kind` from the mover's hand onto `to`.
+    pub(crate) fn drop(kind: PieceKind, to: Square) -> Move {
+        Move {
+            kind: MoveKind::Drop(kind),
+            ..Move::normal(to, to)
+        }
+    }
+
+    /// The kind a drop puts on the board, if this is a drop.
+    pub fn dropped(&self) -> Option<PieceKind> {
+        match self.kind {
+            MoveKind::Drop(kind) => Some(kind),
+            _ => None,
         }
     }
 

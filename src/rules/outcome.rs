@@ -3,8 +3,10 @@
 
 use super::piece::Color;
 
-/// Why a position ends the game.
+/// Why a position ends the game. New rules bring new endings, so a match
+/// outside this crate needs a wildcard arm.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum Ending {
     /// The side to move is checkmated.
     Checkmate,
@@ -12,6 +14,14 @@ pub enum Ending {
     Stalemate,
     /// A side is left with its king alone (a variant's bare-king rule).
     BareKing,
+    /// A king exploded (a variant's explosions).
+    KingExploded,
+    /// A side gave the variant's number of checks.
+    CheckLimit,
+    /// A piece reached the variant's flag region.
+    Flag,
+    /// A side has no pieces left of the kinds that count (extinction).
+    Extinction,
 }
 
 /// The result a final position implies.
@@ -31,7 +41,30 @@ pub enum Outcome {
     },
 }
 
+impl Ending {
+    /// A short name in words, as JSON output writes it (`checkmate`,
+    /// `king exploded`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Ending::Checkmate => "checkmate",
+            Ending::Stalemate => "stalemate",
+            Ending::BareKing => "bare king",
+            Ending::KingExploded => "king exploded",
+            Ending::CheckLimit => "check limit",
+            Ending::Flag => "goal reached",
+            Ending::Extinction => "no pieces left",
+        }
+    }
+}
+
 impl Outcome {
+    /// How the game ended.
+    pub fn ending(&self) -> Ending {
+        match *self {
+            Outcome::Win { by, .. } | Outcome::Draw { by } => by,
+        }
+    }
+
     /// The PGN result string's meaning: White's score as `1-0`, `0-1`, `1/2-1/2`.
     pub fn result(&self) -> &'static str {
         match self {

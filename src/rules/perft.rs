@@ -91,6 +91,9 @@ mod tests {
             fullmove_number: 1,
             king_rights: None,
             waiting: Vec::new(),
+            hand: None,
+            promoted: Vec::new(),
+            checks_given: None,
         };
         let pos = Position::from_setup(v, &setup).unwrap();
         assert_eq!(perft(&pos, 1), 0);

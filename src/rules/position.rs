@@ -54,6 +54,15 @@ pub enum PositionError {
     /// Too many pieces of one kind for the counters.
     #[error("too many pieces")]
     TooManyPieces,
+    /// The pieces in hand do not fit the variant.
+    #[error("pieces in hand: {0}")]
+    Hand(String),
+    /// The check counters do not fit the variant.
+    #[error("check counters: {0}")]
+    Checks(String),
+    /// A piece marked as promoted cannot be one.
+    #[error("promoted pieces: {0}")]
+    Promoted(String),
 }
 
 /// A legal position: board, side to move, castling progress, en passant,
@@ -102,6 +111,13 @@ pub(crate) struct State {
     pub(crate) check: bool,
     /// The key's part for the variant and the pieces (see [`Position::key`]).
     pub(crate) board_key: u64,
+    /// Per colour, per kind: pieces in hand.
+    pub(crate) hands: [[u8; 16]; 2],
+    /// Squares (by bit index) of pieces that came from a promotion, in
+    /// variants where that matters (a promoted piece goes to hand as a pawn).
+    pub(crate) promoted: Store,
+    /// Checks each side has given, in variants that count them.
+    pub(crate) checks: [u8; 2],
 }
 
 impl std::fmt::Debug for Position {
@@ -160,7 +176,13 @@ impl Position {
         pos.state.castling = CastlingState::start(t);
         pos.state.castling_history = pos.state.castling;
         pos.state.king_rights = [t.def.special_king_move.is_some(); 2];
-        pos.state.check = pos.attacked(pos.state.kings[0], Color::Black);
+        if let Some(hand) = &t.def.hand {
+            for p in &hand.start {
+                pos.state.hands[p.color.index()][p.kind.index()] += 1;
+            }
+        }
+        pos.state.check =
+            t.royal && !t.def.kingless[0] && pos.attacked(pos.state.kings[0], Color::Black);
         pos
     }
 
@@ -189,6 +211,9 @@ impl Position {
             immune_bits: [0; STORE_WORDS],
             check: false,
             board_key: t.variant_key,
+            hands: [[0; 16]; 2],
+            promoted: [0; STORE_WORDS],
+            checks: [0; 2],
         };
         Position { variant, state }
     }
@@ -370,6 +395,9 @@ impl Position {
                 .as_ref()
                 .map(|_| self.state.king_rights),
             waiting: self.waiting_pawns().to_vec(),
+            hand: t.def.hand.as_ref().map(|_| self.hand_pieces()),
+            promoted: self.promoted_squares(),
+            checks_given: t.def.check_limit.map(|_| self.state.checks),
         }
     }
 
@@ -469,6 +497,7 @@ impl Position {
             }
         }
         pos.check_setup_pawn_ranks(t)?;
+        pos.set_setup_play_state(t, setup)?;
 
         // Castling.
         pos.state.castling = castling_from_setup(&pos, t, setup)?;
@@ -477,16 +506,16 @@ impl Position {
         pos.set_setup_king_rights(t, setup)?;
         pos.set_setup_en_passant(t, setup)?;
 
-        if pos.attacked(
-            pos.state.kings[pos.state.turn.other().index()],
-            pos.state.turn,
-        ) {
+        let (us, them) = (pos.state.turn, pos.state.turn.other());
+        if t.royal
+            && pos.state.counts[them.index()][t.king.index()] > 0
+            && pos.king_attacked_by(them, us)
+        {
             return Err(PositionError::OppositeCheck);
         }
-        pos.state.check = pos.attacked(
-            pos.state.kings[pos.state.turn.index()],
-            pos.state.turn.other(),
-        );
+        pos.state.check = t.royal
+            && pos.state.counts[us.index()][t.king.index()] > 0
+            && pos.king_attacked_by(us, them);
         Ok(pos)
     }
 
@@ -513,8 +542,13 @@ impl Position {
             }
             self.put(sq, p);
         }
+        // A royal king may be missing where the game ended by its loss
+        // (an explosion); never where it is not.
+        let may_lack = t.def.explosion.is_some();
         for c in Color::BOTH {
-            if kings[c.index()] != 1 {
+            let n = kings[c.index()];
+            let want = u8::from(!t.def.kingless[c.index()]);
+            if t.royal && n != want && !(n == 0 && may_lack) {
                 return Err(PositionError::KingCount(c));
             }
         }
@@ -533,7 +567,12 @@ impl Position {
             let must_promote = sq.rank() == last
                 || (t.def.pawns.promotion_mandatory
                     && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
-            if sq.rank() == first || (must_promote && !self.state.immune.contains(sq)) {
+            // A pawn stands on its first rank only where it may step two
+            // squares from there (Horde, R-HD-1).
+            let may_start_there = t.double_step[p.color.index()] & (1 << first) != 0;
+            if (sq.rank() == first && !may_start_there)
+                || (must_promote && !self.state.immune.contains(sq))
+            {
                 return Err(PositionError::PawnRank);
             }
         }
@@ -617,6 +656,9 @@ impl Position {
 
     /// How the game ends here, if it does (R-0-2, R-RO-4, R-CH-7).
     pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(end) = self.variant_end() {
+            return Some(end);
+        }
         if let Some(bare) = self.bare_king_outcome() {
             return Some(bare);
         }
@@ -743,6 +785,17 @@ impl Position {
             self.play_null();
             return;
         }
+        if self.variant.0.play_rules {
+            self.play_with_rules(m);
+            return;
+        }
+        self.play_pieces(m);
+    }
+
+    /// Plays a piece move (not a drop or a null move) as every variant
+    /// makes it: the pieces, castling progress, rights, clocks, waiting
+    /// pawns, the turn and the check flag.
+    pub(crate) fn play_pieces(&mut self, m: &Move) {
         let t = &*self.variant.0;
         let us = self.state.turn;
         let them = us.other();
@@ -837,8 +890,12 @@ impl Position {
 
         self.state.turn = them;
         self.state.check = self.gives_check(m, us);
+        // The play rules set the check flag themselves (their kings may be
+        // missing or not royal), and check the state after that.
         #[cfg(debug_assertions)]
-        self.assert_incremental_state(m);
+        if !self.variant.0.play_rules {
+            self.assert_incremental_state(m);
+        }
         if us == Color::Black {
             self.state.fullmove_number += 1;
         }
@@ -923,7 +980,7 @@ impl Position {
     /// panics on a difference: every move of every debug test checks the
     /// incremental updates.
     #[cfg(debug_assertions)]
-    fn assert_incremental_state(&self, m: &Move) {
+    pub(crate) fn assert_incremental_state(&self, m: &Move) {
         let t = self.tables();
         let mut colors = [[0; STORE_WORDS]; 2];
         let mut kinds = [[0; STORE_WORDS]; 16];
@@ -944,11 +1001,13 @@ impl Position {
         assert_eq!(immune, self.state.immune_bits, "waiting pawns after {m:?}");
         assert_eq!(key, self.state.board_key, "key after {m:?}");
         let king = self.state.kings[self.state.turn.index()];
-        assert_eq!(
-            self.state.check,
-            self.attacked_by_walking(king, self.state.turn.other()),
-            "check after {m:?}"
-        );
+        if !t.play_rules {
+            assert_eq!(
+                self.state.check,
+                self.attacked_by_walking(king, self.state.turn.other()),
+                "check after {m:?}"
+            );
+        }
     }
 }
 

@@ -49,4 +49,13 @@ pub struct Setup {
     /// Waiting pawns, White's first, each side's in order of arrival
     /// (R-CS-6 needs only the order within a side).
     pub waiting: Vec<WaitingPawn>,
+    /// Pieces in hand (docs/notation.md position strings `[Qn]`), in any
+    /// order; `None` where the string gives no hand (an empty hand in a
+    /// variant with hands).
+    pub hand: Option<Vec<Piece>>,
+    /// Squares of pieces that came from a promotion (`Q~`).
+    pub promoted: Vec<Square>,
+    /// Checks each side has given (White's first), where the string
+    /// counts them (`3+3` or `+1+2`).
+    pub checks_given: Option<[u8; 2]>,
 }

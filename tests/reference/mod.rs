@@ -639,6 +639,9 @@ impl Ref {
                     turns: w.turns,
                 })
                 .collect(),
+            hand: None,
+            promoted: Vec::new(),
+            checks_given: None,
         }
     }
 

@@ -32,6 +32,9 @@ struct GameJson<'a> {
     valid: bool,
     plies: usize,
     result: Option<&'a str>,
+    /// How the final position ends the game, if it does (`checkmate`,
+    /// `king exploded`, ...): the rules' verdict, which the result must fit.
+    ending: Option<&'static str>,
     final_fen: Option<String>,
     /// The first error, as before diagnostics had severities.
     error: Option<ErrorJson<'a>>,
@@ -91,6 +94,12 @@ fn judge(
                 valid,
                 plies: checked.plies,
                 result: checked.result.as_deref(),
+                ending: checked
+                    .end
+                    .as_ref()
+                    .filter(|_| checked.is_valid())
+                    .and_then(|end| end.outcome())
+                    .map(|o| o.ending().name()),
                 final_fen: checked
                     .end
                     .as_ref()

@@ -6,7 +6,7 @@ use super::VariantDef;
 use super::file::{load_toml, read_toml};
 
 /// Short names of the built-in variants, orthodox chess first.
-pub const BUILTIN_NAMES: [&str; 9] = [
+pub const BUILTIN_NAMES: [&str; 17] = [
     "chess",
     "counsellor",
     "royal",
@@ -16,9 +16,17 @@ pub const BUILTIN_NAMES: [&str; 9] = [
     "chancellor-crosswise",
     "kings-leap",
     "chess960",
+    "crazyhouse",
+    "three-check",
+    "five-check",
+    "king-of-the-hill",
+    "antichess",
+    "atomic",
+    "racing-kings",
+    "horde",
 ];
 
-const SOURCES: [&str; 9] = [
+const SOURCES: [&str; 17] = [
     include_str!("../../../variants/chess.toml"),
     include_str!("../../../variants/counsellor.toml"),
     include_str!("../../../variants/royal.toml"),
@@ -28,6 +36,14 @@ const SOURCES: [&str; 9] = [
     include_str!("../../../variants/chancellor-crosswise.toml"),
     include_str!("../../../variants/kings-leap.toml"),
     include_str!("../../../variants/chess960.toml"),
+    include_str!("../../../variants/crazyhouse.toml"),
+    include_str!("../../../variants/three-check.toml"),
+    include_str!("../../../variants/five-check.toml"),
+    include_str!("../../../variants/king-of-the-hill.toml"),
+    include_str!("../../../variants/antichess.toml"),
+    include_str!("../../../variants/atomic.toml"),
+    include_str!("../../../variants/racing-kings.toml"),
+    include_str!("../../../variants/horde.toml"),
 ];
 
 /// The definition file of a built-in variant, by short name, as shipped in

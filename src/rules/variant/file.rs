@@ -93,6 +93,18 @@ struct FileDef {
     king_move: Option<Spanned<KingMoveEntry>>,
     stalemate: Option<Spanned<String>>,
     bare_king: Option<Spanned<String>>,
+    hand: Option<Spanned<super::file_play::HandEntry>>,
+    #[serde(default)]
+    must_capture: bool,
+    #[serde(default = "yes")]
+    royal_king: bool,
+    kingless: Option<Spanned<String>>,
+    #[serde(default)]
+    checks_forbidden: bool,
+    check_limit: Option<Spanned<u8>>,
+    extinction: Option<Spanned<super::file_play::ExtinctionEntry>>,
+    flag: Option<Spanned<super::file_play::FlagEntry>>,
+    explosion: Option<Spanned<super::file_play::ExplosionEntry>>,
 }
 
 #[derive(Deserialize)]
@@ -121,6 +133,7 @@ struct PawnEntry {
     promotion_limit: Option<Spanned<std::collections::BTreeMap<String, u8>>>,
     on_king_square: Option<Spanned<String>>,
     waiting_turns: Option<u8>,
+    en_passant_ranks: Option<Spanned<Vec<u8>>>,
     rule: Option<String>,
 }
 
@@ -371,8 +384,9 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     }
     let size = read_board(src, &raw.board)?;
     let pieces = read_pieces(src, &raw.piece)?;
-    let kinds = Kinds::of(&pieces);
-    let setup = read_setup(src, &raw.setup, size, kinds)?;
+    let kinds = Kinds::of(&pieces, raw.royal_king);
+    let kingless = read_kingless(src, raw.kingless.as_ref())?;
+    let setup = read_setup(src, &raw.setup, size, kinds, kingless)?;
     let pawns = match &raw.pawns {
         None => default_pawns(kinds),
         Some(sp) => read_pawns(src, sp, size, kinds)?,
@@ -390,6 +404,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         Some(sk) => Some(read_king_move(src, sk)?),
     };
     let (stalemate, bare_king) = read_outcomes(src, &raw)?;
+    let play = super::file_play::read_play_rules(src, &raw_play(&raw), size, kinds)?;
     Ok(VariantDef {
         name: String::from(name),
         display_name: String::from(raw.display_name.as_deref().unwrap_or(name)),
@@ -403,9 +418,47 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         stalemate,
         free_castling,
         bare_king,
+        hand: play.hand,
+        must_capture: raw.must_capture,
+        royal_king: raw.royal_king,
+        kingless,
+        checks_forbidden: raw.checks_forbidden,
+        check_limit: play.check_limit,
+        extinction: play.extinction,
+        flag: play.flag,
+        explosion: play.explosion,
         source: Some(String::from(src.text)),
         source_format: super::SourceFormat::Toml,
     })
+}
+
+/// `kingless = "white" | "black"`: the side whose army has no king.
+fn read_kingless(
+    src: &Source<'_>,
+    text: Option<&Spanned<String>>,
+) -> Result<[bool; 2], DefinitionError> {
+    match text.map(|t| t.get_ref().as_str()) {
+        None => Ok([false; 2]),
+        Some("white") => Ok([true, false]),
+        Some("black") => Ok([false, true]),
+        Some(other) => Err(src.err(
+            text.map_or(0, offset_of),
+            "kingless",
+            format!("`{other}` is not white or black"),
+        )),
+    }
+}
+
+/// The play-rule tables of `raw`, borrowed for their reader.
+fn raw_play(raw: &FileDef) -> super::file_play::PlayTables<'_> {
+    super::file_play::PlayTables {
+        setup: &raw.setup,
+        hand: raw.hand.as_ref(),
+        check_limit: raw.check_limit.as_ref(),
+        extinction: raw.extinction.as_ref(),
+        flag: raw.flag.as_ref(),
+        explosion: raw.explosion.as_ref(),
+    }
 }
 
 /// The board's size from `board = "FILESxRANKS"`.
@@ -527,24 +580,27 @@ fn read_piece(
 
 /// The piece types read, with the king's and the pawn's.
 #[derive(Clone, Copy)]
-struct Kinds<'a> {
+pub(super) struct Kinds<'a> {
     pieces: &'a [PieceDef],
-    king: PieceKind,
-    pawn: PieceKind,
+    pub king: PieceKind,
+    pub pawn: PieceKind,
+    /// Whether the king is royal; one that is not may be promoted to.
+    royal: bool,
 }
 
 impl<'a> Kinds<'a> {
     /// The kinds of `pieces` (one king and one pawn among them).
-    fn of(pieces: &'a [PieceDef]) -> Kinds<'a> {
+    fn of(pieces: &'a [PieceDef], royal: bool) -> Kinds<'a> {
         Kinds {
             pieces,
             king: kind_of_role(pieces, Role::King),
             pawn: kind_of_role(pieces, Role::Pawn),
+            royal,
         }
     }
 
     /// The kind written with `letter`, in either case.
-    fn of_letter(self, letter: char) -> Option<PieceKind> {
+    pub fn of_letter(self, letter: char) -> Option<PieceKind> {
         self.pieces
             .iter()
             .position(|p| p.letter == letter.to_ascii_uppercase())
@@ -571,9 +627,11 @@ fn read_setup(
     text: &Spanned<String>,
     size: BoardSize,
     kinds: Kinds<'_>,
+    kingless: [bool; 2],
 ) -> Result<Vec<(Square, Piece)>, DefinitionError> {
     let setup_at = offset_of(text);
-    let board = parse_setup_board(text.get_ref(), size).map_err(|reason| {
+    let (board_text, _) = super::file_play::split_hand(text.get_ref());
+    let board = parse_setup_board(board_text, size).map_err(|reason| {
         src.err(
             setup_at,
             "setup",
@@ -599,11 +657,12 @@ fn read_setup(
             .iter()
             .filter(|(_, p)| p.color == color && p.kind == kinds.king)
             .count();
-        if n != 1 {
+        let want = usize::from(!kingless[color.index()]);
+        if n != want && kinds.royal {
             return Err(src.err(
                 setup_at,
                 "setup",
-                format!("{color:?} has {n} kings; the setup needs exactly one per side (R-0-1)"),
+                format!("{color:?} has {n} kings; the setup needs {want} (R-0-1, kingless)"),
             ));
         }
     }
@@ -620,6 +679,7 @@ fn default_pawns(kinds: Kinds<'_>) -> PawnRules {
         promotion_ranks: Vec::new(),
         promotion_mandatory: true,
         promotion_limits: Vec::new(),
+        en_passant_ranks: None,
         rule: "R-0-4".into(),
     }
 }
@@ -666,6 +726,23 @@ fn read_pawns(
         return Err(src.err(at, "pawns.promotion-choices", "no type to promote to"));
     }
     let promotion_limits = read_promotion_limits(src, p, &promotion, kinds)?;
+    let en_passant_ranks = match &p.en_passant_ranks {
+        None => None,
+        Some(r) => Some(
+            r.get_ref()
+                .iter()
+                .map(|&n| {
+                    (1..=size.ranks).contains(&n).then(|| n - 1).ok_or_else(|| {
+                        src.err(
+                            offset_of(r),
+                            "pawns.en-passant-ranks",
+                            format!("rank {n} is not on a board of {} ranks", size.ranks),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<u8>, _>>()?,
+        ),
+    };
     Ok(PawnRules {
         double_step_ranks,
         double_step_ranks_black: None,
@@ -674,6 +751,7 @@ fn read_pawns(
         promotion_ranks,
         promotion_mandatory: p.promotion_mandatory,
         promotion_limits,
+        en_passant_ranks,
         rule: String::from(p.rule.as_deref().unwrap_or("R-0-4")),
     })
 }
@@ -689,7 +767,7 @@ fn read_promotion(
         s.get_ref()
             .chars()
             .map(|c| match kinds.of_letter(c) {
-                Some(k) if kinds.is_officer(k) => Ok(k),
+                Some(k) if kinds.is_officer(k) || (k == kinds.king && !kinds.royal) => Ok(k),
                 _ => Err(src.err(
                     offset_of(s),
                     field,

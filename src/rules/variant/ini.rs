@@ -1031,6 +1031,15 @@ fn to_def(
         stalemate: v.stalemate,
         free_castling,
         bare_king,
+        hand: None,
+        must_capture: false,
+        royal_king: true,
+        kingless: [false; 2],
+        checks_forbidden: false,
+        check_limit: None,
+        extinction: None,
+        flag: None,
+        explosion: None,
         source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
     })
@@ -1258,6 +1267,7 @@ fn pawns_of(
         promotion_ranks: promo_white.iter().map(|r| r - 1).collect(),
         promotion_mandatory: v.mandatory_promotion,
         promotion_limits,
+        en_passant_ranks: None,
         rule: "R-0-4".into(),
     })
 }

@@ -8,6 +8,7 @@
 
 mod builtin;
 mod file;
+mod file_play;
 mod ini;
 mod tables;
 
@@ -99,6 +100,10 @@ pub struct PawnRules {
     /// the limit (Grand chess: promote only to captured pieces). Types not
     /// listed are not limited.
     pub promotion_limits: Vec<(PieceKind, u8)>,
+    /// Ranks (0-based, absolute) of the squares a double step passes
+    /// where it may be taken en passant; `None`: wherever it happens.
+    /// Horde: a double step from the first rank gives no en passant.
+    pub en_passant_ranks: Option<Vec<u8>>,
     /// The ruling on promotion, cited in messages (`R-CO-3`).
     pub rule: String,
 }
@@ -217,6 +222,70 @@ pub enum StalemateOutcome {
     StalematedWins,
 }
 
+/// Pieces in hand and dropping them (docs/variants.md "Hands and drops"):
+/// a drop puts a piece from its owner's hand on an empty square, as a
+/// whole move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HandRules {
+    /// A captured piece goes to the captor's hand, its colour changed
+    /// (crazyhouse); otherwise hands hold only what the setup gives.
+    pub captures_to_hand: bool,
+    /// A piece that came from a promotion goes to hand as a pawn.
+    pub promoted_revert: bool,
+    /// Ranks (0-based, White's view; Black's mirrored) a pawn may be
+    /// dropped on.
+    pub pawn_ranks: Vec<u8>,
+    /// Ranks (0-based, White's view; Black's mirrored) any piece may be
+    /// dropped on.
+    pub ranks: Vec<u8>,
+    /// No piece on the board moves while its owner has pieces in hand (a
+    /// placement phase).
+    pub must_drop: bool,
+    /// The pieces in hand at the start (the setup string's `[...]`).
+    pub start: Vec<Piece>,
+    /// The ruling, e.g. `R-ZH-1`.
+    pub rule: String,
+}
+
+/// Who a side without pieces of some kinds is: extinction (docs/variants.md
+/// "Extinction").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extinction {
+    /// The kinds that count (bit per kind); a side with none of them on the
+    /// board (and in hand) is extinct.
+    pub kinds: u16,
+    /// Whether the extinct side wins (antichess) or loses (horde).
+    pub extinct_side_wins: bool,
+    /// The ruling.
+    pub rule: String,
+}
+
+/// A region whose reaching by a piece type wins (docs/variants.md
+/// "Flag"): king of the hill's centre, racing kings' last rank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlagRule {
+    /// The type that must arrive.
+    pub kind: PieceKind,
+    /// Per colour: the squares that win.
+    pub regions: [Vec<Square>; 2],
+    /// When White arrives first, Black makes one more move, and arriving
+    /// too draws.
+    pub black_reply: bool,
+    /// The ruling.
+    pub rule: String,
+}
+
+/// Captures explode (docs/variants.md "Explosions"): the capturing piece,
+/// the captured one and every piece on the eight squares around the
+/// capture square but those of the immune kinds are removed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explosion {
+    /// Kinds that survive an explosion next to them (bit per kind).
+    pub immune: u16,
+    /// The ruling.
+    pub rule: String,
+}
+
 /// A variant, as data.
 #[derive(Clone, Debug)]
 pub struct VariantDef {
@@ -245,6 +314,27 @@ pub struct VariantDef {
     pub free_castling: Option<FreeCastling>,
     /// Bare-king outcome.
     pub bare_king: BareKing,
+    /// Pieces in hand and drops.
+    pub hand: Option<HandRules>,
+    /// A side that can capture must (antichess).
+    pub must_capture: bool,
+    /// Per colour: the side has no king at all (Horde's White): it cannot
+    /// be checked, and loses by the variant's other rules.
+    pub kingless: [bool; 2],
+    /// Whether the king is royal (may not be left attacked, R-0-1). A
+    /// king that is not is an ordinary piece: no check, it may be
+    /// captured and there may be any number of them.
+    pub royal_king: bool,
+    /// No move may give check (racing kings).
+    pub checks_forbidden: bool,
+    /// The side that gives this many checks wins (three-check: 3).
+    pub check_limit: Option<u8>,
+    /// A side left without pieces of some kinds wins or loses.
+    pub extinction: Option<Extinction>,
+    /// A piece reaching a region wins.
+    pub flag: Option<FlagRule>,
+    /// Captures explode.
+    pub explosion: Option<Explosion>,
     /// The definition file's text, when it came from one (for a
     /// `variants.ini` section: that section and the sections it inherits
     /// from, parents first).
@@ -333,6 +423,23 @@ impl PartialEq for Variant {
 impl Eq for Variant {}
 
 impl VariantDef {
+    /// Whether any rule beyond moving pieces applies: hands, compulsory
+    /// capture, a king that is not royal, forbidden checks, check
+    /// counting, extinction, a flag region or explosions. Such variants
+    /// take the move generator's general path (each move tried on a copy).
+    pub fn has_play_rules(&self) -> bool {
+        self.hand.is_some()
+            || self.must_capture
+            || !self.royal_king
+            || self.kingless.iter().any(|&k| k)
+            || self.pawns.en_passant_ranks.is_some()
+            || self.checks_forbidden
+            || self.check_limit.is_some()
+            || self.extinction.is_some()
+            || self.flag.is_some()
+            || self.explosion.is_some()
+    }
+
     /// Whether `other` defines the same variant: every field but the
     /// text it was read from (two files may write one definition
     /// differently).
@@ -350,6 +457,15 @@ impl VariantDef {
             stalemate,
             free_castling,
             bare_king,
+            hand,
+            must_capture,
+            royal_king,
+            kingless,
+            checks_forbidden,
+            check_limit,
+            extinction,
+            flag,
+            explosion,
             source: _,
             source_format: _,
         } = self;
@@ -365,6 +481,15 @@ impl VariantDef {
             && *stalemate == other.stalemate
             && *free_castling == other.free_castling
             && *bare_king == other.bare_king
+            && *hand == other.hand
+            && *must_capture == other.must_capture
+            && *royal_king == other.royal_king
+            && *kingless == other.kingless
+            && *checks_forbidden == other.checks_forbidden
+            && *check_limit == other.check_limit
+            && *extinction == other.extinction
+            && *flag == other.flag
+            && *explosion == other.explosion
     }
 }
 
@@ -372,7 +497,8 @@ impl VariantDef {
 /// games builds the tables of chess alone (building all nine was half the
 /// instructions of validating 232 games). These never change: they are
 /// the definitions shipped in `variants/`.
-static BUILTIN: [OnceLock<Variant>; BUILTIN_NAMES.len()] = [const { OnceLock::new() }; 9];
+static BUILTIN: [OnceLock<Variant>; BUILTIN_NAMES.len()] =
+    [const { OnceLock::new() }; BUILTIN_NAMES.len()];
 
 impl Variant {
     /// Compiles a definition.

@@ -181,6 +181,12 @@ pub(crate) struct Tables {
     /// The start position, made the first time it is asked for: each game
     /// read starts from a copy.
     pub start: OnceLock<State>,
+    /// Whether the king is royal (`VariantDef::royal_king`).
+    pub royal: bool,
+    /// Whether a rule beyond moving pieces applies
+    /// (`VariantDef::has_play_rules`): moves then take the generator's
+    /// general path.
+    pub play_rules: bool,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -376,11 +382,17 @@ fn setup_summary(
         seen.insert(sq);
         setup_counts[p.color.index()][p.kind.index()] += 1;
         if p.kind == king {
-            if king_origin[p.color.index()].is_some() {
+            if king_origin[p.color.index()].is_some() && def.royal_king {
                 return Err(VariantDefError::SetupKings);
             }
-            king_origin[p.color.index()] = Some(sq);
+            king_origin[p.color.index()].get_or_insert(sq);
         }
+    }
+    if !def.royal_king || def.kingless.iter().any(|&k| k) {
+        // A king that is not royal is an ordinary piece: any number of
+        // them, its origin only where castling needs one.
+        let origin = |c: usize, rank: u8| king_origin[c].unwrap_or(Square::new(0, rank));
+        return Ok(([origin(0, 0), origin(1, def.size.ranks - 1)], setup_counts));
     }
     let (Some(wk), Some(bk)) = (king_origin[0], king_origin[1]) else {
         return Err(VariantDefError::SetupKings);
@@ -1297,6 +1309,8 @@ impl Tables {
             pin_lines,
             pin_dir,
             start: OnceLock::new(),
+            royal: def.royal_king,
+            play_rules: def.has_play_rules(),
             def,
             check_reach: Vec::new(),
         };
