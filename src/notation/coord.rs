@@ -2,13 +2,7 @@
 //! king's from-to (`h1j1`), and the waiting-promotion suffix `&e8=Q`
 //! (§7). Grammar production `coord-move`.
 
-use nom::IResult;
-use nom::Parser;
-use nom::character::complete::{char, satisfy};
-use nom::combinator::{all_consuming, opt};
-use nom::sequence::preceded;
-
-use super::square::{push_square, square};
+use super::square::{push_square, square_at};
 use crate::rules::{Move, MoveKind, PieceKind, Position, Square, kind_names};
 
 /// A coordinate move as written, before it is matched to a position.
@@ -40,49 +34,61 @@ pub enum CoordError {
     Ambiguous(String),
 }
 
-/// Production `waiting-suffix`: `&` square `=` letter.
-pub fn waiting_suffix(input: &str) -> IResult<&str, (Square, char)> {
-    preceded(
-        char('&'),
-        (
-            square,
-            preceded(char('='), satisfy(|c| c.is_ascii_alphabetic())),
-        ),
-    )
-    .parse(input)
-}
-
-/// Zero or more `waiting-suffix`es. Unlike `many0`, allocates nothing
-/// when there are none, as on almost every move.
-pub fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
-    let mut out = Vec::new();
-    while input.starts_with('&') {
-        let (rest, suffix) = waiting_suffix(input)?;
-        out.push(suffix);
-        input = rest;
+/// Production `waiting-suffix` at the start of `text`: `&` square `=`
+/// letter; the square, the letter and the suffix's length.
+#[inline]
+pub fn waiting_suffix(text: &[u8]) -> Option<((Square, char), usize)> {
+    if text.first() != Some(&b'&') {
+        return None;
     }
-    Ok((input, out))
+    let (sq, len) = square_at(&text[1..])?;
+    match text.get(1 + len..1 + len + 2) {
+        Some(&[b'=', c]) if c.is_ascii_alphabetic() => Some(((sq, c as char), len + 3)),
+        _ => None,
+    }
 }
 
-/// Production `coord-move`.
-///
-/// # Errors
-/// A nom error if the input does not start with a coordinate move.
-pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
-    (
-        square,
-        square,
-        // Lower case as UCI writes it; upper case as some files do (`d7d8R`).
-        opt(satisfy(|c| c.is_ascii_alphabetic())),
-        waiting_suffixes,
-    )
-        .map(|(from, to, promotion, waiting)| CoordMove {
+/// Zero or more `waiting-suffix`es at the start of `text`, and their
+/// length; `None` where a `&` opens no suffix. Allocates nothing when
+/// there are none, as on almost every move.
+#[inline(always)]
+pub fn waiting_suffixes(text: &[u8]) -> Option<(Vec<(Square, char)>, usize)> {
+    let mut out = Vec::new();
+    let mut len = 0;
+    while text.get(len) == Some(&b'&') {
+        let (suffix, n) = waiting_suffix(&text[len..])?;
+        out.push(suffix);
+        len += n;
+    }
+    Some((out, len))
+}
+
+/// Production `coord-move` at the start of `text`: from-square,
+/// to-square, a promotion letter in either case (lower case as UCI writes
+/// it, upper case as some files do: `d7d8R`), waiting suffixes; the move
+/// and its length.
+#[inline(always)]
+pub fn coord_move(text: &[u8]) -> Option<(CoordMove, usize)> {
+    let (from, a) = square_at(text)?;
+    let (to, b) = square_at(&text[a..])?;
+    let mut len = a + b;
+    let promotion = match text.get(len) {
+        Some(&c) if c.is_ascii_alphabetic() => {
+            len += 1;
+            Some(c.to_ascii_lowercase() as char)
+        }
+        _ => None,
+    };
+    let (waiting, n) = waiting_suffixes(&text[len..])?;
+    Some((
+        CoordMove {
             from,
             to,
-            promotion: promotion.map(|c: char| c.to_ascii_lowercase()),
+            promotion,
             waiting,
-        })
-        .parse(input)
+        },
+        len + n,
+    ))
 }
 
 /// Parses a whole string as a coordinate move.
@@ -90,10 +96,10 @@ pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
 /// # Errors
 /// [`CoordError::Syntax`] if it is not one.
 pub fn parse_coord(text: &str) -> Result<CoordMove, CoordError> {
-    all_consuming(coord_move)
-        .parse(text)
-        .map(|(_, m)| m)
-        .map_err(|_| CoordError::Syntax(text.to_string()))
+    match coord_move(text.as_bytes()) {
+        Some((m, len)) if len == text.len() => Ok(m),
+        _ => Err(CoordError::Syntax(text.to_string())),
+    }
 }
 
 /// Finds the legal move of `pos` that `text` names.
