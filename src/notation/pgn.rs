@@ -783,9 +783,9 @@ impl<'a> Reader<'a> {
             }
             Ok(_) => None,
             Err(e) => {
-                let message =
-                    format!("{e}; the game keeps its tags and the moves before this point");
-                v.diagnostic(Diagnostic::error(DiagnosticKind::Syntax, e.at, message));
+                let mut d = Diagnostic::from(&e);
+                d.message += "; the game keeps its tags and the moves before this point";
+                v.diagnostic(d);
                 Some(e)
             }
         };
