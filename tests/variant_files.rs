@@ -131,9 +131,12 @@ fn castling_squares_off_any_board_are_refused_not_panicked_on() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.ends_with("castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "{}:19:1: castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n   |\n19 | king = \"e1-z99\"\n   | ^^^^^^^^^^^^^^^\n",
+            dir.join("far.toml").display()
+        )
     );
 }
 

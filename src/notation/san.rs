@@ -905,9 +905,13 @@ mod tests {
         ] {
             assert!(parse_san(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "x", "Z", "e9x", "O-O-O-O", "N", "e4 "] {
+        for bad in ["", "x", "Z", "e9x", "O-O-O-O", "N", "e4 ", "e4+++", "e4#+"] {
             assert!(parse_san(bad).is_err(), "{bad}");
         }
+        // `++` is a check mark, read as `+`, as the grammar's check-mark has
+        // it and the reader reads it.
+        let t = parse_san("Nf3++!").unwrap();
+        assert_eq!((t.check, t.suffix_nag), (Some(CheckMark::Check), Some(1)));
     }
 
     #[test]
