@@ -230,6 +230,7 @@ fn skip_white_space(text: &str, mut i: usize) -> usize {
 /// borrowed from the text unless it has escapes. Names and values are a
 /// few bytes: plain loops cost less than iterator adapters or `memchr`'s
 /// set-up.
+#[inline(always)]
 fn tag_pair(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     let bytes = input.as_bytes();
     if bytes.first() != Some(&b'[') {
