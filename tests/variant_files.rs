@@ -131,9 +131,12 @@ fn castling_squares_off_any_board_are_refused_not_panicked_on() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.ends_with("castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n"),
-        "{err}"
+    assert_eq!(
+        err,
+        format!(
+            "{}:19:1: castling.king: `e1-z99` is not FROM-TO squares on the board (`e1-g1`)\n   |\n19 | king = \"e1-z99\"\n   | ^^^^^^^^^^^^^^^\n",
+            dir.join("far.toml").display()
+        )
     );
 }
 
@@ -340,13 +343,23 @@ fn a_bad_definition_stops_xpgn_before_any_game_is_read() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.ends_with("bad.toml:19: piece.betza: Betza `QY`, column 2: `Y` is not a Betza atom (W F D N A H C Z G K R B Q)\n"),
-        "{err}"
+    // In the diagnostics' one form: where, what, the line with a caret.
+    assert_eq!(
+        err,
+        format!(
+            "{}:19:1: piece.betza: Betza `QY`, column 2: `Y` is not a Betza atom (W F D N A H C Z G K R B Q)\n   |\n19 | betza = \"QY\"\n   | ^^^^^^^^^^^^\n",
+            bad.display()
+        )
     );
     assert!(o.stdout.is_empty());
     let o = xpgn(&["--variants", "tests/variants/missing.ini", "variants"]);
     assert_eq!(o.status.code(), Some(2));
+    // A file that cannot be read has no line to show: one line names it.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("xpgn: tests/variants/missing.ini:0: file: ") && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 #[test]
@@ -371,7 +384,7 @@ fn refused_ini_sections_are_warnings_and_the_others_load() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "xpgn: warning: {}:4: [zh-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated\n",
+            "{}:4:1: warning: [zh-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated\n  |\n4 | pieceDrops = true\n  | ^^^^^^^^^^^^^^^^^\n",
             ini.display()
         )
     );

@@ -49,6 +49,10 @@ pub enum Command {
         /// Files to read (`-` for standard input).
         #[arg(required = true)]
         files: Vec<String>,
+        /// The variant of games that have no Variant tag (default orthodox
+        /// chess): FICS archives, for one, leave crazyhouse games untagged.
+        #[arg(long, value_name = "NAME")]
+        variant: Option<String>,
         /// Diagnostics as text lines, or one JSON object per game.
         #[arg(long, value_enum, default_value = "text")]
         format: OutputFormat,
@@ -66,6 +70,10 @@ pub enum Command {
         /// Files to read (`-` for standard input).
         #[arg(required = true)]
         files: Vec<String>,
+        /// The variant of games that have no Variant tag (default orthodox
+        /// chess): FICS archives, for one, leave crazyhouse games untagged.
+        #[arg(long, value_name = "NAME")]
+        variant: Option<String>,
         /// Output form.
         #[arg(long, value_enum)]
         to: ConvertTo,
@@ -83,6 +91,10 @@ pub enum Command {
         /// Files or folders (`.pgn`, `.xpgn` below them); `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
+        /// The variant of games that have no Variant tag (default orthodox
+        /// chess): FICS archives, for one, leave crazyhouse games untagged.
+        #[arg(long, value_name = "NAME")]
+        variant: Option<String>,
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
         db: String,
@@ -408,6 +420,10 @@ pub struct DatasetArgs {
     /// folders together are one dataset.
     #[arg(long, value_name = "DIR")]
     pub out: String,
+    /// The variant of games that have no Variant tag (default orthodox
+    /// chess): FICS archives, for one, leave crazyhouse games untagged.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
     /// Most rows per part: a part's `positions` file (and its `games`
     /// file) closes before it would pass this many rows.
     #[arg(long, value_name = "ROWS", default_value_t = xpgn::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]

@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Parser;
 
+use xpgn::notation::diagnostic::{Severity, definition_diagnostic};
 use xpgn::notation::printable::printable;
+use xpgn::rules::DefinitionError;
 
 pub use args::Cli;
 pub use exit::{CliError, Exit};
@@ -56,7 +58,7 @@ pub fn main() -> ExitCode {
     let registry = match load_variants(&cli) {
         Ok(registry) => registry,
         Err(e) => {
-            eprintln!("xpgn: {}", printable(&e.to_string(), usize::MAX));
+            eprintln!("{}", shown_definition_error(&e, Severity::Error));
             return Exit::Fatal.into();
         }
     };
@@ -90,7 +92,7 @@ pub fn main() -> ExitCode {
 /// Loads the variant definition files of `XPGN_VARIANTS` and `--variants`
 /// besides the built-ins: the registry every command looks names up in; a definition that
 /// cannot be played stops xpgn before any game is read.
-fn load_variants(cli: &Cli) -> Result<xpgn::rules::Registry, xpgn::rules::DefinitionError> {
+fn load_variants(cli: &Cli) -> Result<xpgn::rules::Registry, DefinitionError> {
     let env = std::env::var_os("XPGN_VARIANTS").unwrap_or_default();
     let mut paths: Vec<std::path::PathBuf> = std::env::split_paths(&env)
         .filter(|p| !p.as_os_str().is_empty())
@@ -101,13 +103,29 @@ fn load_variants(cli: &Cli) -> Result<xpgn::rules::Registry, xpgn::rules::Defini
         // A refused variants.ini section is a warning: the file's other
         // sections load, as Fairy-Stockfish loads them.
         for refusal in registry.load_path(&path)?.refused {
-            eprintln!(
-                "xpgn: warning: {}",
-                printable(&refusal.to_string(), usize::MAX)
-            );
+            eprintln!("{}", shown_definition_error(&refusal, Severity::Warning));
         }
     }
     Ok(registry)
+}
+
+/// A fault of a variant definition file as xpgn shows it: one at a line
+/// in the diagnostics' one form (`file:line:col: field: reason`, the line
+/// quoted with a caret under it:
+/// [`xpgn::notation::diagnostic::Diagnostic::render_file_in`]); one with
+/// no line (a file that cannot be read) in one line naming the file.
+fn shown_definition_error(e: &DefinitionError, severity: Severity) -> String {
+    if e.line == 0 {
+        let warning = match severity {
+            Severity::Warning => "warning: ",
+            Severity::Error => "",
+        };
+        return format!("xpgn: {warning}{}", printable(&e.to_string(), usize::MAX));
+    }
+    // The file was read whole when it was loaded; read again for the line.
+    let text = std::fs::read_to_string(&e.file).ok();
+    definition_diagnostic(e, text.as_deref(), severity)
+        .render_file_in(&e.file, text.as_deref().unwrap_or(""))
 }
 
 /// How many characters of a line of clap's error messages are shown.

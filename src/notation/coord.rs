@@ -1,15 +1,8 @@
 //! Coordinate moves (docs/notation.md §9): `e2e4`, `a7a8q`, castling as the
-//! king's from-to (`h1j1`), drops from the hand (`N@f3`, §12), and the
+//! king's from-to (`h1j1`), drops from the hand (`N@f3`, §13), and the
 //! waiting-promotion suffix `&e8=Q` (§7). Grammar production `coord-move`.
 
-use nom::IResult;
-use nom::Parser;
-use nom::branch::alt;
-use nom::character::complete::{char, satisfy};
-use nom::combinator::{all_consuming, opt};
-use nom::sequence::preceded;
-
-use super::square::{push_square, square};
+use super::square::{push_square, square_at};
 use crate::rules::{Move, MoveKind, PieceKind, Position, Square, kind_names};
 
 /// A coordinate move as written, before it is matched to a position.
@@ -23,9 +16,11 @@ pub struct CoordMove {
     pub promotion: Option<char>,
     /// `&square=Letter` suffixes.
     pub waiting: Vec<(Square, char)>,
-    /// For a drop (`N@f3`): the dropped piece's letter, upper case; `from`
-    /// and `to` are then both the square it lands on.
-    pub drop: Option<char>,
+    /// Whether this is a drop from the hand (`N@f3`, `@e4`); `from` and
+    /// `to` are then both the square the piece lands on.
+    pub drop: bool,
+    /// A drop's piece letter, upper case; `None` for `@e4`, a pawn.
+    pub drop_letter: Option<char>,
 }
 
 /// Why a coordinate move cannot be played.
@@ -44,69 +39,88 @@ pub enum CoordError {
     Ambiguous(String),
 }
 
-/// Production `waiting-suffix`: `&` square `=` letter.
-pub fn waiting_suffix(input: &str) -> IResult<&str, (Square, char)> {
-    preceded(
-        char('&'),
-        (
-            square,
-            preceded(char('='), satisfy(|c| c.is_ascii_alphabetic())),
-        ),
-    )
-    .parse(input)
-}
-
-/// Zero or more `waiting-suffix`es. Unlike `many0`, allocates nothing
-/// when there are none, as on almost every move.
-pub fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
-    let mut out = Vec::new();
-    while input.starts_with('&') {
-        let (rest, suffix) = waiting_suffix(input)?;
-        out.push(suffix);
-        input = rest;
+/// Production `waiting-suffix` at the start of `text`: `&` square `=`
+/// letter; the square, the letter and the suffix's length.
+#[inline]
+pub fn waiting_suffix(text: &[u8]) -> Option<((Square, char), usize)> {
+    if text.first() != Some(&b'&') {
+        return None;
     }
-    Ok((input, out))
+    let (sq, len) = square_at(&text[1..])?;
+    match text.get(1 + len..1 + len + 2) {
+        Some(&[b'=', c]) if c.is_ascii_alphabetic() => Some(((sq, c as char), len + 3)),
+        _ => None,
+    }
 }
 
-/// Production `coord-move`.
-///
-/// # Errors
-/// A nom error if the input does not start with a coordinate move.
-pub fn coord_move(input: &str) -> IResult<&str, CoordMove> {
-    alt((coord_drop, coord_step)).parse(input)
+/// Zero or more `waiting-suffix`es at the start of `text`, and their
+/// length; `None` where a `&` opens no suffix. Allocates nothing when
+/// there are none, as on almost every move.
+#[inline(always)]
+pub fn waiting_suffixes(text: &[u8]) -> Option<(Vec<(Square, char)>, usize)> {
+    let mut out = Vec::new();
+    let mut len = 0;
+    while text.get(len) == Some(&b'&') {
+        let (suffix, n) = waiting_suffix(&text[len..])?;
+        out.push(suffix);
+        len += n;
+    }
+    Some((out, len))
 }
 
-/// Production `coord-drop`: a piece letter, `@`, the square (`N@f3`).
-fn coord_drop(input: &str) -> IResult<&str, CoordMove> {
-    (satisfy(|c| c.is_ascii_alphabetic()), char('@'), square)
-        .map(|(letter, _, to)| CoordMove {
+/// Production `coord-move` at the start of `text`: from-square,
+/// to-square, a promotion letter in either case (lower case as UCI writes
+/// it, upper case as some files do: `d7d8R`), waiting suffixes; the move
+/// and its length.
+#[inline(always)]
+pub fn coord_move(text: &[u8]) -> Option<(CoordMove, usize)> {
+    if text.get(1) == Some(&b'@') || text.first() == Some(&b'@') {
+        return coord_drop(text);
+    }
+    let (from, a) = square_at(text)?;
+    let (to, b) = square_at(&text[a..])?;
+    let mut len = a + b;
+    let promotion = match text.get(len) {
+        Some(&c) if c.is_ascii_alphabetic() => {
+            len += 1;
+            Some(c.to_ascii_lowercase() as char)
+        }
+        _ => None,
+    };
+    let (waiting, n) = waiting_suffixes(&text[len..])?;
+    Some((
+        CoordMove {
+            from,
+            to,
+            promotion,
+            waiting,
+            drop: false,
+            drop_letter: None,
+        },
+        len + n,
+    ))
+}
+
+/// Production `drop` at the start of `text`: a piece letter (none for a
+/// pawn), `@`, the square (`N@f3`, `@e4`); the move and its length.
+fn coord_drop(text: &[u8]) -> Option<(CoordMove, usize)> {
+    let (letter, at) = match text {
+        [b'@', ..] => (None, 1),
+        [c, b'@', ..] if c.is_ascii_alphabetic() => (Some(c.to_ascii_uppercase() as char), 2),
+        _ => return None,
+    };
+    let (to, len) = square_at(&text[at..])?;
+    Some((
+        CoordMove {
             from: to,
             to,
             promotion: None,
             waiting: Vec::new(),
-            drop: Some(letter.to_ascii_uppercase()),
-        })
-        .parse(input)
-}
-
-/// Production `coord-step`: from-square, to-square, promotion letter and
-/// waiting suffixes.
-fn coord_step(input: &str) -> IResult<&str, CoordMove> {
-    (
-        square,
-        square,
-        // Lower case as UCI writes it; upper case as some files do (`d7d8R`).
-        opt(satisfy(|c| c.is_ascii_alphabetic())),
-        waiting_suffixes,
-    )
-        .map(|(from, to, promotion, waiting)| CoordMove {
-            from,
-            to,
-            promotion: promotion.map(|c: char| c.to_ascii_lowercase()),
-            waiting,
-            drop: None,
-        })
-        .parse(input)
+            drop: true,
+            drop_letter: letter,
+        },
+        at + len,
+    ))
 }
 
 /// Parses a whole string as a coordinate move.
@@ -114,10 +128,10 @@ fn coord_step(input: &str) -> IResult<&str, CoordMove> {
 /// # Errors
 /// [`CoordError::Syntax`] if it is not one.
 pub fn parse_coord(text: &str) -> Result<CoordMove, CoordError> {
-    all_consuming(coord_move)
-        .parse(text)
-        .map(|(_, m)| m)
-        .map_err(|_| CoordError::Syntax(text.to_string()))
+    match coord_move(text.as_bytes()) {
+        Some((m, len)) if len == text.len() => Ok(m),
+        _ => Err(CoordError::Syntax(text.to_string())),
+    }
 }
 
 /// Finds the legal move of `pos` that `text` names.
@@ -147,18 +161,8 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
     let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
         super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
     };
-    if let Some(letter) = cm.drop {
-        let kind = variant.kind_by_letter(letter).ok_or_else(|| {
-            CoordError::Illegal(format!(
-                "`{letter}` is not a piece of {}",
-                variant.def().display_name
-            ))
-        })?;
-        return pos
-            .legal_moves()
-            .into_iter()
-            .find(|m| m.dropped() == Some(kind) && m.to == cm.to)
-            .ok_or_else(|| CoordError::Illegal(pos.explain_drop(kind, cm.to)));
+    if cm.drop {
+        return resolve_drop(pos, cm.drop_letter, cm.to).map_err(CoordError::Illegal);
     }
     // Castling toward either rook as the king taking its own rook (R-960-1).
     if variant.def().free_castling.is_some()
@@ -331,9 +335,7 @@ pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
         return;
     }
     if let Some(kind) = m.dropped() {
-        out.push(pos.variant().piece_def(kind).letter);
-        out.push('@');
-        push_square(out, m.to);
+        push_drop(out, pos, kind, m.to);
         return;
     }
     push_square(out, m.from);
@@ -354,6 +356,41 @@ pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
         out.push(pos.variant().piece_def(k).letter.to_ascii_lowercase());
     }
     push_waiting_suffixes(out, pos, m);
+}
+
+/// The legal drop of `pos` that a drop written with `letter` (`None`: a
+/// pawn, `@e4`) onto `to` names, or why there is none (docs/notation.md
+/// §13): the same in coordinates and SAN.
+pub fn resolve_drop(pos: &Position, letter: Option<char>, to: Square) -> Result<Move, String> {
+    let variant = pos.variant();
+    if variant.def().hand.is_none() {
+        return Err(format!(
+            "`{}@{to}` is a drop from the hand, and {} has no pieces in hand; a game without a Variant tag is read as orthodox chess: name the variant of such games (on the command line `--variant NAME`)",
+            letter.unwrap_or('P'),
+            variant.def().display_name
+        ));
+    }
+    let kind = match letter {
+        None => variant.pawn_kind(),
+        Some(l) => variant
+            .kind_by_letter(l)
+            .ok_or_else(|| format!("`{l}` is not a piece of {}", variant.def().display_name))?,
+    };
+    if !variant.size().contains(to) {
+        return Err(format!("{to} is off the board"));
+    }
+    pos.legal_moves()
+        .into_iter()
+        .find(|m| m.dropped() == Some(kind) && m.to == to)
+        .ok_or_else(|| pos.explain_drop(kind, to))
+}
+
+/// Appends a drop of `kind` onto `to`: its letter, `@`, the square
+/// (`N@f3`; pawns too, `P@e4`).
+pub fn push_drop(out: &mut String, pos: &Position, kind: PieceKind, to: Square) {
+    out.push(pos.variant().piece_def(kind).letter);
+    out.push('@');
+    push_square(out, to);
 }
 
 /// Appends the `&square=X` suffixes of `m` (production `waiting-suffix`):

@@ -8,7 +8,9 @@
 
 use serde::Serialize;
 
+use super::pgn::ParseError;
 use super::span::Location;
+use crate::rules::{BetzaError, DefinitionError};
 
 /// How much a diagnostic weighs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -62,6 +64,10 @@ pub enum DiagnosticKind {
     AmbiguousMove,
     /// The result contradicts the final position or the other result.
     ResultMismatch,
+    /// A variant definition file that cannot be used (a field and why).
+    Definition,
+    /// A Betza string that cannot be read.
+    Betza,
 }
 
 impl DiagnosticKind {
@@ -82,6 +88,8 @@ impl DiagnosticKind {
             DiagnosticKind::IllegalMove => "illegal_move",
             DiagnosticKind::AmbiguousMove => "ambiguous_move",
             DiagnosticKind::ResultMismatch => "result_mismatch",
+            DiagnosticKind::Definition => "definition",
+            DiagnosticKind::Betza => "betza",
         }
     }
 }
@@ -173,6 +181,18 @@ impl Diagnostic {
     /// `warning: ` before the message of a warning. Control characters of
     /// the input are escaped so that no file can drive the terminal.
     pub fn render(&self, path: &str, game: usize) -> String {
+        self.render_head(path, Some(game))
+    }
+
+    /// The same form for a diagnostic about a file that holds no games (a
+    /// variant definition file, a Betza string): `path:line:col: message`.
+    pub fn render_file(&self, path: &str) -> String {
+        self.render_head(path, None)
+    }
+
+    /// [`Diagnostic::render`] and [`Diagnostic::render_file`]: the game and
+    /// ply, where a game is concerned.
+    fn render_head(&self, path: &str, game: Option<usize>) -> String {
         let ply = self.ply.map_or(String::new(), |p| {
             if self.in_variation {
                 format!(", ply {p} (variation)")
@@ -180,12 +200,13 @@ impl Diagnostic {
                 format!(", ply {p}")
             }
         });
+        let game = game.map_or(String::new(), |game| format!(" game {game}{ply}:"));
         let severity = match self.severity {
             Severity::Warning => "warning: ",
             Severity::Error => "",
         };
         format!(
-            "{}:{}:{}: game {game}{ply}: {severity}{}",
+            "{}:{}:{}:{game} {severity}{}",
             super::printable::printable(path, 200),
             self.at.line,
             self.at.column,
@@ -235,6 +256,18 @@ impl Diagnostic {
         out
     }
 
+    /// [`Diagnostic::render_file`], then the line it points at in `text`,
+    /// the whole file's text, with a caret under the text concerned, as
+    /// [`Diagnostic::render_in`] shows it.
+    pub fn render_file_in(&self, path: &str, text: &str) -> String {
+        let mut out = self.render_file(path);
+        if let Some(snippet) = self.snippet(text, Location { line: 1, column: 1 }) {
+            out.push('\n');
+            out.push_str(&snippet);
+        }
+        out
+    }
+
     /// The quoted line and its caret, as [`Diagnostic::render_in`] shows
     /// them.
     fn snippet(&self, text: &str, start: Location) -> Option<String> {
@@ -272,6 +305,66 @@ impl Diagnostic {
             " ".repeat(pad),
             "^".repeat(width.min(to - at).max(1))
         ))
+    }
+}
+
+impl From<&ParseError> for Diagnostic {
+    /// A syntax error of a game's text, where it stands.
+    fn from(e: &ParseError) -> Diagnostic {
+        Diagnostic::error(DiagnosticKind::Syntax, e.at, e.to_string())
+    }
+}
+
+impl From<&BetzaError> for Diagnostic {
+    /// A Betza string that cannot be read, at its column: rendered with
+    /// [`Diagnostic::render_file_in`] and the string as the text, the
+    /// caret stands under the character at fault.
+    fn from(e: &BetzaError) -> Diagnostic {
+        let at = Location {
+            line: 1,
+            column: e.column,
+        };
+        Diagnostic {
+            end: Location {
+                line: 1,
+                column: e.column + 1,
+            },
+            ..Diagnostic::error(DiagnosticKind::Betza, at, e.reason.clone())
+        }
+    }
+}
+
+/// A fault of a variant definition file as a diagnostic: at its line,
+/// the field and the reason; `text` the file's text, when it can be
+/// read, spans the line's text (the caret underlines it). An error, or a
+/// warning where the file's other definitions load without it (a
+/// refused `variants.ini` section).
+pub fn definition_diagnostic(
+    e: &DefinitionError,
+    text: Option<&str>,
+    severity: Severity,
+) -> Diagnostic {
+    let line = text.and_then(|t| t.lines().nth(e.line.saturating_sub(1)));
+    let (column, end) = line.map_or((1, 1), |line| {
+        let shown = line.trim_end();
+        let indent = shown.chars().count() - shown.trim_start().chars().count();
+        (indent + 1, shown.chars().count() + 1)
+    });
+    let at = Location {
+        line: e.line,
+        column,
+    };
+    Diagnostic {
+        severity,
+        end: Location {
+            line: e.line,
+            column: end.max(column),
+        },
+        ..Diagnostic::error(
+            DiagnosticKind::Definition,
+            at,
+            format!("{}: {}", e.field, e.reason),
+        )
     }
 }
 
@@ -356,6 +449,62 @@ mod tests {
         assert_eq!(
             far.render_in("g.pgn", 1, "1. e4 *", at(1, 1)),
             far.render("g.pgn", 1)
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_renders_where_it_stands() {
+        let e = super::super::pgn::parse_game("1. e4\n  e5 ) *", 3).unwrap_err();
+        let d = Diagnostic::from(&e);
+        assert_eq!(
+            (d.kind, d.severity, d.at),
+            (DiagnosticKind::Syntax, Severity::Error, at(4, 6))
+        );
+        assert_eq!(
+            d.render_in("g.pgn", 2, "1. e4\n  e5 ) *", at(3, 1)),
+            format!("g.pgn:4:6: game 2: {e}\n  |\n4 |   e5 ) *\n  |      ^")
+        );
+    }
+
+    #[test]
+    fn a_betza_error_renders_with_a_caret_under_its_column() {
+        let e = crate::rules::Movement::from_betza("FpR").unwrap_err();
+        let d = Diagnostic::from(&e);
+        assert_eq!(
+            (d.kind, d.at, d.end),
+            (DiagnosticKind::Betza, at(1, 2), at(1, 3))
+        );
+        let shown = d.render_file_in("piece.betza", &e.text);
+        assert_eq!(
+            shown,
+            format!("piece.betza:1:2: {}\n  |\n1 | FpR\n  |  ^", e.reason)
+        );
+    }
+
+    #[test]
+    fn a_definition_error_renders_its_line_underlined() {
+        let text = "[variant]\nname = \"x\"\n\n[[piece]]\n  betza = \"pR\"  \n";
+        let e = crate::rules::DefinitionError {
+            file: "v.toml".into(),
+            line: 5,
+            field: "piece.betza".into(),
+            reason: "not supported (R-0-1)".into(),
+        };
+        let d = definition_diagnostic(&e, Some(text), Severity::Error);
+        assert_eq!(
+            (d.kind, d.at, d.end),
+            (DiagnosticKind::Definition, at(5, 3), at(5, 15))
+        );
+        assert_eq!(d.rule.as_deref(), Some("R-0-1"));
+        assert_eq!(
+            d.render_file_in(&e.file, text),
+            "v.toml:5:3: piece.betza: not supported (R-0-1)\n  |\n5 |   betza = \"pR\"  \n  |   ^^^^^^^^^^^^"
+        );
+        // Without the file's text, or as a warning: the line alone.
+        let d = definition_diagnostic(&e, None, Severity::Warning);
+        assert_eq!(
+            d.render_file_in(&e.file, ""),
+            "v.toml:5:1: warning: piece.betza: not supported (R-0-1)"
         );
     }
 }

@@ -5,6 +5,8 @@
 pub mod coord;
 pub mod diagnostic;
 pub mod game;
+#[cfg(test)]
+mod nom_grammar;
 pub mod opening;
 pub mod parallel;
 pub mod pgn;

@@ -1,30 +1,21 @@
 //! One game's text, read in one pass (PGN 1994 plus docs/notation.md) and told
 //! to a [`Visitor`] ([`read_with`]); [`read_game`] builds a [`Game`] with
 //! one. Productions: `game`, `tag-pair`, `movetext`, `comment`, `nag`,
-//! `move-number`, `any-move`, `result`. The forms that fill real files
-//! (move numbers, NAGs, results, common SAN) are read byte by byte; the
-//! nom productions stay the grammar, and property tests check that the
-//! byte readers agree with them.
+//! `move-number`, `any-move`, `result`. Each production has one reader,
+//! byte by byte, which the splitter (src/notation/reader.rs) shares where
+//! it looks at the same text; property tests hold them to the grammar
+//! written as nom combinators (tests only).
 
 use std::borrow::Cow;
-
-use nom::IResult;
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::{char, digit1};
-use nom::combinator::{all_consuming, map, opt, recognize, value};
-use nom::sequence::preceded;
 
 use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
 use super::printable::printable;
-use super::san::{CheckMark, San, san_move, suffix_annotation};
+use super::san::{CheckMark, San, marks, san_move, suffix_annotation};
 use super::span::{Location, Locator};
 use super::tree::TreeBuilder;
 use super::visitor::{At, Flow, MoveToken, Visitor};
-use crate::rules::{CastlingSide, Square};
 
 /// A syntax error in a game's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,270 +40,93 @@ pub enum AnyMove {
     Null,
 }
 
-/// Production `null-move` (R-0-6): `--`, and the forms other tools write,
-/// `Z0`, `0000`, `@@@@`.
-fn null_move(input: &str) -> IResult<&str, AnyMove> {
-    value(
-        AnyMove::Null,
-        alt((tag("--"), tag("Z0"), tag("0000"), tag("@@@@"))),
-    )
-    .parse(input)
+/// A move token as [`any_move`] reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    /// The move.
+    pub parsed: AnyMove,
+    /// `+` / `#` (`++` reads as `+`), if written.
+    pub check: Option<CheckMark>,
+    /// The suffix annotation as a NAG (1..6), if written.
+    pub suffix: Option<u8>,
+    /// The length of the move's text without check mark and suffix
+    /// annotation.
+    pub len: usize,
 }
 
-/// Production `any-move`: a null move, or a coordinate, SAN or long
-/// algebraic move, then an optional check mark (`++` reads as `+`) and
-/// suffix annotation.
-pub fn any_move(input: &str) -> IResult<&str, (AnyMove, Option<CheckMark>, Option<u8>)> {
-    let check = || {
-        opt(alt((
-            value(CheckMark::Mate, char('#')),
-            value(CheckMark::Check, tag("++")),
-            value(CheckMark::Check, char('+')),
-        )))
-    };
-    alt((
-        map((null_move, opt(suffix_annotation)), |(m, s)| (m, None, s)),
-        map(
-            (coord_move, check(), opt(suffix_annotation)),
-            |(m, c, s)| (AnyMove::Coord(m), c, s),
-        ),
-        map((san_move, check(), opt(suffix_annotation)), |(m, c, s)| {
-            (AnyMove::San(m), c, s)
-        }),
-    ))
-    .parse(input)
-}
-
-/// Parses a whole token as `any-move`.
-pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
-    san_common(text)
-        .map(|(parsed, check, suffix, _)| (parsed, check, suffix))
-        .or_else(|| any_move_common(text))
-        .or_else(|| parse_any_move_by_grammar(text))
-}
-
-/// [`parse_any_move`] for the reader: also the length of the move's text
-/// without check mark and suffix annotation.
+/// Production `null-move` (R-0-6) at the start of `text`: `--`, and the
+/// forms other tools write, `Z0`, `0000`, `@@@@`; its length.
 #[inline(always)]
-fn parse_move_token(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
-    if let Some(common) = san_common(token) {
-        return Some(common);
+fn null_move(text: &[u8]) -> Option<usize> {
+    match text {
+        [b'-', b'-', ..] | [b'Z', b'0', ..] => Some(2),
+        [b'0', b'0', b'0', b'0', ..] | [b'@', b'@', b'@', b'@', ..] => Some(4),
+        _ => None,
     }
-    let (parsed, check, suffix) =
-        any_move_common(token).or_else(|| parse_any_move_by_grammar(token))?;
-    let text = token
-        .trim_end_matches(['!', '?'])
-        .trim_end_matches(['+', '#']);
-    Some((parsed, check, suffix, text.len()))
 }
 
-/// Parses a whole token as `any-move` with the nom grammar alone.
-pub fn parse_any_move_by_grammar(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
-    all_consuming(any_move).parse(text).ok().map(|(_, m)| m)
-}
-
-/// The SAN moves that fill nearly every real game (`e4`, `exd5`, `Nbd7`,
-/// `R1e2`, `e8=Q`, `Qxf7#`, `Nf3!?`), read from the end: suffix
-/// annotation, check mark, promotion, then a target square with a rank of
-/// one digit `1`..`9`, and before it at most a piece letter, a file, a
-/// one-digit rank and a capture mark. Anything else (castling, two-digit
-/// ranks, both squares without piece or mark, waiting suffixes) it leaves
-/// to [`any_move_common`]; a property test checks it against the grammar.
-/// Also gives the length of the move's text without check mark and
-/// suffix annotation.
+/// Production `any-move`: the whole `token` as a null move, or a
+/// coordinate, SAN or long algebraic move, then an optional check mark
+/// and suffix annotation (a null move takes no check mark). The one
+/// reader of a move: the reader, the splitter ([`could_open_movetext`]),
+/// the replay and [`crate::notation::san::parse_san`] all come here.
+///
+/// The marks are read from the token's end ([`super::san::marks`]); the
+/// alternatives are tried on the rest in the grammar's order, and the
+/// first whose first bytes it reads decides (`e2e4` is a coordinate
+/// move, never the long algebraic pawn move; `0000` a null move). A new
+/// form of move is a new alternative here, before the SAN move, told
+/// apart by its bytes.
 #[inline(always)]
-fn san_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
-    let b = token.as_bytes();
-    let mut end = b.len();
-    let nag = match b {
-        [.., b'!', b'!'] => Some(3),
-        [.., b'?', b'?'] => Some(4),
-        [.., b'!', b'?'] => Some(5),
-        [.., b'?', b'!'] => Some(6),
-        [.., b'!'] => Some(1),
-        [.., b'?'] => Some(2),
-        _ => None,
-    };
-    end -= match nag {
-        Some(1 | 2) => 1,
-        Some(_) => 2,
-        None => 0,
-    };
-    let check = match b[..end].last() {
-        Some(b'+') => Some(CheckMark::Check),
-        Some(b'#') => Some(CheckMark::Mate),
-        _ => None,
-    };
-    end -= usize::from(check.is_some());
-    let text_len = end;
-    let is_piece = |c: u8| c.is_ascii_uppercase() && c != b'O';
-    let promotion = match b[..end].last() {
-        Some(&c) if is_piece(c) => {
-            end -= 1;
-            if b[..end].last() == Some(&b'=') {
-                end -= 1;
-            }
-            Some(c as char)
-        }
-        _ => None,
-    };
-    let [head @ .., to_file @ b'a'..=b'p', to_rank @ b'1'..=b'9'] = &b[..end] else {
-        return None;
-    };
-    let (piece, head) = match head {
-        [c, rest @ ..] if is_piece(*c) => (Some(*c as char), rest),
-        _ => (None, head),
-    };
-    let (capture, head) = match head {
-        [rest @ .., b'x'] => (true, rest),
-        _ => (false, head),
-    };
-    let (file, rank) = match head {
-        [] => (None, None),
-        [f @ b'a'..=b'p'] => (Some(f - b'a'), None),
-        [r @ b'1'..=b'9'] => (None, Some(r - b'1')),
-        // Both squares without piece letter or capture mark: a coordinate
-        // move, the grammar's to read.
-        [f @ b'a'..=b'p', r @ b'1'..=b'9'] if piece.is_some() || capture => {
-            (Some(f - b'a'), Some(r - b'1'))
-        }
-        _ => return None,
-    };
-    let san = San::Normal {
-        piece,
-        file,
-        rank,
-        capture,
-        to: Square::new(to_file - b'a', to_rank - b'1'),
-        promotion,
-        waiting: Vec::new(),
-    };
-    Some((AnyMove::San(san), check, nag, text_len))
-}
-
-/// The shapes of `any-move` that fill real game files, read byte by byte
-/// (the nom grammar costs about fifteen times more per move): castling,
-/// and SAN with a target square, an optional piece letter, at most the
-/// origin hints before it, capture mark, promotion, check mark and suffix
-/// annotation. Whatever else it meets (coordinate moves, a pawn's long
-/// algebraic with both squares, waiting suffixes, anything unexpected) it
-/// leaves to [`any_move`], which stays the authority: a property test
-/// checks that wherever this answers, the grammar gives the same answer.
-fn any_move_common(token: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
-    let b = token.as_bytes();
-    let at = |i: usize| b.get(i).copied();
-    let is_piece = |c: u8| c.is_ascii_uppercase() && c != b'O';
-    let file = |c: Option<u8>| c.filter(|c| (b'a'..=b'p').contains(c)).map(|c| c - b'a');
-    // Production `rank`: digits without a leading zero, 1..16; `Err` for
-    // digits that are no rank, which the grammar rejects.
-    let rank = |i: &mut usize| -> Result<Option<u8>, ()> {
-        let start = *i;
-        let mut n: u32 = 0;
-        while let Some(d @ b'0'..=b'9') = at(*i) {
-            n = n * 10 + u32::from(d - b'0');
-            if n > 16 {
-                return Err(());
-            }
-            *i += 1;
-        }
-        match *i - start {
-            0 => Ok(None),
-            _ if n == 0 || b[start] == b'0' => Err(()),
-            _ => Ok(Some(n as u8 - 1)),
-        }
-    };
-    let mut i = 0;
-    let san = if matches!(at(0), Some(b'O' | b'0')) {
-        let side = if b.starts_with(b"O-O-O") || b.starts_with(b"0-0-0") {
-            CastlingSide::Long
-        } else if b.starts_with(b"O-O") || b.starts_with(b"0-0") {
-            CastlingSide::Short
-        } else {
+pub fn any_move(token: &[u8]) -> Option<MoveText> {
+    let (len, check, suffix) = marks(token);
+    let body = &token[..len];
+    let parsed = if let Some(n) = null_move(body) {
+        if n != len || check.is_some() {
             return None;
-        };
-        i = if side == CastlingSide::Long { 5 } else { 3 };
-        San::Castle {
-            side,
-            waiting: Vec::new(),
         }
+        AnyMove::Null
+    } else if let Some((m, n)) = body
+        .get(1)
+        // A coordinate move, or a drop (`N@f3`, `@e4`: the same in SAN
+        // and coordinates, docs/notation.md §13).
+        .is_some_and(|&b| b.is_ascii_digit() || b == b'@' || body[0] == b'@')
+        .then(|| coord_move(body))
+        .flatten()
+    {
+        if n != len {
+            return None;
+        }
+        AnyMove::Coord(m)
     } else {
-        let piece = match at(0) {
-            Some(c) if is_piece(c) => {
-                i = 1;
-                Some(c as char)
-            }
-            _ => None,
-        };
-        let f1 = file(at(i));
-        i += usize::from(f1.is_some());
-        let r1 = rank(&mut i).ok()?;
-        let sep = match at(i) {
-            Some(b'x') => Some(true),
-            Some(b'-') => Some(false),
-            _ => None,
-        };
-        i += usize::from(sep.is_some());
-        let f2 = file(at(i));
-        i += usize::from(f2.is_some());
-        let r2 = rank(&mut i).ok()?;
-        let (file, rank, capture, to) = match (f1, r1, f2, r2) {
-            // Two squares without a piece letter or mark: a coordinate move.
-            (Some(_), Some(_), Some(_), Some(_)) if piece.is_none() && sep.is_none() => {
-                return None;
-            }
-            (_, _, Some(f), Some(r)) => (f1, r1, sep.unwrap_or(false), Square::new(f, r)),
-            (Some(f), Some(r), None, None) if sep.is_none() => {
-                (None, None, false, Square::new(f, r))
-            }
-            _ => return None,
-        };
-        let promotion = match at(i) {
-            Some(b'=') => match at(i + 1) {
-                Some(c) if is_piece(c) => {
-                    i += 2;
-                    Some(c as char)
-                }
-                _ => return None,
-            },
-            Some(c) if is_piece(c) => {
-                i += 1;
-                Some(c as char)
-            }
-            _ => None,
-        };
-        San::Normal {
-            piece,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-            waiting: Vec::new(),
-        }
+        AnyMove::San(san_move(body)?)
     };
-    let check = match at(i) {
-        Some(b'+') => Some(CheckMark::Check),
-        Some(b'#') => Some(CheckMark::Mate),
-        _ => None,
-    };
-    i += usize::from(check.is_some());
-    let nag = match &b[i..] {
-        b"" => None,
-        b"!!" => Some(3),
-        b"??" => Some(4),
-        b"!?" => Some(5),
-        b"?!" => Some(6),
-        b"!" => Some(1),
-        b"?" => Some(2),
-        _ => return None,
-    };
-    Some((AnyMove::San(san), check, nag))
+    Some(MoveText {
+        parsed,
+        check,
+        suffix,
+        len,
+    })
 }
 
-/// Production `result`, standard forms (the reader compares tokens byte
-/// by byte, `whole_result`).
-pub fn result_marker(input: &str) -> IResult<&str, &str> {
-    alt((tag("1-0"), tag("0-1"), tag("1/2-1/2"), tag("*"))).parse(input)
+/// The whole `token` as one [`any_move`].
+#[inline(always)]
+pub fn any_move_token(token: &str) -> Option<MoveText> {
+    any_move(token.as_bytes())
+}
+
+/// [`any_move_token`] out of line, for the paths a token takes when it
+/// is no plain move (lower-case castling, a glued result, the splitter's
+/// question after a result): the hot path keeps its one inlined copy.
+#[inline(never)]
+fn any_move_token_cold(token: &str) -> Option<MoveText> {
+    any_move_token(token)
+}
+
+/// Parses a whole token as `any-move`: the move, check mark and suffix
+/// annotation.
+pub fn parse_any_move(text: &str) -> Option<(AnyMove, Option<CheckMark>, Option<u8>)> {
+    any_move_token(text).map(|m| (m.parsed, m.check, m.suffix))
 }
 
 /// Results as real files also write them (docs/notation.md §11), with the marker
@@ -324,13 +138,13 @@ const LOOSE_RESULTS: [(&str, &str); 4] = [
     ("0.5-0.5", "1/2-1/2"),
 ];
 
-/// The token as a whole `result`, if it is one, and whether it was
-/// written in the standard form. Compared byte by byte: [`result_marker`]
-/// stays the grammar (a property test checks that they agree).
+/// Production `result`: the token as a whole result, if it is one, and
+/// whether it was written in the standard form. The reader and the
+/// splitter (src/notation/reader.rs) both ask it.
 #[inline]
-fn whole_result(token: &str) -> Option<(&'static str, bool)> {
+pub(crate) fn whole_result(token: &[u8]) -> Option<(&'static str, bool)> {
     // Most tokens are moves: the first byte tells (`½` is 0xC2 0xBD).
-    if !matches!(token.as_bytes().first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
+    if !matches!(token.first(), Some(b'0' | b'1' | b'*' | 0xC2)) {
         return None;
     }
     result_of(token)
@@ -338,15 +152,15 @@ fn whole_result(token: &str) -> Option<(&'static str, bool)> {
 
 /// `whole_result` past its first byte's test.
 #[inline(never)]
-fn result_of(token: &str) -> Option<(&'static str, bool)> {
+fn result_of(token: &[u8]) -> Option<(&'static str, bool)> {
     match token {
-        "1-0" => Some(("1-0", true)),
-        "0-1" => Some(("0-1", true)),
-        "1/2-1/2" => Some(("1/2-1/2", true)),
-        "*" => Some(("*", true)),
+        b"1-0" => Some(("1-0", true)),
+        b"0-1" => Some(("0-1", true)),
+        b"1/2-1/2" => Some(("1/2-1/2", true)),
+        b"*" => Some(("*", true)),
         _ => LOOSE_RESULTS
             .iter()
-            .find(|(written, _)| *written == token)
+            .find(|(written, _)| written.as_bytes() == token)
             .map(|&(_, r)| (r, false)),
     }
 }
@@ -384,51 +198,6 @@ pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
     }
 }
 
-/// Production `tag-pair`: `[Name "value"]`, with `\"` and `\\` escapes;
-/// the value is borrowed from the text unless it has escapes.
-fn tag_pair(input: &str) -> IResult<&str, (&str, Cow<'_, str>)> {
-    let (rest, _) = (char('['), opt(take_while1(char::is_whitespace))).parse(input)?;
-    let (rest, name) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(rest)?;
-    let (rest, _) = (opt(take_while1(char::is_whitespace)), char('"')).parse(rest)?;
-    let bytes = rest.as_bytes();
-    // `"` and `\` are ASCII: a byte scan finds them in UTF-8.
-    let Some(close) = bytes.iter().position(|&b| b == b'"' || b == b'\\') else {
-        return Err(nom::Err::Error(nom::error::Error::new(
-            rest,
-            nom::error::ErrorKind::Char,
-        )));
-    };
-    let (value, end) = if bytes[close] == b'"' {
-        (Cow::Borrowed(&rest[..close]), close + 1)
-    } else {
-        let mut value = String::from(&rest[..close]);
-        let mut chars = rest[close..].char_indices();
-        let end = loop {
-            match chars.next() {
-                None => {
-                    return Err(nom::Err::Error(nom::error::Error::new(
-                        rest,
-                        nom::error::ErrorKind::Char,
-                    )));
-                }
-                Some((i, '"')) => break close + i + 1,
-                Some((_, '\\')) => match chars.next() {
-                    Some((_, c @ ('"' | '\\'))) => value.push(c),
-                    Some((_, c)) => {
-                        value.push('\\');
-                        value.push(c);
-                    }
-                    None => value.push('\\'),
-                },
-                Some((_, c)) => value.push(c),
-            }
-        };
-        (Cow::Owned(value), end)
-    };
-    let (rest, _) = (opt(take_while1(char::is_whitespace)), char(']')).parse(&rest[end..])?;
-    Ok((rest, (name, value)))
-}
-
 /// The bytes of a tag name: ASCII letters, digits and `_`.
 const TAG_NAME_BYTES: [bool; 256] = {
     let mut table = [false; 256];
@@ -440,25 +209,55 @@ const TAG_NAME_BYTES: [bool; 256] = {
     table
 };
 
-/// The shape of `tag-pair` that fills real files, read byte by byte:
-/// `[Name "value"]` with one space, no escapes and nothing else. Anything
-/// else it leaves to [`tag_pair`], which stays the grammar: a property
-/// test checks that wherever this answers, the grammar answers the same.
-fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
+/// The index of the first byte at or after `i` in `text` that does not
+/// start a white-space character (`char::is_whitespace`); ASCII bytes are
+/// looked at one by one, anything else as characters. Tag pairs as real
+/// files write them have no white space [`tag_pair`] looks for here.
+#[inline(never)]
+fn skip_white_space(text: &str, mut i: usize) -> usize {
+    let bytes = text.as_bytes();
+    while i < bytes.len() && is_space_byte(bytes[i]) {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(&b) if b >= 0x80 => text.len() - text[i..].trim_start().len(),
+        _ => i,
+    }
+}
+
+/// Production `tag-pair` at the start of `input`: `[Name "value"]`, with
+/// white space allowed around the name and before the `]`, and `\"` and
+/// `\\` escapes in the value (a `\` before any other character stays as
+/// written); the rest of the input after the `]`, the name and the value,
+/// borrowed from the text unless it has escapes. Names and values are a
+/// few bytes: plain loops cost less than iterator adapters or `memchr`'s
+/// set-up.
+#[inline(always)]
+fn tag_pair(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     let bytes = input.as_bytes();
     if bytes.first() != Some(&b'[') {
         return None;
     }
-    // Names and values are a few bytes: plain loops cost less than
-    // iterator adapters or `memchr`'s set-up.
-    let mut name_end = 1;
+    let name_start = match bytes.get(1) {
+        Some(&b) if TAG_NAME_BYTES[usize::from(b)] => 1,
+        _ => skip_white_space(input, 1),
+    };
+    let mut name_end = name_start;
     while name_end < bytes.len() && TAG_NAME_BYTES[usize::from(bytes[name_end])] {
         name_end += 1;
     }
-    if name_end == 1 || bytes.get(name_end..name_end + 2) != Some(b" \"") {
+    if name_end == name_start {
         return None;
     }
-    let value_start = name_end + 2;
+    let quote = match bytes.get(name_end..name_end + 2) {
+        Some(b" \"") => name_end + 1,
+        _ => skip_white_space(input, name_end),
+    };
+    if bytes.get(quote) != Some(&b'"') {
+        return None;
+    }
+    let value_start = quote + 1;
+    // `"` and `\` are ASCII: a byte scan finds them in UTF-8.
     let mut close = value_start;
     while close < bytes.len() && !matches!(bytes[close], b'"' | b'\\') {
         close += 1;
@@ -466,17 +265,43 @@ fn tag_pair_common(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     if close == bytes.len() {
         return None;
     }
-    if bytes[close] != b'"' || bytes.get(close + 1) != Some(&b']') {
+    let (value, end) = if bytes[close] == b'"' {
+        (Cow::Borrowed(&input[value_start..close]), close + 1)
+    } else {
+        let (value, end) = escaped_tag_value(&input[value_start..], close - value_start)?;
+        (Cow::Owned(value), value_start + end)
+    };
+    let bracket = match bytes.get(end) {
+        Some(b']') => end,
+        _ => skip_white_space(input, end),
+    };
+    if bytes.get(bracket) != Some(&b']') {
         return None;
     }
     // Every cut is at an ASCII byte: a character boundary.
-    Some((
-        &input[close + 2..],
-        (
-            &input[1..name_end],
-            Cow::Borrowed(&input[value_start..close]),
-        ),
-    ))
+    Some((&input[bracket + 1..], (&input[name_start..name_end], value)))
+}
+
+/// A tag value with escapes, `rest` the text after its opening quote and
+/// `first` the index of its first `\\`: the value, and the index after
+/// its closing quote.
+fn escaped_tag_value(rest: &str, first: usize) -> Option<(String, usize)> {
+    let mut value = String::from(&rest[..first]);
+    let mut chars = rest[first..].char_indices();
+    loop {
+        match chars.next()? {
+            (i, '"') => return Some((value, first + i + 1)),
+            (_, '\\') => match chars.next() {
+                Some((_, c @ ('"' | '\\'))) => value.push(c),
+                Some((_, c)) => {
+                    value.push('\\');
+                    value.push(c);
+                }
+                None => value.push('\\'),
+            },
+            (_, c) => value.push(c),
+        }
+    }
 }
 
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
@@ -637,17 +462,17 @@ pub(crate) fn could_open_movetext(token: &[u8]) -> bool {
     let Ok(token) = std::str::from_utf8(token) else {
         return false;
     };
-    if token.starts_with('…') || whole_result(token).is_some() {
+    if token.starts_with('…') || whole_result(token.as_bytes()).is_some() {
         return true;
     }
     let token = token.strip_suffix(',').unwrap_or(token);
     let token = token.strip_suffix("e.p.").unwrap_or(token);
-    parse_move_token(token).is_some()
-        || loose_castle(token).is_some_and(|c| parse_move_token(&c).is_some())
+    any_move_token_cold(token).is_some()
+        || loose_castle(token).is_some_and(|c| any_move_token_cold(&c).is_some())
         || ["1/2-1/2", "1-0", "0-1", "*"].iter().any(|r| {
             token
                 .strip_suffix(r)
-                .is_some_and(|m| !m.is_empty() && parse_move_token(m).is_some())
+                .is_some_and(|m| !m.is_empty() && any_move_token_cold(m).is_some())
         })
 }
 
@@ -772,22 +597,8 @@ impl<'a> Cursor<'a> {
 
 const EXPECTED_MOVETEXT: &str = "a move, move number, comment, NAG, variation `(`...`)` or result (`1-0`, `0-1`, `1/2-1/2`, `*`)";
 
-/// Production `move-number`: digits and then dots or an ellipsis (`12.`,
-/// `12...`, `12…`, `...`, `…`), or digits alone (`12`). The reader uses
-/// its byte form, `move_number_prefix`.
-pub fn move_number(input: &str) -> IResult<&str, &str> {
-    alt((
-        recognize((
-            take_while(|c: char| c.is_ascii_digit()),
-            alt((take_while1(|c| c == '.'), tag("…"))),
-            take_while(|c| c == '.' || c == '…'),
-        )),
-        take_while1(|c: char| c.is_ascii_digit()),
-    ))
-    .parse(input)
-}
-
-/// [`move_number`] as a token's prefix, byte by byte (a move number is
+/// Production `move-number` (`12.`, `12...`, `12…`, `...`, `…`, or
+/// digits alone, `12`) as a token's prefix, byte by byte (a move number is
 /// glued to its move in half of real games: `12.e4`): its length, 0 where
 /// the token starts otherwise. A property test checks it against the
 /// grammar.
@@ -810,20 +621,7 @@ fn move_number_prefix(token: &str) -> usize {
     }
 }
 
-/// Production `nag`: `$` and a number 0..255. The reader uses its byte
-/// form, `nag_prefix`.
-pub fn nag(input: &str) -> IResult<&str, u8> {
-    let (rest, digits) = preceded(char('$'), digit1).parse(input)?;
-    match digits.parse::<u8>() {
-        Ok(n) => Ok((rest, n)),
-        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
-            input,
-            nom::error::ErrorKind::Digit,
-        ))),
-    }
-}
-
-/// [`nag`] at the start of `text` (which starts with `$`), byte by byte:
+/// Production `nag`, `$` and a number 0..255, at the start of `text` (which starts with `$`), byte by byte:
 /// the NAG and its length, or `None` where no number 0..255 follows. A
 /// property test checks it against the grammar.
 fn nag_prefix(text: &str) -> Option<(u8, usize)> {
@@ -988,9 +786,9 @@ impl<'a> Reader<'a> {
             }
             Ok(_) => None,
             Err(e) => {
-                let message =
-                    format!("{e}; the game keeps its tags and the moves before this point");
-                v.diagnostic(Diagnostic::error(DiagnosticKind::Syntax, e.at, message));
+                let mut d = Diagnostic::from(&e);
+                d.message += "; the game keeps its tags and the moves before this point";
+                v.diagnostic(d);
                 Some(e)
             }
         };
@@ -1026,18 +824,15 @@ impl<'a> Reader<'a> {
             let start = self.c.pos;
             let rest = self.c.rest();
             if rest.starts_with('[') {
-                let pair = tag_pair_common(rest)
-                    .map(Ok)
-                    .unwrap_or_else(|| tag_pair(rest));
-                match pair {
-                    Ok((after, (name, value))) => {
+                match tag_pair(rest) {
+                    Some((after, (name, value))) => {
                         v.tag(name, &value, self.c.here(start));
                         if name == "Result" && self.result_tag.is_none() {
                             self.result_tag = Some(value);
                         }
                         self.c.pos = self.c.text.len() - after.len();
                     }
-                    Err(_) => {
+                    None => {
                         let (len, pair) = loose_tag_pair(rest);
                         let written = printable(&rest[..len], QUOTE_CHARS).into_owned();
                         let message = match &pair {
@@ -1224,7 +1019,7 @@ impl<'a> Reader<'a> {
         if token.is_empty() {
             return Err(self.c.error(start, EXPECTED_MOVETEXT));
         }
-        if let Some((result, standard)) = whole_result(token) {
+        if let Some((result, standard)) = whole_result(token.as_bytes()) {
             self.no_early_nags()?;
             // `1/2 - 1/2`: the whole of it is the result.
             let written = match spaced_draw_rest(token.as_bytes(), &rest.as_bytes()[token_len..]) {
@@ -1284,7 +1079,12 @@ impl<'a> Reader<'a> {
                 }
             },
         };
-        let (parsed, check, suffix, text_len) = read;
+        let MoveText {
+            parsed,
+            check,
+            suffix,
+            len: text_len,
+        } = read;
         if comma {
             v.diagnostic(Diagnostic::warning(
                 DiagnosticKind::Syntax,
@@ -1331,9 +1131,9 @@ impl<'a> Reader<'a> {
         if !self.line().has_move {
             return false;
         }
-        let nag = match all_consuming(suffix_annotation).parse(token) {
-            Ok((_, n)) => n,
-            Err(_) => {
+        let nag = match suffix_annotation(token.as_bytes()) {
+            Some((n, len)) if len == token.len() => n,
+            _ => {
                 let Some(n) = textual_evaluation(token) else {
                     return false;
                 };
@@ -1351,26 +1151,21 @@ impl<'a> Reader<'a> {
         true
     }
 
-    /// The move `token` at `at` as [`parse_move_token`] reads it, or
+    /// The move `token` at `at` as [`any_move_token`] reads it, or
     /// castling in lower case (`o-o`, with a warning).
-    fn move_in<V: Visitor<'a>>(
-        &mut self,
-        v: &mut V,
-        at: usize,
-        token: &str,
-    ) -> Option<(AnyMove, Option<CheckMark>, Option<u8>, usize)> {
-        if let Some(read) = parse_move_token(token) {
+    fn move_in<V: Visitor<'a>>(&mut self, v: &mut V, at: usize, token: &str) -> Option<MoveText> {
+        if let Some(read) = any_move_token(token) {
             return Some(read);
         }
         let castle = loose_castle(token)?;
-        let read = parse_move_token(&castle)?;
+        let read = any_move_token_cold(&castle)?;
         v.diagnostic(Diagnostic::warning(
             DiagnosticKind::Syntax,
             self.c.at(at),
             format!(
                 "castling written `{}` in lower case: read as {}",
                 printable(token, QUOTE_CHARS),
-                &castle[..read.3]
+                &castle[..read.len]
             ),
         ));
         Some(read)
@@ -1379,18 +1174,17 @@ impl<'a> Reader<'a> {
     /// A move with a result glued to its end (`h6*`, `Qxf7#1-0`): the move,
     /// with a warning, and the length of its text; the result is left to
     /// be read as the next token. `None` when `token` is no such pair.
-    #[allow(clippy::type_complexity)]
     fn move_before_glued_result<V: Visitor<'a>>(
         &mut self,
         v: &mut V,
         at: usize,
         token: &str,
-    ) -> Option<((AnyMove, Option<CheckMark>, Option<u8>, usize), usize)> {
+    ) -> Option<(MoveText, usize)> {
         let cut = ["1/2-1/2", "1-0", "0-1", "*"]
             .iter()
             .find_map(|r| token.strip_suffix(r).map(str::len))
             .filter(|&cut| cut > 0)?;
-        let read = parse_move_token(&token[..cut])?;
+        let read = any_move_token_cold(&token[..cut])?;
         v.diagnostic(Diagnostic::warning(
             DiagnosticKind::Syntax,
             self.c.at(at),
@@ -1460,27 +1254,35 @@ impl<'a> Reader<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::nom_grammar;
     use super::*;
+    use crate::rules::CastlingSide;
     use proptest::prelude::*;
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
 
-        /// Wherever the byte reader of common moves answers, the grammar
-        /// gives the same answer.
+        /// The move reader reads every token as the grammar's productions,
+        /// written as nom combinators, read it; the length of the move's
+        /// text leaves out check mark and suffix annotation.
         #[test]
-        fn common_moves_read_as_the_grammar_reads_them(
-            token in "[KQRBNO0]?[a-hp]?[0-9]{0,2}[x-]?[a-iq]?[0-9]{0,2}(=?[QNOa&])?[+#]{0,2}[!?]{0,3}",
-            noise in "[KQRBNO0oa-eqxX=+#!?&.-]{1,8}",
+        fn moves_read_as_the_grammar_reads_them(
+            token in "[KQRBNO0Z@]?[a-hp]?[0-9]{0,2}[x-]?[a-iq]?[0-9]{0,2}(=?[QNOoa&])?([&][a-e][0-9]{1,2}=?[QqN]?)?[+#]{0,2}[!?]{0,3}",
+            noise in "[KQRBNO0oa-eqxXZ@=+#!?&.-]{1,8}",
         ) {
             for t in [&token, &noise] {
-                if let Some(fast) = any_move_common(t) {
-                    prop_assert_eq!(Some(fast), parse_any_move_by_grammar(t), "{}", t);
+                let read = any_move_token(t);
+                let by_grammar = nom_grammar::parse_any_move(t);
+                prop_assert_eq!(
+                    read.as_ref().map(|m| (m.parsed.clone(), m.check, m.suffix)),
+                    by_grammar,
+                    "{}", t
+                );
+                if let Some(m) = read {
+                    prop_assert_eq!(m.len, t.trim_end_matches(['!', '?']).trim_end_matches(['+', '#']).len());
                 }
-                if let Some((parsed, check, suffix, len)) = san_common(t) {
-                    prop_assert_eq!(Some((parsed, check, suffix)), parse_any_move_by_grammar(t), "{}", t);
-                    prop_assert_eq!(len, t.trim_end_matches(['!', '?']).trim_end_matches(['+', '#']).len());
-                }
+                let coord = crate::notation::coord::parse_coord(t).ok();
+                prop_assert_eq!(coord, nom_grammar::parse_coord(t), "{}", t);
             }
         }
     }
@@ -1497,37 +1299,80 @@ mod tests {
             result in "[-0-9./*½]{1,8}",
         ) {
             // Digits alone are a move number only as a whole token.
-            let by_grammar = match move_number(&token) {
+            let by_grammar = match nom_grammar::move_number(&token) {
                 Ok((rest, number)) if rest.is_empty() || number.ends_with(['.', '…']) => {
                     number.len()
                 }
                 _ => 0,
             };
             prop_assert_eq!(move_number_prefix(&token), by_grammar, "{}", token);
-            let by_grammar = nag(&dollar)
+            let by_grammar = nom_grammar::nag(&dollar)
                 .ok()
                 .map(|(rest, n)| (n, dollar.len() - rest.len()));
             prop_assert_eq!(nag_prefix(&dollar), by_grammar, "{}", dollar);
-            let standard = all_consuming(result_marker).parse(result.as_str()).ok().map(|(_, r)| r);
-            let fast = whole_result(&result);
+            let standard = nom_grammar::result_marker(&result).ok().filter(|(rest, _)| rest.is_empty()).map(|(_, r)| r);
+            let fast = whole_result(result.as_bytes());
             prop_assert_eq!(fast.filter(|(_, s)| *s).map(|(r, _)| r), standard, "{}", result);
         }
     }
 
     #[test]
-    fn the_commonest_san_moves_are_read_from_the_end() {
+    fn moves_of_every_form_read_as_the_grammar_reads_them() {
         for token in [
-            "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4+", "e8=Q", "e8Q", "Qxf7#", "Nf3!?", "Rxe1+?",
-            "xe4", "Qh4xe1", "b1=N+",
+            "e4",
+            "exd5",
+            "Nf3",
+            "Nbd7",
+            "R1e2",
+            "Qh4+",
+            "e8=Q",
+            "e8Q",
+            "Qxf7#",
+            "Nf3!?",
+            "Rxe1+?",
+            "xe4",
+            "Qh4xe1",
+            "b1=N+",
+            "Qh4e1",
+            "Qh4xe1+",
+            "e8=Q#",
+            "bxa1=N",
+            "O-O",
+            "O-O-O+",
+            "0-0",
+            "Kxl8",
+            "Nf3!",
+            "e4?!",
+            "Rd10",
+            "a16=R",
+            "Nxe4!!",
+            "e2e4",
+            "a7a8q",
+            "e7e8&e8=Q",
+            "e4&e8=Q",
+            "e2-e4",
+            "Nf3++",
+            "d8=q",
+            "O-O&e8=Q",
+            "--",
+            "Z0",
+            "0000",
+            "@@@@",
+            "--!",
+            "g1f3+!",
+            "Ra10",
+            "e9e10",
         ] {
-            let fast = san_common(token).map(|(parsed, check, suffix, _)| (parsed, check, suffix));
-            assert!(fast.is_some(), "{token}");
-            assert_eq!(fast, parse_any_move_by_grammar(token), "{token}");
+            let read = any_move_token(token);
+            assert!(read.is_some(), "{token}");
+            let read = read.map(|m| (m.parsed, m.check, m.suffix));
+            assert_eq!(read, nom_grammar::parse_any_move(token), "{token}");
         }
         for token in [
-            "O-O", "e2e4", "Ra10", "e9e10", "e4++", "e4!!!", "Qe8=", "--",
+            "e2-e4e", "e0", "e17", "e4!!!", "Qe8=", "e2e4=Q", "--+", "O-O-O-O", "Z0#", "e4&e8", "",
         ] {
-            assert_eq!(san_common(token), None, "{token}");
+            assert_eq!(any_move_token(token), None, "{token}");
+            assert_eq!(nom_grammar::parse_any_move(token), None, "{token}");
         }
     }
 
@@ -1548,36 +1393,46 @@ mod tests {
         assert_eq!(nag_prefix("$14 "), Some((14, 3)));
         assert_eq!(nag_prefix("$256"), None);
         assert_eq!(nag_prefix("$"), None);
-        assert_eq!(whole_result("1/2-1/2"), Some(("1/2-1/2", true)));
-        assert_eq!(whole_result("½-½"), Some(("1/2-1/2", false)));
-        assert_eq!(whole_result("+/-"), None);
-        assert_eq!(whole_result("12.e4"), None);
-        let tag = "[Event \"F/S Return Match\"]\n1. e4";
-        assert!(tag_pair_common(tag).is_some());
-        assert_eq!(tag_pair_common(tag), tag_pair(tag).ok());
-        for other in [
-            "[Event  \"x\"]",
-            "[Event \"a \\\"b\\\"\"]",
-            "[ Event \"x\"]",
-            "[Event \"x\" ]",
+        assert_eq!(whole_result("1/2-1/2".as_bytes()), Some(("1/2-1/2", true)));
+        assert_eq!(whole_result("½-½".as_bytes()), Some(("1/2-1/2", false)));
+        assert_eq!(whole_result("+/-".as_bytes()), None);
+        assert_eq!(whole_result("12.e4".as_bytes()), None);
+        for (tag, name, value) in [
+            (
+                "[Event \"F/S Return Match\"]\n1. e4",
+                "Event",
+                "F/S Return Match",
+            ),
+            ("[Event  \"x\"]", "Event", "x"),
+            ("[Event \"a \\\"b\\\"\"]", "Event", "a \"b\""),
+            ("[ Event \"x\"]", "Event", "x"),
+            ("[Event \"x\" ]", "Event", "x"),
+            ("[Event\u{a0}\"x\"\u{2003}]", "Event", "x"),
+            ("[Event \"C:\\q\"]", "Event", "C:\\q"),
         ] {
-            assert_eq!(tag_pair_common(other), None, "{other}");
-            assert!(tag_pair(other).is_ok(), "{other}");
+            let read = tag_pair(tag);
+            assert_eq!(
+                read.as_ref().map(|(_, (n, v))| (*n, v.as_ref())),
+                Some((name, value)),
+                "{tag}"
+            );
+            assert_eq!(read, nom_grammar::tag_pair(tag).ok(), "{tag}");
+        }
+        for bad in ["[Event \"x\"", "[\"x\"]", "[Event x]", "[Event \"x\" y]"] {
+            assert_eq!(tag_pair(bad), None, "{bad}");
         }
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(5_000))]
 
-        /// Wherever the byte reader of common tag pairs answers, the
-        /// grammar's `tag-pair` gives the same answer.
+        /// The reader of `tag-pair` reads as the grammar's production,
+        /// written as a nom combinator, reads.
         #[test]
-        fn common_tag_pairs_read_as_the_grammar_reads_them(
-            text in "\\[[A-Za-z_0-9]{0,4}[ \t]{0,2}\"[a-z \\\\\"é\\]]{0,6}\"?[ ]?\\]?[ a-z]{0,2}",
+        fn tag_pairs_read_as_the_grammar_reads_them(
+            text in "\\[[ \u{a0}]?[A-Za-z_0-9]{0,4}[ \t\u{2003}]{0,2}\"[a-z \\\\\"é\\]]{0,6}\"?[ ]?\\]?[ a-z]{0,2}",
         ) {
-            if let Some(fast) = tag_pair_common(&text) {
-                prop_assert_eq!(Some(fast), tag_pair(&text).ok(), "{}", text);
-            }
+            prop_assert_eq!(tag_pair(&text), nom_grammar::tag_pair(&text).ok(), "{}", text);
         }
     }
 
@@ -1590,30 +1445,6 @@ mod tests {
         ) {
             let expected = text.find(is_delimiter).unwrap_or(text.len());
             prop_assert_eq!(token_length(&text), expected);
-        }
-    }
-
-    #[test]
-    fn common_moves_take_the_byte_reader() {
-        for t in [
-            "e4", "Nf3", "exd5", "Nbd2", "R1e2", "Qh4e1", "Qh4xe1+", "e8=Q#", "bxa1=N", "O-O",
-            "O-O-O+", "0-0", "Kxl8", "Nf3!", "e4?!", "Rd10", "a16=R", "Nxe4!!",
-        ] {
-            let fast = any_move_common(t);
-            assert!(fast.is_some(), "{t}");
-            assert_eq!(fast, parse_any_move_by_grammar(t), "{t}");
-        }
-        for t in [
-            "e2e4",
-            "a7a8q",
-            "e7e8&e8=Q",
-            "e4&e8=Q",
-            "e2-e4e",
-            "Nf3++",
-            "e0",
-            "e17",
-        ] {
-            assert_eq!(any_move_common(t), None, "{t}");
         }
     }
 

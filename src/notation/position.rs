@@ -535,7 +535,7 @@ fn read_board(
 
 /// The board field's board and its hand, if it has one: `[...]` after
 /// the board, or a rank more than the board has (`.../RNBQKBNR/Qn`) in a
-/// variant with hands (docs/notation.md §12).
+/// variant with hands (docs/notation.md §13).
 fn split_board_hand<'a>(
     variant: &Variant,
     text: &'a str,
@@ -585,7 +585,7 @@ fn read_hand(variant: &Variant, text: &str) -> Result<Vec<Piece>, String> {
 
 /// Takes the check counters out of the fields, if one is there: `3+3`
 /// (checks still to give, White first) after the en passant field, or
-/// `+1+2` (checks given) after the move number (docs/notation.md §12).
+/// `+1+2` (checks given) after the move number (docs/notation.md §13).
 fn take_check_counters(
     variant: &Variant,
     fields: &mut Vec<(usize, &str)>,

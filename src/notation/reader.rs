@@ -24,7 +24,9 @@ use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::{comment_close, could_open_movetext, read_game_at, spaced_draw_rest};
+use super::pgn::{
+    comment_close, could_open_movetext, read_game_at, spaced_draw_rest, whole_result,
+};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -574,17 +576,11 @@ enum Fast {
     Exact(usize),
 }
 
-/// Whether `token` is a game result, in any form the reader accepts.
-#[inline]
+/// Whether `token` is a game result, in any form the reader accepts:
+/// the reader's production `result` ([`whole_result`]).
+#[inline(always)]
 fn is_result(token: &[u8]) -> bool {
-    // Most tokens are moves: the first byte tells.
-    matches!(token.first(), Some(b'0' | b'1' | b'*' | 0xC2))
-        && matches!(
-            token,
-            b"1-0" | b"0-1" | b"1/2-1/2" | b"*" | b"1/2" | b"0.5-0.5"
-        )
-        || token == "½-½".as_bytes()
-        || token == "½".as_bytes()
+    whole_result(token).is_some()
 }
 
 /// After a result, the end of the token at `line[i..]` when it is text of

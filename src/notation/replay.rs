@@ -92,7 +92,8 @@ pub struct Replay {
 }
 
 /// The variant a game's tags name (docs/notation.md §3): the `Variant` tag, or
-/// orthodox chess without one.
+/// without one the registry's variant of untagged games (orthodox chess
+/// unless set).
 ///
 /// # Errors
 /// The tag names no known variant.
@@ -105,14 +106,14 @@ fn placed_tag<'g>(game: &'g Game, name: &str) -> Option<(&'g str, Location)> {
     game.tag(name).map(|v| (v, game.tag_location(name)))
 }
 
-/// The variant a `Variant` tag (its value and place) names; orthodox
-/// chess without one.
+/// The variant a `Variant` tag (its value and place) names; without one,
+/// the registry's variant of untagged games.
 fn variant_named(
     registry: &Registry,
     tag: Option<(&str, Location)>,
 ) -> Result<Variant, ReplayError> {
     match tag {
-        None => Ok(Variant::chess()),
+        None => Ok(registry.untagged_variant()),
         Some((name, at)) => registry.lookup(name).ok_or_else(|| {
             let known = registry.names();
             ReplayError {

@@ -2,18 +2,10 @@
 //! (§9): syntax ([`San`], production `san-move`) apart from meaning
 //! ([`resolve_san`] against a [`Position`], [`write_san`] from a legal move).
 
-use nom::IResult;
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::tag;
-use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{all_consuming, map, map_opt, opt, value};
-use nom::sequence::preceded;
-
 use std::cell::Cell;
 
-use super::coord::{push_waiting_suffixes, waiting_suffixes};
-use super::square::push_square;
+use super::coord::{push_drop, push_waiting_suffixes, waiting_suffixes};
+use super::square::{file_letter, push_square, rank_number};
 use crate::rules::{
     CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
     Variant, kind_names,
@@ -68,149 +60,207 @@ pub struct SanToken {
     pub suffix_nag: Option<u8>,
 }
 
-fn file_letter(input: &str) -> IResult<&str, u8> {
-    map(satisfy(|c| ('a'..='p').contains(&c)), |c| c as u8 - b'a').parse(input)
+/// Production `castle`: the whole of `text` (without waiting suffixes)
+/// as `O-O-O`, `0-0-0`, `O-O` or `0-0`.
+#[inline(always)]
+pub fn castle(text: &[u8]) -> Option<CastlingSide> {
+    match text {
+        b"O-O-O" | b"0-0-0" => Some(CastlingSide::Long),
+        b"O-O" | b"0-0" => Some(CastlingSide::Short),
+        _ => None,
+    }
 }
 
-fn rank_number(input: &str) -> IResult<&str, u8> {
-    map_opt(digit1, |d: &str| {
-        let n: u8 = d.parse().ok()?;
-        ((1..=16).contains(&n) && !d.starts_with('0')).then(|| n - 1)
-    })
-    .parse(input)
-}
-
-fn piece_letter(input: &str) -> IResult<&str, char> {
-    satisfy(|c| c.is_ascii_uppercase() && c != 'O').parse(input)
-}
-
-/// Production `castle`: `O-O`, `O-O-O`, `0-0`, `0-0-0`.
-fn castle(input: &str) -> IResult<&str, CastlingSide> {
-    alt((
-        value(CastlingSide::Long, alt((tag("O-O-O"), tag("0-0-0")))),
-        value(CastlingSide::Short, alt((tag("O-O"), tag("0-0")))),
-    ))
-    .parse(input)
-}
-
-/// Production `disambiguation-and-target`: what comes between the piece
-/// letter and the promotion: `[from-square | file | rank] ["x" | "-"] square`.
 /// From-square hints, capture mark and destination of a SAN move.
 type OriginAndTarget = (Option<u8>, Option<u8>, bool, Square);
 
-fn origin_and_target(input: &str) -> IResult<&str, OriginAndTarget> {
-    // One pass, no backtracking: [file] [rank] ["x" | "-"] [file rank].
-    let capture = alt((value(true, char('x')), value(false, char('-'))));
-    map_opt(
-        (
-            opt(file_letter),
-            opt(rank_number),
-            opt(capture),
-            opt(file_letter),
-            opt(rank_number),
-        ),
-        |parts| match parts {
-            (file, rank, sep, Some(f), Some(r)) => {
-                Some((file, rank, sep.unwrap_or(false), Square::new(f, r)))
+/// Production `origin-and-target`: the whole of `text`, what comes
+/// between the piece letter and the promotion: `[file] [rank] ["x" |
+/// "-"] square`. Read from the end: the target square (its rank all the
+/// digits that end the text), then before it at most a file, a rank and
+/// a capture mark, in that order. Digits that are no rank (`e0`, `e17`)
+/// make it none.
+#[inline(always)]
+fn origin_and_target(text: &[u8]) -> Option<OriginAndTarget> {
+    let to = match text {
+        [.., f @ b'a'..=b'p', r @ b'1'..=b'9'] => Some((*f, *r - b'1', 2)),
+        _ => None,
+    };
+    let (to, head) = match to {
+        // A one-digit rank, as nearly every target has.
+        Some((f, r, n)) => (Square::new(f - b'a', r), &text[..text.len() - n]),
+        None => {
+            let digits = text.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+            let at = text.len().checked_sub(digits + 1)?;
+            let file = file_letter(&text[at..])?;
+            let (rank, _) = rank_number(&text[at + 1..]).ok()??;
+            (Square::new(file, rank), &text[..at])
+        }
+    };
+    let (capture, head) = match head {
+        [rest @ .., b'x'] => (true, rest),
+        [rest @ .., b'-'] => (false, rest),
+        _ => (false, head),
+    };
+    let (file, rank) = match head {
+        [] => (None, None),
+        [f @ b'a'..=b'p'] => (Some(f - b'a'), None),
+        [r @ b'1'..=b'9'] => (None, Some(r - b'1')),
+        [f @ b'a'..=b'p', r @ b'1'..=b'9'] => (Some(f - b'a'), Some(r - b'1')),
+        _ => {
+            // Two-digit ranks and what no move has: the rank's reader
+            // decides.
+            let file = file_letter(head);
+            let from = usize::from(file.is_some());
+            match rank_number(&head[from..]).ok()? {
+                Some((rank, n)) if from + n == head.len() => (file, Some(rank)),
+                _ => return None,
             }
-            (Some(f), Some(r), None, None, None) => Some((None, None, false, Square::new(f, r))),
-            _ => None,
+        }
+    };
+    Some((file, rank, capture, to))
+}
+
+/// Production `promotion` at the end of `text`: `=X` (also `X` directly
+/// after a pawn's target, as some writers do); after `=` the letter may
+/// be lower case (`d8=q`, docs/notation.md §11). The letter in upper
+/// case, and the length.
+#[inline(always)]
+fn promotion(text: &[u8]) -> Option<(char, usize)> {
+    match text {
+        [.., b'=', c] if c.is_ascii_alphabetic() && !matches!(c, b'O' | b'o') => {
+            Some((c.to_ascii_uppercase() as char, 2))
+        }
+        [.., c] if is_piece_letter(*c) => Some((*c as char, 1)),
+        _ => None,
+    }
+}
+
+/// Production `piece-letter-upper`: an upper-case letter but `O`.
+#[inline(always)]
+fn is_piece_letter(c: u8) -> bool {
+    c.is_ascii_uppercase() && c != b'O'
+}
+
+/// Production `san-move`: the whole of `text` (without check mark and
+/// annotations) as castling, or a piece letter, origin and target and
+/// promotion; then waiting suffixes.
+#[inline(always)]
+pub fn san_move(text: &[u8]) -> Option<San> {
+    // Waiting suffixes end in a letter, as a promotion does: only then
+    // is the `&` looked for.
+    if text.last().is_some_and(u8::is_ascii_alphabetic) && text.contains(&b'&') {
+        return san_move_waiting(text);
+    }
+    san_move_before(text, Vec::new())
+}
+
+/// [`san_move`] of a move with waiting suffixes, out of the hot path.
+#[inline(never)]
+fn san_move_waiting(text: &[u8]) -> Option<San> {
+    let at = text.iter().position(|&b| b == b'&')?;
+    let (waiting, len) = waiting_suffixes(&text[at..])?;
+    if at + len != text.len() {
+        return None;
+    }
+    san_move_before(&text[..at], waiting)
+}
+
+/// [`san_move`] of the `text` before the waiting suffixes `waiting`.
+#[inline(always)]
+fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
+    if let [b'O' | b'0', ..] = text {
+        let side = castle(text)?;
+        return Some(San::Castle { side, waiting });
+    }
+    let (piece, rest) = match text {
+        [c, rest @ ..] if is_piece_letter(*c) => (Some(*c as char), rest),
+        _ => (None, text),
+    };
+    // A move that ends in a digit has no promotion: nearly every move.
+    let (promotion, rest) = match rest.last().map(u8::is_ascii_digit) {
+        Some(false) => match promotion(rest) {
+            Some((c, n)) => (Some(c), &rest[..rest.len() - n]),
+            None => (None, rest),
         },
-    )
-    .parse(input)
+        _ => (None, rest),
+    };
+    let (file, rank, capture, to) = origin_and_target(rest)?;
+    Some(San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to,
+        promotion,
+        waiting,
+    })
 }
 
-/// Production `promotion`: `=X` (also `X` directly after a pawn's target,
-/// as some writers do); after `=` the letter may be lower case (`d8=q`,
-/// docs/notation.md §11). The letter is given back in upper case.
-fn promotion(input: &str) -> IResult<&str, char> {
-    alt((
-        preceded(
-            char('='),
-            map(
-                satisfy(|c| c.is_ascii_alphabetic() && c != 'O' && c != 'o'),
-                |c| c.to_ascii_uppercase(),
-            ),
-        ),
-        piece_letter,
-    ))
-    .parse(input)
+/// Production `check-mark` at the end of `text`: `#`, `++` (read as
+/// `+`) or `+`; the mark and its length.
+#[inline(always)]
+pub fn check_mark(text: &[u8]) -> Option<(CheckMark, usize)> {
+    match text {
+        [.., b'#'] => Some((CheckMark::Mate, 1)),
+        [.., b'+', b'+'] => Some((CheckMark::Check, 2)),
+        [.., b'+'] => Some((CheckMark::Check, 1)),
+        _ => None,
+    }
 }
 
-/// Production `san-move` (without check mark and annotations).
-pub fn san_move(input: &str) -> IResult<&str, San> {
-    alt((
-        map((castle, waiting_suffixes), |(side, waiting)| San::Castle {
-            side,
-            waiting,
-        }),
-        map(
-            (
-                opt(piece_letter),
-                origin_and_target,
-                opt(promotion),
-                waiting_suffixes,
-            ),
-            |(piece, (file, rank, capture, to), promotion, waiting)| San::Normal {
-                piece,
-                file,
-                rank,
-                capture,
-                to,
-                promotion,
-                waiting,
-            },
-        ),
-    ))
-    .parse(input)
+/// Production `suffix-annotation` at the end of `text`: `!!`, `??`,
+/// `!?`, `?!`, `!`, `?` as NAGs 3, 4, 5, 6, 1, 2; and its length.
+#[inline(always)]
+pub fn suffix_annotation(text: &[u8]) -> Option<(u8, usize)> {
+    match text {
+        [.., b'!', b'!'] => Some((3, 2)),
+        [.., b'?', b'?'] => Some((4, 2)),
+        [.., b'!', b'?'] => Some((5, 2)),
+        [.., b'?', b'!'] => Some((6, 2)),
+        [.., b'!'] => Some((1, 1)),
+        [.., b'?'] => Some((2, 1)),
+        _ => None,
+    }
 }
 
-/// Production `check-mark`.
-fn check_mark(input: &str) -> IResult<&str, CheckMark> {
-    alt((
-        value(CheckMark::Mate, char('#')),
-        value(CheckMark::Check, char('+')),
-        value(CheckMark::Mate, tag("++")),
-    ))
-    .parse(input)
+/// The marks that may end a move's token, read from its end: the suffix
+/// annotation, then the check mark before it. The length of the text
+/// before them, the check mark and the annotation. Neither mark's
+/// characters stand in a move's text, so the end of the token tells them.
+#[inline(always)]
+pub(crate) fn marks(token: &[u8]) -> (usize, Option<CheckMark>, Option<u8>) {
+    let mut end = token.len();
+    // Most moves have neither: the last byte tells.
+    if !matches!(token.last(), Some(b'+' | b'#' | b'!' | b'?')) {
+        return (end, None, None);
+    }
+    let suffix = suffix_annotation(token).map(|(nag, n)| {
+        end -= n;
+        nag
+    });
+    let check = check_mark(&token[..end]).map(|(c, n)| {
+        end -= n;
+        c
+    });
+    (end, check, suffix)
 }
 
-/// Production `suffix-annotation`: `!!`, `??`, `!?`, `?!`, `!`, `?` as NAGs 3, 4, 5, 6, 1, 2.
-pub fn suffix_annotation(input: &str) -> IResult<&str, u8> {
-    alt((
-        value(3, tag("!!")),
-        value(4, tag("??")),
-        value(5, tag("!?")),
-        value(6, tag("?!")),
-        value(1, tag("!")),
-        value(2, tag("?")),
-    ))
-    .parse(input)
-}
-
-/// Production `san-token`: a move, an optional check mark, an optional
-/// suffix annotation.
-pub fn san_token(input: &str) -> IResult<&str, SanToken> {
-    map(
-        (san_move, opt(check_mark), opt(suffix_annotation)),
-        |(san, check, suffix_nag)| SanToken {
-            san,
-            check,
-            suffix_nag,
-        },
-    )
-    .parse(input)
-}
-
-/// Parses a whole string as one SAN or long algebraic move.
+/// Parses a whole string as one SAN or long algebraic move, with an
+/// optional check mark and suffix annotation.
 ///
 /// # Errors
 /// [`SanError::Syntax`] if it is not one.
 pub fn parse_san(text: &str) -> Result<SanToken, SanError> {
-    all_consuming(san_token)
-        .parse(text)
-        .map(|(_, t)| t)
-        .map_err(|_| SanError::Syntax(text.to_string()))
+    let (len, check, suffix_nag) = marks(text.as_bytes());
+    match san_move(&text.as_bytes()[..len]) {
+        Some(san) => Ok(SanToken {
+            san,
+            check,
+            suffix_nag,
+        }),
+        None => Err(SanError::Syntax(text.to_string())),
+    }
 }
 
 /// Why a SAN move cannot be played in a position.
@@ -695,6 +745,8 @@ pub fn write_lan(pos: &Position, m: &Move) -> String {
     }
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
+    } else if let Some(kind) = m.dropped() {
+        push_drop(&mut out, pos, kind, m.to);
     } else {
         let kind = pos.piece_at(m.from).map(|p| p.kind);
         if let Some(k) = kind.filter(|&k| k != variant.pawn_kind()) {
@@ -728,6 +780,10 @@ fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
         push_waiting_suffixes(out, pos, m);
+        return;
+    }
+    if let Some(kind) = m.dropped() {
+        push_drop(out, pos, kind, m.to);
         return;
     }
     let Some(kind) = pos.piece_at(m.from).map(|p| p.kind) else {
@@ -855,9 +911,13 @@ mod tests {
         ] {
             assert!(parse_san(ok).is_ok(), "{ok}");
         }
-        for bad in ["", "x", "Z", "e9x", "O-O-O-O", "N", "e4 "] {
+        for bad in ["", "x", "Z", "e9x", "O-O-O-O", "N", "e4 ", "e4+++", "e4#+"] {
             assert!(parse_san(bad).is_err(), "{bad}");
         }
+        // `++` is a check mark, read as `+`, as the grammar's check-mark has
+        // it and the reader reads it.
+        let t = parse_san("Nf3++!").unwrap();
+        assert_eq!((t.check, t.suffix_nag), (Some(CheckMark::Check), Some(1)));
     }
 
     #[test]

@@ -32,9 +32,36 @@ fn jobs_or_all(jobs: Option<usize>) -> usize {
     jobs.unwrap_or_else(xpgn::notation::parallel::default_jobs)
 }
 
+/// The `--variant` of a command that reads game files: the variant of
+/// games without a Variant tag.
+fn untagged_variant(command: &Command) -> Option<&str> {
+    match command {
+        Command::Validate { variant, .. }
+        | Command::Convert { variant, .. }
+        | Command::Import { variant, .. } => variant.as_deref(),
+        #[cfg(feature = "parquet")]
+        Command::Dataset(args) => args.variant.as_deref(),
+        _ => None,
+    }
+}
+
 /// Runs the command `cli` names, with the variants of `registry` (the
 /// built-ins and the definition files loaded).
 pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(), CliError> {
+    let with_untagged;
+    let registry = match untagged_variant(&cli.command) {
+        Some(name) => {
+            let variant = registry.lookup(name).ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--variant: no variant `{}` (xpgn variants lists them)",
+                    printable(name, 100)
+                ))
+            })?;
+            with_untagged = registry.clone().with_untagged_variant(variant);
+            &with_untagged
+        }
+        None => registry,
+    };
     match &cli.command {
         Command::Variants { show } => variants::run(registry, out, show.as_deref()),
         Command::Perft {
@@ -65,12 +92,14 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         }
         Command::Validate {
             files,
+            variant: _,
             format,
             strict,
             jobs,
         } => validate::run(registry, files, *format, *strict, jobs_or_all(*jobs), out),
         Command::Convert {
             files,
+            variant: _,
             to,
             output,
             jobs,
@@ -84,6 +113,7 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         ),
         Command::Import {
             files,
+            variant: _,
             db,
             report,
             jobs,

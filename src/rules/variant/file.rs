@@ -1109,6 +1109,8 @@ fn kind_of_role(pieces: &[PieceDef], role: Role) -> PieceKind {
 #[derive(Clone, Debug)]
 pub struct Registry {
     entries: Vec<Entry>,
+    /// The variant of games without a `Variant` tag; `None`: orthodox chess.
+    untagged: Option<Variant>,
 }
 
 /// A variant of a registry: a built-in, compiled when first found, or a
@@ -1163,7 +1165,21 @@ impl Registry {
             entries: (0..super::BUILTIN_NAMES.len())
                 .map(Entry::Builtin)
                 .collect(),
+            untagged: None,
         }
+    }
+
+    /// This registry, reading games without a `Variant` tag as games of
+    /// `variant` (FICS archives leave crazyhouse games untagged).
+    pub fn with_untagged_variant(mut self, variant: Variant) -> Registry {
+        self.untagged = Some(variant);
+        self
+    }
+
+    /// The variant of games without a `Variant` tag: orthodox chess,
+    /// unless [`Registry::with_untagged_variant`] says otherwise.
+    pub fn untagged_variant(&self) -> Variant {
+        self.untagged.clone().unwrap_or_else(Variant::chess)
     }
 
     /// Every variant, built-ins first, then in loading order (each
