@@ -106,7 +106,20 @@ fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
 }
 
 fn coord_move(input: &str) -> IResult<&str, CoordMove> {
-    (
+    let drop = (
+        opt(satisfy(|c| c.is_ascii_alphabetic())),
+        char('@'),
+        square,
+    )
+        .map(|(letter, _, to)| CoordMove {
+            from: to,
+            to,
+            promotion: None,
+            waiting: Vec::new(),
+            drop: true,
+            drop_letter: letter.map(|c: char| c.to_ascii_uppercase()),
+        });
+    let step = (
         square,
         square,
         opt(satisfy(|c| c.is_ascii_alphabetic())),
@@ -117,8 +130,10 @@ fn coord_move(input: &str) -> IResult<&str, CoordMove> {
             to,
             promotion: promotion.map(|c: char| c.to_ascii_lowercase()),
             waiting,
-        })
-        .parse(input)
+            drop: false,
+            drop_letter: None,
+        });
+    alt((drop, step)).parse(input)
 }
 
 fn san_move(input: &str) -> IResult<&str, San> {
