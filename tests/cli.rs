@@ -21,11 +21,15 @@ fn stderr(o: &Output) -> String {
 }
 
 #[test]
-fn variants_lists_all_nine_with_sizes_and_start_strings() {
+fn variants_lists_every_builtin_with_sizes_and_start_strings() {
     let o = xpgn(&["variants"]);
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
-    assert_eq!(text.lines().filter(|l| !l.starts_with(' ')).count(), 9);
+    assert_eq!(
+        text.lines().filter(|l| !l.starts_with(' ')).count(),
+        xpgn::rules::Variant::builtin().len()
+    );
+    assert!(text.contains("grand") && text.contains("10x10"));
     assert!(text.contains("courier-spiel") && text.contains("12x8"));
     assert!(
         text.contains("rnbefkebnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBEFKEBNR w KQkq - 0 1 -")
@@ -38,7 +42,11 @@ fn variants_give_each_variant_its_piece_letters_with_names() {
     assert_eq!(o.status.code(), Some(0));
     let text = stdout(&o);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 18, "{text}");
+    assert_eq!(
+        lines.len(),
+        2 * xpgn::rules::Variant::builtin().len(),
+        "{text}"
+    );
     let legend_of = |name: &str| {
         let i = lines
             .iter()

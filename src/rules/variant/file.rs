@@ -1053,9 +1053,7 @@ impl Entry {
     /// not compiled to answer.
     fn answers_to(&self, key: &str) -> bool {
         match self {
-            Entry::Builtin(i) => super::builtin::builtin_names(*i)
-                .iter()
-                .any(|n| normalize_name(n) == key),
+            Entry::Builtin(i) => super::builtin::builtin_keys(*i).iter().any(|k| k == key),
             Entry::Loaded(v) => v.answers_to(key),
         }
     }
@@ -1228,8 +1226,17 @@ impl Registry {
 }
 
 fn line_of_name(text: &str, name: &str) -> usize {
+    // A `variants.ini` section's header, before a line naming it otherwise
+    // (`[gemini:janus]` names `janus` as its parent).
+    let header = |l: &str| {
+        l.trim()
+            .strip_prefix('[')
+            .and_then(|h| h.split([':', ']']).next())
+            .is_some_and(|n| n.trim() == name)
+    };
     text.lines()
-        .position(|l| l.contains(name))
+        .position(header)
+        .or_else(|| text.lines().position(|l| l.contains(name)))
         .map_or(1, |i| i + 1)
 }
 

@@ -372,7 +372,8 @@ impl VariantDef {
 /// games builds the tables of chess alone (building all nine was half the
 /// instructions of validating 232 games). These never change: they are
 /// the definitions shipped in `variants/`.
-static BUILTIN: [OnceLock<Variant>; BUILTIN_NAMES.len()] = [const { OnceLock::new() }; 9];
+static BUILTIN: [OnceLock<Variant>; BUILTIN_NAMES.len()] =
+    [const { OnceLock::new() }; BUILTIN_NAMES.len()];
 
 impl Variant {
     /// Compiles a definition.
@@ -422,11 +423,7 @@ impl Variant {
     pub fn by_name(name: &str) -> Option<Variant> {
         let key = normalize_name(name);
         (0..BUILTIN_NAMES.len())
-            .find(|&i| {
-                builtin::builtin_names(i)
-                    .iter()
-                    .any(|n| normalize_name(n) == key)
-            })
+            .find(|&i| builtin::builtin_keys(i).contains(&key))
             .map(Variant::builtin_at)
     }
 
