@@ -106,15 +106,13 @@ pub(crate) fn builtin_def_to_compile(i: usize) -> VariantDef {
 }
 
 /// The [`normalize_name`] keys of the names built-in number `i` answers
-/// to, read from the top of each file once: looking a name up compiles
-/// nothing and reads no file again.
+/// to, read from the top of its file the first time they are asked for:
+/// looking a name up compiles nothing, and reads only the files of the
+/// built-ins before the one it finds, once.
 pub(crate) fn builtin_keys(i: usize) -> &'static [String] {
-    static KEYS: OnceLock<Vec<Vec<String>>> = OnceLock::new();
-    &KEYS.get_or_init(|| {
-        (0..BUILTIN_NAMES.len())
-            .map(|i| builtin_names(i).iter().map(|n| normalize_name(n)).collect())
-            .collect()
-    })[i]
+    static KEYS: [OnceLock<Vec<String>>; BUILTIN_NAMES.len()] =
+        [const { OnceLock::new() }; BUILTIN_NAMES.len()];
+    KEYS[i].get_or_init(|| builtin_names(i).iter().map(|n| normalize_name(n)).collect())
 }
 
 /// The names a built-in answers to (short name, display name, aliases),
