@@ -1104,6 +1104,22 @@ impl Registry {
             .collect()
     }
 
+    /// The known names for a message about an unknown one: all of them
+    /// when they are few, else the first ones and how many more
+    /// (`xpgn variants` lists them all).
+    pub fn known_names(&self) -> String {
+        const SHOWN: usize = 9;
+        let names = self.names();
+        if names.len() <= SHOWN + 3 {
+            return names.join(", ");
+        }
+        format!(
+            "{}, and {} more (`xpgn variants` lists them)",
+            names[..SHOWN].join(", "),
+            names.len() - SHOWN
+        )
+    }
+
     /// Finds a variant by short name, display name or alias, case-blind,
     /// ignoring spaces, `-`, `_` and `'`.
     pub fn lookup(&self, name: &str) -> Option<Variant> {
