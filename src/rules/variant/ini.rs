@@ -17,13 +17,13 @@
 //! rule xpgn cannot play is never approximated. One refused section does
 //! not stop the others.
 
+use std::sync::OnceLock;
+
 use super::file::{DefinitionError, Source, check_compiles, check_size, parse_setup_board};
 use super::{
     BareKing, FreeCastling, PawnRules, PieceDef, PromotionRule, Role, SourceFormat,
     StalemateOutcome, VariantDef, normalize_name,
 };
-use std::sync::OnceLock;
-
 use crate::rules::geometry::{BoardSize, MAX_SIDE, Square};
 use crate::rules::movement::Movement;
 use crate::rules::piece::{Piece, PieceKind};
