@@ -27,8 +27,9 @@ fn variants_lists_every_builtin_with_sizes_and_start_strings() {
     let text = stdout(&o);
     assert_eq!(
         text.lines().filter(|l| !l.starts_with(' ')).count(),
-        xpgn::rules::variant::BUILTIN_NAMES.len()
+        xpgn::rules::Variant::builtin().len()
     );
+    assert!(text.contains("grand") && text.contains("10x10"));
     assert!(text.contains("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"));
     assert!(text.contains("courier-spiel") && text.contains("12x8"));
     assert!(
@@ -44,7 +45,7 @@ fn variants_give_each_variant_its_piece_letters_with_names() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(
         lines.len(),
-        2 * xpgn::rules::variant::BUILTIN_NAMES.len(),
+        2 * xpgn::rules::Variant::builtin().len(),
         "{text}"
     );
     let legend_of = |name: &str| {

@@ -254,3 +254,23 @@ fn every_production_of_the_xpgn_grammar_names_its_function() {
         }
     }
 }
+
+#[test]
+fn the_readme_and_docs_variants_md_list_every_builtin_variant() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md exists");
+    let variants_md =
+        std::fs::read_to_string(root().join("docs/variants.md")).expect("docs/variants.md exists");
+    for v in xpgn::rules::Variant::builtin() {
+        let quoted = format!("`{}`", v.name());
+        assert!(readme.contains(&quoted), "README.md does not list {quoted}");
+        // Fairy-Stockfish's built-ins are rows of docs/variants.md (the
+        // others are explained in docs/rules.md).
+        let source = xpgn::rules::builtin_source(v.name()).unwrap();
+        if source.contains("Fairy-Stockfish's built-in variant") {
+            assert!(
+                variants_md.contains(&format!("| {quoted} |")),
+                "docs/variants.md has no row for {quoted}"
+            );
+        }
+    }
+}

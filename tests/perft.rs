@@ -6,7 +6,10 @@
 //!
 //! A table is named after its variant: a built-in, or a section of
 //! `tests/variants/fairy.ini` (Fairy-Stockfish's format, loaded through
-//! xpgn's .ini reader).
+//! xpgn's .ini reader). `tests/data/perft/builtin-fsf.perft` holds the
+//! tables of Fairy-Stockfish's built-in variants that xpgn ships, each
+//! block naming its variant (`variant NAME`); rows of more than
+//! [`QUICK_NODES`] nodes run only with `--ignored`.
 
 use std::path::Path;
 
@@ -17,6 +20,8 @@ use xpgn::rules::{Position, Registry, Variant, perft};
 struct Case {
     file: String,
     id: String,
+    /// `variant NAME`: the block's variant, where the file names none.
+    variant: Option<String>,
     fen: Option<String>,
     moves: Vec<String>,
     counts: Vec<(u32, u64)>,
@@ -39,11 +44,13 @@ fn load(path: &Path) -> Vec<Case> {
                 cur = Some(Case {
                     file: file.clone(),
                     id: rest.to_string(),
+                    variant: None,
                     fen: None,
                     moves: Vec::new(),
                     counts: Vec::new(),
                 });
             }
+            "variant" => cur.as_mut().unwrap().variant = Some(rest.to_string()),
             "fen" => cur.as_mut().unwrap().fen = Some(rest.to_string()),
             "moves" => {
                 cur.as_mut().unwrap().moves = rest.split_whitespace().map(String::from).collect()
@@ -111,6 +118,11 @@ fn perft_tables_of_every_variant() {
             }
         }
     }
+    seen_variants.extend(
+        load(&root().join(FSF_TABLE))
+            .into_iter()
+            .filter_map(|c| c.variant),
+    );
     for name in Variant::builtin()
         .iter()
         .map(|v| v.name().to_string())
@@ -119,4 +131,56 @@ fn perft_tables_of_every_variant() {
         assert!(seen_variants.contains(&name), "no perft table for {name}");
     }
     assert!(checked > 0);
+}
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The perft tables of Fairy-Stockfish's built-in variants that xpgn
+/// ships: start position and positions reached by random play, every
+/// count also counted by Fairy-Stockfish (outside the project).
+const FSF_TABLE: &str = "tests/data/perft/builtin-fsf.perft";
+
+/// Rows up to this many nodes run in the default test run.
+const QUICK_NODES: u64 = 200_000;
+
+/// Checks the rows of the built-in Fairy-Stockfish variants' table with
+/// `keep` nodes; returns how many.
+fn check_fsf_table(keep: impl Fn(u64) -> bool) -> usize {
+    let registry = Registry::builtin();
+    let mut checked = 0;
+    for case in load(&root().join(FSF_TABLE)) {
+        let name = case
+            .variant
+            .as_deref()
+            .unwrap_or_else(|| panic!("{}: block {} names no variant", case.file, case.id));
+        let variant = registry
+            .lookup(name)
+            .unwrap_or_else(|| panic!("{} {}: no built-in {name}", case.file, case.id));
+        assert!(variant.is_builtin(), "{name}");
+        let pos = position(&variant, &case);
+        for &(depth, nodes) in case.counts.iter().filter(|(_, n)| keep(*n)) {
+            assert_eq!(
+                perft(&pos, depth),
+                nodes,
+                "{} {} ({name}) depth {depth}",
+                case.file,
+                case.id
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn perft_tables_of_fairy_stockfishs_builtin_variants() {
+    assert!(check_fsf_table(|n| n <= QUICK_NODES) > 300);
+}
+
+#[test]
+#[ignore = "the rows of more than QUICK_NODES nodes, 113 million in all, take seconds more; run with --ignored"]
+fn perft_tables_of_fairy_stockfishs_builtin_variants_deep_rows() {
+    assert!(check_fsf_table(|n| n > QUICK_NODES) > 0);
 }

@@ -88,3 +88,22 @@ fn transpositions_share_a_key_and_other_states_do_not() {
     assert_eq!(i.to_setup().board, j.to_setup().board);
     assert_ne!(i.key(), j.key());
 }
+
+/// Georgian chess has double steps but no en passant: its position
+/// strings give no en passant square, and read back.
+#[test]
+fn a_variant_without_en_passant_writes_no_en_passant_square() {
+    let georgian = Variant::by_name("georgian").unwrap();
+    let mut pos = Position::start(&georgian);
+    let m = resolve_coord(&pos, "e2e4").unwrap();
+    pos.play_unchecked(&m);
+    let text = write_position(&pos);
+    assert_eq!(
+        text,
+        "rnbakbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBAKBNR b - - 0 1"
+    );
+    assert_eq!(
+        write_position(&read_position(&georgian, &text).unwrap()),
+        text
+    );
+}

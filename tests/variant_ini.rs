@@ -177,8 +177,8 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
             "my.ini:2: [x] customPiece1: Betza `pR`, column 1: `p` (hopper, as the cannon) is not supported",
         ),
         (
-            "[x:capablanca]\n",
-            "my.ini:1: [x:capablanca]: no parent `capablanca`: xpgn knows Fairy-Stockfish's built-in `chess` as a parent, and sections earlier in this file",
+            "[x:crazyhouse]\n",
+            "my.ini:1: [x:crazyhouse]: no parent `crazyhouse`: xpgn knows as parents sections earlier in this file and Fairy-Stockfish's built-in variants that it ships (docs/variants.md lists them)",
         ),
         (
             "[x:y]\n[y:chess]\n",
@@ -469,5 +469,86 @@ fn files_and_chains_beyond_the_limits_are_refused_without_exhausting_memory() {
     assert_eq!(
         read_ini("wide.ini", &sections).unwrap_err().to_string(),
         "wide.ini:513: file: more than 512 sections, the most a file may have"
+    );
+}
+
+/// Fairy-Stockfish's built-in variants that xpgn ships are parents, by the
+/// names Fairy-Stockfish gives them, as in its loader: `chancellor` is its
+/// 9x9 game, not xpgn's `chancellor`; a section of the file named as a
+/// built-in does not replace it as a parent (Fairy-Stockfish keeps the
+/// built-in); the child's own options come after the parent's.
+#[test]
+fn sections_inherit_from_fairy_stockfishs_builtin_variants() {
+    let text = "\
+# Gemini chess: Janus chess with an archbishop called a, on 10x8.
+[gemini:janus]
+archbishop = a
+startFen = rnbaqkabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBAQKABNR w KQkq - 0 1
+promotionPieceTypes = aqrbn
+
+# Not what Fairy-Stockfish's janus is: xpgn, as Fairy-Stockfish, keeps the
+# built-in as the parent (and refuses this section's name).
+[janus:chess]
+maxFile = 10
+startFen = rnbqkbnrrr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKBNRRR w - - 0 1
+castling = false
+
+[plain-janus:janus]
+
+[small-chancellor:chancellor]
+startFen = rnbqkcnbr/ppppppppp/9/9/9/9/9/PPPPPPPPP/RNBQKCNBR w - - 0 1
+
+[micro-gardner:gardner]
+maxFile = d
+startFen = rbnk/p3/4/3P/RBNK w - - 0 1
+
+[tiny-wok:ai-wok]
+";
+    let mut reg = Registry::builtin();
+    let loaded = reg.load("parents.ini", text).unwrap();
+    assert_eq!(
+        loaded.names,
+        [
+            "gemini",
+            "plain-janus",
+            "small-chancellor",
+            "micro-gardner",
+            "tiny-wok"
+        ]
+    );
+    assert_eq!(loaded.refused.len(), 1, "{:?}", loaded.refused);
+    assert_eq!(
+        loaded.refused[0].to_string(),
+        "parents.ini:9: name: the name `janus` is already taken by the variant `janus`"
+    );
+    // Counts of Fairy-Stockfish loading the same sections.
+    let janus = reg.lookup("janus").unwrap();
+    let plain = reg.lookup("plain-janus").unwrap();
+    assert!(janus.is_builtin());
+    assert_eq!(perft(&Position::start(&plain), 3), 24_747);
+    assert_eq!(perft(&Position::start(&janus), 3), 24_747);
+    let gemini = reg.lookup("gemini").unwrap();
+    assert_eq!(gemini.size().files, 10);
+    assert_eq!(perft(&Position::start(&gemini), 3), 25_304);
+    // The 9x9 chancellor of Fairy-Stockfish, without castling.
+    let small = reg.lookup("small-chancellor").unwrap();
+    assert_eq!((small.size().files, small.size().ranks), (9, 9));
+    assert_eq!(perft(&Position::start(&small), 3), 15_896);
+    let micro = reg.lookup("micro-gardner").unwrap();
+    assert_eq!(perft(&Position::start(&micro), 4), 5_347);
+    let wok = reg.lookup("tiny-wok").unwrap();
+    assert_eq!(perft(&Position::start(&wok), 3), 18_102);
+    // The definition text keeps the built-in parent's section, so that a
+    // database can load it again without it.
+    let source = gemini.def().source.clone().unwrap();
+    assert!(source.starts_with("[janus:chess]\n"), "{source}");
+    assert!(source.contains("[gemini:janus]\n"), "{source}");
+    let again = load_ini("stored.ini", &source).unwrap();
+    assert_eq!(again.last().unwrap().name, "gemini");
+    // A section's faults are reported on its own lines, not the parent's.
+    let read = read_ini("bad.ini", "\n[x:makruk]\npromotionRank = 9\n").unwrap();
+    assert_eq!(
+        read.refused[0].to_string(),
+        "bad.ini:3: [x] promotionRank: the promotion zone does not reach the last rank (8); a pawn there could never move, which xpgn does not play"
     );
 }

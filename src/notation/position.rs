@@ -771,7 +771,9 @@ pub fn write_position(pos: &Position) -> String {
             }
         }
     }
-    match setup.ep_square {
+    // A variant without en passant (Georgian chess) has no en passant
+    // square to write after a double step; its reader takes none.
+    match setup.ep_square.filter(|_| variant.def().pawns.en_passant) {
         Some(sq) => out.push_str(&format!(" {sq}")),
         None => out.push_str(" -"),
     }

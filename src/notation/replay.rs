@@ -114,19 +114,16 @@ fn variant_named(
 ) -> Result<Variant, ReplayError> {
     match tag {
         None => Ok(registry.untagged_variant()),
-        Some((name, at)) => registry.lookup(name).ok_or_else(|| {
-            let known = registry.names();
-            ReplayError {
-                kind: ReplayErrorKind::UnknownVariant,
-                ply: None,
-                in_variation: false,
-                at,
-                text: None,
-                message: format!(
-                    "the Variant tag names `{name}`, which xpgn does not know (known: {})",
-                    known.join(", ")
-                ),
-            }
+        Some((name, at)) => registry.lookup(name).ok_or_else(|| ReplayError {
+            kind: ReplayErrorKind::UnknownVariant,
+            ply: None,
+            in_variation: false,
+            at,
+            text: None,
+            message: format!(
+                "the Variant tag names `{name}`, which xpgn does not know (known: {})",
+                registry.known_names()
+            ),
         }),
     }
 }

@@ -1,6 +1,9 @@
 //! The piece images: simple SVG shapes drawn for this project (MIT OR
 //! Apache-2.0 like the rest of it), one per piece type of the built-in
-//! variants, each in a 45 x 45 box with its foot at the bottom.
+//! variants (of Fairy-Stockfish's built-ins, the pieces named as one of
+//! these: its alfil is the elephant, its fers the firzan; its archbishop,
+//! amazon, centaur and other compound pieces have none yet), each in a
+//! 45 x 45 box with its foot at the bottom.
 //!
 //! An image is chosen by the piece's name in its variant definition
 //! (case-blind): `Elephant` is drawn as an elephant in every variant that
@@ -52,21 +55,21 @@ pub const IMAGES: &[PieceImage] = &[
     },
     PieceImage {
         id: "rook",
-        names: &["rook"],
+        names: &["rook", "rookni"],
         shape: with_base!(
             r#"<g stroke="{S}" stroke-width="1.5" stroke-linejoin="round" fill="{F}"><path d="M11.5 36v-3.5h22V36z"/><path d="M14 32.5 15 17h15l1 15.5z"/><path d="M11.5 17V9h4.5v3.5h4V9h5v3.5h4V9h4.5v8z"/></g><path d="M15.5 21h14M15 28h15" stroke="{D}" stroke-width="1"/>"#
         ),
     },
     PieceImage {
         id: "bishop",
-        names: &["bishop"],
+        names: &["bishop", "biskni"],
         shape: with_base!(
             r#"<g stroke="{S}" stroke-width="1.5" stroke-linejoin="round" fill="{F}"><path d="M22.5 11C15 17 13.5 24 16.5 30h12c3-6 1.5-13-6-19z"/><path d="M14 36v-6h17v6z"/><circle cx="22.5" cy="8.5" r="2.6"/></g><path d="M25.5 16.5l-5 7M19 33h7" stroke="{D}" stroke-width="1.5" stroke-linecap="round"/>"#
         ),
     },
     PieceImage {
         id: "knight",
-        names: &["knight"],
+        names: &["knight", "knibis", "kniroo"],
         shape: with_base!(
             r#"<path d="M14 36v-4c0-5 3-7.5 7-10-2.5.5-5.5 1.5-8 2.5-2 .8-4.5-.5-4.5-3 0-2 1-3.5 3-5.5l6.5-6.5.5-4 3 3c8 0 14 6 14 15.5 0 4.5-.5 8.5-1.5 12z" fill="{F}" stroke="{S}" stroke-width="1.5" stroke-linejoin="round"/><circle cx="18.5" cy="15.5" r="1.4" fill="{D}"/><path d="M11 22.5h1.5M26 14c3 3 4.5 8 4 14" fill="none" stroke="{D}" stroke-width="1" stroke-linecap="round"/>"#
         ),
@@ -80,7 +83,7 @@ pub const IMAGES: &[PieceImage] = &[
     },
     PieceImage {
         id: "elephant",
-        names: &["elephant"],
+        names: &["elephant", "alfil", "khon"],
         shape: with_base!(
             r#"<g stroke="{S}" stroke-width="1.5" stroke-linejoin="round" fill="{F}"><path d="M16.5 13C9 6.5 3.5 13 5 20.5c.8 4 4 6.5 8 6.5l3.5-4z"/><path d="M28.5 13c7.5-6.5 13 0 11.5 7.5-.8 4-4 6.5-8 6.5l-3.5-4z"/><path d="M22.5 7c-5 0-8 4-8 9 0 4 1.5 7 4.5 8.5v5c0 3-2 4.5-4 4.5 0 1.5 1 2 2.5 2 4 0 6.5-3 6.5-7v-4.5c3-1.5 4.5-4.5 4.5-8.5 0-5-1-9-6-9z"/></g><path d="M19.5 25c-1.5 1-3 1.3-4.5 1M25.5 25c1.5 1 3 1.3 4.5 1" fill="none" stroke="{D}" stroke-width="1.3" stroke-linecap="round"/><circle cx="19.3" cy="15.5" r="1.2" fill="{D}"/><circle cx="25.7" cy="15.5" r="1.2" fill="{D}"/>"#
         ),
@@ -97,7 +100,7 @@ pub const IMAGES: &[PieceImage] = &[
         // Royal Chess Firzan and the Chaturanga Councelor, one square
         // diagonally: a vizier in a turban.
         id: "firzan",
-        names: &["firzan", "councelor", "ferz", "fers"],
+        names: &["firzan", "councelor", "ferz", "fers", "met"],
         shape: with_base!(
             r#"<g stroke="{S}" stroke-width="1.5" stroke-linejoin="round" fill="{F}"><path d="M14.5 36l2-10h12l2 10z"/><path d="M11.5 26c0-9 4.5-14 11-14s11 5 11 14z"/><path d="M22.5 12c-1-3 0-5.5 2.5-7-1 2 0 3.5 1.5 4.5-1 1-2.5 2-4 2.5z"/></g><path d="M13 21.5c6 2.5 13 2.5 19 0M12 25c7-4 14-4 21 0M16 16c4 2 9 2 13 0" fill="none" stroke="{D}" stroke-width="1"/><circle cx="22.5" cy="31" r="1.3" fill="{D}"/>"#
         ),
@@ -120,7 +123,7 @@ pub const IMAGES: &[PieceImage] = &[
     PieceImage {
         // Courier-Spiel Councillor (the "Mann"): a man in a broad hat.
         id: "councillor",
-        names: &["councillor", "mann", "man"],
+        names: &["councillor", "mann", "man", "commoner"],
         shape: with_base!(
             r#"<g stroke="{S}" stroke-width="1.5" stroke-linejoin="round" fill="{F}"><path d="M10.5 36c0-8 5-12 12-12s12 4 12 12z"/><circle cx="22.5" cy="18" r="5.5"/><path d="M17.5 13.5c0-4 2-6.5 5-6.5s5 2.5 5 6.5z"/><ellipse cx="22.5" cy="13.5" rx="11" ry="2.2"/></g><path d="M17 28.5h11M22.5 24v12" stroke="{D}" stroke-width="1"/><circle cx="22.5" cy="31.5" r="1" fill="{D}"/>"#
         ),

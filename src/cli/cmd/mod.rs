@@ -210,11 +210,10 @@ fn shown_message(text: &str) -> Cow<'_, str> {
 /// The variant, start position and played moves the arguments name.
 fn position_from(registry: &Registry, args: &PositionArgs) -> Result<Position, CliError> {
     let variant = registry.lookup(&args.variant).ok_or_else(|| {
-        let names = registry.names();
         CliError::Usage(format!(
             "unknown variant `{}`; known: {}",
             shown(&args.variant),
-            names.join(", ")
+            registry.known_names()
         ))
     })?;
     let mut pos = match &args.fen {

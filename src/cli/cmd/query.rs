@@ -39,11 +39,10 @@ pub(super) fn open_if_exists(
 /// The variant `--variant` names.
 pub(super) fn variant_arg(registry: &Registry, name: &str) -> Result<Variant, CliError> {
     registry.lookup(name).ok_or_else(|| {
-        let names = registry.names();
         CliError::Usage(format!(
             "--variant: unknown variant `{}`; known: {}",
             shown(name),
-            names.join(", ")
+            registry.known_names()
         ))
     })
 }

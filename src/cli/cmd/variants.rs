@@ -11,10 +11,9 @@ pub(super) fn run(
 ) -> Result<(), CliError> {
     if let Some(name) = show {
         let v = registry.lookup(name).ok_or_else(|| {
-            let names = registry.names();
             CliError::Usage(format!(
                 "unknown variant `{name}` (known: {})",
-                names.join(", ")
+                registry.known_names()
             ))
         })?;
         let text =

@@ -2,11 +2,24 @@
 //! repository (docs/rules.md says what each one means), embedded in the binary
 //! and read by the same loader as a user's files.
 
-use super::VariantDef;
-use super::file::{load_toml, read_toml};
+use std::sync::OnceLock;
 
-/// Short names of the built-in variants, orthodox chess first.
-pub const BUILTIN_NAMES: [&str; 17] = [
+use super::file::{load_toml, read_toml};
+use super::{VariantDef, normalize_name};
+
+/// The built-in variants: their short names, each the file
+/// `variants/NAME.toml`, in one list from which both tables are made.
+macro_rules! builtins {
+    ($($name:literal),* $(,)?) => {
+        /// Short names of the built-in variants, orthodox chess first.
+        pub const BUILTIN_NAMES: [&str; [$($name),*].len()] = [$($name),*];
+
+        const SOURCES: [&str; BUILTIN_NAMES.len()] =
+            [$(include_str!(concat!("../../../variants/", $name, ".toml"))),*];
+    };
+}
+
+builtins![
     "chess",
     "counsellor",
     "royal",
@@ -16,6 +29,7 @@ pub const BUILTIN_NAMES: [&str; 17] = [
     "chancellor-crosswise",
     "kings-leap",
     "chess960",
+    // The variants played online (docs/rules.md "The variants played online").
     "crazyhouse",
     "three-check",
     "five-check",
@@ -24,27 +38,46 @@ pub const BUILTIN_NAMES: [&str; 17] = [
     "atomic",
     "racing-kings",
     "horde",
+    // Fairy-Stockfish's built-in variants with plain move rules
+    // (docs/variants.md "Fairy-Stockfish's built-in variants").
+    "nocastle",
+    "torpedo",
+    "raazuvaa",
+    "makruk",
+    "asean",
+    "ai-wok",
+    "shatranj",
+    "chaturanga-shatranj",
+    "amazon",
+    "georgian",
+    "nightrider",
+    "hoppelpoppel",
+    "newzealand",
+    "knightmate",
+    "losalamos",
+    "gardner",
+    "almost",
+    "perfect",
+    "capablanca",
+    "caparandom",
+    "gothic",
+    "embassy",
+    "janus",
+    "modern",
+    "chancellor-9x9",
+    "centaur",
+    "courier",
+    "grand",
+    "opulent",
+    "tencubed",
 ];
 
-const SOURCES: [&str; 17] = [
-    include_str!("../../../variants/chess.toml"),
-    include_str!("../../../variants/counsellor.toml"),
-    include_str!("../../../variants/royal.toml"),
-    include_str!("../../../variants/chaturanga.toml"),
-    include_str!("../../../variants/courier-spiel.toml"),
-    include_str!("../../../variants/chancellor.toml"),
-    include_str!("../../../variants/chancellor-crosswise.toml"),
-    include_str!("../../../variants/kings-leap.toml"),
-    include_str!("../../../variants/chess960.toml"),
-    include_str!("../../../variants/crazyhouse.toml"),
-    include_str!("../../../variants/three-check.toml"),
-    include_str!("../../../variants/five-check.toml"),
-    include_str!("../../../variants/king-of-the-hill.toml"),
-    include_str!("../../../variants/antichess.toml"),
-    include_str!("../../../variants/atomic.toml"),
-    include_str!("../../../variants/racing-kings.toml"),
-    include_str!("../../../variants/horde.toml"),
-];
+/// Fairy-Stockfish's built-in variants that xpgn ships, in its
+/// `variants.ini` terms: the parents a section may name besides `chess`
+/// (`[gemini:janus]`). Each section names the definition file it plays
+/// as, which a test checks.
+pub(crate) const FAIRY_STOCKFISH_PARENTS: &str =
+    include_str!("../../../variants/fairy-stockfish.ini");
 
 /// The definition file of a built-in variant, by short name, as shipped in
 /// `variants/NAME.toml`.
@@ -81,6 +114,16 @@ pub(crate) fn builtin_def_to_compile(i: usize) -> VariantDef {
         .unwrap_or_else(|e| panic!("built-in definition: {e}"))
 }
 
+/// The [`normalize_name`] keys of the names built-in number `i` answers
+/// to, read from the top of its file the first time they are asked for:
+/// looking a name up compiles nothing, and reads only the files of the
+/// built-ins before the one it finds, once.
+pub(crate) fn builtin_keys(i: usize) -> &'static [String] {
+    static KEYS: [OnceLock<Vec<String>>; BUILTIN_NAMES.len()] =
+        [const { OnceLock::new() }; BUILTIN_NAMES.len()];
+    KEYS[i].get_or_init(|| builtin_names(i).iter().map(|n| normalize_name(n)).collect())
+}
+
 /// The names a built-in answers to (short name, display name, aliases),
 /// read from the top of its file without loading it: name lookups then
 /// need no variant compiled but the one they find. A test checks these
@@ -112,6 +155,53 @@ pub(crate) fn builtin_names(i: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A definition without what does not decide the rules: names,
+    /// piece names, cited rulings, source text.
+    fn rules_only(mut def: VariantDef) -> VariantDef {
+        def.name.clear();
+        def.display_name.clear();
+        def.aliases.clear();
+        for p in &mut def.pieces {
+            p.name.clear();
+            p.rule = None;
+        }
+        // No promotion ranks: the last. Choices and limits in any order.
+        if def.pawns.promotion_ranks.is_empty() {
+            def.pawns.promotion_ranks = vec![def.size.ranks - 1];
+        }
+        if let super::super::PromotionRule::Choice(kinds) = &mut def.pawns.promotion {
+            kinds.sort_by_key(|k| k.0);
+        }
+        def.pawns.promotion_limits.sort_by_key(|(k, _)| k.0);
+        def
+    }
+
+    #[test]
+    fn each_fairy_stockfish_parent_plays_as_the_definition_file_it_stands_for() {
+        let read = crate::rules::read_ini("fairy-stockfish.ini", FAIRY_STOCKFISH_PARENTS).unwrap();
+        assert!(read.refused.is_empty(), "{:?}", read.refused);
+        // Each section's first line is `# plays as variants/NAME.toml`.
+        let files: Vec<&str> = FAIRY_STOCKFISH_PARENTS
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("# plays as variants/")?
+                    .strip_suffix(".toml")
+            })
+            .collect();
+        assert_eq!(files.len(), read.variants.len());
+        assert!(files.len() >= 25, "{files:?}");
+        let mut differ = Vec::new();
+        for (def, file) in read.variants.into_iter().zip(files) {
+            let section = def.name.clone();
+            let toml = builtin_def(file).unwrap_or_else(|| panic!("no built-in {file}"));
+            let (def, toml) = (rules_only(def), rules_only(toml));
+            if !def.same_definition(&toml) {
+                differ.push(format!("[{section}] and {file}.toml:\n{def:?}\n{toml:?}"));
+            }
+        }
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
+    }
 
     #[test]
     fn the_names_read_without_loading_are_those_of_the_definitions() {

@@ -1133,9 +1133,7 @@ impl Entry {
     /// not compiled to answer.
     fn answers_to(&self, key: &str) -> bool {
         match self {
-            Entry::Builtin(i) => super::builtin::builtin_names(*i)
-                .iter()
-                .any(|n| normalize_name(n) == key),
+            Entry::Builtin(i) => super::builtin::builtin_keys(*i).iter().any(|k| k == key),
             Entry::Loaded(v) => v.answers_to(key),
         }
     }
@@ -1198,6 +1196,22 @@ impl Registry {
                 Entry::Loaded(v) => v.name(),
             })
             .collect()
+    }
+
+    /// The known names for a message about an unknown one: all of them
+    /// when they are few, else the first ones and how many more
+    /// (`xpgn variants` lists them all).
+    pub fn known_names(&self) -> String {
+        const SHOWN: usize = 9;
+        let names = self.names();
+        if names.len() <= SHOWN + 3 {
+            return names.join(", ");
+        }
+        format!(
+            "{}, and {} more (`xpgn variants` lists them)",
+            names[..SHOWN].join(", "),
+            names.len() - SHOWN
+        )
     }
 
     /// Finds a variant by short name, display name or alias, case-blind,
@@ -1322,8 +1336,17 @@ impl Registry {
 }
 
 fn line_of_name(text: &str, name: &str) -> usize {
+    // A `variants.ini` section's header, before a line naming it otherwise
+    // (`[gemini:janus]` names `janus` as its parent).
+    let header = |l: &str| {
+        l.trim()
+            .strip_prefix('[')
+            .and_then(|h| h.split([':', ']']).next())
+            .is_some_and(|n| n.trim() == name)
+    };
     text.lines()
-        .position(|l| l.contains(name))
+        .position(header)
+        .or_else(|| text.lines().position(|l| l.contains(name)))
         .map_or(1, |i| i + 1)
 }
 

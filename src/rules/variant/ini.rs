@@ -17,6 +17,8 @@
 //! rule xpgn cannot play is never approximated. One refused section does
 //! not stop the others.
 
+use std::sync::OnceLock;
+
 use super::file::{DefinitionError, Source, check_compiles, check_size, parse_setup_board};
 use super::{
     BareKing, FreeCastling, PawnRules, PieceDef, PromotionRule, Role, SourceFormat,
@@ -511,7 +513,7 @@ pub fn read_ini(file: &str, text: &str) -> Result<IniVariants, DefinitionError> 
     let mut read: Vec<Option<Inherited>> = Vec::with_capacity(sections.len());
     let mut out = IniVariants::default();
     for i in 0..sections.len() {
-        let (result, state) = read_section(&src, &sections, &read, i);
+        let (result, state) = read_section(&src, &sections, &read, i, builtin_parent);
         match result {
             Ok(def) => out.variants.push(def),
             Err(e) => out.refused.push(e),
@@ -543,13 +545,52 @@ pub fn load_ini(file: &str, text: &str) -> Result<Vec<VariantDef>, DefinitionErr
 /// inherits through: what a section inheriting it starts from.
 type Inherited = (IniVariant, String, usize);
 
+/// The file the built-in parents are read from, as messages name it.
+const PARENTS_FILE: &str = "variants/fairy-stockfish.ini";
+
+/// A built-in variant of Fairy-Stockfish that xpgn ships, by the name
+/// Fairy-Stockfish gives it, as a parent: the section of
+/// `variants/fairy-stockfish.ini` (read once), its types and options
+/// standing before the inheriting section's as `chess`'s do (line 0).
+/// Fairy-Stockfish looks a parent up among its built-ins before the
+/// sections of the file (a section named as a built-in is not added), and
+/// so does xpgn.
+fn builtin_parent(name: &str) -> Option<Inherited> {
+    static PARENTS: OnceLock<Vec<(String, Inherited)>> = OnceLock::new();
+    let parents = PARENTS.get_or_init(|| {
+        let src = Source {
+            file: PARENTS_FILE,
+            text: super::builtin::FAIRY_STOCKFISH_PARENTS,
+        };
+        let sections = sections(src.text);
+        let mut read: Vec<Option<Inherited>> = Vec::with_capacity(sections.len());
+        let mut out = Vec::new();
+        for i in 0..sections.len() {
+            let (result, state) = read_section(&src, &sections, &read, i, |_| None);
+            if let (Ok(_), Some((mut v, chain, depth))) = (result, state.clone()) {
+                v.pieces.iter_mut().for_each(|p| p.line = 0);
+                v.lines.iter_mut().for_each(|(_, line)| *line = 0);
+                out.push((sections[i].name.to_string(), (v, chain, depth)));
+            }
+            read.push(state);
+        }
+        out
+    });
+    parents
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, inherited)| inherited.clone())
+}
+
 /// Reads section `i`, given what the sections before it left: its
 /// definition or refusal, and its rules for the sections inheriting it.
+/// `builtin` gives the built-in parents other than `chess`.
 fn read_section(
     src: &Source<'_>,
     sections: &[Section<'_>],
     read: &[Option<Inherited>],
     i: usize,
+    builtin: fn(&str) -> Option<Inherited>,
 ) -> (Result<VariantDef, DefinitionError>, Option<Inherited>) {
     let s = &sections[i];
     let header_at = line_offset(src.text, s.line);
@@ -569,6 +610,9 @@ fn read_section(
     let (mut state, mut chain, depth) = match s.parent {
         None => (IniVariant::template(), String::new(), 0),
         Some("chess") => (IniVariant::chess(), String::new(), 0),
+        Some(parent) if let Some((state, chain, depth)) = builtin(parent) => {
+            (state, chain, depth + 1)
+        }
         Some(parent) => {
             let found = sections[..i]
                 .iter()
@@ -587,7 +631,7 @@ fn read_section(
                 }
                 None => {
                     return refuse(format!(
-                        "no parent `{parent}`: xpgn knows Fairy-Stockfish's built-in `chess` as a parent, and sections earlier in this file"
+                        "no parent `{parent}`: xpgn knows as parents sections earlier in this file and Fairy-Stockfish's built-in variants that it ships (docs/variants.md lists them)"
                     ));
                 }
             }

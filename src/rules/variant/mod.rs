@@ -548,11 +548,7 @@ impl Variant {
     pub fn by_name(name: &str) -> Option<Variant> {
         let key = normalize_name(name);
         (0..BUILTIN_NAMES.len())
-            .find(|&i| {
-                builtin::builtin_names(i)
-                    .iter()
-                    .any(|n| normalize_name(n) == key)
-            })
+            .find(|&i| builtin::builtin_keys(i).contains(&key))
             .map(Variant::builtin_at)
     }
 
