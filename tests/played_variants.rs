@@ -151,3 +151,62 @@ fn an_atomic_capture_next_to_the_king_wins() {
         })
     );
 }
+
+/// Validates every game of `tests/data/played/FILE`, games without a
+/// Variant tag read as `untagged`: the games' count and the faults found.
+fn validate_file(file: &str, untagged: Option<&str>) -> (usize, Vec<String>) {
+    use xpgn::notation::reader::GameSplitter;
+    use xpgn::notation::validation::validate;
+    use xpgn::rules::Registry;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/played")
+        .join(file);
+    let bytes = std::fs::read(&path).unwrap();
+    let mut registry = Registry::builtin();
+    if let Some(name) = untagged {
+        registry = registry.with_untagged_variant(Variant::by_name(name).unwrap());
+    }
+    let mut games = GameSplitter::new(&bytes[..]);
+    let (mut read, mut faults) = (0, Vec::new());
+    while let Some(next) = games.next_game() {
+        let text = next.unwrap();
+        let checked = validate(&registry, &text);
+        read += 1;
+        faults.extend(
+            checked
+                .diagnostics
+                .iter()
+                .map(|d| d.render_in(file, text.number, &text.text, text.start)),
+        );
+    }
+    (read, faults)
+}
+
+#[test]
+fn real_games_of_the_variants_played_online_validate_without_a_fault() {
+    for (file, untagged, games) in [
+        ("fics-crazyhouse.pgn", Some("crazyhouse"), 200),
+        ("fics-atomic.pgn", Some("atomic"), 200),
+        ("server-crazyhouse.pgn", None, 4),
+        ("lichess-atomic.pgn", None, 1),
+        ("server-antichess.pgn", None, 2),
+    ] {
+        let (read, faults) = validate_file(file, untagged);
+        assert_eq!(read, games, "{file}");
+        assert!(faults.is_empty(), "{file}:\n{}", faults.join("\n"));
+    }
+}
+
+#[test]
+fn a_drop_in_a_game_read_as_orthodox_chess_names_the_option_for_untagged_games() {
+    let (read, faults) = validate_file("fics-crazyhouse.pgn", None);
+    assert_eq!(read, 200);
+    assert!(faults.len() >= 190, "{}", faults.len());
+    assert!(
+        faults[0].contains("`P@b4` is a drop from the hand")
+            && faults[0].contains("a game without a Variant tag is read as orthodox chess")
+            && faults[0].contains("--variant NAME"),
+        "{}",
+        faults[0]
+    );
+}

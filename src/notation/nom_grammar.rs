@@ -106,18 +106,16 @@ fn waiting_suffixes(mut input: &str) -> IResult<&str, Vec<(Square, char)>> {
 }
 
 fn coord_move(input: &str) -> IResult<&str, CoordMove> {
-    let drop = (
-        opt(satisfy(|c| c.is_ascii_alphabetic())),
-        char('@'),
-        square,
-    )
-        .map(|(letter, _, to)| CoordMove {
-            from: to,
-            to,
-            promotion: None,
-            waiting: Vec::new(),
-            drop: true,
-            drop_letter: letter.map(|c: char| c.to_ascii_uppercase()),
+    let drop =
+        (opt(satisfy(|c| c.is_ascii_alphabetic())), char('@'), square).map(|(letter, _, to)| {
+            CoordMove {
+                from: to,
+                to,
+                promotion: None,
+                waiting: Vec::new(),
+                drop: true,
+                drop_letter: letter.map(|c: char| c.to_ascii_uppercase()),
+            }
         });
     let step = (
         square,

@@ -502,14 +502,20 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
 fn check_mark_warning<M: WrittenMove>(m: &M, after: &Position) -> Option<String> {
     match m.check()? {
         CheckMark::Mate => {
-            let mate = matches!(
-                after.outcome(),
+            // Servers of the variants with play rules mark any move that
+            // wins at once `#` (a king exploded, the third check:
+            // docs/notation.md §13).
+            let wins = match after.outcome() {
                 Some(Outcome::Win {
                     by: Ending::Checkmate,
                     ..
-                })
-            );
-            (!mate).then(|| format!("`{}` is marked `#` but does not mate", m.text()))
+                }) => true,
+                Some(Outcome::Win { winner, .. }) => {
+                    after.variant().def().has_play_rules() && winner != after.turn()
+                }
+                _ => false,
+            };
+            (!wins).then(|| format!("`{}` is marked `#` but does not mate", m.text()))
         }
         CheckMark::Check => {
             (!after.is_check()).then(|| format!("`{}` is marked `+` but gives no check", m.text()))

@@ -729,10 +729,16 @@ fn push_check_mark(pos: &Position, m: &Move, out: &mut String) {
     push_check_mark_of(&next, out);
 }
 
-/// `+` if the side to move in `next` is in check, `#` if it is mated.
+/// `+` if the side to move in `next` is in check, `#` if it is mated, or,
+/// in a variant with play rules, if the move won at once (a king
+/// exploded, a goal reached: docs/notation.md §13).
 fn push_check_mark_of(next: &Position, out: &mut String) {
     if next.is_check() {
         out.push(if next.has_legal_move() { '+' } else { '#' });
+    } else if next.variant().def().has_play_rules()
+        && matches!(next.variant_end(), Some(crate::rules::Outcome::Win { winner, .. }) if winner != next.turn())
+    {
+        out.push('#');
     }
 }
 

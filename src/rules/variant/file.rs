@@ -662,7 +662,11 @@ fn read_setup(
             return Err(src.err(
                 setup_at,
                 "setup",
-                format!("{color:?} has {n} kings; the setup needs {want} (R-0-1, kingless)"),
+                if want == 1 {
+                    format!("{color:?} has {n} kings; the setup needs exactly one per side (R-0-1)")
+                } else {
+                    format!("{color:?} has {n} kings, and `kingless` says its army has none")
+                },
             ));
         }
     }
