@@ -210,3 +210,73 @@ fn a_drop_in_a_game_read_as_orthodox_chess_names_the_option_for_untagged_games()
         faults[0]
     );
 }
+
+/// The board field with its hand's letters sorted, and the side to move,
+/// of a position string: what two writers of the same position agree on.
+fn board_and_turn(fen: &str) -> (String, String, String) {
+    let mut fields = fen.split_whitespace();
+    let board = fields.next().unwrap_or_default();
+    let (board, hand) = match board.split_once('[') {
+        Some((b, h)) => {
+            let mut letters: Vec<char> = h.trim_end_matches(']').chars().collect();
+            letters.sort_unstable();
+            (b.to_string(), letters.into_iter().collect())
+        }
+        None => (board.to_string(), String::new()),
+    };
+    (board, hand, fields.next().unwrap_or_default().to_string())
+}
+
+#[test]
+fn random_games_written_by_another_implementation_end_where_it_says() {
+    use xpgn::notation::position::write_position;
+    use xpgn::notation::reader::GameSplitter;
+    use xpgn::notation::validation::validate;
+    let registry = xpgn::rules::Registry::builtin();
+    let mut compared = 0;
+    for v in [
+        "crazyhouse",
+        "atomic",
+        "antichess",
+        "3check",
+        "kingofthehill",
+        "horde",
+        "racingkings",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/data/played/random-{v}.pgn"));
+        let bytes = std::fs::read(&path).unwrap();
+        let mut games = GameSplitter::new(&bytes[..]);
+        while let Some(next) = games.next_game() {
+            let text = next.unwrap();
+            let game = text.text.to_string();
+            let tag = |name: &str| {
+                let start = game.find(&format!("[{name} \"")).unwrap() + name.len() + 3;
+                game[start..start + game[start..].find('"').unwrap()].to_string()
+            };
+            let checked = validate(&registry, &text);
+            assert!(
+                checked.diagnostics.is_empty(),
+                "{v} game {}: {:?}",
+                text.number,
+                checked.diagnostics
+            );
+            let end = checked.end.expect("replayed to the end");
+            assert_eq!(
+                board_and_turn(&write_position(&end)),
+                board_and_turn(&tag("FinalFEN")),
+                "{v} game {}",
+                text.number
+            );
+            // A game the other implementation ended has ended here too.
+            assert_eq!(
+                tag("Result") != "*",
+                end.outcome().is_some(),
+                "{v} game {}",
+                text.number
+            );
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 7 * 25);
+}
