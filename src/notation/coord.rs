@@ -103,7 +103,7 @@ pub fn coord_move(text: &[u8]) -> Option<(CoordMove, usize)> {
 
 /// Production `drop` at the start of `text`: a piece letter (none for a
 /// pawn), `@`, the square (`N@f3`, `@e4`); the move and its length.
-fn coord_drop(text: &[u8]) -> Option<(CoordMove, usize)> {
+pub(crate) fn coord_drop(text: &[u8]) -> Option<(CoordMove, usize)> {
     let (letter, at) = match text {
         [b'@', ..] => (None, 1),
         [c, b'@', ..] if c.is_ascii_alphabetic() => (Some(c.to_ascii_uppercase() as char), 2),

@@ -88,9 +88,7 @@ pub fn any_move(token: &[u8]) -> Option<MoveText> {
         AnyMove::Null
     } else if let Some((m, n)) = body
         .get(1)
-        // A coordinate move, or a drop (`N@f3`, `@e4`: the same in SAN
-        // and coordinates, docs/notation.md §13).
-        .is_some_and(|&b| b.is_ascii_digit() || b == b'@' || body[0] == b'@')
+        .is_some_and(u8::is_ascii_digit)
         .then(|| coord_move(body))
         .flatten()
     {
@@ -98,8 +96,16 @@ pub fn any_move(token: &[u8]) -> Option<MoveText> {
             return None;
         }
         AnyMove::Coord(m)
+    } else if let Some(san) = san_move(body) {
+        AnyMove::San(san)
     } else {
-        AnyMove::San(san_move(body)?)
+        // A drop (`N@f3`, `@e4`: the same in SAN and coordinates,
+        // docs/notation.md §13), asked last: it is rare, and no SAN move
+        // has an `@`.
+        match drop_move(body)? {
+            (m, n) if n == len => AnyMove::Coord(m),
+            _ => return None,
+        }
     };
     Some(MoveText {
         parsed,
@@ -107,6 +113,14 @@ pub fn any_move(token: &[u8]) -> Option<MoveText> {
         suffix,
         len,
     })
+}
+
+/// A drop at the start of `body`, out of line: [`any_move`] asks it last
+/// and seldom, and keeps its own code small.
+#[inline(never)]
+#[cold]
+fn drop_move(body: &[u8]) -> Option<(super::coord::CoordMove, usize)> {
+    super::coord::coord_drop(body)
 }
 
 /// The whole `token` as one [`any_move`].

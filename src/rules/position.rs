@@ -780,6 +780,7 @@ impl Position {
     /// Plays a move known to be legal (one from [`Position::legal_moves`],
     /// or [`Position::null_move`]). An illegal move leaves an inconsistent
     /// position.
+    #[inline]
     pub fn play_unchecked(&mut self, m: &Move) {
         if m.kind == MoveKind::Null {
             self.play_null();
