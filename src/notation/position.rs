@@ -460,10 +460,14 @@ fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>)
 }
 
 /// Production `board`: ranks from the top, separated by `/`.
+/// The pieces of a board field, and the squares of those marked `~`
+/// (promoted).
+type BoardCells = (Vec<(Square, Piece)>, Vec<Square>);
+
 fn read_board(
     variant: &Variant,
     text: &str,
-) -> Result<(Vec<(Square, Piece)>, Vec<Square>), String> {
+) -> Result<BoardCells, String> {
     let size = variant.size();
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != size.ranks as usize {
