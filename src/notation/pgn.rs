@@ -68,15 +68,15 @@ fn null_move(text: &[u8]) -> Option<usize> {
 /// Production `any-move`: the whole `token` as a null move, or a
 /// coordinate, SAN or long algebraic move, then an optional check mark
 /// and suffix annotation (a null move takes no check mark). The one
-/// reader of a move: the reader, the splitter ([`could_open_movetext`]),
+/// reader of a move: the reader, the splitter (`could_open_movetext`),
 /// the replay and [`crate::notation::san::parse_san`] all come here.
 ///
-/// The marks are read from the token's end ([`super::san::marks`]); the
+/// The marks are read from the token's end (`san::marks`); the
 /// alternatives are tried on the rest in the grammar's order, and the
 /// first whose first bytes it reads decides (`e2e4` is a coordinate
 /// move, never the long algebraic pawn move; `0000` a null move). A new
-/// form of move is a new alternative here, before the SAN move, told
-/// apart by its bytes.
+/// form of move is a new alternative here, told apart by its bytes; a
+/// drop (`N@f3`) is asked last, after SAN, which never reads an `@`.
 #[inline(always)]
 pub fn any_move(token: &[u8]) -> Option<MoveText> {
     let (len, check, suffix) = marks(token);

@@ -464,10 +464,7 @@ fn parse_whole<'a, T>(text: &'a str, f: impl Fn(&'a str) -> IResult<&'a str, T>)
 /// (promoted).
 type BoardCells = (Vec<(Square, Piece)>, Vec<Square>);
 
-fn read_board(
-    variant: &Variant,
-    text: &str,
-) -> Result<BoardCells, String> {
+fn read_board(variant: &Variant, text: &str) -> Result<BoardCells, String> {
     let size = variant.size();
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != size.ranks as usize {
