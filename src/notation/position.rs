@@ -475,7 +475,7 @@ fn read_board(variant: &Variant, text: &str) -> Result<BoardCells, String> {
             ranks.len()
         ));
     }
-    let mut out = Vec::new();
+    let mut out: Vec<(Square, Piece)> = Vec::new();
     let mut promoted = Vec::new();
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = size.ranks - 1 - i as u8;
@@ -489,8 +489,10 @@ fn read_board(variant: &Variant, text: &str) -> Result<BoardCells, String> {
         for cell in cells {
             match cell {
                 Cell::Empty(n) => file += n,
+                // The piece just read, if the `~` follows it (no square
+                // is made from a file count, which may pass any board).
                 Cell::Promoted => match out.last() {
-                    Some(&(sq, _)) if file > 0 && sq == Square::new(file as u8 - 1, rank) => {
+                    Some(&(sq, _)) if sq.rank() == rank && u32::from(sq.file()) + 1 == file => {
                         promoted.push(sq)
                     }
                     _ => {
@@ -847,6 +849,37 @@ mod tests {
 
     fn v(name: &str) -> Variant {
         Variant::by_name(name).unwrap()
+    }
+
+    #[test]
+    fn hands_promoted_marks_and_check_counters_read_and_write_back() {
+        let zh = v("crazyhouse");
+        let pos = read_position(&zh, "4k3/1Q~6/8/8/4b3/8/Kpp5/8/ b - - 0 1").unwrap();
+        assert_eq!(
+            write_position(&pos),
+            "4k3/1Q~6/8/8/4b3/8/Kpp5/8[] b - - 0 1"
+        );
+        let pos = read_position(&zh, "4k3/8/8/8/8/8/8/4K3[Qnp] w - - 0 1").unwrap();
+        assert_eq!(write_position(&pos), "4k3/8/8/8/8/8/8/4K3[Qnp] w - - 0 1");
+        let three = v("three-check");
+        let given = read_position(&three, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 +2+0").unwrap();
+        assert_eq!(write_position(&given), "4k3/8/8/8/8/8/8/4K3 w - - 1+3 0 1");
+        // Faults are errors, never panics: a `~` after an empty count that
+        // runs past the board, before any piece, or in a variant without
+        // hands a hand.
+        for (variant, text) in [
+            (&zh, "4k3/1Q8~6/8/8/8/8/8/4K3 w - - 0 1"),
+            (&zh, "~4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+            (&v("chess"), "4k3/8/8/8/8/8/8/4K3[Q] w - - 0 1"),
+            (&v("chess"), "4k3/8/8/8/8/8/8/4K3 w - - 3+3 0 1"),
+            (&zh, "4k3/8/8/8/8/8/8/4K3[X] w - - 0 1"),
+            (
+                &zh,
+                "4k3/8/8/8/8/8/8/4K3[QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ] w - - 0 1",
+            ),
+        ] {
+            assert!(read_position(variant, text).is_err(), "{text}");
+        }
     }
 
     #[test]
