@@ -44,6 +44,12 @@ pub(crate) fn store_remove(s: &mut Store, i: usize) {
     s[i >> 6] &= !(1u64 << (i & 63));
 }
 
+/// Whether bit `i` of a stored set is set.
+#[inline]
+pub(crate) fn store_has(s: &Store, i: usize) -> bool {
+    s[i >> 6] & (1u64 << (i & 63)) != 0
+}
+
 /// Moves bit `from` of a stored set to bit `to` (`from` is set, `to` is not).
 #[inline]
 pub(crate) fn store_move(s: &mut Store, from: usize, to: usize) {

@@ -22,6 +22,12 @@ pub const SQUARE_SPACE: usize = 256;
 pub struct Square(u8);
 
 impl Square {
+    /// Whether `other` is one king step away (or is this square).
+    pub fn touches(self, other: Square) -> bool {
+        (self.file() as i8 - other.file() as i8).abs() <= 1
+            && (self.rank() as i8 - other.rank() as i8).abs() <= 1
+    }
+
     /// The square on `file` (0 = a) and `rank` (0 = rank 1).
     ///
     /// # Panics

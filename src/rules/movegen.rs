@@ -1272,10 +1272,8 @@ impl Position {
         if self.tables().def.explosion.is_none() {
             return self.attacked(sq, by);
         }
-        let king = self.state.kings[by.index()];
-        let next_to_king = (sq.file() as i8 - king.file() as i8).abs() <= 1
-            && (sq.rank() as i8 - king.rank() as i8).abs() <= 1;
-        !next_to_king && by_width!(self.attacked_after_castling(sq, by, castling))
+        !sq.touches(self.state.kings[by.index()])
+            && by_width!(self.attacked_after_castling(sq, by, castling))
     }
 
     fn attacked_after_castling<B: Bits>(&self, sq: Square, by: Color, castling: u8) -> bool {

@@ -9,7 +9,7 @@
 //! applied as the move is made. The variants without them never come here,
 //! so their fast path is untouched.
 
-use super::bitboard::{STORE_WORDS, store_insert, store_remove};
+use super::bitboard::{store_has, store_insert, store_remove};
 use super::geometry::Square;
 use super::moves::{Move, MoveKind};
 use super::outcome::{Ending, Outcome};
@@ -17,11 +17,6 @@ use super::piece::{Color, Piece, PieceKind};
 use super::position::{Position, PositionError};
 use super::setup::Setup;
 use super::variant::Tables;
-
-/// Whether bit `i` of a square store is set.
-fn store_has(store: &[u64; STORE_WORDS], i: usize) -> bool {
-    store[i / 64] & (1 << (i % 64)) != 0
-}
 
 impl Position {
     /// How many pieces of `kind` `color` holds in hand.
@@ -71,9 +66,7 @@ impl Position {
         let t = self.tables();
         let king = self.state.kings[side.index()];
         if t.def.explosion.is_some() {
-            let other = self.state.kings[by.index()];
-            let near = (king.file() as i8 - other.file() as i8).abs() <= 1
-                && (king.rank() as i8 - other.rank() as i8).abs() <= 1;
+            let near = king.touches(self.state.kings[by.index()]);
             if self.state.counts[by.index()][t.king.index()] > 0 && near {
                 return false;
             }
@@ -166,10 +159,11 @@ impl Position {
             t.def.hand.as_ref().is_some_and(|h| {
                 h.must_drop && self.state.hands[us.index()].iter().any(|&n| n > 0)
             });
-        let mut pseudo = Vec::with_capacity(64);
-        if !must_drop {
-            self.pseudo_legal_into(&mut pseudo);
-        }
+        let mut pseudo = if must_drop {
+            Vec::new()
+        } else {
+            self.pseudo_legal_moves()
+        };
         self.drops_into(&mut pseudo);
         let mut trial = self.clone();
         for m in pseudo {
@@ -303,12 +297,6 @@ impl Position {
                 }
             }
         }
-    }
-
-    /// The pseudo-legal piece moves (the generator without its legality
-    /// tests).
-    fn pseudo_legal_into(&self, out: &mut Vec<Move>) {
-        out.extend(self.pseudo_legal_moves());
     }
 
     /// Plays `m` in a variant with play rules: the piece move as any

@@ -731,21 +731,8 @@ fn read_pawns(
     }
     let promotion_limits = read_promotion_limits(src, p, &promotion, kinds)?;
     let en_passant_ranks = match &p.en_passant_ranks {
+        Some(r) => Some(rank_list(r.get_ref(), "pawns.en-passant-ranks")?),
         None => None,
-        Some(r) => Some(
-            r.get_ref()
-                .iter()
-                .map(|&n| {
-                    (1..=size.ranks).contains(&n).then(|| n - 1).ok_or_else(|| {
-                        src.err(
-                            offset_of(r),
-                            "pawns.en-passant-ranks",
-                            format!("rank {n} is not on a board of {} ranks", size.ranks),
-                        )
-                    })
-                })
-                .collect::<Result<Vec<u8>, _>>()?,
-        ),
     };
     Ok(PawnRules {
         double_step_ranks,
