@@ -164,6 +164,33 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
     if cm.drop {
         return resolve_drop(pos, cm.drop_letter, cm.to).map_err(CoordError::Illegal);
     }
+    // Castling that gates on its partner's square, written from the
+    // partner to the king (`h1e1e`, R-SE-1).
+    if let (Some(letter), Some(p), Some(k)) =
+        (cm.promotion, pos.piece_at(cm.from), pos.piece_at(cm.to))
+        && k.kind == variant.king_kind()
+        && p.color == k.color
+        && k.color == pos.turn()
+        && variant.def().hand.as_ref().is_some_and(|h| h.gating)
+    {
+        let kind = kind_of(letter)?;
+        return pos
+            .legal_moves_filtered(Some(k.kind), None)
+            .into_iter()
+            .find(|m| {
+                m.from == cm.to
+                    && m.gate
+                        .is_some_and(|g| g.square == cm.from && g.kind == kind)
+            })
+            .ok_or_else(|| {
+                CoordError::Illegal(format!(
+                    "no castling of the king on {} gates a {} on {} here",
+                    cm.to,
+                    variant.piece_def(kind).name,
+                    cm.from
+                ))
+            });
+    }
     // Castling toward either rook as the king taking its own rook (R-960-1).
     if variant.def().free_castling.is_some()
         && let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to))
@@ -178,6 +205,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
                 m.from == cm.from
                     && matches!(m.kind, MoveKind::Castle(i)
                                 if variant.castling(i as usize).partner_from == cm.to)
+                    && gates_as_written(variant, m, cm.promotion, cm.from)
             });
         return found.ok_or_else(|| {
             CoordError::Illegal(format!(
@@ -192,7 +220,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             ))
         });
     }
-    let all: Vec<Move> = pos
+    let mut all: Vec<Move> = pos
         .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))
         .into_iter()
         .filter(|m| m.from == cm.from && m.to == cm.to)
@@ -203,6 +231,23 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         ));
     }
     let mut candidates = all.clone();
+    // A letter after a move that gates names the gated piece (`g1f3h`,
+    // R-SE-1); a move written without one does not gate.
+    if all.iter().any(|m| m.gate.is_some()) {
+        let gated = |m: &Move| gates_as_written(variant, m, cm.promotion, cm.from);
+        if cm.promotion.is_some() && all.iter().any(|m| m.gate.is_some() && gated(m)) {
+            candidates.retain(gated);
+            return match candidates.as_slice() {
+                [m] => Ok(*m),
+                _ => Err(CoordError::Ambiguous(format!(
+                    "{text} matches {} legal moves",
+                    candidates.len()
+                ))),
+            };
+        }
+        candidates.retain(|m| m.gate.is_none());
+        all.retain(|m| m.gate.is_none());
+    }
     match cm.promotion {
         Some(letter) => {
             let kind = kind_of(letter)?;
@@ -326,6 +371,40 @@ pub fn write_coord(pos: &Position, m: &Move) -> String {
     out
 }
 
+/// Whether castling `m` is written as the king taking its partner: where
+/// the variant writes it so, and with castling toward either rook where
+/// the king's own squares would read as a plain king move (or as none,
+/// the king staying where it is; R-960-1).
+fn king_takes_partner(pos: &Position, m: &Move) -> bool {
+    let Some(free) = &pos.variant().def().free_castling else {
+        return false;
+    };
+    free.king_takes_partner
+        || m.from == m.to
+        || pos
+            .legal_moves_filtered(Some(pos.variant().king_kind()), Some(m.to))
+            .iter()
+            .any(|o| o.from == m.from && o.to == m.to && !o.is_castle())
+}
+
+/// Whether `m` gates as a coordinate move from `from` with the letter
+/// `letter` after it says: no letter, no gate; a letter, that kind on
+/// `from` (the king's square, for castling).
+fn gates_as_written(
+    variant: &crate::rules::Variant,
+    m: &Move,
+    letter: Option<char>,
+    from: Square,
+) -> bool {
+    match (m.gate, letter) {
+        (None, None) => true,
+        (Some(g), Some(l)) => {
+            g.square == from && variant.kind_by_letter(l.to_ascii_uppercase()) == Some(g.kind)
+        }
+        _ => false,
+    }
+}
+
 /// Appends `m` (legal in `pos`) in coordinate notation to `out`, for
 /// writers of many moves.
 pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
@@ -338,22 +417,26 @@ pub fn push_coord(out: &mut String, pos: &Position, m: &Move) {
         push_drop(out, pos, kind, m.to);
         return;
     }
+    let letter = |k: PieceKind| pos.variant().piece_def(k).letter.to_ascii_lowercase();
+    // Castling that gates on its partner's square is written from the
+    // partner to the king (`h1e1e`, R-SE-1).
+    if let (MoveKind::Castle(_), Some(g)) = (m.kind, m.gate)
+        && g.square != m.from
+    {
+        push_square(out, g.square);
+        push_square(out, m.from);
+        out.push(letter(g.kind));
+        return;
+    }
     push_square(out, m.from);
     match m.kind {
-        MoveKind::Castle(i)
-            if pos
-                .variant()
-                .def()
-                .free_castling
-                .as_ref()
-                .is_some_and(|f| f.king_takes_partner) =>
-        {
+        MoveKind::Castle(i) if king_takes_partner(pos, m) => {
             push_square(out, pos.variant().castling(i as usize).partner_from)
         }
         _ => push_square(out, m.to),
     }
-    if let Some(k) = m.promotion {
-        out.push(pos.variant().piece_def(k).letter.to_ascii_lowercase());
+    if let Some(k) = m.promotion.or(m.gate.map(|g| g.kind)) {
+        out.push(letter(k));
     }
     push_waiting_suffixes(out, pos, m);
 }

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use super::coord::CoordMove;
 use super::pgn::AnyMove;
-use super::san::{CheckMark, San};
+use super::san::{CheckMark, GateText, San};
 use crate::rules::{CastlingSide, Square};
 
 fn file_letter(input: &str) -> IResult<&str, u8> {
@@ -134,12 +134,52 @@ fn coord_move(input: &str) -> IResult<&str, CoordMove> {
     alt((drop, step)).parse(input)
 }
 
+/// Production `gate-suffix` after a piece move: `/H`.
+fn piece_gate(input: &str) -> IResult<&str, GateText> {
+    map(preceded(char('/'), piece_letter), |letter| GateText {
+        letter,
+        square: None,
+    })
+    .parse(input)
+}
+
+/// Production `gate-suffix` after castling: `/Ee1`.
+fn castling_gate(input: &str) -> IResult<&str, GateText> {
+    map(
+        preceded(char('/'), (piece_letter, square)),
+        |(letter, sq)| GateText {
+            letter,
+            square: Some(sq),
+        },
+    )
+    .parse(input)
+}
+
 fn san_move(input: &str) -> IResult<&str, San> {
     alt((
+        map((castle, castling_gate), |(side, gate)| San::Castle {
+            side,
+            waiting: Vec::new(),
+            gate: Some(gate),
+        }),
         map((castle, waiting_suffixes), |(side, waiting)| San::Castle {
             side,
             waiting,
+            gate: None,
         }),
+        map(
+            (opt(piece_letter), origin_and_target, piece_gate),
+            |(piece, (file, rank, capture, to), gate)| San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: None,
+                waiting: Vec::new(),
+                gate: Some(gate),
+            },
+        ),
         map(
             (
                 opt(piece_letter),
@@ -155,6 +195,7 @@ fn san_move(input: &str) -> IResult<&str, San> {
                 to,
                 promotion,
                 waiting,
+                gate: None,
             },
         ),
     ))

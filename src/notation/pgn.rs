@@ -1545,7 +1545,8 @@ mod tests {
             g.moves[6].parsed,
             Some(AnyMove::San(San::Castle {
                 side: CastlingSide::Short,
-                waiting: Vec::new()
+                waiting: Vec::new(),
+                gate: None,
             }))
         );
         assert_eq!(g.moves[7].text, "Nf6");

@@ -232,6 +232,7 @@ fn read_setup_noting(
         hand: None,
         promoted: Vec::new(),
         checks_given: None,
+        gates: Vec::new(),
     };
     setup.checks_given = checks_given;
     let mut columns = Vec::new();
@@ -316,6 +317,9 @@ fn read_field(
             setup.turn = parse_whole(text, turn_field)
                 .ok_or_else(|| format!("expected `w` or `b`, found `{text}`"))?
         }
+        FenField::Castling if variant.def().hand.as_ref().is_some_and(|h| h.gating) => {
+            read_gating_castling(variant, text, setup)?
+        }
         FenField::Castling if variant.def().free_castling.is_some() => {
             let (rights, rooks) = read_free_castling(variant, text)?;
             setup.castling = rights;
@@ -384,6 +388,54 @@ fn read_free_castling(
         }
     }
     Ok((rights, rooks))
+}
+
+/// Production `gating-castling` (docs/notation.md §13, R-SE-1): the
+/// castlings, then the files of the gates (`KQBCDFGkqbcdfg`). With
+/// castling toward either rook, file letters of a side that has nothing
+/// to gate name castling rooks instead (Shredder-FEN), and a side that
+/// names no castling but gates on its king's square castles with each rook
+/// on a gate (`ABCDEFGHabcdefgh`).
+fn read_gating_castling(variant: &Variant, text: &str, setup: &mut Setup) -> Result<(), String> {
+    let def = variant.def();
+    let (rights, letters) = read_free_castling(variant, text)?;
+    let free = def.free_castling.as_ref();
+    let refills = def.hand.as_ref().is_some_and(|h| h.captures_to_hand);
+    let hand = setup.hand.clone().unwrap_or_default();
+    for (color, file) in letters {
+        if free.is_none() || refills || hand.iter().any(|p| p.color == color) {
+            setup.gates.push((color, file));
+        } else {
+            setup.castling_rooks.push((color, file));
+        }
+    }
+    setup.castling = rights;
+    let Some(free) = free else {
+        return Ok(());
+    };
+    for color in Color::BOTH {
+        let named = setup.castling.iter().any(|(c, _)| *c == color)
+            || setup.castling_rooks.iter().any(|(c, _)| *c == color);
+        let rank = variant.king_origin(color).rank();
+        let holds = |file: u8, kind| {
+            setup
+                .board
+                .contains(&(Square::new(file, rank), Piece { color, kind }))
+        };
+        let gates: Vec<u8> = setup
+            .gates
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .map(|&(_, f)| f)
+            .collect();
+        if named || !gates.iter().any(|&f| holds(f, variant.king_kind())) {
+            continue;
+        }
+        for f in gates.into_iter().filter(|&f| holds(f, free.partner)) {
+            setup.castling_rooks.push((color, f));
+        }
+    }
+    Ok(())
 }
 
 /// The `stages` field checked against the board: each piece named stands
@@ -752,7 +804,7 @@ pub fn write_position(pos: &Position) -> String {
     } else {
         " b "
     });
-    if setup.castling.is_empty() && setup.castling_rooks.is_empty() {
+    if setup.castling.is_empty() && setup.castling_rooks.is_empty() && setup.gates.is_empty() {
         out.push('-');
     }
     for color in Color::BOTH {
@@ -766,10 +818,11 @@ pub fn write_position(pos: &Position) -> String {
                 });
             }
         }
-        // X-FEN: a castling rook that is not the outermost (R-960-2).
-        for &(c, file) in &setup.castling_rooks {
+        // X-FEN: a castling rook that is not the outermost (R-960-2); then
+        // the gates no castling implies (R-SE-1).
+        let base = if color == Color::White { b'A' } else { b'a' };
+        for &(c, file) in setup.castling_rooks.iter().chain(&setup.gates) {
             if c == color {
-                let base = if color == Color::White { b'A' } else { b'a' };
                 out.push((base + file) as char);
             }
         }

@@ -5,7 +5,7 @@
 use std::cell::Cell;
 
 use super::coord::{push_drop, push_waiting_suffixes, waiting_suffixes};
-use super::square::{file_letter, push_square, rank_number};
+use super::square::{file_letter, push_square, rank_number, square_at};
 use crate::rules::{
     CastlingSide, Color, Illegality, Move, MoveKind, PieceKind, Position, PromotionRule, Square,
     Variant, kind_names,
@@ -20,6 +20,8 @@ pub enum San {
         side: CastlingSide,
         /// `&square=X` suffixes.
         waiting: Vec<(Square, char)>,
+        /// `/Ee1`: a hand piece gating onto a square the castling left.
+        gate: Option<GateText>,
     },
     /// Any other move.
     Normal {
@@ -37,7 +39,19 @@ pub enum San {
         promotion: Option<char>,
         /// `&square=X` suffixes.
         waiting: Vec<(Square, char)>,
+        /// `/H`: a hand piece gating onto the square the piece left.
+        gate: Option<GateText>,
     },
+}
+
+/// A gating suffix as written (docs/notation.md §13): `/H` after a piece
+/// move, `/Ee1` after castling, which names the square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GateText {
+    /// The gated piece's letter, upper case.
+    pub letter: char,
+    /// The gate, where written.
+    pub square: Option<Square>,
 }
 
 /// `+` or `#` after a move.
@@ -152,7 +166,72 @@ pub fn san_move(text: &[u8]) -> Option<San> {
     if text.last().is_some_and(u8::is_ascii_alphabetic) && text.contains(&b'&') {
         return san_move_waiting(text);
     }
+    // A gating move is at least five bytes (`Nf3/H`): only those are
+    // looked at for a `/`.
+    if text.len() >= 5
+        && let Some((gate, n)) = gate_suffix(text)
+    {
+        return san_move_gating(&text[..text.len() - n], gate);
+    }
     san_move_before(text, Vec::new())
+}
+
+/// Production `gate-suffix` at the end of `text`: `/` and an upper-case
+/// piece letter, then a square after castling (`/Ee1`); and its length.
+#[inline(always)]
+pub(crate) fn gate_suffix(text: &[u8]) -> Option<(GateText, usize)> {
+    // The `/` stands at most six bytes from the end (`/Ee16`).
+    let back = text.iter().rev().take(6).position(|&b| b == b'/')?;
+    let at = text.len() - 1 - back;
+    let (&letter, square) = text[at + 1..].split_first()?;
+    if !is_piece_letter(letter) {
+        return None;
+    }
+    let square = match square {
+        [] => None,
+        sq => match square_at(sq)? {
+            (sq, n) if n == square.len() => Some(sq),
+            _ => return None,
+        },
+    };
+    let gate = GateText {
+        letter: letter as char,
+        square,
+    };
+    Some((gate, back + 1))
+}
+
+/// [`san_move`] of a gating move, out of the hot path: castling names
+/// its gate's square, any other move does not.
+#[inline(never)]
+fn san_move_gating(text: &[u8], gate: GateText) -> Option<San> {
+    match san_move_before(text, Vec::new())? {
+        San::Castle { side, waiting, .. } if gate.square.is_some() => Some(San::Castle {
+            side,
+            waiting,
+            gate: Some(gate),
+        }),
+        San::Normal {
+            piece,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+            waiting,
+            ..
+        } if gate.square.is_none() => Some(San::Normal {
+            piece,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+            waiting,
+            gate: Some(gate),
+        }),
+        _ => None,
+    }
 }
 
 /// [`san_move`] of a move with waiting suffixes, out of the hot path.
@@ -171,7 +250,11 @@ fn san_move_waiting(text: &[u8]) -> Option<San> {
 fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
     if let [b'O' | b'0', ..] = text {
         let side = castle(text)?;
-        return Some(San::Castle { side, waiting });
+        return Some(San::Castle {
+            side,
+            waiting,
+            gate: None,
+        });
     }
     let (piece, rest) = match text {
         [c, rest @ ..] if is_piece_letter(*c) => (Some(*c as char), rest),
@@ -194,6 +277,7 @@ fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
         to,
         promotion,
         waiting,
+        gate: None,
     })
 }
 
@@ -335,7 +419,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
     let kind_of = |letter: char| kind_named(variant, letter);
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
-        San::Castle { side, waiting } => (legal_castlings(pos, *side)?, waiting),
+        San::Castle { side, waiting, .. } => (legal_castlings(pos, *side)?, waiting),
         San::Normal {
             piece,
             file,
@@ -343,6 +427,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             to,
             promotion,
             waiting,
+            gate,
             ..
         } => {
             let size = variant.size();
@@ -361,6 +446,7 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             // included, by the general path below.
             if promotion.is_none()
                 && waiting.is_empty()
+                && gate.is_none()
                 && let Some(m) = pos.plain_named_move(kind, *to, *file, *rank)
             {
                 return Ok(m);
@@ -383,6 +469,8 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
             if let [m] = legal.as_slice()
                 && promotion.is_none()
                 && waiting.is_empty()
+                && gate.is_none()
+                && m.gate.is_none()
                 && named(m)
             {
                 let m = *m;
@@ -523,6 +611,7 @@ fn finish(
     san: &San,
 ) -> Result<Move, SanError> {
     let variant = pos.variant();
+    narrow_by_gate(pos, &mut candidates, san)?;
     for &(sq, letter) in waiting {
         let kind =
             super::kind_for_letter(variant, letter).map_err(|m| SanError::Illegal(m.into()))?;
@@ -585,6 +674,50 @@ fn finish(
     candidates.clear();
     SCRATCH.set(candidates);
     resolved
+}
+
+/// Keeps of `candidates` those with the gating `san` writes (none
+/// written: no gating), or says why none remain.
+fn narrow_by_gate(pos: &Position, candidates: &mut Vec<Move>, san: &San) -> Result<(), SanError> {
+    let (San::Castle { gate, .. } | San::Normal { gate, .. }) = san;
+    let Some(gate) = gate else {
+        if candidates.iter().any(|m| m.gate.is_some()) {
+            candidates.retain(|m| m.gate.is_none());
+        }
+        return Ok(());
+    };
+    let variant = pos.variant();
+    let kind = kind_named(variant, gate.letter)?;
+    let all = std::mem::take(candidates);
+    candidates.extend(all.iter().filter(|m| {
+        m.gate
+            .is_some_and(|g| g.kind == kind && gate.square.is_none_or(|s| s == g.square))
+    }));
+    if !candidates.is_empty() {
+        return Ok(());
+    }
+    let us = pos.turn();
+    let name = &variant.piece_def(kind).name;
+    let why = match &variant.def().hand {
+        Some(hand) if hand.gating => {
+            if pos.in_hand(us, kind) == 0 {
+                format!("{us:?} has no {name} in hand to gate ({})", hand.rule)
+            } else {
+                let gates: Vec<String> = pos.gates(us).iter().map(|s| s.to_string()).collect();
+                format!(
+                    "a piece gates only onto the square its first move leaves on its own first rank, and {us:?}'s gates are {} ({})",
+                    if gates.is_empty() {
+                        "all gone".to_string()
+                    } else {
+                        gates.join(", ")
+                    },
+                    hand.rule
+                )
+            }
+        }
+        _ => format!("{} has no gating", variant.def().display_name),
+    };
+    Err(SanError::Illegal(why.into()))
 }
 
 fn waiting_mismatch(pos: &Position, before: &[Move], sq: Square, letter: char) -> String {
@@ -767,6 +900,7 @@ pub fn write_lan(pos: &Position, m: &Move) -> String {
         }
     }
     push_waiting_suffixes(&mut out, pos, m);
+    push_gate_suffix(&mut out, pos, m);
     push_check_mark(pos, m, &mut out);
     out
 }
@@ -786,6 +920,7 @@ fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
     if let MoveKind::Castle(i) = m.kind {
         out.push_str(side_name(variant.castling(i as usize).side));
         push_waiting_suffixes(out, pos, m);
+        push_gate_suffix(out, pos, m);
         return;
     }
     if let Some(kind) = m.dropped() {
@@ -840,6 +975,19 @@ fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
         out.push(variant.piece_def(k).letter);
     }
     push_waiting_suffixes(out, pos, m);
+    push_gate_suffix(out, pos, m);
+}
+
+/// Appends the gating suffix of `m`, if it gates (docs/notation.md §13):
+/// `/H`, or after castling `/Ee1`, which names the gate.
+fn push_gate_suffix(out: &mut String, pos: &Position, m: &Move) {
+    if let Some(g) = m.gate {
+        out.push('/');
+        out.push(pos.variant().piece_def(g.kind).letter);
+        if m.is_castle() {
+            push_square(out, g.square);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -862,6 +1010,69 @@ mod tests {
     }
 
     #[test]
+    fn gating_suffixes_follow_a_piece_move_or_a_castling_that_names_its_square() {
+        let t = parse_san("Nxe4/E+").unwrap();
+        assert_eq!(t.check, Some(CheckMark::Check));
+        let gate = |san: &San| match san {
+            San::Normal { gate, .. } | San::Castle { gate, .. } => *gate,
+        };
+        assert_eq!(
+            gate(&t.san),
+            Some(GateText {
+                letter: 'E',
+                square: None
+            })
+        );
+        let t = parse_san("O-O/Eh1").unwrap();
+        assert_eq!(
+            gate(&t.san),
+            Some(GateText {
+                letter: 'E',
+                square: crate::notation::square::parse_square("h1")
+            })
+        );
+        for bad in ["O-O/E", "Nf3/He1", "e8=Q/H", "Nf3/h", "Nf3/", "Nf3&e8=Q/H"] {
+            assert!(parse_san(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn gating_moves_are_written_and_read_back() {
+        let v = Variant::by_name("seirawan").unwrap();
+        let pos = Position::start(v.clone());
+        let m = san_of(&pos, "Nf3/H").unwrap();
+        assert_eq!(m.gate().map(|g| g.square.to_string()), Some("g1".into()));
+        assert_eq!(write_san(&pos, &m), "Nf3/H");
+        assert_eq!(write_lan(&pos, &m), "Ng1-f3/H");
+        assert_eq!(crate::notation::coord::write_coord(&pos, &m), "g1f3h");
+        assert_eq!(resolve_coord(&pos, "g1f3h").unwrap(), m);
+        // Without a suffix the knight moves alone.
+        assert_eq!(san_of(&pos, "Nf3").unwrap().gate(), None);
+        // Castling gates on the king's square or the rook's.
+        let castled = read(
+            "seirawan",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQkq - 0 1",
+        );
+        for (san, coord) in [("O-O/He1", "e1g1h"), ("O-O/Hh1", "h1e1h")] {
+            let m = san_of(&castled, san).unwrap();
+            assert_eq!(write_san(&castled, &m), san);
+            assert_eq!(crate::notation::coord::write_coord(&castled, &m), coord);
+            assert_eq!(resolve_coord(&castled, coord).unwrap(), m);
+        }
+        assert!(matches!(
+            san_of(&castled, "O-O/H"),
+            Err(SanError::Syntax(_))
+        ));
+        // A piece that has left its gate cannot gate.
+        let moved = read(
+            "seirawan",
+            "r3k2r/pppppppp/8/8/8/R7/1PPPPPPP/4K2R[HEhe] w Kkq - 0 1",
+        );
+        let msg = san_of(&moved, "Rb3/H").unwrap_err().to_string();
+        assert!(msg.contains("gates are e1, h1 (R-SE-1)"), "{msg}");
+    }
+
+    #[test]
     fn syntax_covers_disambiguation_two_digit_ranks_and_suffixes() {
         let t = parse_san("Rb10xc10=Q&e8=R+!?").unwrap();
         assert_eq!(t.check, Some(CheckMark::Check));
@@ -875,6 +1086,7 @@ mod tests {
                 to,
                 promotion,
                 waiting,
+                gate,
             } => {
                 assert_eq!(
                     (piece, file, rank, capture),
@@ -883,6 +1095,7 @@ mod tests {
                 assert_eq!(to.to_string(), "c10");
                 assert_eq!(promotion, Some('Q'));
                 assert_eq!(waiting.len(), 1);
+                assert_eq!(gate, None);
             }
             _ => panic!(),
         }

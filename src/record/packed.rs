@@ -7,18 +7,20 @@
 //! The flags byte: bits 0-2 the kind (0 normal, 1 double step, 2 en
 //! passant, 3 castling, 4 the king's once-per-game move, 5 a null move of
 //! R-0-6, 6 a drop from the hand), bit 3 a promotion follows, bit 4 a waiting promotion follows,
-//! bit 5 an instant promotion follows. Then, in this order and only when flagged: the
-//! castling index or the dropped kind (1 byte), the promotion kind (1 byte), the waiting
-//! promotion's square and kind (2 bytes), the instant promotion's square
-//! and kind (2 bytes). Squares are their packed index (`rank * 16 + file`).
+//! bit 5 an instant promotion follows, bit 6 a gate follows. Then, in this
+//! order and only when flagged: the castling index or the dropped kind (1
+//! byte), the promotion kind (1 byte), the waiting promotion's square and
+//! kind (2 bytes), the instant promotion's square and kind (2 bytes), the
+//! gate's square and the kind entering it (2 bytes). Squares are their packed index (`rank * 16 + file`).
 
-use crate::rules::{Move, MoveKind, PieceKind, Position, Square, Variant, WaitingPromotion};
+use crate::rules::{Gate, Move, MoveKind, PieceKind, Position, Square, Variant, WaitingPromotion};
 
 const KIND_MASK: u8 = 0b111;
 const PROMOTION: u8 = 1 << 3;
 const WAITING: u8 = 1 << 4;
 const INSTANT: u8 = 1 << 5;
-const KNOWN: u8 = KIND_MASK | PROMOTION | WAITING | INSTANT;
+const GATE: u8 = 1 << 6;
+const KNOWN: u8 = KIND_MASK | PROMOTION | WAITING | INSTANT | GATE;
 
 /// Why packed bytes do not decode to a move of the variant.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -58,7 +60,8 @@ pub fn encode(m: &Move, out: &mut Vec<u8>) {
             INSTANT
         } else {
             0
-        };
+        }
+        | if m.gate.is_some() { GATE } else { 0 };
     out.extend_from_slice(&[m.from.index() as u8, m.to.index() as u8, flags]);
     out.extend(castle);
     out.extend(m.promotion.map(|k| k.0));
@@ -67,6 +70,9 @@ pub fn encode(m: &Move, out: &mut Vec<u8>) {
         .flatten()
     {
         out.extend_from_slice(&[wp.square.index() as u8, wp.kind.0]);
+    }
+    if let Some(g) = m.gate {
+        out.extend_from_slice(&[g.square.index() as u8, g.kind.0]);
     }
 }
 
@@ -179,6 +185,10 @@ impl<'a> Decoder<'a> {
         };
         let waiting_promotion = waiting(WAITING)?;
         let instant_promotion = waiting(INSTANT)?;
+        let gate = waiting(GATE)?.map(|g| Gate {
+            square: g.square,
+            kind: g.kind,
+        });
         Ok(Move {
             from,
             to,
@@ -186,6 +196,7 @@ impl<'a> Decoder<'a> {
             promotion,
             waiting_promotion,
             instant_promotion,
+            gate,
         })
     }
 }
@@ -224,6 +235,21 @@ pub fn play(pos: &mut Position, m: &Move, ply: usize) -> Result<(), PackedError>
             ply,
             what: format!("no piece on {}", m.from),
         });
+    }
+    if let Some(gate) = m.gate {
+        let castling = match m.kind {
+            MoveKind::Castle(i) => pos.variant().def().castling.get(usize::from(i)),
+            _ => None,
+        };
+        let left = gate.square == m.from || castling.is_some_and(|c| gate.square == c.partner_from);
+        let landed =
+            castling.is_some_and(|c| gate.square == c.king_to || gate.square == c.partner_to);
+        if pos.in_hand(pos.turn(), gate.kind) == 0 || !left || landed {
+            return Err(PackedError::Invalid {
+                ply,
+                what: format!("no such gate on {}", gate.square),
+            });
+        }
     }
     pos.play_unchecked(m);
     Ok(())

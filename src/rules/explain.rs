@@ -444,6 +444,7 @@ mod tests {
             hand: None,
             promoted: Vec::new(),
             checks_given: None,
+            gates: Vec::new(),
         };
         Position::from_setup(v, &setup).unwrap()
     }

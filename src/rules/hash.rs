@@ -36,6 +36,7 @@ const VARIANT: u64 = 9 << 32;
 const HAND: u64 = 10 << 32;
 const PROMOTED: u64 = 11 << 32;
 const CHECKS: u64 = 12 << 32;
+const GATES: u64 = 13 << 32;
 
 /// The part of the key one piece on one square gives: the definition the
 /// per-variant table is filled from.
@@ -138,6 +139,11 @@ impl Position {
             let checks = u64::from(self.state.checks[c.index()]);
             if checks > 0 {
                 h ^= mix(CHECKS | ci << 8 | checks);
+            }
+        }
+        for (c, gates) in self.state.gates.iter().enumerate() {
+            if *gates != 0 {
+                h ^= mix(GATES | (c as u64) << 16 | u64::from(*gates));
             }
         }
         for sq in self.promoted_squares() {

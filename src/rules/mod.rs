@@ -5,6 +5,7 @@
 mod bitboard;
 mod castling;
 mod explain;
+mod gating;
 mod geometry;
 mod hash;
 mod movegen;
@@ -23,7 +24,7 @@ pub use explain::{Illegality, kind_names};
 pub use geometry::{BoardSize, MAX_SIDE, SQUARE_SPACE, Square};
 pub use movement::{Atom, Movement};
 pub use movement::{BetzaError, Mode};
-pub use moves::{Move, MoveKind, WaitingPromotion};
+pub use moves::{Gate, Move, MoveKind, WaitingPromotion};
 pub use outcome::{Ending, Outcome};
 pub use perft::{perft, perft_divide};
 pub use piece::{Color, Piece, PieceKind};

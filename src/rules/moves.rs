@@ -38,6 +38,17 @@ pub struct WaitingPromotion {
     pub kind: PieceKind,
 }
 
+/// A piece put from the mover's hand on a gate as part of a piece move
+/// (docs/variants.md "Gating"): the square its first-moving piece left.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Gate {
+    /// The gate: the square the moving piece (for castling, the king or
+    /// its partner) left.
+    pub square: Square,
+    /// The kind that enters it from the hand.
+    pub kind: PieceKind,
+}
+
 /// A legal move in some position.
 ///
 /// Moves come from the rules ([`Position::legal_moves`], the notation
@@ -70,6 +81,8 @@ pub struct Move {
     /// The opponent's blocked pawn that promotes at once because this ply
     /// captures a piece of that type (R-CS-6).
     pub(crate) instant_promotion: Option<WaitingPromotion>,
+    /// A hand piece entering the square the mover left (gating).
+    pub(crate) gate: Option<Gate>,
 }
 
 impl Move {
@@ -82,6 +95,7 @@ impl Move {
             promotion: None,
             waiting_promotion: None,
             instant_promotion: None,
+            gate: None,
         }
     }
 
@@ -138,6 +152,19 @@ impl Move {
     /// captures a piece of that type (R-CS-6).
     pub fn instant_promotion(&self) -> Option<WaitingPromotion> {
         self.instant_promotion
+    }
+
+    /// The hand piece this move puts on a gate, if it gates.
+    pub fn gate(&self) -> Option<Gate> {
+        self.gate
+    }
+
+    /// This move with `gate` added (the rules decide whether it is legal).
+    pub(crate) fn with_gate(self, gate: Gate) -> Move {
+        Move {
+            gate: Some(gate),
+            ..self
+        }
     }
 
     /// Whether this is a null move (R-0-6).

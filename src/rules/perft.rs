@@ -94,6 +94,7 @@ mod tests {
             hand: None,
             promoted: Vec::new(),
             checks_given: None,
+            gates: Vec::new(),
         };
         let pos = Position::from_setup(v, &setup).unwrap();
         assert_eq!(perft(&pos, 1), 0);

@@ -165,6 +165,7 @@ impl Position {
             self.pseudo_legal_moves()
         };
         self.drops_into(&mut pseudo);
+        self.add_gatings(&mut pseudo);
         let mut trial = self.clone();
         for m in pseudo {
             trial.clone_from(self);
@@ -198,16 +199,13 @@ impl Position {
                 "a piece may be dropped only on an empty square, and {to} is taken ({rule})"
             );
         }
-        let rank = match us {
-            Color::White => to.rank(),
-            Color::Black => t.size.ranks - 1 - to.rank(),
-        };
-        let ranks = if kind == t.pawn {
-            &hand.pawn_ranks
-        } else {
-            &hand.ranks
-        };
-        if !ranks.contains(&rank) {
+        if !hand.drops {
+            return format!(
+                "{} has no drops: a hand piece enters only by gating ({rule})",
+                t.def.display_name
+            );
+        }
+        if !self.may_enter(kind, to) {
             return format!(
                 "a {name} may not be dropped on rank {} ({rule})",
                 to.rank() + 1
@@ -274,29 +272,39 @@ impl Position {
     /// The drops of the side to move (not yet tried for legality).
     fn drops_into(&self, out: &mut Vec<Move>) {
         let t = self.tables();
-        let Some(hand) = &t.def.hand else {
+        if !t.def.hand.as_ref().is_some_and(|h| h.drops) {
             return;
-        };
+        }
         let us = self.state.turn;
-        let mirror = |r: u8| match us {
-            Color::White => r,
-            Color::Black => t.size.ranks - 1 - r,
-        };
         for kind in self.variant.kinds() {
             if self.state.hands[us.index()][kind.index()] == 0 {
                 continue;
             }
-            let ranks = if kind == t.pawn {
-                &hand.pawn_ranks
-            } else {
-                &hand.ranks
-            };
             for sq in t.size.squares() {
-                if self.state.board[sq.index()] == 0 && ranks.contains(&mirror(sq.rank())) {
+                if self.state.board[sq.index()] == 0 && self.may_enter(kind, sq) {
                     out.push(Move::drop(kind, sq));
                 }
             }
         }
+    }
+
+    /// Whether a piece of `kind` from the mover's hand may enter `sq` (by
+    /// a drop or a gate): the hand's ranks for that kind allow it.
+    pub(crate) fn may_enter(&self, kind: PieceKind, sq: Square) -> bool {
+        let t = self.tables();
+        let Some(hand) = &t.def.hand else {
+            return false;
+        };
+        let rank = match self.state.turn {
+            Color::White => sq.rank(),
+            Color::Black => t.size.ranks - 1 - sq.rank(),
+        };
+        let ranks = if kind == t.pawn {
+            &hand.pawn_ranks
+        } else {
+            &hand.ranks
+        };
+        ranks.contains(&rank)
     }
 
     /// Plays `m` in a variant with play rules: the piece move as any
@@ -315,6 +323,9 @@ impl Position {
                 victim_sq.and_then(|sq| Some((sq, self.piece_at(sq)?, self.is_promoted(sq))));
             let mover_promoted = self.is_promoted(m.from);
             self.play_pieces(m);
+            if let Some(gate) = m.gate {
+                self.play_gate(gate, us);
+            }
             if let (Some(ep), Some(ranks)) = (
                 self.state.ep_square,
                 &self.tables().def.pawns.en_passant_ranks,
@@ -323,6 +334,9 @@ impl Position {
                 self.state.ep_square = None;
             }
             self.after_piece_move(m, us, victim, mover_promoted);
+        }
+        if self.state.gates != [0; 2] {
+            self.update_gates(m, us);
         }
         self.after_any_move(us);
     }
@@ -402,7 +416,12 @@ impl Position {
             }
         }
         for sq in blast {
-            self.state.take(t, sq);
+            // A king blown up takes its side's castlings with it.
+            if let Some(p) = self.state.take(t, sq)
+                && p.kind == t.king
+            {
+                self.state.castling = self.state.castling.after_castling(p.color);
+            }
             store_remove(&mut self.state.promoted, t.bit(sq));
             if !self.state.castling.is_none() {
                 self.state.castling = self.state.castling.after_removal(t, sq, self.state.kings);

@@ -118,6 +118,8 @@ pub(crate) struct State {
     pub(crate) promoted: Store,
     /// Checks each side has given, in variants that count them.
     pub(crate) checks: [u8; 2],
+    /// Per colour: the files of its first rank that may still gate.
+    pub(crate) gates: [u16; 2],
 }
 
 impl std::fmt::Debug for Position {
@@ -181,6 +183,8 @@ impl Position {
                 pos.state.hands[p.color.index()][p.kind.index()] += 1;
             }
         }
+        pos.set_start_gates();
+        let t = &*pos.variant.0;
         pos.state.check =
             t.royal && !t.def.kingless[0] && pos.attacked(pos.state.kings[0], Color::Black);
         pos
@@ -214,6 +218,7 @@ impl Position {
             hands: [[0; 16]; 2],
             promoted: [0; STORE_WORDS],
             checks: [0; 2],
+            gates: [0; 2],
         };
         Position { variant, state }
     }
@@ -398,6 +403,7 @@ impl Position {
             hand: t.def.hand.as_ref().map(|_| self.hand_pieces()),
             promoted: self.promoted_squares(),
             checks_given: t.def.check_limit.map(|_| self.state.checks),
+            gates: self.written_gates(),
         }
     }
 
@@ -502,12 +508,18 @@ impl Position {
         // Castling.
         pos.state.castling = castling_from_setup(&pos, t, setup)?;
         pos.state.castling_history = pos.state.castling;
+        pos.set_setup_gates(setup)?;
 
         pos.set_setup_king_rights(t, setup)?;
         pos.set_setup_en_passant(t, setup)?;
 
         let (us, them) = (pos.state.turn, pos.state.turn.other());
+        // Where the side to move has lost its king (an explosion), the
+        // game is over, and the winner's king may stand attacked (R-AT-2).
+        let us_lost_king =
+            pos.state.counts[us.index()][t.king.index()] == 0 && !t.def.kingless[us.index()];
         if t.royal
+            && !us_lost_king
             && pos.state.counts[them.index()][t.king.index()] > 0
             && pos.king_attacked_by(them, us)
         {

@@ -58,4 +58,8 @@ pub struct Setup {
     /// Checks each side has given (White's first), where the string
     /// counts them (`3+3` or `+1+2`).
     pub checks_given: Option<[u8; 2]>,
+    /// Gates (docs/variants.md "Gating"): the files of squares on each
+    /// side's first rank whose piece may still gate. A castling right makes
+    /// its king's and partner's squares gates too, written or not.
+    pub gates: Vec<(Color, u8)>,
 }

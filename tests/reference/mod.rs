@@ -642,6 +642,7 @@ impl Ref {
             hand: None,
             promoted: Vec::new(),
             checks_given: None,
+            gates: Vec::new(),
         }
     }
 

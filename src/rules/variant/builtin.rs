@@ -38,6 +38,8 @@ builtins![
     "atomic",
     "racing-kings",
     "horde",
+    "seirawan",
+    "shouse",
     // Fairy-Stockfish's built-in variants with plain move rules
     // (docs/variants.md "Fairy-Stockfish's built-in variants").
     "nocastle",

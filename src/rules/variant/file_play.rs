@@ -23,6 +23,9 @@ pub(super) struct HandEntry {
     ranks: Option<Spanned<Vec<u8>>>,
     #[serde(default)]
     must_drop: bool,
+    drops: Option<bool>,
+    #[serde(default)]
+    gating: bool,
     rule: Option<String>,
 }
 
@@ -190,6 +193,8 @@ fn read_hand(
         pawn_ranks,
         ranks,
         must_drop: e.must_drop,
+        drops: e.drops.unwrap_or(true),
+        gating: e.gating,
         start,
         rule: e.rule.clone().unwrap_or_else(|| "R-ZH-1".into()),
     })

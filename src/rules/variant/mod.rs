@@ -241,6 +241,12 @@ pub struct HandRules {
     /// No piece on the board moves while its owner has pieces in hand (a
     /// placement phase).
     pub must_drop: bool,
+    /// Hand pieces may be dropped as moves of their own; without drops
+    /// they enter only by gating.
+    pub drops: bool,
+    /// A piece making its first move from its side's first rank may leave
+    /// a hand piece on the square it left (Seirawan gating).
+    pub gating: bool,
     /// The pieces in hand at the start (the setup string's `[...]`).
     pub start: Vec<Piece>,
     /// The ruling, e.g. `R-ZH-1`.
