@@ -44,7 +44,13 @@ impl CastlingState {
         let mut s = CastlingState::NONE;
         for c in Color::BOTH {
             let ci = c.index();
-            if !t.castlings[ci].is_empty() {
+            // A king that starts in hand castles only once dropped there.
+            let king_set_up = t
+                .def
+                .setup
+                .iter()
+                .any(|&(sq, p)| sq == t.king_origin[ci] && p.color == c && p.kind == t.king);
+            if !t.castlings[ci].is_empty() && king_set_up {
                 s.king[ci] = Stage::Unmoved;
                 for i in 0..t.partners[ci].len() {
                     s.partners[ci][i] = Stage::Unmoved;

@@ -10,6 +10,7 @@
 //! so their fast path is untouched.
 
 use super::bitboard::{store_has, store_insert, store_remove};
+use super::castling::Stage;
 use super::geometry::Square;
 use super::moves::{Move, MoveKind};
 use super::outcome::{Ending, Outcome};
@@ -95,7 +96,8 @@ impl Position {
                     let n = &mut self.state.hands[p.color.index()][p.kind.index()];
                     *n = n.checked_add(1).ok_or(PositionError::TooManyPieces)?;
                 }
-                if t.royal && hand.iter().any(|p| p.kind == t.king) {
+                let start = &t.def.hand.as_ref().map_or(&[][..], |h| &h.start[..]);
+                if t.royal && hand.iter().any(|p| p.kind == t.king && !start.contains(p)) {
                     return Err(PositionError::Hand("a king cannot be in hand".into()));
                 }
                 let start = t.def.setup.len() + t.def.hand.as_ref().map_or(0, |h| h.start.len());
@@ -159,22 +161,33 @@ impl Position {
             t.def.hand.as_ref().is_some_and(|h| {
                 h.must_drop && self.state.hands[us.index()].iter().any(|&n| n > 0)
             });
-        let mut pseudo = if must_drop {
-            Vec::new()
-        } else {
-            self.pseudo_legal_moves()
-        };
+        let mut pseudo = Vec::new();
         self.drops_into(&mut pseudo);
-        self.add_gatings(&mut pseudo);
+        if !must_drop {
+            pseudo.extend(self.pseudo_legal_moves());
+            self.add_gatings(&mut pseudo);
+        }
+        self.keep_legal(pseudo, out);
+        // A side that must drop but cannot moves its pieces instead.
+        if must_drop && out.is_empty() {
+            let mut pseudo = self.pseudo_legal_moves();
+            self.add_gatings(&mut pseudo);
+            self.keep_legal(pseudo, out);
+        }
+        if t.def.must_capture && out.iter().any(|m| self.captures(m)) {
+            out.retain(|m| self.captures(m));
+        }
+    }
+
+    /// Appends to `out` the moves of `pseudo` that are legal, each tried
+    /// on a copy.
+    fn keep_legal(&self, pseudo: Vec<Move>, out: &mut Vec<Move>) {
         let mut trial = self.clone();
         for m in pseudo {
             trial.clone_from(self);
             if self.piece_move_allowed(&m) && trial.play_trial(&m) {
                 out.push(m);
             }
-        }
-        if t.def.must_capture && out.iter().any(|m| self.captures(m)) {
-            out.retain(|m| self.captures(m));
         }
     }
 
@@ -258,7 +271,8 @@ impl Position {
         }
         let king = t.king.index();
         if self.state.counts[us.index()][king] == 0 {
-            return false;
+            // A king still in hand (a placement phase) is not attacked.
+            return self.state.hands[us.index()][king] > 0;
         }
         if self.state.counts[them.index()][king] == 0 && !t.def.kingless[them.index()] {
             return true;
@@ -281,11 +295,60 @@ impl Position {
                 continue;
             }
             for sq in t.size.squares() {
-                if self.state.board[sq.index()] == 0 && self.may_enter(kind, sq) {
+                if self.state.board[sq.index()] == 0
+                    && self.may_enter(kind, sq)
+                    && self.leaves_room_for_colours(kind, sq)
+                {
                     out.push(Move::drop(kind, sq));
                 }
             }
         }
+    }
+
+    /// Whether a drop of `kind` on `to` leaves room for the kinds that
+    /// must stand on squares of both colours: each such kind keeps, on the
+    /// board and on the empty squares it may still be dropped on, enough
+    /// squares of each colour for half its pieces.
+    fn leaves_room_for_colours(&self, kind: PieceKind, to: Square) -> bool {
+        let t = self.tables();
+        let Some(hand) = &t.def.hand else {
+            return true;
+        };
+        let us = self.state.turn;
+        let dark = |sq: Square| (sq.file() + sq.rank()) % 2 == 0;
+        for k in self.variant.kinds() {
+            if hand.opposite_colours & (1 << k.index()) == 0 {
+                continue;
+            }
+            let mine = Piece { color: us, kind: k };
+            let total = u32::from(self.state.counts[us.index()][k.index()] + self.in_hand(us, k));
+            let placed = |want: bool| {
+                self.pieces()
+                    .filter(|&(sq, p)| p == mine && dark(sq) == want)
+                    .count() as u32
+            };
+            if k == kind {
+                if placed(dark(to)) + 1 > total.div_ceil(2) {
+                    return false;
+                }
+                continue;
+            }
+            let room = |want: bool| {
+                t.size
+                    .squares()
+                    .filter(|&sq| {
+                        sq != to
+                            && dark(sq) == want
+                            && self.state.board[sq.index()] == 0
+                            && self.may_enter(k, sq)
+                    })
+                    .count() as u32
+            };
+            if placed(true) + room(true) < total / 2 || placed(false) + room(false) < total / 2 {
+                return false;
+            }
+        }
+        true
     }
 
     /// Whether a piece of `kind` from the mover's hand may enter `sq` (by
@@ -352,11 +415,46 @@ impl Position {
         } else {
             self.state.halfmove_clock + 1
         };
+        if t.def.hand.as_ref().is_some_and(|h| h.castling_from_drops) {
+            self.castling_after_drop(kind, to);
+        }
         self.state.ep_square = None;
         self.state.turn = us.other();
         if us == Color::Black {
             self.state.fullmove_number += 1;
         }
+    }
+
+    /// Castlings a drop makes possible: a king dropped on its castling
+    /// square with partners already on their origins, or a partner
+    /// dropped on its origin with the king already on that square.
+    fn castling_after_drop(&mut self, kind: PieceKind, to: Square) {
+        let t = &*self.variant.0;
+        let us = self.state.turn;
+        let ci = us.index();
+        let king_home = t.king_origin[ci];
+        if self.piece_at(king_home)
+            != Some(Piece {
+                color: us,
+                kind: t.king,
+            })
+        {
+            return;
+        }
+        let mut castling = self.state.castling;
+        for (p, &origin) in t.partners[ci].iter().enumerate() {
+            let partner = Piece {
+                color: us,
+                kind: t.partner_kinds[ci][p],
+            };
+            let dropped_here = (kind == t.king && to == king_home) || to == origin;
+            if dropped_here && self.piece_at(origin) == Some(partner) {
+                castling.king[ci] = Stage::Unmoved;
+                castling.partners[ci][p] = Stage::Unmoved;
+            }
+        }
+        self.state.castling = castling.canonical(t, self.state.kings);
+        self.state.castling_history = self.state.castling;
     }
 
     /// Promoted marks, captures to hand and explosions after a piece move.

@@ -558,7 +558,13 @@ impl Position {
         // (an explosion); never where it is not.
         let may_lack = t.def.explosion.is_some();
         for c in Color::BOTH {
-            let n = kings[c.index()];
+            // A king in hand (a placement phase) is still to be dropped.
+            let in_hand = setup.hand.as_ref().map_or(0, |h| {
+                h.iter()
+                    .filter(|p| p.color == c && p.kind == t.king)
+                    .count()
+            });
+            let n = kings[c.index()] + in_hand as u8;
             let want = u8::from(!t.def.kingless[c.index()]);
             if t.royal && n != want && !(n == 0 && may_lack) {
                 return Err(PositionError::KingCount(c));
@@ -1202,12 +1208,10 @@ fn castling_from_setup(
             }
         }
         for (p, &porigin) in t.partners[ci].iter().enumerate() {
-            let setup_kind = t
-                .def
-                .setup
-                .iter()
-                .find(|(s, _)| *s == porigin)
-                .map(|(_, pc)| *pc);
+            let setup_kind = Some(Piece {
+                color,
+                kind: t.partner_kinds[ci][p],
+            });
             let holds_partner = |sq: Square| setup_kind.is_some() && pos.piece_at(sq) == setup_kind;
             state.partners[ci][p] = if holds_partner(porigin) {
                 Stage::Unmoved

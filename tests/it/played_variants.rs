@@ -255,6 +255,7 @@ fn random_games_written_by_another_implementation_end_where_it_says() {
         "seirawan960",
         "shouse",
         "shouse960",
+        "placement",
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("tests/data/played/random-{v}.pgn"));
@@ -299,5 +300,70 @@ fn random_games_written_by_another_implementation_end_where_it_says() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 11 * 25);
+    assert_eq!(compared, 12 * 25);
+}
+
+#[test]
+fn placement_drops_come_first_and_castling_arises_where_king_and_rook_land() {
+    use xpgn::notation::position::write_position;
+    let v = variant("placement");
+    let pos = read_position(
+        v.clone(),
+        "r3k3/pppppppp/8/8/8/8/PPPPPPPP/R6R[Kr] w q - 0 1",
+    )
+    .unwrap();
+    let moves = pos.legal_moves();
+    // While a side holds pieces it drops them, on its first rank only.
+    assert_eq!(moves.len(), 6);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.dropped() == Some(v.king_kind()) && m.to().rank() == 0)
+    );
+    let on = |file: &str| *moves.iter().find(|m| m.to().to_string() == file).unwrap();
+    // The king on e1, between its rooks: both castlings arise.
+    let after = pos.play(&on("e1")).unwrap();
+    assert!(
+        write_position(&after).contains(" b KQq "),
+        "{}",
+        write_position(&after)
+    );
+    // On d1 it gets none.
+    let after = pos.play(&on("d1")).unwrap();
+    assert!(
+        write_position(&after).contains(" b q "),
+        "{}",
+        write_position(&after)
+    );
+}
+
+#[test]
+fn seirawan_gates_until_the_piece_on_them_moves_and_the_hand_empties() {
+    use xpgn::notation::position::write_position;
+    let v = variant("seirawan");
+    let pos = Position::start(&v);
+    assert_eq!(
+        write_position(&pos),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[HEhe] w KQBCDFGkqbcdfg - 0 1"
+    );
+    let play = |pos: &Position, from: &str, to: &str, gate: bool| {
+        let m = *pos
+            .legal_moves()
+            .iter()
+            .find(|m| {
+                m.from().to_string() == from
+                    && m.to().to_string() == to
+                    && m.gate().is_some() == gate
+            })
+            .unwrap();
+        pos.play(&m).unwrap()
+    };
+    // Nf3 without gating loses g1's gate; Nf6/H puts a hawk on g8.
+    let pos = play(&pos, "g1", "f3", false);
+    let pos = play(&pos, "g8", "f6", true);
+    let fen = write_position(&pos);
+    assert!(fen.starts_with("rnbqkbhr/"), "{fen}");
+    assert!(fen.contains("[HEe] w KQBCDFkqbcdf "), "{fen}");
+    // Gating is not a drop: no hand piece lands elsewhere.
+    assert!(pos.legal_moves().iter().all(|m| m.dropped().is_none()));
 }

@@ -40,6 +40,7 @@ builtins![
     "horde",
     "seirawan",
     "shouse",
+    "placement",
     // Fairy-Stockfish's built-in variants with plain move rules
     // (docs/variants.md "Fairy-Stockfish's built-in variants").
     "nocastle",

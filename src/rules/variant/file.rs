@@ -149,6 +149,7 @@ struct CastlingEntry {
     king: Spanned<String>,
     partner: Spanned<String>,
     partner_origin: Option<Spanned<String>>,
+    partner_piece: Option<Spanned<String>>,
     safety: Option<Spanned<String>>,
     rule: Option<String>,
 }
@@ -607,6 +608,15 @@ impl<'a> Kinds<'a> {
             .map(|i| PieceKind(i as u8))
     }
 
+    /// The letter `color` writes `k` with in a setup string.
+    fn letter_of(self, k: PieceKind, color: Color) -> char {
+        let l = self.pieces[k.index()].letter;
+        match color {
+            Color::White => l,
+            Color::Black => l.to_ascii_lowercase(),
+        }
+    }
+
     /// Whether `k` is neither the king nor the pawn.
     fn is_officer(self, k: PieceKind) -> bool {
         k != self.king && k != self.pawn
@@ -630,7 +640,7 @@ fn read_setup(
     kingless: [bool; 2],
 ) -> Result<Vec<(Square, Piece)>, DefinitionError> {
     let setup_at = offset_of(text);
-    let (board_text, _) = super::file_play::split_hand(text.get_ref());
+    let (board_text, hand_text) = super::file_play::split_hand(text.get_ref());
     let board = parse_setup_board(board_text, size).map_err(|reason| {
         src.err(
             setup_at,
@@ -653,10 +663,13 @@ fn read_setup(
         setup.push((sq, Piece { color, kind }));
     }
     for color in Color::BOTH {
+        // A king may start in hand, to be dropped (a placement phase).
+        let king_letter = kinds.letter_of(kinds.king, color);
         let n = setup
             .iter()
             .filter(|(_, p)| p.color == color && p.kind == kinds.king)
-            .count();
+            .count()
+            + hand_text.map_or(0, |h| h.chars().filter(|&c| c == king_letter).count());
         let want = usize::from(!kingless[color.index()]);
         if n != want && kinds.royal {
             return Err(src.err(
@@ -888,6 +901,24 @@ fn read_castling(
             ));
         }
     };
+    let partner_kind = match &c.partner_piece {
+        None => None,
+        Some(letter) => Some(
+            letter
+                .get_ref()
+                .chars()
+                .next()
+                .and_then(|l| kinds.of_letter(l))
+                .filter(|&k| kinds.is_officer(k))
+                .ok_or_else(|| {
+                    src.err(
+                        offset_of(letter),
+                        "castling.partner-piece",
+                        "is not the letter of a piece other than the king and the pawn",
+                    )
+                })?,
+        ),
+    };
     let rule = String::from(c.rule.as_deref().unwrap_or("R-0-5"));
     for color in colors {
         // `both`: squares as White's, mirrored for Black.
@@ -907,15 +938,20 @@ fn read_castling(
             partner_from: mirror(partner_from),
             partner_to: mirror(partner_to),
             safety,
+            partner_kind,
             rule: rule.clone(),
         };
+        // Pieces that start in hand name their partner's type and stand
+        // where the castling says once dropped.
         let origin_ok = setup
             .iter()
-            .any(|&(s, p)| s == d.partner_origin && p.color == color && kinds.is_officer(p.kind));
+            .any(|&(s, p)| s == d.partner_origin && p.color == color && kinds.is_officer(p.kind))
+            || (partner_kind.is_some() && !setup.iter().any(|&(s, _)| s == d.partner_origin));
         let king_rank = setup
             .iter()
             .find(|(_, p)| p.color == color && p.kind == kinds.king)
-            .map(|(s, _)| s.rank());
+            .map(|(s, _)| s.rank())
+            .or(partner_kind.map(|_| d.king_from.rank()));
         if !origin_ok || king_rank != Some(d.king_from.rank()) {
             return Err(src.err(
                 at,

@@ -26,6 +26,9 @@ pub(super) struct HandEntry {
     drops: Option<bool>,
     #[serde(default)]
     gating: bool,
+    #[serde(default)]
+    castling_from_drops: bool,
+    opposite_colours: Option<Spanned<String>>,
     rule: Option<String>,
 }
 
@@ -195,6 +198,11 @@ fn read_hand(
         must_drop: e.must_drop,
         drops: e.drops.unwrap_or(true),
         gating: e.gating,
+        castling_from_drops: e.castling_from_drops,
+        opposite_colours: match &e.opposite_colours {
+            Some(text) => kind_set(src, text, "hand.opposite-colours", kinds)?,
+            None => 0,
+        },
         start,
         rule: e.rule.clone().unwrap_or_else(|| "R-ZH-1".into()),
     })

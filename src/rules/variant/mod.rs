@@ -150,6 +150,9 @@ pub struct CastlingDef {
     pub partner_to: Square,
     /// Which squares must be safe.
     pub safety: CastlingSafety,
+    /// The partner's type where the setup leaves its origin empty (the
+    /// piece starts in hand); otherwise the type the setup puts there.
+    pub partner_kind: Option<PieceKind>,
     /// The ruling that defines it, e.g. `R-CO-4`.
     pub rule: String,
 }
@@ -247,6 +250,14 @@ pub struct HandRules {
     /// A piece making its first move from its side's first rank may leave
     /// a hand piece on the square it left (Seirawan gating).
     pub gating: bool,
+    /// A king dropped on its castling square and a partner dropped on its
+    /// origin make that castling possible, as if they had stood there
+    /// from the start (a placement phase).
+    pub castling_from_drops: bool,
+    /// Kinds whose pieces of one side must be dropped onto squares of both
+    /// colours (bit per kind): a drop that would leave no room for that is
+    /// illegal.
+    pub opposite_colours: u16,
     /// The pieces in hand at the start (the setup string's `[...]`).
     pub start: Vec<Piece>,
     /// The ruling, e.g. `R-ZH-1`.

@@ -388,6 +388,27 @@ fn setup_summary(
             king_origin[p.color.index()].get_or_insert(sq);
         }
     }
+    // A king that starts in hand (a placement phase) has its castling
+    // square as its origin, or its first rank's first square.
+    let in_hand = |c: Color| {
+        def.hand.as_ref().is_some_and(|h| {
+            h.start.contains(&Piece {
+                color: c,
+                kind: king,
+            })
+        })
+    };
+    for c in Color::BOTH {
+        if king_origin[c.index()].is_none() && in_hand(c) {
+            let first = if c == Color::White {
+                0
+            } else {
+                def.size.ranks - 1
+            };
+            let castling = def.castling.iter().find(|d| d.color == c);
+            king_origin[c.index()] = Some(castling.map_or(Square::new(0, first), |d| d.king_from));
+        }
+    }
     if !def.royal_king || def.kingless.iter().any(|&k| k) {
         // A king that is not royal is an ordinary piece: any number of
         // them, its origin only where castling needs one.
@@ -730,6 +751,7 @@ fn add_free_castlings(
                     partner_from: Square::new(pf, rank),
                     partner_to: Square::new(free.partner_files[i], rank),
                     safety: CastlingSafety::KingPath,
+                    partner_kind: None,
                     rule: free.rule.clone(),
                 });
             }
@@ -769,6 +791,7 @@ fn compile_castlings(
         let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
             (Some(free), _) if index >= free_from => free.partner,
             (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
+            (_, None) if c.partner_kind.is_some() => c.partner_kind.unwrap_or(king),
             _ => return Err(VariantDefError::BadCastling(c.rule.clone())),
         };
         let on_back_rank = |s: Square| def.size.contains(s) && s.rank() == origin.rank();
