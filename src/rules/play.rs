@@ -315,7 +315,7 @@ impl Position {
             return true;
         };
         let us = self.state.turn;
-        let dark = |sq: Square| (sq.file() + sq.rank()) % 2 == 0;
+        let dark = |sq: Square| (sq.file() + sq.rank()).is_multiple_of(2);
         for k in self.variant.kinds() {
             if hand.opposite_colours & (1 << k.index()) == 0 {
                 continue;
