@@ -10,8 +10,8 @@ use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while, take_while1};
 
 use nom::character::complete::{char, digit1, satisfy};
-use nom::combinator::{all_consuming, map, map_opt, opt, recognize, value};
-use nom::sequence::preceded;
+use nom::combinator::{all_consuming, eof, map, map_opt, opt, recognize, value};
+use nom::sequence::{preceded, terminated};
 use std::borrow::Cow;
 
 use super::coord::CoordMove;
@@ -235,7 +235,7 @@ fn any_move(input: &str) -> IResult<&str, Read> {
     alt((
         map((null_move, opt(suffix_annotation)), |(m, s)| (m, None, s)),
         map(
-            (coord_move, check(), opt(suffix_annotation)),
+            terminated((coord_move, check(), opt(suffix_annotation)), eof),
             |(m, c, s)| (AnyMove::Coord(m), c, s),
         ),
         map((san_move, check(), opt(suffix_annotation)), |(m, c, s)| {

@@ -86,15 +86,15 @@ pub fn any_move(token: &[u8]) -> Option<MoveText> {
             return None;
         }
         AnyMove::Null
-    } else if let Some((m, n)) = body
+    } else if let Some((m, _)) = body
         .get(1)
         .is_some_and(u8::is_ascii_digit)
         .then(|| coord_move(body))
         .flatten()
+        .filter(|&(_, n)| n == len)
     {
-        if n != len {
-            return None;
-        }
+        // A coordinate move is the whole token; a longer one (`c3b4=F`,
+        // a pawn's origin and target with a promotion) is SAN's.
         AnyMove::Coord(m)
     } else if let Some(san) = san_move(body) {
         AnyMove::San(san)

@@ -933,7 +933,12 @@ fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
         return;
     };
     let capture = is_capture(pos, m);
-    if kind == variant.pawn_kind() {
+    let in_place = matches!(variant.def().pawns.promotion, PromotionRule::InPlace { .. });
+    if kind == variant.pawn_kind() && in_place && m.promotion.is_some() && m.from != m.to {
+        // A promotion one step away names its pawn (`d5c6=F`): `c6=F`
+        // is the pawn on c6 promoting where it stands (R-SI-2).
+        push_square(out, m.from);
+    } else if kind == variant.pawn_kind() {
         if capture {
             out.push((b'a' + m.from.file()) as char);
             out.push('x');

@@ -1171,7 +1171,7 @@ impl Position {
                 let k = t.promote_on[ctx.us.index()][to.file() as usize];
                 self.push(ctx, Move { promotion: k, ..m }, out);
             }
-            PromotionRule::Waiting { .. } => self.push(ctx, m, out),
+            PromotionRule::Waiting { .. } | PromotionRule::InPlace { .. } => self.push(ctx, m, out),
         }
     }
 

@@ -17,7 +17,7 @@ use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::{Position, PositionError};
 use super::setup::Setup;
-use super::variant::Tables;
+use super::variant::{PromotionRule, Tables};
 
 impl Position {
     /// How many pieces of `kind` `color` holds in hand.
@@ -166,6 +166,7 @@ impl Position {
         if !must_drop {
             pseudo.extend(self.pseudo_legal_moves());
             self.add_gatings(&mut pseudo);
+            self.in_place_promotions_into(&mut pseudo);
         }
         self.keep_legal(pseudo, out);
         // A side that must drop but cannot moves its pieces instead.
@@ -280,7 +281,75 @@ impl Position {
         if self.king_attacked_by(us, them) {
             return false;
         }
-        !(t.def.checks_forbidden && self.state.check)
+        // An in-place promotion may not give check (R-SI-2).
+        let in_place =
+            matches!(t.def.pawns.promotion, PromotionRule::InPlace { .. }) && m.promotion.is_some();
+        !((t.def.checks_forbidden || in_place) && self.state.check)
+    }
+
+    /// The in-place promotions of the side to move (R-SI-2; not yet tried
+    /// for legality): each pawn that may promote becomes each type it may,
+    /// where it stands or one step away as the new piece moves onto an
+    /// empty square, where the new piece attacks no enemy piece.
+    fn in_place_promotions_into(&self, out: &mut Vec<Move>) {
+        let t = self.tables();
+        let PromotionRule::InPlace { kinds, squares } = &t.def.pawns.promotion else {
+            return;
+        };
+        let us = self.state.turn;
+        let pawn = Piece {
+            color: us,
+            kind: t.pawn,
+        };
+        let last_pawn = self.state.counts[us.index()][t.pawn.index()] == 1;
+        let pawns: Vec<Square> = self
+            .pieces()
+            .filter(|&(sq, p)| p == pawn && (last_pawn || squares[us.index()].contains(&sq)))
+            .map(|(sq, _)| sq)
+            .collect();
+        let limits = &t.def.pawns.promotion_limits;
+        for from in pawns {
+            for &kind in kinds {
+                let count = self.state.counts[us.index()][kind.index()];
+                if limits.iter().any(|&(k, n)| k == kind && count >= n) {
+                    continue;
+                }
+                let mut targets = vec![from];
+                targets.extend(
+                    self.moves_of_new_piece(from, from, kind)
+                        .into_iter()
+                        .filter(|&sq| self.piece_at(sq).is_none()),
+                );
+                for to in targets {
+                    let attacks_enemy = self
+                        .moves_of_new_piece(from, to, kind)
+                        .into_iter()
+                        .any(|sq| self.piece_at(sq).is_some_and(|p| p.color != us));
+                    if !attacks_enemy {
+                        out.push(Move {
+                            promotion: Some(kind),
+                            ..Move::normal(from, to)
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// The squares a piece of `kind` of the side to move would move to or
+    /// capture on from `at`, were the pawn on `from` that piece standing
+    /// on `at`.
+    fn moves_of_new_piece(&self, from: Square, at: Square, kind: PieceKind) -> Vec<Square> {
+        let us = self.state.turn;
+        let mut trial = self.clone();
+        trial.state.take(&trial.variant.0.clone(), from);
+        trial.put(at, Piece { color: us, kind });
+        trial
+            .pseudo_legal_moves()
+            .into_iter()
+            .filter(|m| m.from == at && m.dropped().is_none() && !m.is_castle())
+            .map(|m| m.to)
+            .collect()
     }
 
     /// The drops of the side to move (not yet tried for legality).
@@ -362,10 +431,10 @@ impl Position {
             Color::White => sq.rank(),
             Color::Black => t.size.ranks - 1 - sq.rank(),
         };
-        let ranks = if kind == t.pawn {
-            &hand.pawn_ranks
-        } else {
-            &hand.ranks
+        let ranks = match hand.kind_ranks.iter().find(|(k, _)| *k == kind) {
+            Some((_, ranks)) => ranks,
+            None if kind == t.pawn => &hand.pawn_ranks,
+            None => &hand.ranks,
         };
         ranks.contains(&rank)
     }

@@ -582,7 +582,8 @@ impl Position {
             }
             let first = t.last_rank[p.color.other().index()];
             let last = t.last_rank[p.color.index()];
-            let must_promote = sq.rank() == last
+            let in_place = matches!(t.def.pawns.promotion, PromotionRule::InPlace { .. });
+            let must_promote = (sq.rank() == last && !in_place)
                 || (t.def.pawns.promotion_mandatory
                     && t.promotion_zone[p.color.index()] & (1 << sq.rank()) != 0);
             // A pawn stands on its first rank only where it may step two

@@ -256,6 +256,7 @@ fn random_games_written_by_another_implementation_end_where_it_says() {
         "shouse",
         "shouse960",
         "placement",
+        "sittuyin",
     ] {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join(format!("tests/data/played/random-{v}.pgn"));
@@ -300,7 +301,7 @@ fn random_games_written_by_another_implementation_end_where_it_says() {
             compared += 1;
         }
     }
-    assert_eq!(compared, 12 * 25);
+    assert_eq!(compared, 13 * 25);
 }
 
 #[test]
@@ -366,4 +367,37 @@ fn seirawan_gates_until_the_piece_on_them_moves_and_the_hand_empties() {
     assert!(fen.contains("[HEe] w KQBCDFkqbcdf "), "{fen}");
     // Gating is not a drop: no hand piece lands elsewhere.
     assert!(pos.legal_moves().iter().all(|m| m.dropped().is_none()));
+}
+
+#[test]
+fn a_sittuyin_pawn_promotes_as_a_move_of_its_own_in_place_or_one_step_away() {
+    use xpgn::notation::san::{parse_san, resolve_san, write_san};
+    let v = variant("sittuyin");
+    // White's last pawn, on g7: it may promote anywhere, while White has
+    // no ferz, in place or onto an empty square a ferz step away (h8
+    // holds White's king); no new ferz would attack the rook on d7.
+    let pos = read_position(v.clone(), "1k5K/3r2P1/8/8/8/8/8/8[] w - - 0 1").unwrap();
+    let promotions: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| m.promotion().is_some())
+        .map(|m| write_san(&pos, m))
+        .collect();
+    assert_eq!(promotions, ["g7=F", "g7f6=F", "g7h6=F", "g7f8=F"]);
+    // With the rook on e7 the ferz may not land on f6 or f8: it would
+    // attack the rook.
+    let near = read_position(v.clone(), "1k5K/4r1P1/8/8/8/8/8/8[] w - - 0 1").unwrap();
+    let promotions: Vec<String> = near
+        .legal_moves()
+        .iter()
+        .filter(|m| m.promotion().is_some())
+        .map(|m| write_san(&near, m))
+        .collect();
+    assert_eq!(promotions, ["g7=F", "g7h6=F"]);
+    for san in ["g7=F", "g7f8=F"] {
+        let m = resolve_san(&pos, &parse_san(san).unwrap().san).unwrap();
+        assert_eq!(write_san(&pos, &m), san);
+    }
+    // A pawn may stand on its last rank unpromoted.
+    assert!(read_position(v, "1k4PK/3r4/8/8/8/8/8/8[] b - - 0 1").is_ok());
 }

@@ -41,6 +41,7 @@ builtins![
     "seirawan",
     "shouse",
     "placement",
+    "sittuyin",
     // Fairy-Stockfish's built-in variants with plain move rules
     // (docs/variants.md "Fairy-Stockfish's built-in variants").
     "nocastle",

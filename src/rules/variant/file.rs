@@ -133,6 +133,7 @@ struct PawnEntry {
     promotion_limit: Option<Spanned<std::collections::BTreeMap<String, u8>>>,
     on_king_square: Option<Spanned<String>>,
     waiting_turns: Option<u8>,
+    promotion_squares: Option<Spanned<Vec<String>>>,
     en_passant_ranks: Option<Spanned<Vec<u8>>>,
     rule: Option<String>,
 }
@@ -729,7 +730,7 @@ fn read_pawns(
         Some(r) => rank_list(r.get_ref(), "pawns.promotion-ranks")?,
         None => Vec::new(),
     };
-    let promotion = read_promotion(src, p, at, kinds)?;
+    let promotion = read_promotion(src, p, at, size, kinds)?;
     if !matches!(promotion, PromotionRule::Choice(_))
         && promotion_ranks.iter().any(|&r| r != size.ranks - 1)
     {
@@ -765,6 +766,7 @@ fn read_promotion(
     src: &Source<'_>,
     p: &PawnEntry,
     at: usize,
+    size: BoardSize,
     kinds: Kinds<'_>,
 ) -> Result<PromotionRule, DefinitionError> {
     let officers = |s: &Spanned<String>, field: &str| -> Result<Vec<PieceKind>, DefinitionError> {
@@ -798,11 +800,33 @@ fn read_promotion(
         Some("waiting") => PromotionRule::Waiting {
             turns: p.waiting_turns.unwrap_or(2),
         },
+        Some("in-place") => {
+            let kinds = match &p.promotion_choices {
+                Some(c) => officers(c, "pawns.promotion-choices")?,
+                None => kinds.officers(),
+            };
+            let mut white = Vec::new();
+            for text in p.promotion_squares.iter().flat_map(|s| s.get_ref()) {
+                let sq = parse_square(text, size).ok_or_else(|| {
+                    src.err(
+                        p.promotion_squares.as_ref().map_or(at, offset_of),
+                        "pawns.promotion-squares",
+                        format!("`{text}` is not a square on the board"),
+                    )
+                })?;
+                white.push(sq);
+            }
+            let black = white.iter().map(|s| s.flip_rank(size.ranks)).collect();
+            PromotionRule::InPlace {
+                kinds,
+                squares: [white, black],
+            }
+        }
         Some(other) => {
             return Err(src.err(
                 p.promotion.as_ref().map_or(at, offset_of),
                 "pawns.promotion",
-                format!("`{other}` is not choice, setup-square or waiting"),
+                format!("`{other}` is not choice, setup-square, waiting or in-place"),
             ));
         }
     })
@@ -820,11 +844,13 @@ fn read_promotion_limits(
     let Some(limits) = &p.promotion_limit else {
         return Ok(promotion_limits);
     };
-    let PromotionRule::Choice(choices) = promotion else {
+    let (PromotionRule::Choice(choices) | PromotionRule::InPlace { kinds: choices, .. }) =
+        promotion
+    else {
         return Err(src.err(
             offset_of(limits),
             "pawns.promotion-limit",
-            "limits apply to promotion = \"choice\" only",
+            "limits apply to promotion = \"choice\" and \"in-place\" only",
         ));
     };
     for (letter, &n) in limits.get_ref() {

@@ -21,6 +21,7 @@ pub(super) struct HandEntry {
     promoted_revert: bool,
     pawn_ranks: Option<Spanned<Vec<u8>>>,
     ranks: Option<Spanned<Vec<u8>>>,
+    piece_ranks: Option<Spanned<std::collections::BTreeMap<String, Vec<u8>>>>,
     #[serde(default)]
     must_drop: bool,
     drops: Option<bool>,
@@ -174,6 +175,27 @@ fn read_hand(
     let ranks = ranks_of(src, e.ranks.as_ref(), size, "hand.ranks")?.unwrap_or(every.clone());
     let pawn_ranks = ranks_of(src, e.pawn_ranks.as_ref(), size, "hand.pawn-ranks")?
         .unwrap_or_else(|| every[1..every.len().saturating_sub(1)].to_vec());
+    let mut kind_ranks = Vec::new();
+    if let Some(table) = &e.piece_ranks {
+        for (letter, list) in table.get_ref() {
+            let kind = letter
+                .chars()
+                .next()
+                .and_then(|c| kinds.of_letter(c))
+                .filter(|_| letter.chars().count() == 1)
+                .ok_or_else(|| {
+                    src.err(
+                        at(table),
+                        "hand.piece-ranks",
+                        format!("`{letter}` is no piece's letter"),
+                    )
+                })?;
+            let spanned = Spanned::new(table.span(), list.clone());
+            let ranks =
+                ranks_of(src, Some(&spanned), size, "hand.piece-ranks")?.unwrap_or_default();
+            kind_ranks.push((kind, ranks));
+        }
+    }
     let mut start = Vec::new();
     for c in start_hand.unwrap_or("").chars().filter(|&c| c != '-') {
         let kind = kinds.of_letter(c).ok_or_else(|| {
@@ -195,6 +217,7 @@ fn read_hand(
         promoted_revert: e.promoted_revert,
         pawn_ranks,
         ranks,
+        kind_ranks,
         must_drop: e.must_drop,
         drops: e.drops.unwrap_or(true),
         gating: e.gating,

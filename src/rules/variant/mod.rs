@@ -72,6 +72,19 @@ pub enum PromotionRule {
         /// Owner moves from arrival to promotion (2 in Courier-Spiel).
         turns: u8,
     },
+    /// Never on arrival (a pawn may stand on its last rank): a pawn on one
+    /// of its side's promotion squares, or a side's last pawn anywhere,
+    /// becomes one of `kinds` as a move of its own, where it stands or one
+    /// step away as the new piece moves, onto an empty square. The move may
+    /// not give check, and the new piece may not attack an enemy piece
+    /// (R-SI-2).
+    InPlace {
+        /// The types a pawn may become (each within the promotion limits).
+        kinds: Vec<PieceKind>,
+        /// Per colour, the squares where a pawn may promote while its side
+        /// has more than one.
+        squares: [Vec<Square>; 2],
+    },
 }
 
 /// How pawns move.
@@ -241,6 +254,9 @@ pub struct HandRules {
     /// Ranks (0-based, White's view; Black's mirrored) any piece may be
     /// dropped on.
     pub ranks: Vec<u8>,
+    /// Ranks (0-based, White's view; Black's mirrored) pieces of these
+    /// kinds may be dropped on, instead of `ranks`.
+    pub kind_ranks: Vec<(PieceKind, Vec<u8>)>,
     /// No piece on the board moves while its owner has pieces in hand (a
     /// placement phase).
     pub must_drop: bool,
@@ -455,6 +471,7 @@ impl VariantDef {
             || self.extinction.is_some()
             || self.flag.is_some()
             || self.explosion.is_some()
+            || matches!(self.pawns.promotion, PromotionRule::InPlace { .. })
     }
 
     /// Whether `other` defines the same variant: every field but the

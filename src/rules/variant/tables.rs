@@ -974,7 +974,10 @@ fn pawn_capture_tables(geo: &Geometry) -> PawnCaptureSets {
 /// those of its promotion zone.
 fn pawn_rank_bits(def: &VariantDef) -> ([u16; 2], [u16; 2]) {
     let top = def.size.ranks - 1;
-    let zone: Vec<u8> = if def.pawns.promotion_ranks.is_empty() {
+    let zone: Vec<u8> = if matches!(def.pawns.promotion, PromotionRule::InPlace { .. }) {
+        // No promotion on arrival: a pawn may stand on its last rank.
+        Vec::new()
+    } else if def.pawns.promotion_ranks.is_empty() {
         vec![top]
     } else {
         def.pawns.promotion_ranks.clone()
