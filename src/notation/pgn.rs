@@ -1376,6 +1376,12 @@ mod tests {
             "g1f3+!",
             "Ra10",
             "e9e10",
+            // A pawn's origin and target with a promotion: SAN (R-SI-2).
+            "c3b4=F",
+            "e2e4=Q",
+            "Nf3/H",
+            "Nxe4/E+",
+            "O-O/Ee1",
         ] {
             let read = any_move_token(token);
             assert!(read.is_some(), "{token}");
@@ -1383,7 +1389,8 @@ mod tests {
             assert_eq!(read, nom_grammar::parse_any_move(token), "{token}");
         }
         for token in [
-            "e2-e4e", "e0", "e17", "e4!!!", "Qe8=", "e2e4=Q", "--+", "O-O-O-O", "Z0#", "e4&e8", "",
+            "e2-e4e", "e0", "e17", "e4!!!", "Qe8=", "--+", "O-O-O-O", "Z0#", "e4&e8", "", "O-O/E",
+            "Nf3/He1",
         ] {
             assert_eq!(any_move_token(token), None, "{token}");
             assert_eq!(nom_grammar::parse_any_move(token), None, "{token}");

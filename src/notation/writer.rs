@@ -396,8 +396,52 @@ fn json_strings(out: &mut String, key: &str, values: &[String]) {
     out.push(']');
 }
 
+/// The parts of `pos` beyond the board that a variant with play rules
+/// has, as JSON fields: `"hands": {"white": "QN", "black": "p"}` (the
+/// letters as position strings write them), `"checks_given": [1, 0]`
+/// (White's first) and `"gates": ["b1", "g8"]` (docs/notation.md §13).
+fn json_play_state(out: &mut String, pos: &Position) {
+    let variant = pos.variant();
+    let def = variant.def();
+    if def.hand.is_some() {
+        let mut letters = [String::new(), String::new()];
+        for p in pos.hand_pieces() {
+            letters[p.color.index()].push(super::position::piece_letter(variant, p));
+        }
+        out.push_str(",\"hands\":{\"white\":");
+        json_string(out, &letters[0]);
+        out.push_str(",\"black\":");
+        json_string(out, &letters[1]);
+        out.push('}');
+    }
+    if def.check_limit.is_some() {
+        out.push_str(&format!(
+            ",\"checks_given\":[{},{}]",
+            pos.checks_given(Color::White),
+            pos.checks_given(Color::Black)
+        ));
+    }
+    if def.hand.as_ref().is_some_and(|h| h.gating) {
+        let gates: Vec<String> = Color::BOTH
+            .iter()
+            .flat_map(|&c| pos.gates(c))
+            .map(|sq| sq.to_string())
+            .collect();
+        out.push_str(",\"gates\":[");
+        for (i, g) in gates.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            json_string(out, g);
+        }
+        out.push(']');
+    }
+}
+
 /// The moves of `game` as JSON: `[{"san", "lan", "coord", "fen",
-/// "comments_before", "comments", "nags", "variations": [[...]]}]`,
+/// "hands", "checks_given", "gates", "comments_before", "comments",
+/// "nags", "variations": [[...]]}]` (the middle three where the variant
+/// has them),
 /// written as the walk goes (no recursion, whatever the nesting).
 fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Position, ReplayError> {
     // Per open line: whether a move object is open, and whether its
@@ -432,6 +476,7 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
             json_string(out, &write_coord(before, &mv));
             out.push_str(",\"fen\":");
             json_string(out, &write_position(&after));
+            json_play_state(out, &after);
             json_strings(out, "comments_before", &node.comments_before);
             json_strings(out, "comments", &node.comments);
             if !node.nags.is_empty() {

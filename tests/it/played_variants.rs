@@ -401,3 +401,38 @@ fn a_sittuyin_pawn_promotes_as_a_move_of_its_own_in_place_or_one_step_away() {
     // A pawn may stand on its last rank unpromoted.
     assert!(read_position(v, "1k4PK/3r4/8/8/8/8/8/8[] b - - 0 1").is_ok());
 }
+
+#[test]
+fn json_gives_each_position_its_hands_checks_and_gates() {
+    use xpgn::notation::pgn::read_game;
+    use xpgn::notation::writer::write_json;
+    let registry = xpgn::rules::Registry::builtin();
+    let json = |text: &str| -> serde_json::Value {
+        let game = read_game(text, 1);
+        serde_json::from_str(&write_json(&registry, &game).unwrap()).unwrap()
+    };
+    let zh = json("[Variant \"Crazyhouse\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@e4 *\n");
+    let moves = zh["moves"].as_array().unwrap();
+    assert_eq!(
+        moves[2]["hands"],
+        serde_json::json!({"white": "P", "black": ""})
+    );
+    assert_eq!(
+        moves[3]["hands"],
+        serde_json::json!({"white": "P", "black": "p"})
+    );
+    assert_eq!(
+        moves[4]["hands"],
+        serde_json::json!({"white": "", "black": "p"})
+    );
+    assert!(moves[4].get("checks_given").is_none());
+    let three = json("[Variant \"Three-check\"]\n\n1. e4 f6 2. Qh5+ *\n");
+    assert_eq!(three["moves"][1]["checks_given"], serde_json::json!([0, 0]));
+    assert_eq!(three["moves"][2]["checks_given"], serde_json::json!([1, 0]));
+    assert!(three["moves"][2].get("hands").is_none());
+    let s = json("[Variant \"Seirawan\"]\n\n1. Nf3/H *\n");
+    let gates = &s["moves"][0]["gates"];
+    assert_eq!(gates.as_array().unwrap().len(), 15, "{gates}");
+    assert!(!gates.as_array().unwrap().contains(&serde_json::json!("g1")));
+    assert_eq!(s["moves"][0]["hands"]["white"], "E");
+}
