@@ -7,8 +7,10 @@
 //! user-defined variant whose name has no image is drawn as a lettered
 //! token. Waiting pawns (R-CS-3..6) carry an hourglass mark; the one-time
 //! rights still unused (castlings and their stages, the king's leap, the
-//! king's knight move) and the waiting pawns are listed in a legend under
-//! the board.
+//! king's knight move), the checks given where they are counted, the gates
+//! and the waiting pawns are listed in a legend under the board; the
+//! pieces in hand are drawn in a strip beside it, each kind once with its
+//! count.
 //!
 //! ```
 //! use xpgn::render::{Diagram, render_svg};
@@ -31,6 +33,8 @@ const SQ: f32 = 45.0;
 const LABEL: f32 = 18.0;
 /// Height of one legend line.
 const LINE: f32 = 16.0;
+/// Width of the strip right of the board where the hands are drawn.
+const HAND_W: f32 = SQ + 8.0;
 
 const LIGHT: &str = "#eedcb8";
 const DARK: &str = "#b48a63";
@@ -110,8 +114,8 @@ fn color_name(c: Color) -> &'static str {
 }
 
 /// The lines of the legend: castlings still possible (with a first stage
-/// done), unused king moves, waiting pawns. Empty when there is nothing
-/// to say.
+/// done), unused king moves, checks given where they are counted, gates,
+/// waiting pawns. Empty when there is nothing to say.
 ///
 /// ```
 /// use xpgn::rules::{Position, Variant};
@@ -166,6 +170,22 @@ pub fn legend_lines(pos: &Position) -> Vec<String> {
             }
         }
     }
+    if let Some(limit) = variant.def().check_limit {
+        for color in Color::BOTH {
+            lines.push(format!(
+                "{}: {} of {limit} checks given",
+                color_name(color),
+                pos.checks_given(color)
+            ));
+        }
+    }
+    for color in Color::BOTH {
+        let gates = pos.gates(color);
+        if !gates.is_empty() {
+            let names: Vec<String> = gates.iter().map(|s| s.to_string()).collect();
+            lines.push(format!("{}: gates {}", color_name(color), names.join(", ")));
+        }
+    }
     for w in pos.waiting_pawns() {
         let when = match w.turns {
             0 => "blocked until a piece of its side is lost (R-CS-6)".to_string(),
@@ -195,8 +215,8 @@ fn corner(pos: &Position, d: &Diagram, left: f32, sq: Square) -> (f32, f32) {
     (left + f32::from(col) * SQ, f32::from(row) * SQ)
 }
 
-/// One piece, drawn at `(x, y)`.
-fn draw_piece(out: &mut String, pos: &Position, sq: Square, p: Piece, x: f32, y: f32) {
+/// One piece, drawn at `(x, y)`: on `sq`, or in a hand (`None`).
+fn draw_piece(out: &mut String, pos: &Position, sq: Option<Square>, p: Piece, x: f32, y: f32) {
     let def = pos.variant().piece_def(p.kind);
     let (fill, stroke, detail) = match p.color {
         Color::White => ("#ffffff", "#1a1a1a", "#1a1a1a"),
@@ -208,9 +228,13 @@ fn draw_piece(out: &mut String, pos: &Position, sq: Square, p: Piece, x: f32, y:
         Color::White => "white",
         Color::Black => "black",
     };
+    // A piece in hand stands on no square: it is not one of the board's.
+    let place = sq.map_or(r#"class="in-hand""#.to_string(), |sq| {
+        format!(r#"class="piece" data-square="{sq}""#)
+    });
     let _ = write!(
         out,
-        r#"<g class="piece" data-square="{sq}" data-piece="{color} {}" data-image="{}" transform="translate({x} {y})"><title>{} {}</title>"#,
+        r#"<g {place} data-piece="{color} {}" data-image="{}" transform="translate({x} {y})"><title>{} {}</title>"#,
         escape(&def.name.to_lowercase()),
         image.map_or("token", |i| i.id),
         color_name(p.color),
@@ -261,7 +285,8 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
     } else {
         legend.len() as f32 * LINE + 6.0
     };
-    let view_w = left + board_w;
+    let hands = pos.variant().def().hand.is_some();
+    let view_w = left + board_w + if hands { HAND_W } else { 0.0 };
     let view_h = board_h + bottom + legend_h;
     let width = d.width.map_or(view_w, |w| w as f32);
     let height = width * view_h / view_w;
@@ -325,7 +350,7 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
     out.push_str(r#"<g class="pieces">"#);
     for (sq, p) in pos.pieces() {
         let (x, y) = corner(pos, d, left, sq);
-        draw_piece(&mut out, pos, sq, p, x, y);
+        draw_piece(&mut out, pos, Some(sq), p, x, y);
     }
     out.push_str("</g>");
     for w in pos.waiting_pawns() {
@@ -368,6 +393,9 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
             );
         }
     }
+    if hands {
+        draw_hands(&mut out, pos, d, left + board_w, board_h);
+    }
     if !legend.is_empty() {
         out.push_str(
             r##"<g class="legend" font-family="sans-serif" font-size="11.5" fill="#222">"##,
@@ -384,6 +412,57 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
     }
     out.push_str("</svg>");
     out
+}
+
+/// The hands, in a strip right of the board at `x` (docs/notation.md
+/// §13): the side at the top of the board holds its pieces at the top,
+/// the other at the bottom, each kind once at half size, in two columns,
+/// with its count. Each is a `<g class="hand-piece">` with `data-piece`
+/// and `data-count`.
+fn draw_hands(out: &mut String, pos: &Position, d: &Diagram, x: f32, board_h: f32) {
+    let variant = pos.variant();
+    let top = if d.flip { Color::White } else { Color::Black };
+    let cell = SQ / 2.0;
+    let rows = (board_h / 2.0 / cell).floor().max(1.0) as usize;
+    out.push_str(r#"<g class="hands">"#);
+    for color in [top, top.other()] {
+        let held: Vec<(Piece, u8)> = variant
+            .kinds()
+            .filter_map(|kind| {
+                let n = pos.in_hand(color, kind);
+                (n > 0).then_some((Piece { color, kind }, n))
+            })
+            .collect();
+        let _ = write!(
+            out,
+            r#"<g class="hand" data-color="{}" data-pieces="{}">"#,
+            color_name(color).to_lowercase(),
+            held.iter().map(|&(_, n)| u32::from(n)).sum::<u32>()
+        );
+        for (i, &(p, n)) in held.iter().enumerate() {
+            let (col, row) = ((i / rows) as f32, (i % rows) as f32);
+            let cx = x + 4.0 + col * cell;
+            let cy = if color == top {
+                row * cell
+            } else {
+                board_h - (row + 1.0) * cell
+            };
+            let name = variant.piece_def(p.kind).name.to_lowercase();
+            let _ = write!(
+                out,
+                r#"<g class="hand-piece" data-piece="{} {}" data-count="{n}" transform="translate({cx} {cy}) scale(0.5)">"#,
+                color_name(color).to_lowercase(),
+                escape(&name)
+            );
+            draw_piece(out, pos, None, p, 0.0, 0.0);
+            let _ = write!(
+                out,
+                r##"<text x="40" y="44" text-anchor="end" font-family="sans-serif" font-weight="bold" font-size="24" fill="#c0392b">{n}</text></g>"##
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
 }
 
 /// An arrow between the centres of two squares (corners given).

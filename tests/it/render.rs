@@ -432,3 +432,35 @@ fn diagram_command_draws_fen_moves_and_game_file_plies() {
     let o = xpgn(&["diagram", "--variant", "chess", "--moves", "e2e5"]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn hands_are_drawn_beside_the_board_with_their_counts_and_check_counters_in_the_legend() {
+    use xpgn::notation::position::read_position;
+    use xpgn::render::{Diagram, render_svg};
+    use xpgn::rules::Variant;
+    let zh = Variant::by_name("crazyhouse").unwrap();
+    let pos = read_position(
+        zh,
+        "r1bqk2r/ppp2ppp/3p4/3Pp3/3b4/3P4/PPP1BPPP/R1BQ1RK1[NNnp] b kq - 0 9",
+    )
+    .unwrap();
+    let svg = render_svg(&pos, &Diagram::default());
+    assert!(
+        svg.contains(r#"data-piece="white knight" data-count="2""#),
+        "{svg}"
+    );
+    assert!(svg.contains(r#"data-piece="black knight" data-count="1""#));
+    assert!(svg.contains(r#"data-piece="black pawn" data-count="1""#));
+    assert!(svg.contains(r#"<g class="hand" data-color="white" data-pieces="2">"#));
+    // The pieces on the board keep their squares; those in hand have none.
+    assert_eq!(svg.matches(r#"class="piece" data-square"#).count(), 28);
+    let three = Variant::by_name("three-check").unwrap();
+    let pos = read_position(
+        three,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 2+3 0 2",
+    )
+    .unwrap();
+    let svg = render_svg(&pos, &Diagram::default());
+    assert!(svg.contains("White: 1 of 3 checks given"));
+    assert!(!svg.contains(r#"class="hands""#));
+}
