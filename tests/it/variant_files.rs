@@ -368,7 +368,7 @@ fn refused_ini_sections_are_warnings_and_the_others_load() {
     let ini = dir.join("mixed.ini");
     std::fs::write(
         &ini,
-        "[plain-ini:chess]\n\n[zh-ini:chess]\npieceDrops = true\n",
+        "[plain-ini:chess]\n\n[zh-ini:chess]\ntwoBoards = true\n",
     )
     .unwrap();
     let o = xpgn(&[
@@ -384,7 +384,7 @@ fn refused_ini_sections_are_warnings_and_the_others_load() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "{}:4:1: warning: [zh-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated\n  |\n4 | pieceDrops = true\n  | ^^^^^^^^^^^^^^^^^\n",
+            "{}:4:1: warning: [zh-ini] twoBoards: xpgn cannot play `twoBoards = true`; the section is refused rather than approximated\n  |\n4 | twoBoards = true\n  | ^^^^^^^^^^^^^^^^\n",
             ini.display()
         )
     );

@@ -73,9 +73,17 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
             "courier-ini",
             "torpedo-ini",
             "mini-ini",
-            "kq-ini"
+            "kq-ini",
+            "3check-crazyhouse",
+            "coffeehouse",
+            "crossing"
         ]
     );
+    // Sections on a built-in parent of the variants played online keep
+    // its rules and add theirs.
+    let coffee = &defs[12];
+    assert!(coffee.must_capture && coffee.hand.as_ref().is_some_and(|h| h.captures_to_hand));
+    assert_eq!(defs[11].check_limit, Some(3));
     let gothic = &defs[1];
     let source = gothic.source.clone().unwrap();
     assert!(source.starts_with("[capablanca-ini:chess]\n"), "{source}");
@@ -161,8 +169,8 @@ fn toml_definitions_take_a_promotion_limit() {
 fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
     let cases: &[(&str, &str)] = &[
         (
-            "# drops\n[zh:chess]\npieceDrops = true\n",
-            "my.ini:3: [zh] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated",
+            "# drops\n[zh:chess]\ntwoBoards = true\n",
+            "my.ini:3: [zh] twoBoards: xpgn cannot play `twoBoards = true`; the section is refused rather than approximated",
         ),
         (
             "[x:chess]\nfoo = 1\n",
@@ -177,16 +185,16 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
             "my.ini:2: [x] customPiece1: Betza `pR`, column 1: `p` (hopper, as the cannon) is not supported",
         ),
         (
-            "[x:crazyhouse]\n",
-            "my.ini:1: [x:crazyhouse]: no parent `crazyhouse`: xpgn knows as parents sections earlier in this file and Fairy-Stockfish's built-in variants that it ships (docs/variants.md lists them)",
+            "[x:bughouse]\n",
+            "my.ini:1: [x:bughouse]: no parent `bughouse`: xpgn knows as parents sections earlier in this file and Fairy-Stockfish's built-in variants that it ships (docs/variants.md lists them)",
         ),
         (
             "[x:y]\n[y:chess]\n",
             "my.ini:1: [x:y]: the parent `y` is defined later in the file; Fairy-Stockfish needs it first",
         ),
         (
-            "[x:chess]\nchecking = false\n",
-            "my.ini:2: [x] checking: xpgn cannot play `checking = false`; the section is refused rather than approximated",
+            "[x:chess]\nblastOnCapture = true\n",
+            "my.ini:2: [x] blastOnCapture: xpgn cannot play `blastOnCapture = true`; the section is refused rather than approximated",
         ),
         (
             "[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = q\n",
@@ -267,12 +275,12 @@ fn one_refused_section_leaves_the_others_loaded_and_is_reported() {
     .unwrap()
     .replace(
         "[janus-ini:chess]\n",
-        "[janus-ini:chess]\npieceDrops = true\n",
+        "[janus-ini:chess]\ntwoBoards = true\n",
     );
     // The file's first eight sections.
     let text = &text[..text.find("[torpedo-ini").unwrap()];
     assert_eq!(text.matches("\n[").count(), 8);
-    let line = 1 + text.lines().position(|l| l == "pieceDrops = true").unwrap();
+    let line = 1 + text.lines().position(|l| l == "twoBoards = true").unwrap();
     let read = read_ini("eight.ini", text).unwrap();
     assert_eq!(read.variants.len(), 7);
     assert!(read.variants.iter().all(|d| d.name != "janus-ini"));
@@ -282,7 +290,7 @@ fn one_refused_section_leaves_the_others_loaded_and_is_reported() {
             .map(ToString::to_string)
             .collect::<Vec<_>>(),
         [format!(
-            "eight.ini:{line}: [janus-ini] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated"
+            "eight.ini:{line}: [janus-ini] twoBoards: xpgn cannot play `twoBoards = true`; the section is refused rather than approximated"
         )]
     );
     let mut reg = Registry::builtin();
@@ -294,7 +302,7 @@ fn one_refused_section_leaves_the_others_loaded_and_is_reported() {
 
 #[test]
 fn a_refusal_is_inherited_until_a_section_sets_the_option_again() {
-    let text = "[drops:chess]\npieceDrops = true\n[undone:drops]\npieceDrops = false\n\
+    let text = "[drops:chess]\ntwoBoards = true\n[undone:drops]\ntwoBoards = false\n\
                 [kept:drops]\nmaxFile = 8\n";
     let read = read_ini("my.ini", text).unwrap();
     let names: Vec<&str> = read.variants.iter().map(|d| d.name.as_str()).collect();
@@ -303,8 +311,8 @@ fn a_refusal_is_inherited_until_a_section_sets_the_option_again() {
     assert_eq!(
         refused,
         [
-            "my.ini:2: [drops] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated",
-            "my.ini:2: [kept] pieceDrops: xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated (set in [drops])",
+            "my.ini:2: [drops] twoBoards: xpgn cannot play `twoBoards = true`; the section is refused rather than approximated",
+            "my.ini:2: [kept] twoBoards: xpgn cannot play `twoBoards = true`; the section is refused rather than approximated (set in [drops])",
         ]
     );
 }

@@ -178,6 +178,15 @@ mod tests {
             kinds.sort_by_key(|k| k.0);
         }
         def.pawns.promotion_limits.sort_by_key(|(k, _)| k.0);
+        if let Some(h) = &mut def.hand {
+            h.rule.clear();
+        }
+        if let Some(f) = &mut def.flag {
+            f.rule.clear();
+        }
+        if let Some(f) = &mut def.free_castling {
+            f.rule.clear();
+        }
         def
     }
 

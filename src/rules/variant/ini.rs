@@ -140,13 +140,8 @@ const ONLY_AT: &[(&str, &str)] = &[
     ("castlingDroppedPiece", "false"),
     ("castlingRank", "1"),
     ("oppositeCastling", "false"),
-    ("checking", "true"),
     ("dropChecks", "true"),
-    ("mustCapture", "false"),
-    ("mustDrop", "false"),
-    ("pieceDrops", "false"),
     ("dropLoop", "false"),
-    ("capturesToHand", "false"),
     ("firstRankPawnDrops", "false"),
     ("promotionZonePawnDrops", "false"),
     ("dropOnTop", "false"),
@@ -174,8 +169,6 @@ const ONLY_AT: &[(&str, &str)] = &[
     ("bikjangRule", "false"),
     ("extinctionPseudoRoyal", "false"),
     ("dupleCheck", "false"),
-    ("flagMove", "false"),
-    ("checkCounting", "false"),
     ("connectN", "0"),
     ("connectNxN", "0"),
     ("collinearN", "0"),
@@ -273,6 +266,8 @@ struct IniVariant {
     stalemate: StalemateOutcome,
     extinction: Vec<(String, String)>,
     immobility_illegal: bool,
+    /// The options of the rules beyond moving pieces (hands, flags, ...).
+    play: super::ini_play::IniPlay,
     refusals: Vec<Refusal>,
     /// Line of each option read (for messages about combinations).
     lines: Vec<(String, usize)>,
@@ -300,6 +295,7 @@ impl IniVariant {
             stalemate: StalemateOutcome::Draw,
             extinction: Vec::new(),
             immobility_illegal: false,
+            play: super::ini_play::IniPlay::default(),
             refusals: Vec::new(),
             lines: Vec::new(),
         }
@@ -802,6 +798,11 @@ fn apply(v: &mut IniVariant, key: &str, value: &str, line: usize) -> Result<(), 
                 _ => return Err(format!("`{value}` is not win, loss or draw")),
             }
         }
+        _ if super::ini_play::IniPlay::reads(key) => {
+            let key_of = |c: char| v.key_of(c).map(String::from);
+            let read = v.play.clone().apply(key, value, key_of)?;
+            v.play = read;
+        }
         "extinctionValue"
         | "extinctionClaim"
         | "extinctionPieceTypes"
@@ -1062,6 +1063,10 @@ fn to_def(
     let pawns = pawns_of(&mk, &pieces, &kind_of_key)?;
     let free_castling = castling_of(&mk, size, &setup, rights, &kind_of_key)?;
     let bare_king = bare_king_of(&mk)?;
+    let play = v
+        .play
+        .to_rules(&v.start_fen, size, &pieces, &kind_of_key)
+        .map_err(|(key, reason)| mk.err(key, reason))?;
     Ok(VariantDef {
         name: String::from(s.name),
         display_name: String::from(s.name),
@@ -1075,14 +1080,14 @@ fn to_def(
         stalemate: v.stalemate,
         free_castling,
         bare_king,
-        hand: None,
-        must_capture: false,
+        hand: play.hand,
+        must_capture: play.must_capture,
         royal_king: true,
         kingless: [false; 2],
-        checks_forbidden: false,
-        check_limit: None,
+        checks_forbidden: play.checks_forbidden,
+        check_limit: play.check_limit,
         extinction: None,
-        flag: None,
+        flag: play.flag,
         explosion: None,
         source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
@@ -1152,16 +1157,17 @@ fn setup_of(
     pieces: &[PieceDef],
 ) -> Result<(Setup, [bool; 2]), DefinitionError> {
     let fields: Vec<&str> = mk.v.start_fen.split_whitespace().collect();
-    let board =
-        parse_setup_board(fields.first().copied().unwrap_or(""), size).map_err(|reason| {
-            mk.err(
-                "startFen",
-                format!(
-                    "does not fit the {}x{} board: {reason}",
-                    size.files, size.ranks
-                ),
-            )
-        })?;
+    // The hands after the board (`...[HEhe]`) are the play rules' part.
+    let (board_text, _) = super::file_play::split_hand(fields.first().copied().unwrap_or(""));
+    let board = parse_setup_board(board_text, size).map_err(|reason| {
+        mk.err(
+            "startFen",
+            format!(
+                "does not fit the {}x{} board: {reason}",
+                size.files, size.ranks
+            ),
+        )
+    })?;
     let mut setup = Vec::new();
     for (sq, letter, color) in board {
         let kind = pieces

@@ -10,6 +10,7 @@ mod builtin;
 mod file;
 mod file_play;
 mod ini;
+mod ini_play;
 mod tables;
 
 pub use builtin::{BUILTIN_NAMES, builtin_def, builtin_source};

@@ -1,0 +1,242 @@
+//! Fairy-Stockfish's `variants.ini` options for the rules beyond moving
+//! pieces (docs/variants.md "Fairy-Stockfish's variants.ini"): hands and
+//! drops, compulsory capture, forbidden checks, check counting and flag
+//! regions, read into the same fields as a TOML definition's.
+
+use super::file::parse_square;
+use super::{FlagRule, HandRules, PieceDef};
+use crate::rules::geometry::{BoardSize, Square};
+use crate::rules::piece::{Color, Piece, PieceKind};
+
+/// The play-rule options of a section, as its options set them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct IniPlay {
+    piece_drops: bool,
+    captures_to_hand: bool,
+    must_drop: bool,
+    must_capture: bool,
+    /// `checking = false`: no move may give check.
+    no_checks: bool,
+    check_counting: bool,
+    /// The flag piece's key (`king`).
+    flag_piece: Option<String>,
+    /// Per colour, the flag region as written (`d4 e4`, `*8`).
+    flag_region: [Option<String>; 2],
+    flag_move: bool,
+}
+
+/// The play rules of a section, made.
+pub(super) struct PlayRules {
+    pub hand: Option<HandRules>,
+    pub must_capture: bool,
+    pub checks_forbidden: bool,
+    pub check_limit: Option<u8>,
+    pub flag: Option<FlagRule>,
+}
+
+const KEYS: &[&str] = &[
+    "pieceDrops",
+    "capturesToHand",
+    "mustDrop",
+    "mustCapture",
+    "checking",
+    "checkCounting",
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagRegion",
+    "flagRegionWhite",
+    "flagRegionBlack",
+    "flagMove",
+];
+
+impl IniPlay {
+    /// Whether `key` is one of the options read here.
+    pub fn reads(key: &str) -> bool {
+        KEYS.contains(&key)
+    }
+
+    /// This with option `key` set to `value`; `key_of` gives a piece
+    /// letter's type key.
+    pub fn apply(
+        mut self,
+        key: &str,
+        value: &str,
+        key_of: impl Fn(char) -> Option<String>,
+    ) -> Result<IniPlay, String> {
+        let boolean = || match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!("`{value}` is not true or false")),
+        };
+        match key {
+            "pieceDrops" => self.piece_drops = boolean()?,
+            "capturesToHand" => self.captures_to_hand = boolean()?,
+            "mustDrop" => self.must_drop = boolean()?,
+            "mustCapture" => self.must_capture = boolean()?,
+            "checking" => self.no_checks = !boolean()?,
+            "checkCounting" => self.check_counting = boolean()?,
+            "flagMove" => self.flag_move = boolean()?,
+            "flagPiece" | "flagPieceWhite" | "flagPieceBlack" => {
+                let mut letters = value.chars();
+                let key = match (letters.next(), letters.next()) {
+                    (Some(c), None) => key_of(c),
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    return Err(format!("`{value}` is not a piece type's letter"));
+                };
+                if self.flag_piece.as_ref().is_some_and(|k| *k != key) {
+                    return Err("xpgn's flag piece is the same type for both sides".into());
+                }
+                self.flag_piece = Some(key);
+            }
+            "flagRegion" => self.flag_region = [Some(value.into()), Some(value.into())],
+            "flagRegionWhite" => self.flag_region[0] = Some(value.into()),
+            "flagRegionBlack" => self.flag_region[1] = Some(value.into()),
+            _ => return Err(format!("`{key}` is not a play-rule option")),
+        }
+        Ok(self)
+    }
+
+    /// The play rules of the section: `start_fen` gives the hands at the
+    /// start (`[HEhe]`) and the checks to give (`3+3`). A fault names the
+    /// option it comes from.
+    pub fn to_rules(
+        &self,
+        start_fen: &str,
+        size: BoardSize,
+        pieces: &[PieceDef],
+        kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+    ) -> Result<PlayRules, (&'static str, String)> {
+        let fields: Vec<&str> = start_fen.split_whitespace().collect();
+        let (_, hand_text) = super::file_play::split_hand(fields.first().copied().unwrap_or(""));
+        let hand = self.hand(hand_text, size, pieces)?;
+        let check_limit = if self.check_counting {
+            let counters = fields.iter().skip(3).find(|f| f.contains('+'));
+            let limit = counters
+                .and_then(|c| c.split_once('+'))
+                .and_then(|(w, b)| Some((w.parse::<u8>().ok()?, b.parse::<u8>().ok()?)))
+                .filter(|(w, b)| w == b && *w > 0)
+                .map(|(w, _)| w);
+            match limit {
+                Some(n) => Some(n),
+                None => {
+                    return Err((
+                        "checkCounting",
+                        "the startFen must give the checks to give, the same for both sides (`3+3`)".into(),
+                    ));
+                }
+            }
+        } else {
+            None
+        };
+        Ok(PlayRules {
+            hand,
+            must_capture: self.must_capture,
+            checks_forbidden: self.no_checks,
+            check_limit,
+            flag: self.flag(size, kind_of_key)?,
+        })
+    }
+
+    /// The hand rules, where the section has drops or starts with a hand.
+    fn hand(
+        &self,
+        hand_text: Option<&str>,
+        size: BoardSize,
+        pieces: &[PieceDef],
+    ) -> Result<Option<HandRules>, (&'static str, String)> {
+        if !self.piece_drops && !self.captures_to_hand && hand_text.is_none() {
+            if self.must_drop {
+                return Err((
+                    "mustDrop",
+                    "a section without drops has nothing to drop".into(),
+                ));
+            }
+            return Ok(None);
+        }
+        let mut start = Vec::new();
+        for c in hand_text.unwrap_or("").chars().filter(|&c| c != '-') {
+            let kind = pieces
+                .iter()
+                .position(|p| p.letter == c.to_ascii_uppercase())
+                .ok_or_else(|| {
+                    (
+                        "startFen",
+                        format!("the hand holds `{c}`, which is no piece's letter in this section"),
+                    )
+                })?;
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            start.push(Piece {
+                color,
+                kind: PieceKind(kind as u8),
+            });
+        }
+        let every: Vec<u8> = (0..size.ranks).collect();
+        Ok(Some(HandRules {
+            captures_to_hand: self.captures_to_hand,
+            promoted_revert: self.captures_to_hand,
+            pawn_ranks: every[1..every.len().saturating_sub(1)].to_vec(),
+            ranks: every,
+            kind_ranks: Vec::new(),
+            must_drop: self.must_drop,
+            drops: self.piece_drops,
+            gating: false,
+            castling_from_drops: false,
+            opposite_colours: 0,
+            start,
+            rule: "R-ZH-1".into(),
+        }))
+    }
+
+    /// The flag rule, where the section names a flag piece and regions.
+    fn flag(
+        &self,
+        size: BoardSize,
+        kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+    ) -> Result<Option<FlagRule>, (&'static str, String)> {
+        let Some(key) = &self.flag_piece else {
+            if self.flag_region.iter().any(Option::is_some) {
+                return Err(("flagRegion", "a flag region needs a flagPiece".into()));
+            }
+            return Ok(None);
+        };
+        let kind =
+            kind_of_key(key).ok_or_else(|| ("flagPiece", format!("the section has no `{key}`")))?;
+        let region = |text: &Option<String>| -> Result<Vec<Square>, (&'static str, String)> {
+            let text = text.as_deref().unwrap_or("");
+            let mut out = Vec::new();
+            for token in text.split_whitespace() {
+                match token.strip_prefix('*') {
+                    Some(rank) => {
+                        let r = rank
+                            .parse::<u8>()
+                            .ok()
+                            .filter(|&r| (1..=size.ranks).contains(&r))
+                            .ok_or_else(|| ("flagRegion", format!("`{token}` is no rank")))?;
+                        out.extend((0..size.files).map(|f| Square::new(f, r - 1)));
+                    }
+                    None => out.push(
+                        parse_square(token, size)
+                            .ok_or_else(|| ("flagRegion", format!("`{token}` is no square")))?,
+                    ),
+                }
+            }
+            if out.is_empty() {
+                return Err(("flagRegion", "a flag piece needs a flag region".into()));
+            }
+            Ok(out)
+        };
+        Ok(Some(FlagRule {
+            kind,
+            regions: [region(&self.flag_region[0])?, region(&self.flag_region[1])?],
+            black_reply: self.flag_move,
+            rule: "R-RK-2".into(),
+        }))
+    }
+}
