@@ -393,9 +393,9 @@ fn read_free_castling(
 /// Production `gating-castling` (docs/notation.md §13, R-SE-1): the
 /// castlings, then the files of the gates (`KQBCDFGkqbcdfg`). With
 /// castling toward either rook, file letters of a side that has nothing
-/// to gate name castling rooks instead (Shredder-FEN), and a side that
-/// names no castling but gates on its king's square castles with each rook
-/// on a gate (`ABCDEFGHabcdefgh`).
+/// to gate name castling rooks instead (Shredder-FEN), and a side whose
+/// king is on its gate (a `K`/`Q`, or its file among the letters)
+/// castles with each rook on a gate (`ABCDEFGHabcdefgh`).
 fn read_gating_castling(variant: &Variant, text: &str, setup: &mut Setup) -> Result<(), String> {
     let def = variant.def();
     let (rights, letters) = read_free_castling(variant, text)?;
@@ -414,8 +414,8 @@ fn read_gating_castling(variant: &Variant, text: &str, setup: &mut Setup) -> Res
         return Ok(());
     };
     for color in Color::BOTH {
-        let named = setup.castling.iter().any(|(c, _)| *c == color)
-            || setup.castling_rooks.iter().any(|(c, _)| *c == color);
+        let named = setup.castling.iter().any(|(c, _)| *c == color);
+        let gating = refills || hand.iter().any(|p| p.color == color);
         let rank = variant.king_origin(color).rank();
         let holds = |file: u8, kind| {
             setup
@@ -428,7 +428,9 @@ fn read_gating_castling(variant: &Variant, text: &str, setup: &mut Setup) -> Res
             .filter(|(c, _)| *c == color)
             .map(|&(_, f)| f)
             .collect();
-        if named || !gates.iter().any(|&f| holds(f, variant.king_kind())) {
+        // The king on its gate: every rook on a gate is unmoved too, so it
+        // castles (a `K`/`Q` already says the king is on its gate).
+        if !gating || !(named || gates.iter().any(|&f| holds(f, variant.king_kind()))) {
             continue;
         }
         for f in gates.into_iter().filter(|&f| holds(f, free.partner)) {

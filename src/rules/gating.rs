@@ -33,7 +33,7 @@ impl Position {
         let t = self.tables();
         let mut out = Vec::new();
         for color in Color::BOTH {
-            let implied = self.castling_gate_files(color);
+            let implied = self.written_castling_gate_files(color);
             for f in 0..t.size.files {
                 let bit = 1u16 << f;
                 if self.state.gates[color.index()] & bit != 0 && implied & bit == 0 {
@@ -42,6 +42,34 @@ impl Position {
             }
         }
         out
+    }
+
+    /// The gates a written castling field implies for `color`: its
+    /// castlings' partners, and its king's square where a castling is
+    /// written `K`/`Q`. A castling written by its rook's file alone
+    /// (Chess960) leaves the king's gate to be written, so that a reader
+    /// knows the letters are castlings (docs/notation.md §13).
+    fn written_castling_gate_files(&self, color: Color) -> u16 {
+        let t = self.tables();
+        let ci = color.index();
+        let king = self.state.kings[ci];
+        let mut files = 0u16;
+        for (i, c) in t.castlings[ci].iter().enumerate() {
+            if c.king_stage.is_none()
+                && c.partner_stage.is_none()
+                && self.state.castling.achievable(t, color, i, king)
+                && self.state.castling.ready_for(t, color, i)
+            {
+                files |= 1 << c.partner_from.file();
+                let side = t.def.castling[c.index as usize].side;
+                if t.def.free_castling.is_none()
+                    || self.outermost_partner(color, side) == Some(c.partner_from)
+                {
+                    files |= 1 << c.king_from.file();
+                }
+            }
+        }
+        files
     }
 
     /// The files of the king and partners of `color`'s castlings still

@@ -409,7 +409,7 @@ impl Position {
 
     /// The outermost piece of the free-castling partner type (R-960-1) of
     /// `color` on the king's rank, on `side` of the king.
-    fn outermost_partner(&self, color: Color, side: CastlingSide) -> Option<Square> {
+    pub(crate) fn outermost_partner(&self, color: Color, side: CastlingSide) -> Option<Square> {
         let t = self.tables();
         let free = t.def.free_castling.as_ref()?;
         let king = self.state.kings[color.index()];
