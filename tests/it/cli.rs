@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 fn xpgn(args: &[&str]) -> Output {

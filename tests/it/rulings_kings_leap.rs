@@ -1,7 +1,7 @@
 //! King's Leap Chess: the king's leap R-KL-1 (setup and pieces as in
 //! Paulowich's Chancellor Chess, no castling).
 
-mod common;
+use crate::common;
 
 use common::{
     assert_round_trip_with_king_rights as assert_round_trip, error, is_legal, king_rights_field,

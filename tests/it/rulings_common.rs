@@ -1,7 +1,7 @@
 //! The common rulings R-0-1..R-0-5 (docs/rules.md), across the variants, and
 //! orthodox special cases (en passant, promotion, castling conditions).
 
-mod common;
+use crate::common;
 
 use common::{
     assert_round_trip, error, fen, is_legal, legal, legal_from, piece, play, sq, start, strs,

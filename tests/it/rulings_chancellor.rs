@@ -1,7 +1,7 @@
 //! Paulowich's Chancellor Chess (R-PC-1, R-PC-2) and its crosswise form
 //! (R-PX-1), with the castling conditions of R-0-5 as they apply there.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_round_trip, castling_field, error, fen, is_legal, legal, legal_from, piece, play, sq,

@@ -5,7 +5,7 @@
 //! cannot lock the others out.
 #![cfg(feature = "serve")]
 
-mod support;
+use crate::support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 use xpgn::notation::coord::resolve_coord;

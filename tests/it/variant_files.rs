@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 use xpgn::rules::variant::builtin_def;

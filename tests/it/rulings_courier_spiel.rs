@@ -6,7 +6,7 @@
 //! Games are played from the start position in coordinate notation
 //! (`resolve_coord`), so an illegal move fails loudly with its reason.
 
-mod common;
+use crate::common;
 
 use common::{
     assert_round_trip, board_field as board, castling_field as castling, castlings, error, field,

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 use xpgn::notation::diagnostic::{DiagnosticKind, Severity};

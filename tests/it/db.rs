@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-mod scratch;
+use crate::scratch;
 use proptest::prelude::*;
 use scratch::Scratch;
 use xpgn::db::packed::{Decoder, encode_all};

@@ -2,7 +2,7 @@
 //! where Chaturanga departs from them (R-0-2 stalemate, R-0-4 pawns, R-0-5
 //! castling).
 
-mod common;
+use crate::common;
 
 use common::{
     assert_round_trip_with_king_rights as assert_round_trip, error, is_legal, king_rights_field,

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 use xpgn::notation::reader::read_games;

@@ -19,7 +19,7 @@
 //! - counts the special situations reached and asserts each came up a few
 //!   times, so the test cannot pass vacuously.
 
-mod reference;
+use crate::reference;
 
 use std::collections::BTreeMap;
 

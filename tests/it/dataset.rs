@@ -9,7 +9,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 use parquet::file::reader::{FileReader, SerializedFileReader};

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod scratch;
+use crate::scratch;
 use scratch::Scratch;
 
 const GAME: &str = "[Event \"Grid test\"]\n[White \"A\"]\n[Black \"B\"]\n[Variant \"grid10\"]\n\

@@ -13,7 +13,7 @@
 //! `docs/` instead.
 #![cfg(feature = "serve")]
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,0 +1,43 @@
+//! The integration tests: one test crate of modules (one binary to build
+//! and link instead of one per file). Run one module's tests with
+//! `cargo test --test it MODULE::`, for example
+//! `cargo test --test it perft::`.
+
+// Helpers the test modules share.
+mod common;
+mod reference;
+mod scratch;
+mod support;
+
+mod architecture;
+#[cfg(feature = "serve")]
+mod browser;
+mod cli;
+mod corpus;
+#[cfg(feature = "parquet")]
+mod dataset;
+mod db;
+mod docs;
+mod game_roundtrip;
+mod invalid;
+mod perft;
+mod played_variants;
+mod position_keys;
+mod real_files;
+mod reference_check;
+mod registries;
+mod render;
+mod roundtrip;
+mod rulings_chancellor;
+mod rulings_chaturanga;
+mod rulings_common;
+mod rulings_counsellor;
+mod rulings_courier_spiel;
+mod rulings_kings_leap;
+mod rulings_royal;
+mod samples;
+#[cfg(feature = "serve")]
+mod serve;
+mod variant_db;
+mod variant_files;
+mod variant_ini;
