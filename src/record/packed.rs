@@ -235,7 +235,7 @@ mod tests {
     use crate::notation::coord::resolve_coord;
 
     /// Every legal move of every position of a pseudo-random game per
-    /// variant decodes back to itself; the tests in `tests/db.rs` cover
+    /// variant decodes back to itself; the tests in `tests/it/db.rs` cover
     /// the special moves on purpose-built games.
     #[test]
     fn every_legal_move_of_random_games_round_trips() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env sh
-# Installs what tests/browser.rs needs: Debian's Chromium, Node.js and npm
+# Installs what tests/it/browser.rs needs: Debian's Chromium, Node.js and npm
 # (when missing, with apt-get, as root), and playwright-core at the version
 # pinned in tests/browser/package.json, into target/browser-node/ (npm
 # never downloads a browser here). `cargo test` itself installs nothing.

@@ -1,4 +1,4 @@
-// Drives headless Chromium over a running `xpgn serve` (tests/browser.rs
+// Drives headless Chromium over a running `xpgn serve` (tests/it/browser.rs
 // starts the server and runs this script with Node).
 //
 // Environment: XPGN_URL (http://127.0.0.1:PORT), XPGN_CHROMIUM (the

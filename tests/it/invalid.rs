@@ -12,7 +12,7 @@
 //! After an intended change of a message, rewrite the expected files with
 //!
 //! ```text
-//! XPGN_BLESS=1 cargo test --test invalid
+//! XPGN_BLESS=1 cargo test --test it invalid::
 //! ```
 //!
 //! and review the diff before committing it.

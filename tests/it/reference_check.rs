@@ -1,5 +1,5 @@
 //! Cross-check of xpgn's move generator against the clean-room reference
-//! implementation in `tests/reference/mod.rs` (written from docs/rules.md only).
+//! implementation in `tests/it/reference/mod.rs` (written from docs/rules.md only).
 //!
 //! One test per variant. Each
 //! - plays pseudo-random games from the start position (deterministic

@@ -1,5 +1,5 @@
 //! The sample game files under `samples/` (all but `samples/invalid/`,
-//! which `tests/invalid.rs` covers).
+//! which `tests/it/invalid.rs` covers).
 //!
 //! Every sample game must replay without fault through the library, survive
 //! read -> write -> read -> write unchanged, carry the seven-tag roster, and
