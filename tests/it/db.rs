@@ -77,9 +77,10 @@ fn import_reimport_and_stats() {
     let db = dir.join("t.db");
     let (f, d) = (file.to_str().unwrap(), db.to_str().unwrap());
     let o = xpgn(&["import", f, "--db", d]);
+    // The bad game is stored as invalid: exit code 1.
     assert_eq!(
         o.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -211,7 +212,9 @@ fn imported(dir: &Path, name: &str, text: &str) -> String {
         "--db",
         db.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Exit code 1 when some game is invalid (stored all the same).
+    let invalid = !String::from_utf8_lossy(&o.stdout).contains(", invalid 0,");
+    assert_eq!(o.status.code(), Some(i32::from(invalid)), "{}", stderr(&o));
     db.to_str().unwrap().to_string()
 }
 
@@ -766,7 +769,8 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
         "--db",
         db.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0));
+    // samples/invalid: exit code 1.
+    assert_eq!(o.status.code(), Some(1));
     assert!(check_packed_against_index(db.to_str().unwrap()) >= 20);
     // Every legal move of every sample position round-trips, and among
     // them is every kind of move there is.

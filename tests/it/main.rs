@@ -9,6 +9,7 @@ mod reference;
 mod scratch;
 mod support;
 
+mod alike;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;

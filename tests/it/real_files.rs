@@ -465,7 +465,7 @@ fn a_game_that_breaks_off_is_stored_searchable_and_indexed_up_to_its_fault() {
         "--report",
         report.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("read 2, imported 2, duplicates 0, invalid 1,"));
     // Its tags: found by a tag search, case-blind in any script.
     let o = xpgn(&["query", "--db", db, "--white", "müller", "--format", "json"]);

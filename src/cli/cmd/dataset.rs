@@ -36,6 +36,7 @@ pub(super) fn run(
     let jobs = super::jobs_or_all(args.jobs);
     let writer = DatasetWriter::create(Path::new(&args.out), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    crate::cli::interrupt::parts_written_in(Path::new(&args.out));
     let start = Instant::now();
     let terminal = std::io::stderr().is_terminal();
     let mut last = Instant::now();
@@ -74,6 +75,12 @@ pub(super) fn run(
     if let Some(line) = inputs.skipped_line() {
         writeln!(out, "{line}")?;
     }
+    if let Some(e) = inputs.no_games(summary.read) {
+        return Err(e);
+    }
+    if summary.invalid > 0 {
+        return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
+    }
     Ok(())
 }
 
@@ -95,6 +102,7 @@ pub(super) fn export(
     }
     let mut writer = DatasetWriter::create(Path::new(dir), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    crate::cli::interrupt::parts_written_in(Path::new(dir));
     let db_error = |e: xpgn::db::DbError| super::db_error(&args.filter.db, e);
     for g in &games {
         if let Some(record) = db.stored_record(g.id).map_err(db_error)? {

@@ -38,18 +38,14 @@ pub(super) fn open_if_exists(
 
 /// The variant `--variant` names.
 pub(super) fn variant_arg(registry: &Registry, name: &str) -> Result<Variant, CliError> {
-    registry.lookup(name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "--variant: unknown variant `{}`; known: {}",
-            shown(name),
-            registry.known_names()
-        ))
-    })
+    registry
+        .lookup(name)
+        .ok_or_else(|| super::unknown_variant(registry, "--variant: ", name))
 }
 
 /// The moves of `text` without move numbers: `1.`, `12...` and the
 /// number glued to a move (`1.e4`, `1...e5`) are dropped.
-fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace().filter_map(|token| {
         let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
         if rest.len() < token.len() && rest.starts_with(['.', '\u{2026}']) {

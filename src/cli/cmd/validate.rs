@@ -137,6 +137,8 @@ pub(super) fn run(
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let inputs = super::import::Inputs::of_checked(files, false)?;
+    let files = &inputs.files;
     let mut tally = Tally::default();
     let mut unreadable: Vec<String> = Vec::new();
     map_games(
@@ -180,6 +182,9 @@ pub(super) fn run(
             tally.warned,
             tally.read - tally.valid
         )?;
+        if let Some(line) = inputs.skipped_line() {
+            writeln!(out, "{line}")?;
+        }
     }
     if !unreadable.is_empty() {
         return Err(CliError::Usage(format!(
@@ -191,6 +196,9 @@ pub(super) fn run(
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    if let Some(e) = inputs.no_games(tally.read as u64) {
+        return Err(e);
     }
     if tally.valid < tally.read {
         return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
