@@ -314,3 +314,61 @@ fn an_interrupted_convert_leaves_no_temporary_file() {
     assert_eq!(temps(), 0, "the temporary file is removed");
     assert!(!dir.join("out.pgn").exists());
 }
+
+#[test]
+fn the_query_table_shows_status_and_event_and_says_when_the_limit_cut_it() {
+    let dir = Scratch::new("alike", "query");
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples");
+    let i = xpgn_in(&dir, &["import", samples, "--db", "g.db"]);
+    assert_eq!(
+        i.status.code(),
+        Some(1),
+        "samples/invalid: {}",
+        text(&i.stderr)
+    );
+    let all = xpgn_in(&dir, &["query", "--db", "g.db"]);
+    assert_eq!(all.status.code(), Some(0));
+    let all = text(&all.stdout);
+    let rows = all.lines().count() - 2;
+    assert!(rows > 30, "{all}");
+    assert!(all.ends_with(&format!("\n{rows} games\n")), "{all}");
+    let header: Vec<&str> = all.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header[8..], ["status", "event"]);
+    assert!(all.lines().any(|l| l.contains("  invalid  ")), "{all}");
+    assert!(all.lines().any(|l| l.contains("  valid  ")), "{all}");
+    let cut = xpgn_in(&dir, &["query", "--db", "g.db", "--limit", "30"]);
+    let cut = text(&cut.stdout);
+    assert_eq!(cut.lines().count(), 32, "{cut}");
+    assert!(cut.ends_with(&format!("\n30 of {rows} games\n")), "{cut}");
+    let one = xpgn_in(&dir, &["query", "--db", "g.db", "--limit", "1"]);
+    assert!(text(&one.stdout).ends_with(&format!("\n1 of {rows} games\n")));
+    let none = xpgn_in(&dir, &["query", "--db", "g.db", "--white", "nobody at all"]);
+    assert_eq!(none.status.code(), Some(0));
+    assert!(
+        text(&none.stdout).ends_with("\n0 games\n"),
+        "{}",
+        text(&none.stdout)
+    );
+}
+
+#[test]
+fn a_warned_game_shows_as_warned_with_its_event() {
+    let dir = Scratch::new("alike", "warned");
+    // A mate mark on a move that does not mate is read with a warning.
+    std::fs::write(
+        dir.join("w.pgn"),
+        "[Event \"Warned Open\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. e4# e5 *\n",
+    )
+    .unwrap();
+    let v = xpgn_in(&dir, &["validate", "w.pgn"]);
+    assert!(
+        text(&v.stdout).ends_with("1 game read, 1 valid (1 with warnings), 0 invalid\n"),
+        "{}",
+        text(&v.stdout)
+    );
+    xpgn_in(&dir, &["import", "w.pgn", "--db", "g.db"]);
+    let q = text(&xpgn_in(&dir, &["query", "--db", "g.db"]).stdout);
+    let row = q.lines().nth(1).unwrap();
+    assert!(row.ends_with("  warned   Warned Open"), "{q}");
+    assert!(q.ends_with("\n1 game\n"), "{q}");
+}

@@ -595,5 +595,5 @@ fn duplicates_ignore_tag_order_white_space_and_notation() {
         stdout(&o)
     );
     assert!(stdout(&o).contains("Short, Nigel D"));
-    assert!(stdout(&o).ends_with("1 games repeat the moves of another in 1 groups\n"));
+    assert!(stdout(&o).ends_with("1 game repeats the moves of another in 1 group\n"));
 }

@@ -374,10 +374,10 @@ pub(super) fn duplicates(
             ReportFormat::Table => {
                 writeln!(
                     out,
-                    "group {}: {} games, {} plies of {}",
+                    "group {}: {}, {} of {}",
                     i + 1,
-                    g.games.len(),
-                    g.plies,
+                    plural(g.games.len(), "game", "games"),
+                    plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
                     g.variant
                 )?;
                 for x in &g.games {
@@ -397,8 +397,9 @@ pub(super) fn duplicates(
     if format == ReportFormat::Table {
         writeln!(
             out,
-            "{extra} games repeat the moves of another in {} groups",
-            groups.len()
+            "{} the moves of another in {}",
+            plural(extra, "game repeats", "games repeat"),
+            plural(groups.len(), "group", "groups")
         )?;
     }
     Ok(())

@@ -176,8 +176,8 @@ pub(super) fn run(
         };
         writeln!(
             out,
-            "{} games read, {} valid ({} with warnings), {} invalid{strictly}",
-            tally.read,
+            "{} read, {} valid ({} with warnings), {} invalid{strictly}",
+            super::import::plural(tally.read, "game", "games"),
             tally.valid,
             tally.warned,
             tally.read - tally.valid
