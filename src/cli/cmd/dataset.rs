@@ -1,6 +1,6 @@
 //! `xpgn dataset` and `xpgn export --to parquet`: Parquet datasets.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -38,25 +38,11 @@ pub(super) fn run(
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
     crate::cli::interrupt::parts_written_in(Path::new(&args.out));
     let start = Instant::now();
-    let terminal = std::io::stderr().is_terminal();
-    let mut last = Instant::now();
-    let mut progress = |s: &FilesSummary| {
-        if terminal && last.elapsed().as_millis() >= 200 {
-            last = Instant::now();
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
-                "\r{} games, {:.1} MB, {:.0} games/s   ",
-                s.read,
-                s.bytes as f64 / 1e6,
-                s.read as f64 / secs
-            );
-        }
-    };
+    let mut shown_progress = super::progress::Progress::new(paths);
+    let mut progress = |s: &FilesSummary| shown_progress.show("", s.read, s.bytes);
     let summary =
         write_files(registry, paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
-    if terminal {
-        eprint!("\r\x1b[K");
-    }
+    shown_progress.clear();
     let secs = start.elapsed().as_secs_f64();
     writeln!(
         out,

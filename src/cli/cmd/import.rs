@@ -1,5 +1,5 @@
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 
 use super::output::FileId;
@@ -248,21 +248,9 @@ pub(super) fn run(
     let mut report_error: Option<std::io::Error> = None;
     let start = Instant::now();
     let mut summary = ImportSummary::default();
-    let terminal = std::io::stderr().is_terminal();
-    let mut last = Instant::now();
+    let mut shown_progress = super::progress::Progress::new(paths);
     let mut progress = |input: usize, s: &ImportSummary| {
-        if terminal && last.elapsed().as_millis() >= 200 {
-            last = Instant::now();
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
-                "\r{}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
-                shown(&paths[input]),
-                s.read,
-                s.bytes as f64 / 1e6,
-                s.read as f64 / secs,
-                s.bytes as f64 / 1e6 / secs
-            );
-        }
+        shown_progress.show(&format!("{}: ", shown(&paths[input])), s.read, s.bytes);
     };
     let mut on_game = |input: usize, g: &GameReport<'_>| {
         let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {
@@ -294,9 +282,7 @@ pub(super) fn run(
             DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
             _ => super::db_error(db, e),
         })?;
-    if terminal {
-        eprint!("\r\x1b[K");
-    }
+    shown_progress.clear();
     if let Some(w) = report_file.as_mut()
         && let Some(e) = report_error.take().or_else(|| w.flush().err())
     {

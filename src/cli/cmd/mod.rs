@@ -9,6 +9,7 @@ mod import;
 mod key;
 mod output;
 mod perft;
+mod progress;
 mod query;
 #[cfg(feature = "serve")]
 mod serve;
