@@ -145,6 +145,8 @@ fn convert(
 ) -> Result<(u64, usize), CliError> {
     let mut read = 0u64;
     let mut invalid = 0usize;
+    let mut progress = super::progress::Progress::new(files);
+    let mut done = 0u64;
     map_games(
         files,
         &open_input,
@@ -162,15 +164,17 @@ fn convert(
                     )
                 })
                 .collect();
-            (bytes, reports)
+            (bytes, reports, text.raw.len() as u64)
         },
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game {
-                    value: (bytes, reports),
-                    ..
+                    value: (bytes, reports, size),
+                    input,
                 } => {
                     read += 1;
+                    done += size;
+                    progress.show(&format!("{}: ", shown(&files[input])), read, done);
                     if !reports.is_empty() {
                         invalid += 1;
                         for r in &reports {
@@ -190,6 +194,7 @@ fn convert(
             }
         },
     )?;
+    progress.clear();
     out.flush()?;
     Ok((read, invalid))
 }
