@@ -33,9 +33,8 @@ pub(super) struct Inputs {
 const SKIPPED_NAMED: usize = 10;
 
 impl Inputs {
-    /// Expands every argument ([`Inputs::add`]).
-    /// Warns of each empty file (`xpgn: warning: a.pgn: empty file, no
-    /// games`).
+    /// Expands every argument ([`Inputs::add`]); warns of each empty file
+    /// (`xpgn: warning: a.pgn: empty file, no games`).
     pub(super) fn of(args: &[String]) -> Result<Inputs, CliError> {
         Inputs::of_checked(args, true)
     }
@@ -107,6 +106,7 @@ impl Inputs {
         };
         Some(CliError::Rejected(format!("read 0 games from {from}{why}")))
     }
+
     /// Adds the files `arg` names: the file itself (`-`, standard input,
     /// as well), or every `.pgn` and `.xpgn` file below a folder. Links
     /// are followed, but not into a folder they are inside of (a loop),
