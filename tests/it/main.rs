@@ -3,7 +3,7 @@
 //! `cargo test --test it MODULE::`, for example
 //! `cargo test --test it perft::`.
 
-// Helpers the test modules share.
+// Code the test modules share.
 mod common;
 mod reference;
 mod scratch;
