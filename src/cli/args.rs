@@ -2,9 +2,30 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// A command's examples, then the exit codes (the same for every
+/// command), for the end of its `--help`.
+macro_rules! examples {
+    ($($line:literal),* $(,)?) => {
+        concat!(
+            "Examples:\n",
+            $("  ", $line, "\n",)*
+            "\nExit codes: 0 all good; 1 some game or move breaks the rules, or no game was read; 2 bad arguments, or an input or output that cannot be read or written.\n"
+        )
+    };
+}
+
 /// xpgn: chess-variant game records.
 #[derive(Parser, Debug)]
-#[command(name = "xpgn", version, about)]
+#[command(
+    name = "xpgn",
+    version,
+    about,
+    after_help = examples!(
+        "xpgn validate games/                 # every .pgn and .xpgn file below games/",
+        "xpgn import games/ --db games.db     # store and index them",
+        "xpgn query --db games.db --player carlsen --limit 20",
+    )
+)]
 pub struct Cli {
     /// A variant definition file to load besides the built-ins: TOML
     /// (docs/variants.md) or Fairy-Stockfish's `.ini`; repeatable. The
@@ -26,12 +47,14 @@ pub const MAX_PERFT_DEPTH: i64 = 20;
 pub enum Command {
     /// List the variants with board size, start position string and piece
     /// letters.
+    #[command(after_help = examples!("xpgn variants", "xpgn variants --show courier-spiel"))]
     Variants {
         /// Print this variant's definition file instead.
         #[arg(long, value_name = "NAME")]
         show: Option<String>,
     },
     /// Count the leaves of the legal move tree (perft).
+    #[command(after_help = examples!("xpgn perft 4", "xpgn perft --variant counsellor --divide 2", "xpgn perft --moves \"1. e4 e5\" 3"))]
     Perft {
         /// Where to start.
         #[command(flatten)]
@@ -45,8 +68,10 @@ pub enum Command {
         depth: u32,
     },
     /// Read game files, replay every game and variation, report faulty games.
+    #[command(after_help = examples!("xpgn validate games.pgn", "xpgn validate games/ --strict", "xpgn validate - --format json < games.pgn"))]
     Validate {
-        /// Files to read (`-` for standard input).
+        /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
+        /// case); `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -66,8 +91,10 @@ pub enum Command {
     },
     /// Rewrite games in another notation; faulty games are reported and
     /// written unchanged.
+    #[command(after_help = examples!("xpgn convert games.pgn --to xpgn -o clean.pgn", "xpgn convert games/ --to uci", "xpgn convert - --to fen < game.pgn"))]
     Convert {
-        /// Files to read (`-` for standard input).
+        /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
+        /// case); `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -87,8 +114,10 @@ pub enum Command {
     },
     /// Import game files into the database: every game replayed and stored
     /// (invalid ones with their diagnostic), every position indexed.
+    #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
     Import {
-        /// Files or folders (`.pgn`, `.xpgn` below them); `-` for standard input.
+        /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
+        /// case); `-` for standard input.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -112,6 +141,7 @@ pub enum Command {
     /// Merge the position index's small rows (one per import batch and
     /// bucket) and refresh the query planner's statistics; upgrade an older
     /// schema; first check every page for damage (as `xpgn check`).
+    #[command(after_help = examples!("xpgn optimize --db games.db"))]
     Optimize {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
@@ -119,6 +149,7 @@ pub enum Command {
     },
     /// Check every page of a database for damage (`PRAGMA quick_check`),
     /// reading only; exit code 2 when damage is found.
+    #[command(after_help = examples!("xpgn check --db games.db"))]
     Check {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
@@ -127,6 +158,7 @@ pub enum Command {
     /// Games that play the same moves (variant, start, main line) under
     /// any tags, as pgn-extract's `-D` finds them: one group per line of
     /// moves, with each game's id and players.
+    #[command(after_help = examples!("xpgn duplicates --db games.db", "xpgn duplicates --db games.db --format json --limit 10"))]
     Duplicates {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
@@ -141,9 +173,11 @@ pub enum Command {
     /// Find games: filters combine; `--fen` finds every game that reaches a
     /// position, `--piece` and `--material` every game with a position
     /// showing them, with the first ply where it does.
+    #[command(after_help = examples!("xpgn query --db games.db --player carlsen --result 1-0", "xpgn query --db games.db --moves \"1. e4 c5\" --limit 30", "xpgn query --db games.db --status invalid"))]
     Query(Box<QueryArgs>),
     /// The moves played in a position by the stored games (any ply, any
     /// move order), most played first, with their results.
+    #[command(after_help = examples!("xpgn tree --db games.db", "xpgn tree --db games.db --moves \"1. e4 c5 2. Nf3\""))]
     Tree {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
@@ -167,14 +201,17 @@ pub enum Command {
     /// Write the games the filters select (as for `query`): canonical XPGN,
     /// JSON, or the original bytes; invalid games always as imported; or a
     /// Parquet dataset (`--to parquet --out DIR`).
+    #[command(after_help = examples!("xpgn export --db games.db --event Wijk -o wijk.pgn", "xpgn export --db games.db --original -o all.pgn"))]
     Export(Box<ExportArgs>),
     /// Read game files and write a Parquet dataset of their games and
     /// main-line positions (no database): `games-N.parquet` and
     /// `positions-N.parquet` parts in DIR, for DuckDB, Spark and friends.
     #[cfg(feature = "parquet")]
+    #[command(after_help = examples!("xpgn dataset games/ --out games-parquet/", "xpgn dataset big.pgn --out part1/ --jobs 2"))]
     Dataset(Box<DatasetArgs>),
     /// Print the 64-bit key of a position as the datasets' `positions.key`
     /// column holds it (a signed decimal integer).
+    #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
     Key {
         /// The position: `--fen` (a whole position string), or `--moves`
         /// from the variant's start.
@@ -182,6 +219,7 @@ pub enum Command {
         position: PositionArgs,
     },
     /// Games per variant, valid and invalid, plies, positions, size.
+    #[command(after_help = examples!("xpgn stats --db games.db"))]
     Stats {
         /// Database file.
         #[arg(long, default_value = "xpgn.db")]
@@ -191,6 +229,7 @@ pub enum Command {
         format: ReportFormat,
     },
     /// Play coordinate moves and print the position reached.
+    #[command(after_help = examples!("xpgn show --moves \"1. e4 e5 2. Nf3\"", "xpgn show --variant courier-spiel --moves \"f2f4 f7f5\""))]
     Show {
         /// Where to start.
         #[command(flatten)]
@@ -198,10 +237,12 @@ pub enum Command {
     },
     /// Draw a position as an SVG diagram: `--fen`/`--moves`, or the
     /// position after `--ply N` of a game file.
+    #[command(after_help = examples!("xpgn diagram --moves \"1. e4 e5\" -o board.svg", "xpgn diagram games.pgn --game 2 --ply 20 -o board.svg"))]
     Diagram(Box<DiagramArgs>),
     /// A local web viewer over a database: games, boards, opening tree,
     /// position search, with a JSON API under /api/.
     #[cfg(feature = "serve")]
+    #[command(after_help = examples!("xpgn serve --db games.db", "xpgn serve --db games.db --addr 127.0.0.1:0"))]
     Serve {
         /// Database file (opened read-only).
         #[arg(long, default_value = "xpgn.db")]
@@ -279,7 +320,8 @@ pub struct PositionArgs {
     /// Position string to start from instead of the start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Coordinate moves to play first, separated by spaces (`e2e4 e7e5`).
+    /// Moves to play first, any notation, move numbers allowed (`e2e4
+    /// e7e5`, `e4 e5`, `1. e4 e5 2. Nf3`).
     #[arg(long, default_value = "")]
     pub moves: String,
 }
@@ -412,7 +454,8 @@ pub struct ExportArgs {
 #[cfg(feature = "parquet")]
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
-    /// Files or folders (`.pgn`, `.xpgn` below them); `-` for standard input.
+    /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
+    /// case); `-` for standard input.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// The dataset folder to write (created; it must hold no parts yet).

@@ -4,6 +4,7 @@
 mod args;
 mod cmd;
 mod exit;
+mod interrupt;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,6 +44,7 @@ fn catch_file_size_limit() {
 /// Runs the command line and returns the process exit code.
 pub fn main() -> ExitCode {
     catch_file_size_limit();
+    interrupt::catch_interruptions();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -131,25 +133,24 @@ fn shown_definition_error(e: &DefinitionError, severity: Severity) -> String {
 /// How many characters of a line of clap's error messages are shown.
 const CLAP_LINE_CHARS: usize = 300;
 
-/// Prints clap's message, in its colours, unless it would repeat control
-/// characters or a very long value from the command line: then as plain
-/// text, escaped and shortened.
+/// Prints clap's message as xpgn's own begin (`xpgn: unexpected argument
+/// ...`, not `error: ...`), as plain text, its control characters
+/// escaped and very long values from the command line shortened. Help and
+/// version go to standard output as clap writes them.
 fn print_clap_error(e: &clap::Error) {
     if !e.use_stderr() {
         let _ = e.print();
         return;
     }
     let plain = e.render().to_string();
+    let plain = match plain.strip_prefix("error: ") {
+        Some(rest) => format!("xpgn: {rest}"),
+        None => plain,
+    };
     let lines: Vec<_> = plain
+        .trim_end()
         .lines()
         .map(|line| printable(line, CLAP_LINE_CHARS))
         .collect();
-    if lines
-        .iter()
-        .all(|l| matches!(l, std::borrow::Cow::Borrowed(_)))
-    {
-        let _ = e.print();
-    } else {
-        eprintln!("{}", lines.join("\n"));
-    }
+    eprintln!("{}", lines.join("\n"));
 }

@@ -40,9 +40,14 @@ pub struct DuplicateGroup {
     pub games: Vec<DuplicateGame>,
 }
 
-/// Every stored game's moves hash, by id (games without a main line
-/// left out), from `game_hashes`.
+/// Every stored game's moves hash, by id, from `game_hashes`; games with
+/// no move on their main line are left out: forfeits, and text stored as
+/// an invalid game that is no game at all, are not copies of each other.
 fn moves_hashes(conn: &rusqlite::Connection) -> Result<Vec<(i64, [u8; 32])>, DbError> {
+    let no_moves: HashSet<i64> = conn
+        .prepare_cached("SELECT id FROM games WHERE plies = 0")?
+        .query_map([], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
     let mut stmt = conn
         .prepare_cached("SELECT first_game, content, moves FROM game_hashes ORDER BY first_game")?;
     let mut rows = stmt.query([])?;
@@ -50,15 +55,20 @@ fn moves_hashes(conn: &rusqlite::Connection) -> Result<Vec<(i64, [u8; 32])>, DbE
     while let Some(r) = rows.next()? {
         let first: i64 = r.get(0)?;
         let (content, moves) = (super::query::blob(r, 1)?, super::query::blob(r, 2)?);
-        all.extend(row_hashes(first, content, moves).filter_map(|(id, (_, m))| Some((id, m?))));
+        all.extend(
+            row_hashes(first, content, moves)
+                .filter(|(id, _)| !no_moves.contains(id))
+                .filter_map(|(id, (_, m))| Some((id, m?))),
+        );
     }
     Ok(all)
 }
 
 impl Database {
     /// The groups of games with the same moves, in the order their first
-    /// game was stored; at most `limit` groups. Games without a move from
-    /// the same start are one group, as pgn-extract counts them.
+    /// game was stored; at most `limit` groups. Games without a move are
+    /// in no group (pgn-extract makes them one: forfeits and garbage are
+    /// no copies of each other).
     ///
     /// # Errors
     /// SQLite errors.
@@ -154,7 +164,8 @@ mod tests {
             [White \"Short, Nigel\"][Black \"K\"]\n1. e2e4 e7e5 2. g1f3 1-0\n\n\
             [White \"Other\"]\n1. e4 e5 2. Nc3 *\n\n\
             [White \"Third\"]\n1. e4 e5 2. Ng1-f3 *\n\n\
-            [White \"Tags only\"]\n*\n\n[White \"Tags only 2\"]\n*\n";
+            [White \"Tags only\"]\n*\n\n[White \"Tags only 2\"]\n*\n\n\
+            [White \"Forfeit\"][Result \"1-0\"]\n1-0\n\n";
         let mut db = Database::in_memory().unwrap();
         db.import(
             "t",
@@ -164,13 +175,12 @@ mod tests {
         )
         .unwrap();
         let groups = db.duplicate_groups(None).unwrap();
-        assert_eq!(groups.len(), 2, "{groups:?}");
+        // The games without a move (5, 6, 7) are in no group.
+        assert_eq!(groups.len(), 1, "{groups:?}");
         let ids: Vec<i64> = groups[0].games.iter().map(|g| g.id).collect();
         assert_eq!((ids, groups[0].plies), (vec![1, 2, 4], 3));
-        let ids: Vec<i64> = groups[1].games.iter().map(|g| g.id).collect();
-        assert_eq!((ids, groups[1].plies), (vec![5, 6], 0));
-        assert_eq!(db.count_move_duplicates(1).unwrap(), 3);
-        assert_eq!(db.count_move_duplicates(3).unwrap(), 2);
-        assert_eq!(db.next_game_id().unwrap(), 7);
+        assert_eq!(db.count_move_duplicates(1).unwrap(), 2);
+        assert_eq!(db.count_move_duplicates(3).unwrap(), 1);
+        assert_eq!(db.next_game_id().unwrap(), 8);
     }
 }

@@ -947,6 +947,18 @@ impl<'a> Reader<'a> {
             self.c.pos += len;
             return Ok(());
         }
+        // An empty variation, `( )`, as some editors leave one: nothing to
+        // read, skipped with a warning (docs/notation.md §11).
+        let inside = rest[1..].trim_start_matches([' ', '\t', '\r', '\n']);
+        if inside.starts_with(')') {
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Syntax,
+                self.c.at(start),
+                "an empty variation `( )`: skipped",
+            ));
+            self.c.pos += rest.len() - inside.len() + 1;
+            return Ok(());
+        }
         if !self.line().has_move {
             return Err(self.c.error(start, "a move before a variation `(`"));
         }

@@ -437,9 +437,20 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                     size.files, size.ranks
                 ))));
             }
-            let kind = match piece {
-                Some(l) => kind_of(*l)?,
-                None => variant.pawn_kind(),
+            // Long algebraic without its piece letter (`g1-f3`, as some
+            // programs write every move): the mover's piece on the square
+            // written, whatever it is.
+            let written_from = match (file, rank) {
+                (Some(f), Some(r)) => Some(Square::new(*f, *r)),
+                _ => None,
+            }
+            .filter(|&from| size.contains(from))
+            .and_then(|from| pos.piece_at(from))
+            .filter(|p| p.color == pos.turn());
+            let kind = match (piece, written_from) {
+                (Some(l), _) => kind_of(*l)?,
+                (None, Some(p)) => p.kind,
+                (None, None) => variant.pawn_kind(),
             };
             // The usual case, one plain move named and nothing to choose,
             // found straight from the position; every other case, faults

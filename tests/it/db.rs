@@ -77,9 +77,10 @@ fn import_reimport_and_stats() {
     let db = dir.join("t.db");
     let (f, d) = (file.to_str().unwrap(), db.to_str().unwrap());
     let o = xpgn(&["import", f, "--db", d]);
+    // The bad game is stored as invalid: exit code 1.
     assert_eq!(
         o.status.code(),
-        Some(0),
+        Some(1),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
@@ -211,7 +212,9 @@ fn imported(dir: &Path, name: &str, text: &str) -> String {
         "--db",
         db.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Exit code 1 when some game is invalid (stored all the same).
+    let invalid = !String::from_utf8_lossy(&o.stdout).contains(", invalid 0,");
+    assert_eq!(o.status.code(), Some(i32::from(invalid)), "{}", stderr(&o));
     db.to_str().unwrap().to_string()
 }
 
@@ -464,29 +467,31 @@ fn the_tree_counts_games_by_move_with_results() {
     );
     assert_eq!(
         lines[1],
-        ["move", "games", "white", "draws", "black", "score"]
+        [
+            "move", "games", "white", "draws", "black", "unknown", "score"
+        ]
     );
     // e4: three wins (one by an invalid game, whose line up to its fault
     // is stored), a draw, one unfinished game: 3.5 of 4 for White.
-    assert_eq!(lines[2], ["e4", "5", "3", "1", "0", "87.5%"]);
-    assert_eq!(lines[3], ["Nf3", "1", "0", "0", "1", "0.0%"]);
-    assert!(start.ends_with("6 games reach this position, 0 end in it; score: White's (to move), over games with a result\n"), "{start}");
+    assert_eq!(lines[2], ["e4", "5", "3", "1", "0", "1", "87.5%"]);
+    assert_eq!(lines[3], ["Nf3", "1", "0", "0", "1", "0", "0.0%"]);
+    assert!(start.ends_with("6 games reach this position, 0 end in it; score: White's (to move), over games with a result (unknown: no result, `*`)\n"), "{start}");
     // Reached by transposition in game 2; game 1 ends there. Scores for Black.
     let after = tree(&["--moves", "e4 e5 Nf3 Nc6"]);
     let lines: Vec<Vec<&str>> = after
         .lines()
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(lines[2], ["Bb5", "2", "1", "0", "1", "50.0%"]);
-    assert_eq!(lines[3], ["Bc4", "1", "0", "1", "0", "50.0%"]);
-    assert!(after.ends_with("4 games reach this position, 1 end in it; score: White's (to move), over games with a result\n"), "{after}");
+    assert_eq!(lines[2], ["Bb5", "2", "1", "0", "1", "0", "50.0%"]);
+    assert_eq!(lines[3], ["Bc4", "1", "0", "1", "0", "0", "50.0%"]);
+    assert!(after.ends_with("4 games reach this position, 1 ends in it; score: White's (to move), over games with a result (unknown: no result, `*`)\n"), "{after}");
     let black = tree(&["--moves", "e2e4"]);
     let lines: Vec<Vec<&str>> = black
         .lines()
         .map(|l| l.split_whitespace().collect())
         .collect();
-    assert_eq!(lines[2], ["e5", "3", "2", "1", "0", "16.7%"]);
-    assert_eq!(lines[3], ["c5", "1", "0", "0", "0", "-"]);
+    assert_eq!(lines[2], ["e5", "3", "2", "1", "0", "0", "16.7%"]);
+    assert_eq!(lines[3], ["c5", "1", "0", "0", "0", "1", "-"]);
     assert!(black.contains("score: Black's (to move)"), "{black}");
     let fen = tree(&[
         "--fen",
@@ -495,7 +500,7 @@ fn the_tree_counts_games_by_move_with_results() {
     assert!(fen.contains("\nNf3 "), "{fen}");
     let royal = tree(&["--variant", "royal"]);
     assert!(
-        royal.contains("\ne3 ") && royal.contains("1 games reach"),
+        royal.contains("\ne3 ") && royal.contains("1 game reaches"),
         "{royal}"
     );
 }
@@ -766,7 +771,8 @@ fn packed_main_lines_cover_every_special_move_and_replay_to_the_index() {
         "--db",
         db.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0));
+    // samples/invalid: exit code 1.
+    assert_eq!(o.status.code(), Some(1));
     assert!(check_packed_against_index(db.to_str().unwrap()) >= 20);
     // Every legal move of every sample position round-trips, and among
     // them is every kind of move there is.

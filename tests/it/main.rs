@@ -3,12 +3,13 @@
 //! `cargo test --test it MODULE::`, for example
 //! `cargo test --test it perft::`.
 
-// Helpers the test modules share.
+// Code the test modules share.
 mod common;
 mod reference;
 mod scratch;
 mod support;
 
+mod alike;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;

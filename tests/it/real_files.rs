@@ -465,7 +465,7 @@ fn a_game_that_breaks_off_is_stored_searchable_and_indexed_up_to_its_fault() {
         "--report",
         report.to_str().unwrap(),
     ]);
-    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("read 2, imported 2, duplicates 0, invalid 1,"));
     // Its tags: found by a tag search, case-blind in any script.
     let o = xpgn(&["query", "--db", db, "--white", "müller", "--format", "json"]);
@@ -595,5 +595,42 @@ fn duplicates_ignore_tag_order_white_space_and_notation() {
         stdout(&o)
     );
     assert!(stdout(&o).contains("Short, Nigel D"));
-    assert!(stdout(&o).ends_with("1 games repeat the moves of another in 1 groups\n"));
+    assert!(stdout(&o).ends_with("1 game repeats the moves of another in 1 group\n"));
+}
+
+/// Long algebraic without piece letters (`1. g1-f3 g8-f6`), as some
+/// programs write every move, reads as the pieces on the squares written;
+/// an empty variation `( )` is skipped with a warning (docs/notation.md
+/// §9, §11).
+#[test]
+fn hyphenated_long_algebraic_and_an_empty_variation_read() {
+    let text = "[Event \"LAN\"]\n\n1. g1-f3 g8-f6 2. e2-e4 Nf6xe4 3. Nf3-e5 d7-d6 4. f1-c4 d6xe5 *\n\n\
+        [Event \"Promotion\"]\n[SetUp \"1\"]\n[FEN \"3r3k/4P3/8/8/8/8/8/K7 w - - 0 1\"]\n\n1. e7xd8=Q+ h8-h7 *\n\n\
+        [Event \"Empty\"]\n\n1. e4 ( ) e5 2. Nf3 () Nc6 ( \n ) *\n";
+    let games = checked(text.as_bytes());
+    use DiagnosticKind::*;
+    assert_eq!(
+        games,
+        vec![
+            (true, vec![], 8),
+            (true, vec![], 2),
+            (true, vec![Syntax, Syntax, Syntax], 4),
+        ]
+    );
+    // What the pieces did: the knight from g1, not a pawn.
+    let dir = temp("lan");
+    let file = dir.join("lan.pgn");
+    std::fs::write(&file, text).unwrap();
+    let o = xpgn(&["convert", file.to_str().unwrap(), "--to", "xpgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("1. Nf3 Nf6 2. e4 Nxe4 3. Ne5 d6 4. Bc4 dxe5 *"),
+        "{out}"
+    );
+    assert!(out.contains("1. exd8=Q+ Kh7 *"), "{out}");
+    assert!(out.contains("1. e4 e5 2. Nf3 Nc6 *"), "{out}");
+    // A square that holds none of the mover's pieces is refused as before.
+    let bad = checked(b"1. g3-g4 *\n");
+    assert!(!bad[0].0);
 }

@@ -79,15 +79,27 @@ pub(super) fn run(
     jobs: usize,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let inputs = super::import::Inputs::of(files)?;
+    let files = &inputs.files;
+    // No game read: an error, and no output file.
+    let some_game = |(read, invalid)| match inputs.no_games(read) {
+        Some(e) => Err(e),
+        None => Ok(invalid),
+    };
     let invalid = match output_file(output) {
         Some(target) => {
             // Every input is checked before the output is created: a typo
             // or an input named as output leaves the target untouched.
             check_inputs(files, target)?;
-            write_atomically(target, |out| convert(registry, files, to, jobs, out))?
+            write_atomically(target, |out| {
+                convert(registry, files, to, jobs, out).and_then(some_game)
+            })?
         }
-        None => convert(registry, files, to, jobs, stdout)?,
+        None => convert(registry, files, to, jobs, stdout).and_then(some_game)?,
     };
+    if let Some(line) = inputs.skipped_line() {
+        eprintln!("xpgn: {line}");
+    }
     if invalid > 0 {
         return Err(CliError::Quiet(Exit::Rejected));
     }
@@ -122,16 +134,19 @@ fn check_inputs(files: &[String], target: &str) -> Result<(), CliError> {
 }
 
 /// Converts every game of `files` into `out` on `jobs` threads; returns
-/// how many games were invalid (reported, and written whole in their safe
-/// form).
+/// how many games were read and how many of them were invalid (reported,
+/// and written whole in their safe form).
 fn convert(
     registry: &Registry,
     files: &[String],
     to: ConvertTo,
     jobs: usize,
     out: &mut dyn Write,
-) -> Result<usize, CliError> {
+) -> Result<(u64, usize), CliError> {
+    let mut read = 0u64;
     let mut invalid = 0usize;
+    let mut progress = super::progress::Progress::new(files);
+    let mut done = 0u64;
     map_games(
         files,
         &open_input,
@@ -149,14 +164,17 @@ fn convert(
                     )
                 })
                 .collect();
-            (bytes, reports)
+            (bytes, reports, text.raw.len() as u64)
         },
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game {
-                    value: (bytes, reports),
-                    ..
+                    value: (bytes, reports, size),
+                    input,
                 } => {
+                    read += 1;
+                    done += size;
+                    progress.show(&format!("{}: ", shown(&files[input])), read, done);
                     if !reports.is_empty() {
                         invalid += 1;
                         for r in &reports {
@@ -176,6 +194,7 @@ fn convert(
             }
         },
     )?;
+    progress.clear();
     out.flush()?;
-    Ok(invalid)
+    Ok((read, invalid))
 }

@@ -1,6 +1,6 @@
 //! `xpgn dataset` and `xpgn export --to parquet`: Parquet datasets.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -36,26 +36,13 @@ pub(super) fn run(
     let jobs = super::jobs_or_all(args.jobs);
     let writer = DatasetWriter::create(Path::new(&args.out), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    crate::cli::interrupt::parts_written_in(Path::new(&args.out));
     let start = Instant::now();
-    let terminal = std::io::stderr().is_terminal();
-    let mut last = Instant::now();
-    let mut progress = |s: &FilesSummary| {
-        if terminal && last.elapsed().as_millis() >= 200 {
-            last = Instant::now();
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
-                "\r{} games, {:.1} MB, {:.0} games/s   ",
-                s.read,
-                s.bytes as f64 / 1e6,
-                s.read as f64 / secs
-            );
-        }
-    };
+    let mut shown_progress = super::progress::Progress::new(paths);
+    let mut progress = |s: &FilesSummary| shown_progress.show("", s.read, s.bytes);
     let summary =
         write_files(registry, paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
-    if terminal {
-        eprint!("\r\x1b[K");
-    }
+    shown_progress.clear();
     let secs = start.elapsed().as_secs_f64();
     writeln!(
         out,
@@ -73,6 +60,12 @@ pub(super) fn run(
     )?;
     if let Some(line) = inputs.skipped_line() {
         writeln!(out, "{line}")?;
+    }
+    if let Some(e) = inputs.no_games(summary.read) {
+        return Err(e);
+    }
+    if summary.invalid > 0 {
+        return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
     }
     Ok(())
 }
@@ -95,6 +88,7 @@ pub(super) fn export(
     }
     let mut writer = DatasetWriter::create(Path::new(dir), args.part_size)
         .map_err(|e| CliError::Usage(format!("--out {}", shown_message(&e.to_string()))))?;
+    crate::cli::interrupt::parts_written_in(Path::new(dir));
     let db_error = |e: xpgn::db::DbError| super::db_error(&args.filter.db, e);
     for g in &games {
         if let Some(record) = db.stored_record(g.id).map_err(db_error)? {

@@ -4,10 +4,9 @@ use std::io::Write;
 
 use super::output::{output_file, write_atomically};
 use super::validate::open;
-use super::{position_from, shown};
+use super::{position_and_moves, shown};
 use crate::cli::args::DiagramArgs;
 use crate::cli::exit::CliError;
-use xpgn::notation::coord::resolve_coord;
 use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::check_game;
 use xpgn::notation::square::parse_square;
@@ -78,31 +77,8 @@ fn played_position(
     registry: &Registry,
     args: &DiagramArgs,
 ) -> Result<(Position, Option<(Square, Square)>), CliError> {
-    let pos = position_from(registry, &args.position)?;
-    // `position_from` checked every move; find the last one's squares.
-    let last = args
-        .position
-        .moves
-        .split_whitespace()
-        .last()
-        .and_then(|text| {
-            let mut before = position_from(
-                registry,
-                &crate::cli::args::PositionArgs {
-                    variant: args.position.variant.clone(),
-                    fen: args.position.fen.clone(),
-                    moves: String::new(),
-                },
-            )
-            .ok()?;
-            let moves: Vec<&str> = args.position.moves.split_whitespace().collect();
-            for t in &moves[..moves.len() - 1] {
-                let m = resolve_coord(&before, t).ok()?;
-                before.play_unchecked(&m);
-            }
-            let m = resolve_coord(&before, text).ok()?;
-            Some((m.from(), m.to()))
-        });
+    let (pos, moves) = position_and_moves(registry, &args.position)?;
+    let last = moves.last().map(|m| (m.from(), m.to()));
     Ok((pos, last))
 }
 

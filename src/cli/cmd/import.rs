@@ -1,5 +1,5 @@
 use std::collections::HashSet;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 
 use super::output::FileId;
@@ -22,6 +22,8 @@ pub(super) struct Inputs {
     pub files: Vec<String>,
     /// Files found in the folders that are not game files, in name order.
     pub skipped: Vec<String>,
+    /// Files of no bytes, named or found: each a warning.
+    pub empty: Vec<String>,
     /// Identities of the files found in folders so far: a file reached
     /// twice (through a link) is read once.
     seen: HashSet<FileId>,
@@ -31,27 +33,96 @@ pub(super) struct Inputs {
 const SKIPPED_NAMED: usize = 10;
 
 impl Inputs {
-    /// Expands every argument ([`Inputs::add`]).
+    /// Expands every argument ([`Inputs::add`]); warns of each empty file
+    /// (`xpgn: warning: a.pgn: empty file, no games`).
     pub(super) fn of(args: &[String]) -> Result<Inputs, CliError> {
+        Inputs::of_checked(args, true)
+    }
+
+    /// [`Inputs::of`], with the named files that cannot be read kept in
+    /// the list (unchecked) when `check` is false: `validate` reads the
+    /// others, then names them.
+    pub(super) fn of_checked(args: &[String], check: bool) -> Result<Inputs, CliError> {
         let mut inputs = Inputs::default();
         for arg in args {
-            inputs.add(arg)?;
+            inputs.add(arg, check)?;
+        }
+        for path in &inputs.empty {
+            eprintln!("xpgn: warning: {}: empty file, no games", shown(path));
         }
         Ok(inputs)
+    }
+
+    /// Whether `path` is a game file by its name: `.pgn` or `.xpgn` in any
+    /// letter case (`GAME.PGN`).
+    fn is_game_file(path: &Path) -> bool {
+        path.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xpgn"))
+    }
+
+    /// Notes `path` as empty when it is a file of no bytes.
+    fn note_if_empty(&mut self, path: &Path, name: &str) {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            self.empty.push(name.to_string());
+        }
+    }
+
+    /// The error of inputs that gave no game at all (exit code 1): `read 0
+    /// games from 3 files (3 files not game files: a.json, b.png, c.txt)`;
+    /// `None` when some game was read.
+    pub(super) fn no_games(&self, read: u64) -> Option<CliError> {
+        if read > 0 {
+            return None;
+        }
+        let n = self.files.len() + self.skipped.len();
+        let from = match (n, self.files.as_slice()) {
+            (1, [only]) if only == "-" => "standard input".to_string(),
+            _ => plural(n, "file", "files"),
+        };
+        let mut why = Vec::new();
+        if !self.skipped.is_empty() {
+            why.push(format!(
+                "{}: {}",
+                plural(
+                    self.skipped.len(),
+                    "file not a game file",
+                    "files not game files"
+                ),
+                named(&self.skipped)
+            ));
+        }
+        if !self.empty.is_empty() {
+            why.push(format!(
+                "{}: {}",
+                plural(self.empty.len(), "file empty", "files empty"),
+                named(&self.empty)
+            ));
+        }
+        let why = if why.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", why.join("; "))
+        };
+        Some(CliError::Rejected(format!("read 0 games from {from}{why}")))
     }
 
     /// Adds the files `arg` names: the file itself (`-`, standard input,
     /// as well), or every `.pgn` and `.xpgn` file below a folder. Links
     /// are followed, but not into a folder they are inside of (a loop),
     /// and a file reached by two names is read once.
-    fn add(&mut self, arg: &str) -> Result<(), CliError> {
+    fn add(&mut self, arg: &str, check: bool) -> Result<(), CliError> {
         let path = Path::new(arg);
         if arg == "-" || !path.is_dir() {
             if arg != "-" {
                 // Checked before anything is written: no partial import
                 // for a typo.
-                std::fs::metadata(path)
-                    .map_err(|e| CliError::Usage(format!("{}: cannot read: {e}", shown(arg))))?;
+                if check {
+                    std::fs::metadata(path).map_err(|e| {
+                        CliError::Usage(format!("{}: cannot read: {e}", shown(arg)))
+                    })?;
+                }
+                self.note_if_empty(path, arg);
             }
             self.files.push(arg.to_string());
             return Ok(());
@@ -88,7 +159,8 @@ impl Inputs {
                 continue;
             }
             let name = file.display().to_string();
-            if file.extension().is_some_and(|e| e == "pgn" || e == "xpgn") {
+            if Inputs::is_game_file(&file) {
+                self.note_if_empty(&file, &name);
                 self.files.push(name);
             } else {
                 self.skipped.push(name);
@@ -104,27 +176,36 @@ impl Inputs {
         if n == 0 {
             return None;
         }
-        let named: Vec<String> = self
-            .skipped
-            .iter()
-            .take(SKIPPED_NAMED)
-            .map(|s| shown(s).into_owned())
-            .collect();
-        let more = if n > SKIPPED_NAMED {
-            format!(" and {} more", n - SKIPPED_NAMED)
-        } else {
-            String::new()
-        };
         let files = if n == 1 {
             "file not a game file"
         } else {
             "files not game files"
         };
         Some(format!(
-            "{n} {files} (only .pgn and .xpgn are read): {}{more}",
-            named.join(", ")
+            "{n} {files} (only .pgn and .xpgn are read): {}",
+            named(&self.skipped)
         ))
     }
+}
+
+/// `1 game`, `2 games`: a count and its noun.
+pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The first paths of `paths`, shown, and how many more.
+fn named(paths: &[String]) -> String {
+    let shown_paths: Vec<String> = paths
+        .iter()
+        .take(SKIPPED_NAMED)
+        .map(|s| shown(s).into_owned())
+        .collect();
+    let more = if paths.len() > SKIPPED_NAMED {
+        format!(" and {} more", paths.len() - SKIPPED_NAMED)
+    } else {
+        String::new()
+    };
+    format!("{}{more}", shown_paths.join(", "))
 }
 
 /// Opens the database to write: waits for another import of it (saying
@@ -167,21 +248,9 @@ pub(super) fn run(
     let mut report_error: Option<std::io::Error> = None;
     let start = Instant::now();
     let mut summary = ImportSummary::default();
-    let terminal = std::io::stderr().is_terminal();
-    let mut last = Instant::now();
+    let mut shown_progress = super::progress::Progress::new(paths);
     let mut progress = |input: usize, s: &ImportSummary| {
-        if terminal && last.elapsed().as_millis() >= 200 {
-            last = Instant::now();
-            let secs = start.elapsed().as_secs_f64().max(1e-9);
-            eprint!(
-                "\r{}: {} games, {:.1} MB, {:.0} games/s, {:.1} MB/s   ",
-                shown(&paths[input]),
-                s.read,
-                s.bytes as f64 / 1e6,
-                s.read as f64 / secs,
-                s.bytes as f64 / 1e6 / secs
-            );
-        }
+        shown_progress.show(&format!("{}: ", shown(&paths[input])), s.read, s.bytes);
     };
     let mut on_game = |input: usize, g: &GameReport<'_>| {
         let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {
@@ -213,9 +282,7 @@ pub(super) fn run(
             DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
             _ => super::db_error(db, e),
         })?;
-    if terminal {
-        eprint!("\r\x1b[K");
-    }
+    shown_progress.clear();
     if let Some(w) = report_file.as_mut()
         && let Some(e) = report_error.take().or_else(|| w.flush().err())
     {
@@ -240,6 +307,13 @@ pub(super) fn run(
     )?;
     if let Some(line) = inputs.skipped_line() {
         writeln!(out, "{line}")?;
+    }
+    if let Some(e) = inputs.no_games(summary.read) {
+        return Err(e);
+    }
+    if summary.invalid > 0 {
+        // Stored with their diagnostics, and said in the summary line.
+        return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
     }
     Ok(())
 }
@@ -286,10 +360,10 @@ pub(super) fn duplicates(
             ReportFormat::Table => {
                 writeln!(
                     out,
-                    "group {}: {} games, {} plies of {}",
+                    "group {}: {}, {} of {}",
                     i + 1,
-                    g.games.len(),
-                    g.plies,
+                    plural(g.games.len(), "game", "games"),
+                    plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
                     g.variant
                 )?;
                 for x in &g.games {
@@ -309,8 +383,9 @@ pub(super) fn duplicates(
     if format == ReportFormat::Table {
         writeln!(
             out,
-            "{extra} games repeat the moves of another in {} groups",
-            groups.len()
+            "{} the moves of another in {}",
+            plural(extra, "game repeats", "games repeat"),
+            plural(groups.len(), "group", "groups")
         )?;
     }
     Ok(())

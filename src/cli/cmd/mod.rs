@@ -9,6 +9,7 @@ mod import;
 mod key;
 mod output;
 mod perft;
+mod progress;
 mod query;
 #[cfg(feature = "serve")]
 mod serve;
@@ -22,10 +23,11 @@ use std::io::Write;
 
 use super::args::{Cli, Command, PositionArgs};
 use super::exit::CliError;
-use xpgn::notation::coord::{CoordError, resolve_coord};
+use xpgn::notation::diagnostic::DiagnosticKind;
 use xpgn::notation::position::read_position;
 use xpgn::notation::printable::printable;
-use xpgn::rules::{Position, Registry};
+use xpgn::notation::replay::resolve_text;
+use xpgn::rules::{Move, Position, Registry};
 
 /// `--jobs`, or one worker per core.
 fn jobs_or_all(jobs: Option<usize>) -> usize {
@@ -51,12 +53,9 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
     let with_untagged;
     let registry = match untagged_variant(&cli.command) {
         Some(name) => {
-            let variant = registry.lookup(name).ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--variant: no variant `{}` (xpgn variants lists them)",
-                    printable(name, 100)
-                ))
-            })?;
+            let variant = registry
+                .lookup(name)
+                .ok_or_else(|| unknown_variant(registry, "--variant: ", name))?;
             with_untagged = registry.clone().with_untagged_variant(variant);
             &with_untagged
         }
@@ -209,39 +208,109 @@ fn shown_message(text: &str) -> Cow<'_, str> {
 
 /// The variant, start position and played moves the arguments name.
 fn position_from(registry: &Registry, args: &PositionArgs) -> Result<Position, CliError> {
-    let variant = registry.lookup(&args.variant).ok_or_else(|| {
-        CliError::Usage(format!(
-            "unknown variant `{}`; known: {}",
-            shown(&args.variant),
-            registry.known_names()
-        ))
-    })?;
+    position_and_moves(registry, args).map(|(pos, _)| pos)
+}
+
+/// [`position_from`], and the moves played. `--moves` takes every notation
+/// the other commands take: coordinates (`e2e4`), SAN (`e4`, `Nf3`), with
+/// or without move numbers (`1. e4 e5 2. Nf3`, `1.e4`). A text that is
+/// no move is a usage error (exit code 2), an illegal move is refused
+/// (exit code 1).
+fn position_and_moves(
+    registry: &Registry,
+    args: &PositionArgs,
+) -> Result<(Position, Vec<Move>), CliError> {
+    let variant = registry
+        .lookup(&args.variant)
+        .ok_or_else(|| unknown_variant(registry, "", &args.variant))?;
     let mut pos = match &args.fen {
         Some(fen) => read_position(variant, fen)
             .map_err(|e| CliError::Usage(format!("--fen: {}", shown_message(&e.to_string()))))?,
         None => Position::start(variant),
     };
-    for (i, text) in args.moves.split_whitespace().enumerate() {
-        let m = resolve_coord(&pos, text).map_err(|e| {
-            let ply = i + 1;
-            let msg = match &e {
-                // The error repeats the text: say it once, shortened.
-                CoordError::Syntax(_) => format!(
-                    "--moves: ply {ply}: {}",
-                    CoordError::Syntax(shown(text).into_owned())
-                ),
-                _ => format!(
-                    "--moves: ply {ply} `{}`: {}",
-                    shown(text),
-                    shown_message(&e.to_string())
-                ),
-            };
-            match e {
-                CoordError::Syntax(_) => CliError::Usage(msg),
-                _ => CliError::Rejected(msg),
+    let mut played = Vec::new();
+    for (i, text) in query::move_tokens(&args.moves).enumerate() {
+        let m = resolve_text(&pos, text).map_err(|(kind, e)| {
+            let at = format!("--moves: ply {} `{}`", i + 1, shown(text));
+            if kind == DiagnosticKind::BadMove {
+                CliError::Usage(format!("{at}: not a move in any notation"))
+            } else {
+                CliError::Rejected(format!("{at}: {}", shown_message(&e)))
             }
         })?;
         pos.play_unchecked(&m);
+        played.push(m);
     }
-    Ok(pos)
+    Ok((pos, played))
+}
+
+/// The error of an unknown variant name (after `flag`, as `--variant: `):
+/// the nearest known names, and where the others are.
+fn unknown_variant(registry: &Registry, flag: &str, name: &str) -> CliError {
+    let near = nearest_names(registry, name);
+    let guess = if near.is_empty() {
+        format!("; known: {}", registry.known_names())
+    } else {
+        let quoted: Vec<String> = near.iter().map(|n| format!("`{n}`")).collect();
+        format!("; did you mean {}?", quoted.join(" or "))
+    };
+    CliError::Usage(format!(
+        "{flag}unknown variant `{}`{guess} (`xpgn variants` lists them; `--variants FILE` loads a definition file)",
+        shown(name)
+    ))
+}
+
+/// The known variant names nearest to `name` (at most three): fewest
+/// letters to change, or a name that starts with it; none when every
+/// name is far.
+fn nearest_names<'r>(registry: &'r Registry, name: &str) -> Vec<&'r str> {
+    let plain = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let key = plain(name);
+    if key.is_empty() {
+        return Vec::new();
+    }
+    let mut scored: Vec<(usize, &str)> = registry
+        .names()
+        .into_iter()
+        .map(|n| {
+            let known = plain(n);
+            let d = if key.len() >= 3 && known.starts_with(&key) {
+                1
+            } else {
+                edit_distance(&key, &known)
+            };
+            (d, n)
+        })
+        .collect();
+    scored.sort();
+    let most = (key.len() / 3).max(2);
+    let best = scored.first().map_or(usize::MAX, |s| s.0);
+    scored
+        .into_iter()
+        .filter(|&(d, _)| d <= most && d <= best + 1)
+        .take(3)
+        .map(|(_, n)| n)
+        .collect()
+}
+
+/// Levenshtein distance: the fewest letters to insert, delete or change.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }

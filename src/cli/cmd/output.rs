@@ -46,7 +46,7 @@ pub(super) fn write_atomically<T>(
     {
         return write_in_place(target, &path, write);
     }
-    let (temp, file) = create_temp(&path).map_err(cannot)?;
+    let (temp, file) = crate::cli::interrupt::create_temp(|| create_temp(&path)).map_err(cannot)?;
     if let Some(meta) = existing {
         // Keep the permissions of the file being replaced.
         let _ = file.set_permissions(meta.permissions());
@@ -69,6 +69,7 @@ pub(super) fn write_atomically<T>(
     if done.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
+    crate::cli::interrupt::finished(&temp);
     done
 }
 

@@ -38,18 +38,14 @@ pub(super) fn open_if_exists(
 
 /// The variant `--variant` names.
 pub(super) fn variant_arg(registry: &Registry, name: &str) -> Result<Variant, CliError> {
-    registry.lookup(name).ok_or_else(|| {
-        CliError::Usage(format!(
-            "--variant: unknown variant `{}`; known: {}",
-            shown(name),
-            registry.known_names()
-        ))
-    })
+    registry
+        .lookup(name)
+        .ok_or_else(|| super::unknown_variant(registry, "--variant: ", name))
 }
 
 /// The moves of `text` without move numbers: `1.`, `12...` and the
 /// number glued to a move (`1.e4`, `1...e5`) are dropped.
-fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
+pub(super) fn move_tokens(text: &str) -> impl Iterator<Item = &str> {
     text.split_whitespace().filter_map(|token| {
         let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
         if rest.len() < token.len() && rest.starts_with(['.', '\u{2026}']) {
@@ -81,6 +77,19 @@ pub(super) fn play_moves(
         played.push(mv);
     }
     Ok(played)
+}
+
+/// A game's status as the table shows it: `valid`, `warned` (valid, with
+/// warnings) or `invalid`.
+fn shown_status(db: &Database, g: &FoundGame) -> Result<&'static str, xpgn::db::DbError> {
+    if g.status != "valid" {
+        return Ok("invalid");
+    }
+    let diagnostics = db.game_diagnostics(g.id)?;
+    let warned = diagnostics
+        .as_array()
+        .is_some_and(|a| a.iter().any(|d| d["severity"] == "warning"));
+    Ok(if warned { "warned" } else { "valid" })
 }
 
 /// The positions `--fen` stands for (see [`search_positions`]).
@@ -234,12 +243,14 @@ pub(super) fn run(
         (Some(note), _) => eprintln!("xpgn: {note}"),
         (None, _) => {}
     }
+    let db_error =
+        |e: xpgn::db::DbError| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)));
     match args.format {
         QueryFormat::Table => {
             writeln!(
                 out,
-                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}",
-                "id", "variant", "white", "black", "result", "date", "plies", "ply"
+                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  event",
+                "id", "variant", "white", "black", "result", "date", "plies", "ply", "status"
             )?;
             for g in &games {
                 let cut = |v: &Option<String>| {
@@ -251,7 +262,7 @@ pub(super) fn run(
                 };
                 writeln!(
                     out,
-                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}",
+                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {}",
                     g.id,
                     g.variant,
                     cut(&g.white),
@@ -259,7 +270,9 @@ pub(super) fn run(
                     g.result.as_deref().unwrap_or(""),
                     cut(&g.date),
                     g.plies,
-                    g.ply.map_or("-".to_string(), |p| p.to_string())
+                    g.ply.map_or("-".to_string(), |p| p.to_string()),
+                    shown_status(&db, g).map_err(db_error)?,
+                    shown(&cut(&g.event)),
                 )?;
                 if args.filter.status.is_some() {
                     // Asked for by status: say why each game has it.
@@ -281,7 +294,28 @@ pub(super) fn run(
                     }
                 }
             }
-            writeln!(out, "{} games", games.len())?;
+            let cut_short = args
+                .filter
+                .limit
+                .is_some_and(|limit| games.len() as u64 >= limit);
+            if cut_short {
+                // The limit cut the list: say how many games match.
+                let mut all = filter(db.registry(), &args.filter)?.0;
+                all.limit = None;
+                let total = db.find_games(&all).map_err(db_error)?.len();
+                writeln!(
+                    out,
+                    "{} of {}",
+                    games.len(),
+                    super::import::plural(total, "game", "games")
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{}",
+                    super::import::plural(games.len(), "game", "games")
+                )?;
+            }
         }
         QueryFormat::Json => {
             for g in &games {

@@ -9,6 +9,13 @@ use xpgn::db::Database;
 use xpgn::notation::position::write_position;
 use xpgn::rules::{Color, Position, Registry};
 
+/// The games of a move with no result (`*`, or none): the rest of its
+/// games once wins and draws are counted, so that the columns add up.
+fn unknown(m: &xpgn::db::tree::TreeMove) -> u64 {
+    m.games
+        .saturating_sub(m.white_wins + m.draws + m.black_wins)
+}
+
 fn side(c: Color) -> &'static str {
     match c {
         Color::White => "White",
@@ -67,6 +74,7 @@ pub(super) fn run(
                     "white_wins": m.white_wins,
                     "draws": m.draws,
                     "black_wins": m.black_wins,
+                    "unknown": unknown(m),
                     "score": m.score(m.turn),
                 })
             })
@@ -88,8 +96,8 @@ pub(super) fn run(
     }
     writeln!(
         out,
-        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7}",
-        "move", "games", "white", "draws", "black", "score"
+        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "move", "games", "white", "draws", "black", "unknown", "score"
     )?;
     for m in &tree.moves {
         let score = m
@@ -102,8 +110,14 @@ pub(super) fn run(
         };
         writeln!(
             out,
-            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7}",
-            san, m.games, m.white_wins, m.draws, m.black_wins, score
+            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            san,
+            m.games,
+            m.white_wins,
+            m.draws,
+            m.black_wins,
+            unknown(m),
+            score
         )?;
     }
     let whose = if note.is_some() {
@@ -113,8 +127,9 @@ pub(super) fn run(
     };
     writeln!(
         out,
-        "{} games reach this position, {} end in it; score: {whose}, over games with a result",
-        tree.games, tree.ended
+        "{} this position, {} in it; score: {whose}, over games with a result (unknown: no result, `*`)",
+        super::import::plural(tree.games as usize, "game reaches", "games reach"),
+        super::import::plural(tree.ended as usize, "ends", "end"),
     )?;
     Ok(())
 }

@@ -56,6 +56,8 @@ struct Tally {
 
 /// One game's verdict and what is printed for it.
 struct Verdict {
+    /// The game's bytes in its input.
+    bytes: u64,
     valid: bool,
     warned: bool,
     printed: Vec<u8>,
@@ -123,6 +125,7 @@ fn judge(
         }
     }
     Verdict {
+        bytes: text.raw.len() as u64,
         valid,
         warned: valid && warned,
         printed,
@@ -137,8 +140,12 @@ pub(super) fn run(
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    let inputs = super::import::Inputs::of_checked(files, false)?;
+    let files = &inputs.files;
     let mut tally = Tally::default();
     let mut unreadable: Vec<String> = Vec::new();
+    let mut progress = super::progress::Progress::new(files);
+    let mut bytes = 0u64;
     map_games(
         files,
         &open_input,
@@ -146,10 +153,16 @@ pub(super) fn run(
         |input, text| judge(registry, &files[input], text, format, strict),
         |event| -> Result<(), CliError> {
             match event {
-                Event::Game { value, .. } => {
+                Event::Game { value, input } => {
                     tally.read += 1;
                     tally.valid += usize::from(value.valid);
                     tally.warned += usize::from(value.warned);
+                    bytes += value.bytes;
+                    progress.show(
+                        &format!("{}: ", shown(&files[input])),
+                        tally.read as u64,
+                        bytes,
+                    );
                     out.write_all(&value.printed)?;
                 }
                 Event::Unopened { input, error } => {
@@ -166,6 +179,7 @@ pub(super) fn run(
             Ok(())
         },
     )?;
+    progress.clear();
     if format == OutputFormat::Text {
         let strictly = if strict {
             " (--strict: warnings count)"
@@ -174,12 +188,15 @@ pub(super) fn run(
         };
         writeln!(
             out,
-            "{} games read, {} valid ({} with warnings), {} invalid{strictly}",
-            tally.read,
+            "{} read, {} valid ({} with warnings), {} invalid{strictly}",
+            super::import::plural(tally.read, "game", "games"),
             tally.valid,
             tally.warned,
             tally.read - tally.valid
         )?;
+        if let Some(line) = inputs.skipped_line() {
+            writeln!(out, "{line}")?;
+        }
     }
     if !unreadable.is_empty() {
         return Err(CliError::Usage(format!(
@@ -191,6 +208,9 @@ pub(super) fn run(
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
+    }
+    if let Some(e) = inputs.no_games(tally.read as u64) {
+        return Err(e);
     }
     if tally.valid < tally.read {
         return Err(CliError::Quiet(crate::cli::exit::Exit::Rejected));
