@@ -481,12 +481,12 @@ pub struct IniVariants {
 /// let ini = "[gothic:chess]\nmaxFile = 10\ncastlingKingsideFile = i\n\
 ///            archbishop = a\nchancellor = c\npromotionPieceTypes = acqrbn\n\
 ///            startFen = rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR w KQkq - 0 1\n\
-///            [zh:chess]\npieceDrops = true\n";
+///            [bug:chess]\ntwoBoards = true\n";
 /// let read = xpgn::rules::read_ini("gothic.ini", ini).unwrap();
 /// assert_eq!(read.variants[0].name, "gothic");
 /// assert_eq!(read.variants[0].size.files, 10);
-/// assert_eq!(read.refused[0].to_string(), "gothic.ini:9: [zh] pieceDrops: \
-///     xpgn cannot play `pieceDrops = true`; the section is refused rather than approximated");
+/// assert_eq!(read.refused[0].to_string(), "gothic.ini:9: [bug] twoBoards: \
+///     xpgn cannot play `twoBoards = true`; the section is refused rather than approximated");
 /// ```
 ///
 /// # Errors
@@ -523,7 +523,7 @@ pub fn read_ini(file: &str, text: &str) -> Result<IniVariants, DefinitionError> 
 /// the refusals, unless no section can be played).
 ///
 /// ```
-/// assert!(xpgn::rules::load_ini("x.ini", "[x:chess]\npieceDrops = true\n").is_err());
+/// assert!(xpgn::rules::load_ini("x.ini", "[x:chess]\ntwoBoards = true\n").is_err());
 /// ```
 ///
 /// # Errors
