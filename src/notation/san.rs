@@ -437,20 +437,10 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
                     size.files, size.ranks
                 ))));
             }
-            // Long algebraic without its piece letter (`g1-f3`, as some
-            // programs write every move): the mover's piece on the square
-            // written, whatever it is.
-            let written_from = match (file, rank) {
-                (Some(f), Some(r)) => Some(Square::new(*f, *r)),
-                _ => None,
-            }
-            .filter(|&from| size.contains(from))
-            .and_then(|from| pos.piece_at(from))
-            .filter(|p| p.color == pos.turn());
-            let kind = match (piece, written_from) {
-                (Some(l), _) => kind_of(*l)?,
-                (None, Some(p)) => p.kind,
-                (None, None) => variant.pawn_kind(),
+            let kind = match (piece, file, rank) {
+                (Some(l), _, _) => kind_of(*l)?,
+                (None, Some(f), Some(r)) => kind_on_origin(pos, Square::new(*f, *r)),
+                (None, _, _) => variant.pawn_kind(),
             };
             // The usual case, one plain move named and nothing to choose,
             // found straight from the position; every other case, faults
@@ -513,6 +503,20 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     };
     candidates.dedup();
     finish(pos, candidates, waiting, san)
+}
+
+/// The kind of a move written without a piece letter but with its whole
+/// origin: long algebraic without piece letters (`g1-f3`, as some programs
+/// write every move) means the mover's piece on the square written,
+/// whatever it is; a pawn where the mover has none there. Out of line:
+/// nearly every such move is a pawn's capture.
+#[cold]
+#[inline(never)]
+fn kind_on_origin(pos: &Position, from: Square) -> PieceKind {
+    match pos.piece_at(from) {
+        Some(p) if pos.variant().size().contains(from) && p.color == pos.turn() => p.kind,
+        _ => pos.variant().pawn_kind(),
+    }
 }
 
 /// The kind a move's piece or promotion letter names, or why none.

@@ -174,7 +174,7 @@ fn convert(
                 } => {
                     read += 1;
                     done += size;
-                    progress.show(&format!("{}: ", shown(&files[input])), read, done);
+                    progress.show(|| format!("{}: ", shown(&files[input])), read, done);
                     if !reports.is_empty() {
                         invalid += 1;
                         for r in &reports {

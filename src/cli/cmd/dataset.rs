@@ -39,7 +39,7 @@ pub(super) fn run(
     crate::cli::interrupt::parts_written_in(Path::new(&args.out));
     let start = Instant::now();
     let mut shown_progress = super::progress::Progress::new(paths);
-    let mut progress = |s: &FilesSummary| shown_progress.show("", s.read, s.bytes);
+    let mut progress = |s: &FilesSummary| shown_progress.show(String::new, s.read, s.bytes);
     let summary =
         write_files(registry, paths, writer, jobs, &mut progress).map_err(|e| usage(&e))?;
     shown_progress.clear();

@@ -250,7 +250,7 @@ pub(super) fn run(
     let mut summary = ImportSummary::default();
     let mut shown_progress = super::progress::Progress::new(paths);
     let mut progress = |input: usize, s: &ImportSummary| {
-        shown_progress.show(&format!("{}: ", shown(&paths[input])), s.read, s.bytes);
+        shown_progress.show(|| format!("{}: ", shown(&paths[input])), s.read, s.bytes);
     };
     let mut on_game = |input: usize, g: &GameReport<'_>| {
         let (Some(w), false) = (report_file.as_mut(), g.diagnostics.is_empty()) else {

@@ -37,8 +37,9 @@ impl Progress {
     }
 
     /// Shows `games` read and `bytes` of the inputs, after `what` (the file
-    /// being read), if 200 ms passed since the last line.
-    pub(super) fn show(&mut self, what: &str, games: u64, bytes: u64) {
+    /// being read), if 200 ms passed since the last line. `what` is made
+    /// only then: this is asked once per game.
+    pub(super) fn show(&mut self, what: impl FnOnce() -> String, games: u64, bytes: u64) {
         if !self.terminal || self.last.elapsed() < Duration::from_millis(200) {
             return;
         }
@@ -48,6 +49,7 @@ impl Progress {
             .total
             .and_then(|total| time_left(total, bytes, secs))
             .map_or(String::new(), |l| format!(", {l} left"));
+        let what = what();
         eprint!(
             "\r{what}{} games, {:.1} MB, {:.0} games/s, {:.1} MB/s{left}   ",
             games,

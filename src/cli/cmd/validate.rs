@@ -159,7 +159,7 @@ pub(super) fn run(
                     tally.warned += usize::from(value.warned);
                     bytes += value.bytes;
                     progress.show(
-                        &format!("{}: ", shown(&files[input])),
+                        || format!("{}: ", shown(&files[input])),
                         tally.read as u64,
                         bytes,
                     );
