@@ -33,7 +33,7 @@ impl Position {
         let t = self.tables();
         let mut out = Vec::new();
         for color in Color::BOTH {
-            let implied = self.written_castling_gate_files(color);
+            let implied = self.castling_gate_files(color, true);
             for f in 0..t.size.files {
                 let bit = 1u16 << f;
                 if self.state.gates[color.index()] & bit != 0 && implied & bit == 0 {
@@ -44,12 +44,14 @@ impl Position {
         out
     }
 
-    /// The gates a written castling field implies for `color`: its
-    /// castlings' partners, and its king's square where a castling is
-    /// written `K`/`Q`. A castling written by its rook's file alone
-    /// (Chess960) leaves the king's gate to be written, so that a reader
-    /// knows the letters are castlings (docs/notation.md §13).
-    fn written_castling_gate_files(&self, color: Color) -> u16 {
+    /// The files of the king and partners of `color`'s castlings still
+    /// possible: their pieces have not moved, so they are gates. As a
+    /// written castling field implies them (`written`), the king's file
+    /// counts only where a castling is written `K`/`Q`: a castling written
+    /// by its rook's file alone (Chess960) leaves the king's gate to be
+    /// written, so that a reader knows the letters are castlings
+    /// (docs/notation.md §13).
+    fn castling_gate_files(&self, color: Color, written: bool) -> u16 {
         let t = self.tables();
         let ci = color.index();
         let king = self.state.kings[ci];
@@ -62,30 +64,12 @@ impl Position {
             {
                 files |= 1 << c.partner_from.file();
                 let side = t.def.castling[c.index as usize].side;
-                if t.def.free_castling.is_none()
+                if !written
+                    || t.def.free_castling.is_none()
                     || self.outermost_partner(color, side) == Some(c.partner_from)
                 {
                     files |= 1 << c.king_from.file();
                 }
-            }
-        }
-        files
-    }
-
-    /// The files of the king and partners of `color`'s castlings still
-    /// possible: their pieces have not moved, so they are gates.
-    fn castling_gate_files(&self, color: Color) -> u16 {
-        let t = self.tables();
-        let ci = color.index();
-        let king = self.state.kings[ci];
-        let mut files = 0u16;
-        for (i, c) in t.castlings[ci].iter().enumerate() {
-            if c.king_stage.is_none()
-                && c.partner_stage.is_none()
-                && self.state.castling.achievable(t, color, i, king)
-                && self.state.castling.ready_for(t, color, i)
-            {
-                files |= 1 << c.king_from.file() | 1 << c.partner_from.file();
             }
         }
         files
@@ -127,7 +111,7 @@ impl Position {
             gates[color.index()] |= 1 << file;
         }
         for color in Color::BOTH {
-            gates[color.index()] |= self.castling_gate_files(color);
+            gates[color.index()] |= self.castling_gate_files(color, false);
             self.state.gates[color.index()] = gates[color.index()];
         }
         self.drop_moot_gates();
@@ -231,10 +215,7 @@ impl Position {
     }
 }
 
-/// The rank gates stand on for `color`: its first.
+/// The rank gates stand on for `color`: its first, the other side's last.
 fn first_rank(t: &Tables, color: Color) -> u8 {
-    match color {
-        Color::White => 0,
-        Color::Black => t.size.ranks - 1,
-    }
+    t.last_rank[color.other().index()]
 }

@@ -9,7 +9,7 @@ use toml::Spanned;
 use super::file::{Kinds, Source, parse_square};
 use super::{Explosion, Extinction, FlagRule, HandRules};
 use crate::rules::geometry::{BoardSize, Square};
-use crate::rules::piece::{Color, Piece};
+use crate::rules::piece::{Color, Piece, PieceKind};
 use crate::rules::variant::DefinitionError;
 
 #[derive(Deserialize)]
@@ -85,6 +85,29 @@ pub(crate) fn split_hand(setup: &str) -> (&str, Option<&str>) {
         Some((b, rest)) => (b, Some(rest.trim_end_matches(']'))),
         None => (board, None),
     }
+}
+
+/// The pieces of a setup string's hand (`HEhe`; `-` for none), each
+/// letter's kind given by `kind_of`: upper case White's, lower case
+/// Black's. A letter of no kind is returned as the fault.
+pub(super) fn hand_pieces(
+    text: &str,
+    kind_of: impl Fn(char) -> Option<PieceKind>,
+) -> Result<Vec<Piece>, char> {
+    text.chars()
+        .filter(|&c| c != '-')
+        .map(|c| {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            Ok(Piece {
+                color,
+                kind: kind_of(c).ok_or(c)?,
+            })
+        })
+        .collect()
 }
 
 fn at<T>(s: &Spanned<T>) -> usize {
@@ -196,22 +219,13 @@ fn read_hand(
             kind_ranks.push((kind, ranks));
         }
     }
-    let mut start = Vec::new();
-    for c in start_hand.unwrap_or("").chars().filter(|&c| c != '-') {
-        let kind = kinds.of_letter(c).ok_or_else(|| {
-            src.err(
-                at(setup),
-                "setup",
-                format!("the hand holds `{c}`, which is no piece's letter"),
-            )
-        })?;
-        let color = if c.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
-        start.push(Piece { color, kind });
-    }
+    let start = hand_pieces(start_hand.unwrap_or(""), |c| kinds.of_letter(c)).map_err(|c| {
+        src.err(
+            at(setup),
+            "setup",
+            format!("the hand holds `{c}`, which is no piece's letter"),
+        )
+    })?;
     Ok(HandRules {
         captures_to_hand: e.captures_to_hand,
         promoted_revert: e.promoted_revert,

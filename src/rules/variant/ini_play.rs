@@ -6,7 +6,7 @@
 use super::file::parse_square;
 use super::{FlagRule, HandRules, PieceDef};
 use crate::rules::geometry::{BoardSize, Square};
-use crate::rules::piece::{Color, Piece, PieceKind};
+use crate::rules::piece::PieceKind;
 
 /// The play-rule options of a section, as its options set them.
 #[derive(Clone, Debug, Default)]
@@ -156,27 +156,18 @@ impl IniPlay {
             }
             return Ok(None);
         }
-        let mut start = Vec::new();
-        for c in hand_text.unwrap_or("").chars().filter(|&c| c != '-') {
-            let kind = pieces
+        let start = super::file_play::hand_pieces(hand_text.unwrap_or(""), |c| {
+            pieces
                 .iter()
                 .position(|p| p.letter == c.to_ascii_uppercase())
-                .ok_or_else(|| {
-                    (
-                        "startFen",
-                        format!("the hand holds `{c}`, which is no piece's letter in this section"),
-                    )
-                })?;
-            let color = if c.is_ascii_uppercase() {
-                Color::White
-            } else {
-                Color::Black
-            };
-            start.push(Piece {
-                color,
-                kind: PieceKind(kind as u8),
-            });
-        }
+                .map(|i| PieceKind(i as u8))
+        })
+        .map_err(|c| {
+            (
+                "startFen",
+                format!("the hand holds `{c}`, which is no piece's letter in this section"),
+            )
+        })?;
         let every: Vec<u8> = (0..size.ranks).collect();
         Ok(Some(HandRules {
             captures_to_hand: self.captures_to_hand,
