@@ -253,9 +253,34 @@ pub(crate) trait WrittenMove {
     fn parsed(&self) -> Option<&AnyMove>;
     /// Its check mark as written.
     fn check(&self) -> Option<CheckMark>;
+    /// Where it was written.
+    fn place(&self) -> Place;
     /// Where it was written; `locate` gives the place of a byte offset of
     /// the game's text, for moves that keep only their offset.
-    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location;
+    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location {
+        self.place().location(locate)
+    }
+}
+
+/// Where a move was written, kept apart from the move: the replay keeps
+/// the last main-line move's place for the result checks, and copying
+/// the whole move each ply for that cost more than the place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Place {
+    /// A byte offset of the game's text, located when needed.
+    Offset(usize),
+    /// A place already located.
+    At(Location),
+}
+
+impl Place {
+    /// The line and column; `locate` locates an offset.
+    pub(crate) fn location(self, locate: &dyn Fn(usize) -> Location) -> Location {
+        match self {
+            Place::Offset(offset) => locate(offset),
+            Place::At(at) => at,
+        }
+    }
 }
 
 impl WrittenMove for &Node {
@@ -271,8 +296,8 @@ impl WrittenMove for &Node {
         self.check
     }
 
-    fn at(&self, _: &dyn Fn(usize) -> Location) -> Location {
-        self.at
+    fn place(&self) -> Place {
+        Place::At(self.at)
     }
 }
 
@@ -288,7 +313,7 @@ fn resolve_written<M: WrittenMove>(
 }
 
 /// What a [`Replayer`] found.
-pub(crate) struct Replayed<M> {
+pub(crate) struct Replayed {
     /// The position the main line reached.
     pub(crate) end: Position,
     /// Whether the main line played to its end.
@@ -297,8 +322,8 @@ pub(crate) struct Replayed<M> {
     pub(crate) plies: usize,
     /// They, when collected.
     pub(crate) moves: Vec<Move>,
-    /// The last of them as written.
-    pub(crate) last_main: Option<M>,
+    /// Where the last of them was written.
+    pub(crate) last_main: Option<Place>,
     /// The replay's diagnostics.
     pub(crate) diagnostics: Vec<Diagnostic>,
 }
@@ -333,8 +358,9 @@ pub(crate) struct Replayer<'r, 'v, M> {
     plies: usize,
     null_in_main_line: bool,
     complete: bool,
-    /// The last main-line move played: where the result checks point.
-    last_main: Option<M>,
+    /// Where the last main-line move played was written: where the
+    /// result checks point.
+    last_main: Option<Place>,
     visit: Option<&'r mut MoveVisitor<'v>>,
     /// The position before the main-line move `visit` is told about,
     /// copied into the same place each ply.
@@ -409,7 +435,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     }
 
     /// The end of the text: plays the main line's last move.
-    pub(crate) fn finish(mut self, locate: &dyn Fn(usize) -> Location) -> Replayed<M> {
+    pub(crate) fn finish(mut self, locate: &dyn Fn(usize) -> Location) -> Replayed {
         self.abandon_open_variations();
         self.flush(locate);
         let main = self.lines.pop().expect("the main line is always there");
@@ -439,11 +465,13 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         if line.dead {
             return;
         }
-        let Some(m) = line.pending.take() else {
+        // The move is read where it waits and dropped there once played:
+        // moving it out would copy it each ply.
+        let Some(m) = line.pending.as_ref() else {
             return;
         };
         let ply = line.next_ply;
-        match resolve_written(&line.pos, &m) {
+        match resolve_written(&line.pos, m) {
             Ok(mv) => {
                 let told = self.visit.is_some() && !in_variation;
                 if told {
@@ -453,7 +481,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     }
                 }
                 line.pos.play_unchecked(&mv);
-                if let Some(message) = check_mark_warning(&m, &line.pos) {
+                if let Some(message) = check_mark_warning(m, &line.pos) {
                     self.diagnostics.push(
                         Diagnostic::warning(DiagnosticKind::CheckMark, m.at(locate), message)
                             .at_ply(ply, in_variation, m.text()),
@@ -481,7 +509,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     if let Some(moves) = self.moves.as_mut() {
                         moves.push(mv);
                     }
-                    self.last_main = Some(m);
+                    self.last_main = Some(m.place());
                 }
             }
             Err((kind, message)) => {
@@ -495,6 +523,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 }
             }
         }
+        line.pending = None;
     }
 }
 

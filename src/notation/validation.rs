@@ -9,7 +9,7 @@
 use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
-use super::replay::{MoveVisitor, Replayer, WrittenMove, check_result, start_from_tags};
+use super::replay::{MoveVisitor, Place, Replayer, WrittenMove, check_result, start_from_tags};
 use super::san::CheckMark;
 use super::span::Location;
 use super::visitor::{At, Flow, MoveToken, Visitor};
@@ -95,8 +95,8 @@ impl WrittenMove for StreamMove<'_> {
         self.check
     }
 
-    fn at(&self, locate: &dyn Fn(usize) -> Location) -> Location {
-        locate(self.offset)
+    fn place(&self) -> Place {
+        Place::Offset(self.offset)
     }
 }
 
@@ -293,7 +293,7 @@ impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
                 diagnostics.append(&mut done.diagnostics);
                 if done.complete && !broken {
                     let last = done.last_main.as_ref();
-                    let at = || last.map_or_else(|| at.locate(game_at), |m| m.at(&locate));
+                    let at = || last.map_or_else(|| at.locate(game_at), |m| m.location(&locate));
                     check_result(
                         self.marker,
                         self.result_tag.as_deref(),
