@@ -267,7 +267,7 @@ impl Position {
         if !t.royal {
             return true;
         }
-        if t.def.kingless[us.index()] {
+        if self.is_kingless(us) {
             return !(t.def.checks_forbidden && self.state.check);
         }
         let king = t.king.index();

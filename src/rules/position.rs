@@ -11,7 +11,9 @@ use super::outcome::{Ending, Outcome};
 use super::piece::{Color, Piece, PieceKind};
 use super::setup::{Setup, WaitingPawn};
 use super::square_set::SquareSet;
-use super::variant::{BareKing, CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant};
+use super::variant::{
+    BareKing, CastlingSide, PromotionRule, StalemateOutcome, Tables, Variant, kings_fit,
+};
 
 /// Most waiting pawns a position may hold.
 pub const MAX_WAITING: usize = 32;
@@ -185,8 +187,9 @@ impl Position {
         }
         pos.set_start_gates();
         let t = &*pos.variant.0;
-        pos.state.check =
-            t.royal && !t.def.kingless[0] && pos.attacked(pos.state.kings[0], Color::Black);
+        pos.state.check = t.royal
+            && !pos.is_kingless(Color::White)
+            && pos.attacked(pos.state.kings[0], Color::Black);
         pos
     }
 
@@ -221,6 +224,16 @@ impl Position {
             gates: [0; 2],
         };
         Position { variant, state }
+    }
+
+    /// Whether `color`'s army is kingless: its definition allows it
+    /// ([`crate::rules::VariantDef::kingless`]) and it has no king, on
+    /// the board or in hand.
+    #[inline]
+    pub(crate) fn is_kingless(&self, color: Color) -> bool {
+        let t = &*self.variant.0;
+        let (c, k) = (color.index(), t.king.index());
+        t.def.kingless[c] && self.state.counts[c][k] == 0 && self.state.hands[c][k] == 0
     }
 
     pub(crate) fn tables(&self) -> &Tables {
@@ -557,16 +570,18 @@ impl Position {
         // A royal king may be missing where the game ended by its loss
         // (an explosion); never where it is not.
         let may_lack = t.def.explosion.is_some();
-        for c in Color::BOTH {
-            // A king in hand (a placement phase) is still to be dropped.
+        // A king in hand (a placement phase) is still to be dropped.
+        let counted = Color::BOTH.map(|c| {
             let in_hand = setup.hand.as_ref().map_or(0, |h| {
                 h.iter()
                     .filter(|p| p.color == c && p.kind == t.king)
                     .count()
             });
-            let n = kings[c.index()] + in_hand as u8;
-            let want = u8::from(!t.def.kingless[c.index()]);
-            if t.royal && n != want && !(n == 0 && may_lack) {
+            usize::from(kings[c.index()]) + in_hand
+        });
+        for c in Color::BOTH {
+            let lost = counted[c.index()] == 0 && may_lack;
+            if t.royal && !kings_fit(t.def.kingless, counted, c) && !lost {
                 return Err(PositionError::KingCount(c));
             }
         }

@@ -100,6 +100,41 @@ fn the_third_check_ends_a_three_check_game() {
 }
 
 #[test]
+fn horde_with_the_colours_reversed_gives_the_kingless_army_to_black() {
+    use xpgn::notation::position::write_position;
+    use xpgn::notation::reader::GameSplitter;
+    use xpgn::notation::validation::validate;
+    // R-HD-3: Black's pawns against White's army, which castles.
+    let text = "[Variant \"Horde\"]\n[FEN \"pppppppp/pppppppp/pppppppp/pppppppp/1pp2pp1/8/PPPPPPPP/RNBQKBNR w KQ - 0 1\"]\n\n1. Nf3 b3 2. e3 bxa2 3. Be2 c3 4. O-O *\n";
+    let registry = xpgn::rules::Registry::builtin();
+    let mut games = GameSplitter::new(text.as_bytes());
+    let game = games.next_game().unwrap().unwrap();
+    let checked = validate(&registry, &game);
+    assert!(checked.diagnostics.is_empty(), "{:?}", checked.diagnostics);
+    let end = checked.end.unwrap();
+    assert_eq!(
+        write_position(&end),
+        "pppppppp/pppppppp/pppppppp/pppppppp/5pp1/2p1PN2/pPPPBPPP/RNBQ1RK1 b - - 1 4"
+    );
+    // Black's king is nowhere, and nothing Black does is illegal for
+    // its sake: 15 moves here, as the other implementation counts.
+    assert_eq!(end.legal_moves().len(), 15);
+    // A kingless Black that has lost its last piece has lost.
+    let horde = variant("horde");
+    let bare = read_position(&horde, "8/8/8/8/8/8/3K4/Q7 b - - 0 63").unwrap();
+    assert_eq!(
+        bare.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            by: Ending::Extinction
+        })
+    );
+    // Each side has at most one king, and one side has its king.
+    assert!(read_position(&horde, "8/8/8/8/8/8/8/8 w - - 0 1").is_err());
+    assert!(read_position(&horde, "k7/k7/8/8/8/8/PPPPPPPP/8 w - - 0 1").is_err());
+}
+
+#[test]
 fn a_king_on_the_hill_wins() {
     let v = variant("king-of-the-hill");
     let pos = read_position(&v, "4k3/8/8/8/3K4/8/8/8 b - - 0 1").unwrap();

@@ -395,7 +395,7 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     };
     let mut castling = Vec::new();
     for sc in &raw.castling {
-        read_castling(src, sc, size, &setup, kinds, &mut castling)?;
+        read_castling(src, sc, size, (&setup, kingless), kinds, &mut castling)?;
     }
     let free_castling = match &raw.free_castling {
         None => None,
@@ -434,7 +434,9 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
     })
 }
 
-/// `kingless = "white" | "black"`: the side whose army has no king.
+/// `kingless = "white" | "black" | "either"`: the side whose army has
+/// no king; `either`: the side without a king in the setup, or in the
+/// position string a game starts from.
 fn read_kingless(
     src: &Source<'_>,
     text: Option<&Spanned<String>>,
@@ -443,10 +445,11 @@ fn read_kingless(
         None => Ok([false; 2]),
         Some("white") => Ok([true, false]),
         Some("black") => Ok([false, true]),
+        Some("either") => Ok([true, true]),
         Some(other) => Err(src.err(
             text.map_or(0, offset_of),
             "kingless",
-            format!("`{other}` is not white or black"),
+            format!("`{other}` is not white, black or either"),
         )),
     }
 }
@@ -663,23 +666,31 @@ fn read_setup(
         })?;
         setup.push((sq, Piece { color, kind }));
     }
-    for color in Color::BOTH {
-        // A king may start in hand, to be dropped (a placement phase).
+    // A king may start in hand, to be dropped (a placement phase).
+    let kings = Color::BOTH.map(|color| {
         let king_letter = kinds.letter_of(kinds.king, color);
-        let n = setup
+        setup
             .iter()
             .filter(|(_, p)| p.color == color && p.kind == kinds.king)
             .count()
-            + hand_text.map_or(0, |h| h.chars().filter(|&c| c == king_letter).count());
-        let want = usize::from(!kingless[color.index()]);
-        if n != want && kinds.royal {
+            + hand_text.map_or(0, |h| h.chars().filter(|&c| c == king_letter).count())
+    });
+    for color in Color::BOTH {
+        let n = kings[color.index()];
+        if kinds.royal && !super::kings_fit(kingless, kings, color) {
             return Err(src.err(
                 setup_at,
                 "setup",
-                if want == 1 {
-                    format!("{color:?} has {n} kings; the setup needs exactly one per side (R-0-1)")
-                } else {
-                    format!("{color:?} has {n} kings, and `kingless` says its army has none")
+                match kingless {
+                    [true, true] => format!(
+                        "{color:?} has {n} kings; with `kingless = \"either\"` each side has at most one, and one side has its king"
+                    ),
+                    _ if kingless[color.index()] => {
+                        format!("{color:?} has {n} kings, and `kingless` says its army has none")
+                    }
+                    _ => format!(
+                        "{color:?} has {n} kings; the setup needs exactly one per side (R-0-1)"
+                    ),
                 },
             ));
         }
@@ -875,7 +886,7 @@ fn read_castling(
     src: &Source<'_>,
     sc: &Spanned<CastlingEntry>,
     size: BoardSize,
-    setup: &[(Square, Piece)],
+    (setup, kingless): (&[(Square, Piece)], [bool; 2]),
     kinds: Kinds<'_>,
     castling: &mut Vec<CastlingDef>,
 ) -> Result<(), DefinitionError> {
@@ -967,6 +978,27 @@ fn read_castling(
             partner_kind,
             rule: rule.clone(),
         };
+        // A side that may be kingless and has no king in the setup
+        // castles only in games whose position string gives it an army
+        // with a king (Horde with the colours reversed): nothing of the
+        // setup is there to match, and `partner-piece` names the partner.
+        let kingless_in_setup = kingless[color.index()]
+            && !setup
+                .iter()
+                .any(|&(_, p)| p.color == color && p.kind == kinds.king);
+        if kingless_in_setup {
+            if partner_kind.is_none() {
+                return Err(src.err(
+                    at,
+                    "castling",
+                    format!(
+                        "{color:?} has no king in the setup: its castling names the partner's type with `partner-piece`"
+                    ),
+                ));
+            }
+            castling.push(d);
+            continue;
+        }
         // Pieces that start in hand name their partner's type and stand
         // where the castling says once dropped.
         let origin_ok = setup

@@ -352,8 +352,11 @@ pub struct VariantDef {
     pub hand: Option<HandRules>,
     /// A side that can capture must (antichess).
     pub must_capture: bool,
-    /// Per colour: the side has no king at all (Horde's White): it cannot
-    /// be checked, and loses by the variant's other rules.
+    /// Per colour: the side's army may have no king (Horde's White): a
+    /// side without one cannot be checked, and loses by the variant's
+    /// other rules. Set for both sides, either army may be the kingless
+    /// one, as a position string gives it (Horde with the colours
+    /// reversed); see [`kings_fit`].
     pub kingless: [bool; 2],
     /// Whether the king is royal (may not be left attacked, R-0-1). A
     /// king that is not is an ordinary piece: no check, it may be
@@ -699,6 +702,19 @@ pub fn normalize_name(name: &str) -> String {
         .filter(|c| !matches!(c, ' ' | '-' | '_' | '\'' | '\u{2019}'))
         .flat_map(char::to_lowercase)
         .collect()
+}
+
+/// Whether `kings`, the kings per colour on the board and in hand, fit
+/// `kingless` ([`VariantDef::kingless`]) for `color`: a side that may
+/// not be kingless has exactly one king; a side that may has none or
+/// one, and where both may, one side has its king.
+pub(crate) fn kings_fit(kingless: [bool; 2], kings: [usize; 2], color: Color) -> bool {
+    let n = kings[color.index()];
+    match kingless {
+        [true, true] => n <= 1 && kings.iter().any(|&k| k == 1),
+        _ if kingless[color.index()] => n == 0,
+        _ => n == 1,
+    }
 }
 
 #[cfg(test)]

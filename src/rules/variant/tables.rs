@@ -388,7 +388,8 @@ fn setup_summary(
             king_origin[p.color.index()].get_or_insert(sq);
         }
     }
-    // A king that starts in hand (a placement phase) has its castling
+    // A king that starts in hand (a placement phase), or that a side
+    // kingless in the setup has in a position string, has its castling
     // square as its origin, or its first rank's first square.
     let in_hand = |c: Color| {
         def.hand.as_ref().is_some_and(|h| {
@@ -399,7 +400,7 @@ fn setup_summary(
         })
     };
     for c in Color::BOTH {
-        if king_origin[c.index()].is_none() && in_hand(c) {
+        if king_origin[c.index()].is_none() && (in_hand(c) || def.kingless[c.index()]) {
             let first = if c == Color::White {
                 0
             } else {
@@ -791,7 +792,12 @@ fn compile_castlings(
         let partner_kind = match (&def.free_castling, occupant(c.partner_origin)) {
             (Some(free), _) if index >= free_from => free.partner,
             (_, Some(p)) if p.color == c.color && p.kind != king && p.kind != pawn => p.kind,
+            // Named where the origin is empty (the partner starts in
+            // hand) or not the side's own army (a kingless side's).
             (_, None) if c.partner_kind.is_some() => c.partner_kind.unwrap_or(king),
+            (_, Some(p)) if c.partner_kind.is_some() && def.kingless[ci] && p.color == c.color => {
+                c.partner_kind.unwrap_or(p.kind)
+            }
             _ => return Err(VariantDefError::BadCastling(c.rule.clone())),
         };
         let on_back_rank = |s: Square| def.size.contains(s) && s.rank() == origin.rank();
