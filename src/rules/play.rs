@@ -275,7 +275,12 @@ impl Position {
             // A king still in hand (a placement phase) is not attacked.
             return self.state.hands[us.index()][king] > 0;
         }
-        if self.state.counts[them.index()][king] == 0 && !t.def.kingless[them.index()] {
+        // The other king gone (exploded) ends the game; still in hand
+        // (a placement phase), it is only not on the board yet.
+        if self.state.counts[them.index()][king] == 0
+            && self.state.hands[them.index()][king] == 0
+            && !t.def.kingless[them.index()]
+        {
             return true;
         }
         if self.king_attacked_by(us, them) {
@@ -431,12 +436,12 @@ impl Position {
             Color::White => sq.rank(),
             Color::Black => t.size.ranks - 1 - sq.rank(),
         };
-        let ranks = match hand.kind_ranks.iter().find(|(k, _)| *k == kind) {
-            Some((_, ranks)) => ranks,
-            None if kind == t.pawn => &hand.pawn_ranks,
-            None => &hand.ranks,
-        };
-        ranks.contains(&rank)
+        match hand.kind_ranks.iter().find(|(k, _)| *k == kind) {
+            Some((_, ranks)) => ranks.contains(&rank),
+            // A pawn keeps to the pawn ranks within the drop region.
+            None if kind == t.pawn => hand.pawn_ranks.contains(&rank) && hand.ranks.contains(&rank),
+            None => hand.ranks.contains(&rank),
+        }
     }
 
     /// Plays `m` in a variant with play rules: the piece move as any

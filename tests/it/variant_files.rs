@@ -180,6 +180,29 @@ fn a_setup_without_a_king_per_side_and_unknown_fields_are_refused() {
 }
 
 #[test]
+fn a_side_kingless_in_the_setup_castles_only_with_a_named_partner() {
+    // `kingless = "either"`: White has no king in the setup.
+    let base = MINI
+        .replace("k3/p3/3P/3K", "k2q/p3/3P/3P")
+        .replace("board = \"4x4\"", "board = \"4x4\"\nkingless = \"either\"");
+    let castling = "\n[[castling]]\nside = \"O-O\"\ncolor = \"white\"\nking = \"a1-c1\"\npartner = \"d1-b1\"\n";
+    let refused = refusal(&format!("{base}{castling}"));
+    assert!(
+        refused.contains("White has no king in the setup: its castling names the partner's type with `partner-piece`"),
+        "{refused}"
+    );
+    let named = format!("{base}{castling}partner-piece = \"Q\"\n");
+    load_toml("good.toml", &named).unwrap();
+    // Either side may lack its king, but one side has it.
+    let kingless_both = base.replace("k2q/p3/3P/3P", "q3/p3/3P/3P");
+    assert!(
+        refusal(&kingless_both).contains("with `kingless = \"either\"` each side has at most one"),
+        "{}",
+        refusal(&kingless_both)
+    );
+}
+
+#[test]
 fn a_registry_refuses_a_name_already_taken() {
     let mut reg = Registry::builtin();
     let text = MINI.replace("name = \"mini\"", "name = \"Royal Chess\"");

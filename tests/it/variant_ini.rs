@@ -76,7 +76,11 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
             "kq-ini",
             "3check-crazyhouse",
             "coffeehouse",
-            "crossing"
+            "crossing",
+            "epicatomic",
+            "queenless",
+            "sittuyin-rooks-anywhere",
+            "placement-two-ranks"
         ]
     );
     // Sections on a built-in parent of the variants played online keep
@@ -193,12 +197,28 @@ fn sections_xpgn_cannot_play_are_refused_with_file_line_and_option() {
             "my.ini:1: [x:y]: the parent `y` is defined later in the file; Fairy-Stockfish needs it first",
         ),
         (
-            "[x:chess]\nblastOnCapture = true\n",
-            "my.ini:2: [x] blastOnCapture: xpgn cannot play `blastOnCapture = true`; the section is refused rather than approximated",
+            "[x:chess]\nblastOnCapture = true\nblastImmuneTypes = q\n",
+            "my.ini:3: [x] blastImmuneTypes: xpgn plays no piece immune to explosions at the square of capture; the section is refused rather than approximated",
         ),
         (
-            "[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = q\n",
-            "my.ini:2: [x] extinctionValue: xpgn plays extinction only as the bare-king rule: extinctionValue = loss, extinctionPieceTypes = *, extinctionPieceCount = 1, extinctionOpponentPieceCount = 2 (extinctionClaim = true)",
+            "[x:chess]\nextinctionValue = loss\nextinctionPieceTypes = q\nextinctionPieceCount = 1\n",
+            "my.ini:2: [x] extinctionValue: xpgn plays extinction as the bare-king rule (extinctionValue = loss, extinctionPieceTypes = *, extinctionPieceCount = 1, extinctionOpponentPieceCount = 2, extinctionClaim = true) or as a side with none of extinctionPieceTypes left winning or losing (extinctionValue = win or loss, no piece counts, no claim)",
+        ),
+        (
+            "[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Qq] w KQkq - 0 1\ngating = true\n",
+            "my.ini:3: [x] gating: xpgn gates hand pieces as Seirawan does: gating and seirawanGating are set together",
+        ),
+        (
+            "[x:crazyhouse]\ndropRegionWhite = *1 *2\ndropRegionBlack = *8\n",
+            "my.ini:2: [x] dropRegionWhite: xpgn's drop regions are the same ranks for both sides, seen from each side: give dropRegionWhite and dropRegionBlack mirrored",
+        ),
+        (
+            "[x:crazyhouse]\ndropRegionWhite = a1 b1\ndropRegionBlack = a8 b8\n",
+            "my.ini:2: [x] dropRegionWhite: `a1` is not a whole rank (`*1`); xpgn's drop regions are whole ranks",
+        ),
+        (
+            "[x:chess]\nsittuyinPromotion = true\n",
+            "my.ini:2: [x] sittuyinPromotion: the in-place promotion needs promotionRegionWhite and promotionRegionBlack as squares of the board (`a8 b7`)",
         ),
         (
             "[x:chess]\nmaxRank = 10\nstartFen = 4k3/8/8/8/8/8/8/8/8/4K3 w - - 0 1\n",

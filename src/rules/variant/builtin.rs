@@ -170,6 +170,7 @@ mod tests {
             p.name.clear();
             p.rule = None;
         }
+        def.pawns.rule.clear();
         // No promotion ranks: the last. Choices and limits in any order.
         if def.pawns.promotion_ranks.is_empty() {
             def.pawns.promotion_ranks = vec![def.size.ranks - 1];

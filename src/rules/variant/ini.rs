@@ -21,12 +21,12 @@ use std::sync::OnceLock;
 
 use super::file::{DefinitionError, Source, check_compiles, check_size, parse_setup_board};
 use super::{
-    BareKing, FreeCastling, PawnRules, PieceDef, PromotionRule, Role, SourceFormat,
-    StalemateOutcome, VariantDef, normalize_name,
+    BareKing, CastlingDef, CastlingSafety, CastlingSide, Extinction, FreeCastling, PawnRules,
+    PieceDef, PromotionRule, Role, SourceFormat, StalemateOutcome, VariantDef, normalize_name,
 };
 use crate::rules::geometry::{BoardSize, MAX_SIDE, Square};
 use crate::rules::movement::Movement;
-use crate::rules::piece::{Piece, PieceKind};
+use crate::rules::piece::{Color, Piece, PieceKind};
 
 /// How a Fairy-Stockfish predefined piece type moves to xpgn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -132,25 +132,17 @@ const IGNORED: &[&str] = &[
 /// is xpgn's rule): drops, gating, passing, other win conditions...
 const ONLY_AT: &[(&str, &str)] = &[
     ("twoBoards", "false"),
-    ("sittuyinPromotion", "false"),
     ("piecePromotionOnCapture", "false"),
     ("mandatoryPiecePromotion", "false"),
     ("pieceDemotion", "false"),
-    ("blastOnCapture", "false"),
-    ("castlingDroppedPiece", "false"),
     ("castlingRank", "1"),
     ("oppositeCastling", "false"),
     ("dropChecks", "true"),
-    ("dropLoop", "false"),
     ("firstRankPawnDrops", "false"),
     ("promotionZonePawnDrops", "false"),
     ("dropOnTop", "false"),
-    ("sittuyinRookDrop", "false"),
-    ("dropOppositeColoredBishop", "false"),
     ("dropPromoted", "false"),
     ("shogiDoubledPawn", "true"),
-    ("gating", "false"),
-    ("seirawanGating", "false"),
     ("cambodianMoves", "false"),
     ("kingPass", "false"),
     ("kingPassOnStalemate", "false"),
@@ -253,6 +245,11 @@ struct IniVariant {
     /// Most pieces of a type (its key) after a promotion.
     promotion_limit: Vec<(String, u8)>,
     mandatory_promotion: bool,
+    /// `sittuyinPromotion`: a promotion is a move of its own, in place.
+    sittuyin_promotion: bool,
+    /// Per colour, a promotion region written as squares (`a8 b7`), as
+    /// the in-place promotion has it.
+    promotion_squares: [Option<String>; 2],
     double_step: bool,
     double_step_at: Ranks,
     /// `enPassantRegion`: absolute ranks (1-based) where the square passed
@@ -285,6 +282,8 @@ impl IniVariant {
             promotion_pieces: Vec::new(),
             promotion_limit: Vec::new(),
             mandatory_promotion: true,
+            sittuyin_promotion: false,
+            promotion_squares: [None, None],
             double_step: true,
             double_step_at: Ranks::Default,
             en_passant_ranks: None,
@@ -731,6 +730,14 @@ fn apply(v: &mut IniVariant, key: &str, value: &str, line: usize) -> Result<(), 
         | "promotionRegionBlack"
         | "doubleStepRegionWhite"
         | "doubleStepRegionBlack" => {
+            let colour = usize::from(key.ends_with("Black"));
+            if key.starts_with("promotion") {
+                v.promotion_squares[colour] = None;
+                if region_ranks(value).is_err() && value.split_whitespace().all(is_square_name) {
+                    v.promotion_squares[colour] = Some(value.to_string());
+                    return Ok(());
+                }
+            }
             let ranks = region_ranks(value)?;
             let target = if key.starts_with("promotion") {
                 &mut v.promotion
@@ -774,6 +781,7 @@ fn apply(v: &mut IniVariant, key: &str, value: &str, line: usize) -> Result<(), 
             }
         }
         "mandatoryPawnPromotion" => v.mandatory_promotion = boolean()?,
+        "sittuyinPromotion" => v.sittuyin_promotion = boolean()?,
         "immobilityIllegal" => v.immobility_illegal = boolean()?,
         "doubleStep" => v.double_step = boolean()?,
         "doubleStepRank" => v.double_step_at = Ranks::Relative(number(MAX_SIDE)?),
@@ -969,6 +977,14 @@ fn region_ranks(value: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// Whether `token` names a square (`a8`, `j10`).
+fn is_square_name(token: &str) -> bool {
+    let mut chars = token.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && !chars.as_str().is_empty()
+        && chars.all(|c| c.is_ascii_digit())
+}
+
 /// The ranks (1-based, absolute) for White and Black.
 fn resolve(
     ranks: &Ranks,
@@ -1062,7 +1078,8 @@ fn to_def(
     let (setup, rights) = setup_of(&mk, size, &pieces)?;
     let pawns = pawns_of(&mk, &pieces, &kind_of_key)?;
     let free_castling = castling_of(&mk, size, &setup, rights, &kind_of_key)?;
-    let bare_king = bare_king_of(&mk)?;
+    let castling = dropped_castlings(&mk, size, &kind_of_key)?;
+    let (bare_king, extinction) = extinction_of(&mk, &kind_of_key)?;
     let play = v
         .play
         .to_rules(&v.start_fen, size, &pieces, &kind_of_key)
@@ -1075,7 +1092,7 @@ fn to_def(
         pieces,
         setup,
         pawns,
-        castling: Vec::new(),
+        castling,
         special_king_move: None,
         stalemate: v.stalemate,
         free_castling,
@@ -1086,9 +1103,9 @@ fn to_def(
         kingless: [false; 2],
         checks_forbidden: play.checks_forbidden,
         check_limit: play.check_limit,
-        extinction: None,
+        extinction,
         flag: play.flag,
-        explosion: None,
+        explosion: play.explosion,
         source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
     })
@@ -1199,8 +1216,16 @@ fn setup_of(
             "xpgn's start positions have no en passant square".into(),
         ));
     }
-    let rights = match fields.get(2).copied().unwrap_or("-") {
-        "-" => [false, false],
+    // With gating, the field also names the gates (`KQBCDFGkqbcdfg`):
+    // at the start every first-rank piece stands on one, as xpgn's
+    // gating has it, so only the castlings are read here.
+    let written = fields.get(2).copied().unwrap_or("-");
+    let castlings: String = match mk.v.play.gates() {
+        true => written.chars().filter(|c| "KQkq".contains(*c)).collect(),
+        false => written.to_string(),
+    };
+    let rights = match castlings.as_str() {
+        "" | "-" => [false, false],
         "KQkq" => [true, true],
         "KQ" => [true, false],
         "kq" => [false, true],
@@ -1224,6 +1249,9 @@ fn pawns_of(
 ) -> Result<PawnRules, DefinitionError> {
     let v = mk.v;
     let top = v.max_rank;
+    if v.sittuyin_promotion {
+        return in_place_pawns(mk, kind_of_key);
+    }
     let (promo_white, promo_black) =
         resolve(&v.promotion, top, &[8], &[1], |r| (r..=top).collect());
     if v.promotion == Ranks::Default && top != 8 {
@@ -1319,6 +1347,86 @@ fn pawns_of(
         promotion_limits,
         en_passant_ranks: None,
         rule: "R-0-4".into(),
+    })
+}
+
+/// The pawn rules of `sittuyinPromotion`: pawns promote in place, on the
+/// squares of the promotion regions, to the promotion types.
+fn in_place_pawns(
+    mk: &Making<'_>,
+    kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+) -> Result<PawnRules, DefinitionError> {
+    let v = mk.v;
+    let size = BoardSize::new(v.max_file, v.max_rank);
+    let squares = |text: &Option<String>| -> Option<Vec<Square>> {
+        text.as_deref()?
+            .split_whitespace()
+            .map(|t| super::file::parse_square(t, size))
+            .collect()
+    };
+    let (Some(white), Some(black)) = (
+        squares(&v.promotion_squares[0]),
+        squares(&v.promotion_squares[1]),
+    ) else {
+        return Err(mk.err(
+            "sittuyinPromotion",
+            "the in-place promotion needs promotionRegionWhite and promotionRegionBlack as squares of the board (`a8 b7`)".into(),
+        ));
+    };
+    let flipped: Vec<Square> = white.iter().map(|s| s.flip_rank(size.ranks)).collect();
+    let sorted = |mut s: Vec<Square>| {
+        s.sort();
+        s
+    };
+    if sorted(flipped.clone()) != sorted(black) {
+        return Err(mk.err(
+            "promotionRegionBlack",
+            "xpgn's promotion squares are the same for both sides, seen from each side".into(),
+        ));
+    }
+    let (king, pawn) = (PieceKind(0), kind_of_key("pawn").unwrap_or(PieceKind(0)));
+    let kinds: Vec<PieceKind> = v
+        .promotion_pieces
+        .iter()
+        .filter_map(|key| kind_of_key(key))
+        .filter(|&k| k != king && k != pawn)
+        .collect();
+    if kinds.is_empty() {
+        return Err(mk.err(
+            "promotionPieceTypes",
+            "pawns have no type to promote to".into(),
+        ));
+    }
+    let promotion_limits = v
+        .promotion_limit
+        .iter()
+        .filter_map(|(key, n)| {
+            kind_of_key(key)
+                .filter(|k| kinds.contains(k))
+                .map(|k| (k, *n))
+        })
+        .collect();
+    let (double_step_ranks, double_step_ranks_black) = double_steps_of(mk)?;
+    let en_passant = en_passant_of(
+        mk,
+        &double_step_ranks,
+        double_step_ranks_black
+            .as_deref()
+            .unwrap_or(&double_step_ranks),
+    )?;
+    Ok(PawnRules {
+        double_step_ranks,
+        double_step_ranks_black,
+        en_passant,
+        promotion: PromotionRule::InPlace {
+            kinds,
+            squares: [white, flipped],
+        },
+        promotion_ranks: Vec::new(),
+        promotion_mandatory: true,
+        promotion_limits,
+        en_passant_ranks: None,
+        rule: "R-SI-2".into(),
     })
 }
 
@@ -1456,6 +1564,57 @@ fn castling_of(
     }))
 }
 
+/// `castlingDroppedPiece`: the castlings a king and a rook dropped on
+/// their squares make possible (a placement phase), toward both sides,
+/// with the king on file e and the rooks in the corners.
+fn dropped_castlings(
+    mk: &Making<'_>,
+    size: BoardSize,
+    kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+) -> Result<Vec<CastlingDef>, DefinitionError> {
+    let v = mk.v;
+    if !v.castling || !v.play.castles_from_drops() {
+        return Ok(Vec::new());
+    }
+    let partner = v
+        .castling_rooks
+        .first()
+        .and_then(|key| kind_of_key(key))
+        .ok_or_else(|| mk.err("castlingDroppedPiece", "no type to castle with".into()))?;
+    let [ks, qs] = v.castling_files;
+    let top = size.ranks - 1;
+    if size.files != 8 {
+        return Err(mk.err(
+            "castlingDroppedPiece",
+            "xpgn castles with dropped pieces on boards of 8 files".into(),
+        ));
+    }
+    let mut out = Vec::new();
+    for side in [CastlingSide::Short, CastlingSide::Long] {
+        for color in Color::BOTH {
+            let rank = if color == Color::White { 0 } else { top };
+            let (king_to, corner, partner_to) = match side {
+                CastlingSide::Short => (ks, size.files - 1, ks - 1),
+                CastlingSide::Long => (qs, 0, qs + 1),
+            };
+            let corner = Square::new(corner, rank);
+            out.push(CastlingDef {
+                color,
+                side,
+                king_from: Square::new(4, rank),
+                king_to: Square::new(king_to, rank),
+                partner_origin: corner,
+                partner_from: corner,
+                partner_to: Square::new(partner_to, rank),
+                safety: CastlingSafety::KingPath,
+                partner_kind: Some(partner),
+                rule: "R-0-5".into(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// The types of the outermost pieces of `kinds` on each side of each
 /// castling king on its first rank in the start position, without repeats.
 fn outermost_castling_kinds(
@@ -1492,14 +1651,19 @@ fn outermost_castling_kinds(
 }
 
 /// Extinction: only the bare-king rule (Shatranj).
-fn bare_king_of(mk: &Making<'_>) -> Result<BareKing, DefinitionError> {
+/// The extinction options as xpgn's rules: the bare-king rule, or
+/// extinction of the listed types, the extinct side winning or losing.
+fn extinction_of(
+    mk: &Making<'_>,
+    kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+) -> Result<(BareKing, Option<Extinction>), DefinitionError> {
     let v = mk.v;
     if v.extinction.is_empty()
         || v.extinction
             .iter()
             .any(|(k, val)| k == "extinctionValue" && val == "none")
     {
-        return Ok(BareKing::Plays);
+        return Ok((BareKing::Plays, None));
     }
     let get = |k: &str| {
         v.extinction
@@ -1512,13 +1676,41 @@ fn bare_king_of(mk: &Making<'_>) -> Result<BareKing, DefinitionError> {
         && get("extinctionPieceCount") == Some("1")
         && get("extinctionOpponentPieceCount") == Some("2")
         && get("extinctionClaim").is_none_or(|c| c == "true");
-    if !bare {
-        return Err(mk.err(
-            "extinctionValue",
-            "xpgn plays extinction only as the bare-king rule: extinctionValue = loss, extinctionPieceTypes = *, extinctionPieceCount = 1, extinctionOpponentPieceCount = 2 (extinctionClaim = true)".into(),
-        ));
+    if bare {
+        return Ok((BareKing::Loses, None));
     }
-    Ok(BareKing::Loses)
+    // Extinction proper: a side with no piece of the types left (on the
+    // board or in hand) wins or loses.
+    let plain = get("extinctionPieceCount").is_none_or(|n| n == "0")
+        && get("extinctionOpponentPieceCount").is_none_or(|n| n == "0")
+        && get("extinctionClaim").is_none_or(|c| c == "false");
+    let extinct_side_wins = match get("extinctionValue") {
+        Some("win") => Some(true),
+        Some("loss") => Some(false),
+        _ => None,
+    };
+    let kinds = match get("extinctionPieceTypes") {
+        Some("*") => Some(u16::MAX),
+        Some(types) => piece_set(v, types).ok().and_then(|keys| {
+            keys.iter()
+                .try_fold(0u16, |set, key| Some(set | 1 << kind_of_key(key)?.index()))
+        }),
+        None => None,
+    };
+    match (plain, extinct_side_wins, kinds) {
+        (true, Some(extinct_side_wins), Some(kinds)) if kinds != 0 => Ok((
+            BareKing::Plays,
+            Some(Extinction {
+                kinds,
+                extinct_side_wins,
+                rule: "R-0-3".into(),
+            }),
+        )),
+        _ => Err(mk.err(
+            "extinctionValue",
+            "xpgn plays extinction as the bare-king rule (extinctionValue = loss, extinctionPieceTypes = *, extinctionPieceCount = 1, extinctionOpponentPieceCount = 2, extinctionClaim = true) or as a side with none of extinctionPieceTypes left winning or losing (extinctionValue = win or loss, no piece counts, no claim)".into(),
+        )),
+    }
 }
 
 #[cfg(test)]

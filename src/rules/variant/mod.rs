@@ -250,7 +250,7 @@ pub struct HandRules {
     /// A piece that came from a promotion goes to hand as a pawn.
     pub promoted_revert: bool,
     /// Ranks (0-based, White's view; Black's mirrored) a pawn may be
-    /// dropped on.
+    /// dropped on, within `ranks`.
     pub pawn_ranks: Vec<u8>,
     /// Ranks (0-based, White's view; Black's mirrored) any piece may be
     /// dropped on.
@@ -711,7 +711,7 @@ pub fn normalize_name(name: &str) -> String {
 pub(crate) fn kings_fit(kingless: [bool; 2], kings: [usize; 2], color: Color) -> bool {
     let n = kings[color.index()];
     match kingless {
-        [true, true] => n <= 1 && kings.iter().any(|&k| k == 1),
+        [true, true] => n <= 1 && kings.contains(&1),
         _ if kingless[color.index()] => n == 0,
         _ => n == 1,
     }
