@@ -166,12 +166,27 @@ fn help_gives_the_exit_codes_and_examples_and_errors_start_with_xpgn() {
         assert_eq!(o.status.code(), Some(0));
         let help = text(&o.stdout);
         assert!(help.contains("Examples:\n  xpgn "), "{args:?}: {help}");
+        // Read as one line: the help is wrapped to the terminal's width.
+        let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(
-            help.trim_end().ends_with(
+            words.ends_with(
                 "Exit codes: 0 all good; 1 some game or move breaks the rules, or no game was read; 2 bad arguments, or an input or output that cannot be read or written."
             ),
             "{args:?}: {help}"
         );
+    }
+    // The help fits the terminal it is shown on (COLUMNS where set).
+    for columns in ["60", "100"] {
+        let o = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+            .current_dir(&dir)
+            .args(["perft", "--help"])
+            .env("COLUMNS", columns)
+            .output()
+            .unwrap();
+        let help = text(&o.stdout);
+        let widest = help.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= columns.parse().unwrap(), "{columns}: {help}");
+        assert!(help.contains("Count the leaves"), "{help}");
     }
     let o = xpgn_in(&dir, &["validate", "--no-such-flag", "x.pgn"]);
     assert_eq!(o.status.code(), Some(2));
