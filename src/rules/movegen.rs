@@ -878,7 +878,7 @@ impl Position {
         !out.is_empty()
     }
 
-    fn generate(
+    pub(crate) fn generate(
         &self,
         out: &mut Vec<Move>,
         test_legality: bool,

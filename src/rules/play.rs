@@ -4,10 +4,11 @@
 //! counting, extinction and flag regions.
 //!
 //! Variants with any of them take this general path: the piece moves come
-//! from the one generator without its legality tests, drops are added, and
-//! each move is tried on a copy of the position, where every rule is
-//! applied as the move is made. The variants without them never come here,
-//! so their fast path is untouched.
+//! from the one generator, drops are added, and each move whose legality
+//! the rules may change is tried on a copy of the position, where every
+//! rule is applied as the move is made (where they cannot, the
+//! generator's own legality tests stand). The variants without them never
+//! come here, so their fast path is untouched.
 
 use super::bitboard::{store_has, store_insert, store_remove};
 use super::castling::Stage;
@@ -163,12 +164,26 @@ impl Position {
             });
         let mut pseudo = Vec::new();
         self.drops_into(&mut pseudo);
-        if !must_drop {
-            pseudo.extend(self.pseudo_legal_moves());
-            self.add_gatings(&mut pseudo);
-            self.in_place_promotions_into(&mut pseudo);
+        if self.piece_legality_is_plain() {
+            self.keep_legal_drops(pseudo, out);
+            if !must_drop {
+                // The piece moves are legal as in any variant: generated
+                // with the plain path's pins and checks, not each tried.
+                let mut moves = Vec::with_capacity(64);
+                self.generate(&mut moves, true, None, None);
+                out.extend(moves);
+                let mut promotions = Vec::new();
+                self.in_place_promotions_into(&mut promotions);
+                self.keep_legal(promotions, out);
+            }
+        } else {
+            if !must_drop {
+                pseudo.extend(self.pseudo_legal_moves());
+                self.add_gatings(&mut pseudo);
+                self.in_place_promotions_into(&mut pseudo);
+            }
+            self.keep_legal(pseudo, out);
         }
-        self.keep_legal(pseudo, out);
         // A side that must drop but cannot moves its pieces instead.
         if must_drop && out.is_empty() {
             let mut pseudo = self.pseudo_legal_moves();
@@ -180,9 +195,42 @@ impl Position {
         }
     }
 
+    /// Whether the piece moves here are legal exactly when they would be
+    /// without the play rules: both royal kings on the board, and none of
+    /// the rules that change it (explosions, forbidden checks, gates,
+    /// whose pieces may block a line the move opens).
+    fn piece_legality_is_plain(&self) -> bool {
+        let t = self.tables();
+        let us = self.state.turn.index();
+        let king = t.king.index();
+        t.royal
+            && t.def.explosion.is_none()
+            && !t.def.checks_forbidden
+            && self.state.gates[us] == 0
+            && self.state.counts.iter().all(|c| c[king] == 1)
+            && !t.def.kingless.iter().any(|&k| k)
+    }
+
+    /// Appends to `out` the legal drops of `drops`, where the piece moves'
+    /// legality is plain: a piece dropped never uncovers its own king, so
+    /// out of check every drop but the king's is legal.
+    fn keep_legal_drops(&self, drops: Vec<Move>, out: &mut Vec<Move>) {
+        if self.state.check {
+            return self.keep_legal(drops, out);
+        }
+        let king = self.tables().king;
+        let (kings, others): (Vec<Move>, Vec<Move>) =
+            drops.into_iter().partition(|m| m.dropped() == Some(king));
+        out.extend(others);
+        self.keep_legal(kings, out);
+    }
+
     /// Appends to `out` the moves of `pseudo` that are legal, each tried
     /// on a copy.
     fn keep_legal(&self, pseudo: Vec<Move>, out: &mut Vec<Move>) {
+        if pseudo.is_empty() {
+            return;
+        }
         let mut trial = self.clone();
         for m in pseudo {
             trial.clone_from(self);
