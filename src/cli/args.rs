@@ -107,6 +107,9 @@ pub enum Command {
         /// Output file (default, and `-`: standard output).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// What to change in the games written.
+        #[command(flatten)]
+        clean: CleanArgs,
         /// Worker threads (default: one per core; 1 for one); the output is
         /// the same for any number.
         #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
@@ -409,6 +412,13 @@ pub struct FilterArgs {
     /// (`R2` exactly, `>=N` at least, `<=N` at most, `*` the other types).
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<String>,
+    /// ECO codes of the game's opening: one code (`B90`), a range
+    /// (`B20-B99`, both ends included) or a letter (`B`: B00-B99).
+    #[arg(long, value_name = "CODES")]
+    pub eco: Option<String>,
+    /// A part of the opening's name, case-blind (`Sicilian`).
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
     /// Most games to select.
     #[arg(long)]
     pub limit: Option<u64>,
@@ -440,6 +450,9 @@ pub struct ExportArgs {
     /// Output file (default, and `-`: standard output).
     #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
+    /// What to change in the games written (not with `--original`).
+    #[command(flatten)]
+    pub clean: CleanArgs,
     /// With `--to parquet`: the dataset folder to write.
     #[cfg(feature = "parquet")]
     #[arg(long, value_name = "DIR")]
@@ -448,6 +461,20 @@ pub struct ExportArgs {
     #[cfg(feature = "parquet")]
     #[arg(long, value_name = "ROWS", default_value_t = xpgn::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub part_size: usize,
+}
+
+/// What `convert` and `export` change in the valid games they write.
+#[derive(Args, Debug, Default)]
+pub struct CleanArgs {
+    /// Add `ECO` and `Opening` tags naming the game's opening (from the
+    /// opening book of its variant) where the game has none; tags already
+    /// written stay as they are.
+    #[arg(long)]
+    pub add_eco: bool,
+    /// As `--add-eco`, and replace `ECO` and `Opening` tags that say
+    /// otherwise.
+    #[arg(long)]
+    pub replace_eco: bool,
 }
 
 /// `xpgn dataset` arguments.

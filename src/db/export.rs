@@ -11,7 +11,9 @@ use rusqlite::OptionalExtension;
 use super::import::game_hashes;
 use super::packed::{self, Decoder, PackedError};
 use super::{Database, DbError, original, tags};
+use crate::notation::clean::{Cleaning, set_opening_tags};
 use crate::notation::coord::write_coord;
+use crate::notation::opening::Opening;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
@@ -21,6 +23,14 @@ use crate::notation::writer::{
 };
 use crate::record::{GameRecord, MAX_INDEXED_PLY, MainLine};
 use crate::rules::Position;
+
+/// The opening of the stored columns `eco` and `opening` (both, or none).
+pub(crate) fn opening_of(eco: Option<String>, name: Option<String>) -> Option<Opening> {
+    Some(Opening {
+        eco: eco?,
+        name: name?,
+    })
+}
 
 /// The form of an exported game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,12 +67,37 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn export_game(&self, id: i64, form: ExportForm) -> Result<Option<Exported>, DbError> {
-        let row: Option<(String, Option<String>, Vec<u8>)> = self
+        self.export_game_with(id, form, &Cleaning::default())
+    }
+
+    /// Game `id` in `form`, a valid game changed first as `cleaning` says
+    /// (its opening from the stored `eco` and `opening`); `None` if there
+    /// is no such game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn export_game_with(
+        &self,
+        id: i64,
+        form: ExportForm,
+        cleaning: &Cleaning,
+    ) -> Result<Option<Exported>, DbError> {
+        type Row = (String, Option<String>, Vec<u8>, Option<Opening>);
+        let row: Option<Row> = self
             .conn
-            .prepare_cached("SELECT status, diagnostic, original_zstd FROM games WHERE id = ?1")?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached(
+                "SELECT status, diagnostic, original_zstd, eco, opening FROM games WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    opening_of(r.get(3)?, r.get(4)?),
+                ))
+            })
             .optional()?;
-        let Some((status, diagnostic, stored)) = row else {
+        let Some((status, diagnostic, stored, opening)) = row else {
             return Ok(None);
         };
         let raw = original::read(id, &stored)?;
@@ -72,7 +107,7 @@ impl Database {
                 unchanged: None,
             }));
         }
-        let Some(Ok((text, game))) = read_games(&raw[..]).next() else {
+        let Some(Ok((text, mut game))) = read_games(&raw[..]).next() else {
             // No game in the stored text (nothing a reader stores): it goes
             // out as it is.
             return Ok(Some(Exported {
@@ -82,6 +117,7 @@ impl Database {
         };
         let checked = check_game(&self.registry, &game, None);
         if status == "valid" && checked.is_valid() {
+            set_opening_tags(&mut game, opening.as_ref(), cleaning.eco);
             let written = match form {
                 ExportForm::Json => write_json(&self.registry, &game).map(|j| j + "\n"),
                 _ => write_game(&self.registry, &game, MoveNotation::San),
@@ -132,6 +168,7 @@ impl Database {
             i64,
             Vec<u8>,
             Option<(Vec<u8>, Option<String>)>,
+            Option<Opening>,
         );
         let row: Option<Row> = self
             .conn
@@ -139,7 +176,7 @@ impl Database {
                 "SELECT g.variant, g.plies, g.status, g.warnings,
                         g.diagnostic, g.diagnostics,
                         (SELECT path FROM sources WHERE id = g.source), g.source_line,
-                        g.original_zstd, m.packed, m.start, m.game, {}
+                        g.original_zstd, m.packed, m.start, m.game, {}, g.eco, g.opening
                  FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
                 tags::COLUMNS
             ))?
@@ -160,6 +197,7 @@ impl Database {
                     r.get(7)?,
                     r.get(8)?,
                     line,
+                    opening_of(r.get(21)?, r.get(22)?),
                 ))
             })
             .optional()?;
@@ -175,6 +213,7 @@ impl Database {
             source_line,
             original,
             line,
+            opening,
         )) = row
         else {
             return Ok(None);
@@ -242,6 +281,7 @@ impl Database {
             original: original::read(id, &original)?,
             line: main_line,
             keys,
+            opening,
         }))
     }
 }

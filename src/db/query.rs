@@ -45,6 +45,10 @@ pub struct GameFilter {
     /// Pieces and material one main-line position must show; only games
     /// of the pattern's variant can match.
     pub pattern: Option<PositionPattern>,
+    /// ECO codes the game's opening must fall in.
+    pub eco: Option<EcoRange>,
+    /// A part of the opening's name (case-blind).
+    pub opening: Option<String>,
     /// Most games to return.
     pub limit: Option<u64>,
     /// Matching games to skip before the first returned (paging).
@@ -75,6 +79,10 @@ pub struct FoundGame {
     /// First ply at which the pattern matched, else where the position
     /// filter did (0 = start).
     pub ply: Option<i64>,
+    /// The ECO code of its opening (the `eco` column).
+    pub eco: Option<String>,
+    /// The name of its opening (the `opening` column).
+    pub opening: Option<String>,
 }
 
 /// What a search did besides finding games.
@@ -186,6 +194,76 @@ impl std::str::FromStr for DateRange {
     type Err = DateError;
     fn from_str(text: &str) -> Result<DateRange, DateError> {
         DateRange::parse(text)
+    }
+}
+
+/// ECO codes from `first` to `last`, both included (`B20` to `B99`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EcoRange {
+    /// The first code.
+    pub first: String,
+    /// The last code.
+    pub last: String,
+}
+
+/// An `--eco` argument that is no ECO code or range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is no ECO code or range: expected a code A00 to E99 (`B90`), a range of them (`B20-B99`) or a letter (`B`: B00-B99)"
+)]
+pub struct EcoError(pub String);
+
+impl EcoRange {
+    /// Reads `B90`, `B20-B99` (the first code not after the last) or a
+    /// letter `A` to `E` (its hundred codes); letters in either case.
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn parse(text: &str) -> Result<EcoRange, EcoError> {
+        let fail = || EcoError(text.to_string());
+        let code = |t: &str| {
+            let t = t.trim().to_ascii_uppercase();
+            let b = t.as_bytes();
+            (b.len() == 3
+                && (b'A'..=b'E').contains(&b[0])
+                && b[1].is_ascii_digit()
+                && b[2].is_ascii_digit())
+            .then_some(t)
+        };
+        let trimmed = text.trim();
+        if trimmed.len() == 1 {
+            let letter = trimmed.to_ascii_uppercase();
+            if !("A"..="E").contains(&letter.as_str()) {
+                return Err(fail());
+            }
+            return Ok(EcoRange {
+                first: format!("{letter}00"),
+                last: format!("{letter}99"),
+            });
+        }
+        let (first, last) = match trimmed.split_once('-') {
+            Some((a, b)) => (code(a).ok_or_else(fail)?, code(b).ok_or_else(fail)?),
+            None => {
+                let c = code(trimmed).ok_or_else(fail)?;
+                (c.clone(), c)
+            }
+        };
+        if first > last {
+            return Err(fail());
+        }
+        Ok(EcoRange { first, last })
+    }
+
+    /// Whether `eco` falls in the range.
+    pub fn contains(&self, eco: &str) -> bool {
+        self.first.as_str() <= eco && eco <= self.last.as_str()
+    }
+}
+
+impl std::str::FromStr for EcoRange {
+    type Err = EcoError;
+    fn from_str(text: &str) -> Result<EcoRange, EcoError> {
+        EcoRange::parse(text)
     }
 }
 
@@ -408,8 +486,12 @@ fn waiting_states(variant: &Variant, board: &[(Square, Piece)]) -> Vec<Vec<Waiti
 
 /// The columns every search selects, in the order [`found_game`] reads
 /// them.
-const FOUND_COLUMNS: &str =
-    "g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event";
+const FOUND_COLUMNS: &str = "g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, \
+     g.date, g.event, g.eco, g.opening";
+
+/// How many columns [`FOUND_COLUMNS`] names: the packed line, its start
+/// and the ply come after them.
+const FOUND_COUNT: usize = 11;
 
 /// The conditions of a search's `WHERE` clause and the parameters they
 /// number (`?1`, `?2`, ... in the order they are added).
@@ -464,6 +546,8 @@ fn staged_games(filter: &GameFilter) -> Option<u64> {
         && filter.date_to.is_none()
         && filter.status.is_none()
         && filter.moves_prefix.is_none()
+        && filter.eco.is_none()
+        && filter.opening.is_none()
         && filter.pattern.is_none();
     filter
         .limit
@@ -516,6 +600,17 @@ fn conditions(filter: &GameFilter) -> Conditions {
     status_condition(&mut c, filter.status.as_deref());
     if let Some(prefix) = &filter.moves_prefix {
         prefix_condition(&mut c, prefix);
+    }
+    if let Some(eco) = &filter.eco {
+        let first = c.param(Value::Text(eco.first.clone()));
+        let last = c.param(Value::Text(eco.last.clone()));
+        c.conds.push(format!("g.eco BETWEEN ?{first} AND ?{last}"));
+    }
+    if let Some(name) = &filter.opening {
+        c.bind(
+            "instr(xpgn_lower(g.opening), ?) > 0",
+            Value::Text(name.to_lowercase()),
+        );
     }
     c
 }
@@ -625,7 +720,7 @@ impl Database {
             None => {
                 let found = stmt
                     .query_map(rusqlite::params_from_iter(params), |r| {
-                        found_game(r, r.get(9)?)
+                        found_game(r, r.get(FOUND_COUNT)?)
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
                 Ok((found, SearchStats::default()))
@@ -690,7 +785,7 @@ fn scan_pattern(
         }
         let id: i64 = r.get(0)?;
         let corrupt = |source| DbError::Corrupt { game: id, source };
-        let start = match r.get::<_, Option<String>>(10)?.as_deref() {
+        let start = match r.get::<_, Option<String>>(FOUND_COUNT + 1)?.as_deref() {
             None => variant_start.clone(),
             Some(text) => read_position(pattern.variant(), text).map_err(|e| {
                 corrupt(packed::PackedError::Invalid {
@@ -699,7 +794,9 @@ fn scan_pattern(
                 })
             })?,
         };
-        let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
+        let (ply, seen) = pattern
+            .first_match(&start, blob(r, FOUND_COUNT)?)
+            .map_err(corrupt)?;
         stats.games_scanned += 1;
         stats.positions_scanned += seen as u64;
         if let Some(ply) = ply {
@@ -778,6 +875,8 @@ fn found_game(r: &rusqlite::Row<'_>, ply: Option<i64>) -> rusqlite::Result<Found
         plies: r.get(3)?,
         status: r.get(4)?,
         ply,
+        eco: r.get(9)?,
+        opening: r.get(10)?,
     })
 }
 

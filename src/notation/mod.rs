@@ -2,6 +2,7 @@
 //! with nom and written back. Depends on `rules`; nothing in `rules`
 //! depends on it.
 
+pub mod clean;
 pub mod coord;
 pub mod diagnostic;
 pub mod game;

@@ -15,7 +15,9 @@
 //! data set (CC0), `data/chess-openings/` in the repository.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::replay::resolve_text;
 use crate::rules::{Position, Variant};
@@ -41,13 +43,37 @@ pub struct OpeningBookError {
     pub message: String,
 }
 
+/// Position keys are hashes already: the map uses them as they are (a
+/// lookup per ply of every game an import classifies).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// Positions with the opening each is named after.
 #[derive(Clone, Debug)]
 pub struct OpeningBook {
     variant: Variant,
     openings: Vec<Opening>,
-    by_key: HashMap<u64, u32>,
+    by_key: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
+
+/// The books read from files, once each: the variant and the file they
+/// were read for, and the book.
+type FileBooks = Vec<(Variant, PathBuf, Arc<OpeningBook>)>;
+static FILE_BOOKS: Mutex<FileBooks> = Mutex::new(Vec::new());
 
 /// The data set built in for orthodox chess, in ECO order.
 const CHESS_BOOK: [&str; 5] = [
@@ -61,7 +87,11 @@ const CHESS_BOOK: [&str; 5] = [
 impl OpeningBook {
     /// The built-in book of orthodox chess, read once on first use.
     pub fn chess() -> &'static OpeningBook {
-        static BOOK: OnceLock<OpeningBook> = OnceLock::new();
+        OpeningBook::chess_arc()
+    }
+
+    fn chess_arc() -> &'static Arc<OpeningBook> {
+        static BOOK: OnceLock<Arc<OpeningBook>> = OnceLock::new();
         BOOK.get_or_init(|| {
             let mut book = OpeningBook::new(Variant::chess());
             for (i, text) in CHESS_BOOK.iter().enumerate() {
@@ -69,7 +99,7 @@ impl OpeningBook {
                 book.add_tsv(&name, text)
                     .expect("the built-in opening book reads");
             }
-            book
+            Arc::new(book)
         })
     }
 
@@ -78,12 +108,53 @@ impl OpeningBook {
         (variant == Variant::chess()).then(OpeningBook::chess)
     }
 
+    /// The book that names the openings of `variant`: the built-in one of
+    /// orthodox chess, or the file its definition points at (`openings =
+    /// "FILE"`, read once per process); `None` for a variant with neither.
+    ///
+    /// # Errors
+    /// A book file that cannot be read, or a line of it that does not
+    /// play (naming the file and line).
+    pub fn of(variant: &Variant) -> Result<Option<Arc<OpeningBook>>, OpeningBookError> {
+        if let Some(path) = &variant.def().openings {
+            return OpeningBook::from_file(variant, path).map(Some);
+        }
+        if variant.is_builtin() && *variant == Variant::chess() {
+            return Ok(Some(Arc::clone(OpeningBook::chess_arc())));
+        }
+        Ok(None)
+    }
+
+    /// [`OpeningBook::of`] where a book that does not read counts as none
+    /// (the command line checks the books of the files it loads first).
+    pub fn of_or_none(variant: &Variant) -> Option<Arc<OpeningBook>> {
+        OpeningBook::of(variant).ok().flatten()
+    }
+
+    fn from_file(variant: &Variant, path: &Path) -> Result<Arc<OpeningBook>, OpeningBookError> {
+        let mut books = FILE_BOOKS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, book)) = books.iter().find(|(v, p, _)| p == path && v == variant) {
+            return Ok(Arc::clone(book));
+        }
+        let source_name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| OpeningBookError {
+            source_name: source_name.clone(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        let mut book = OpeningBook::new(variant.clone());
+        book.add_tsv(&source_name, &text)?;
+        let book = Arc::new(book);
+        books.push((variant.clone(), path.to_path_buf(), Arc::clone(&book)));
+        Ok(book)
+    }
+
     /// An empty book of `variant`.
     pub fn new(variant: Variant) -> OpeningBook {
         OpeningBook {
             variant,
             openings: Vec::new(),
-            by_key: HashMap::new(),
+            by_key: HashMap::default(),
         }
     }
 
@@ -175,6 +246,61 @@ impl OpeningBook {
     /// (the start first) that the book names.
     pub fn classify(&self, keys: impl IntoIterator<Item = u64>) -> Option<&Opening> {
         keys.into_iter().filter_map(|k| self.by_key_only(k)).last()
+    }
+}
+
+/// Names a main line as it is played: told each move (the position
+/// before, the move, the position after), it keeps the opening of the
+/// last position its variant's book names. Positions after a null move
+/// are no positions of the game (R-0-6) and are not looked up.
+#[derive(Default)]
+pub struct OpeningTracker {
+    book: Option<Option<Arc<OpeningBook>>>,
+    last: Option<u32>,
+    stopped: bool,
+}
+
+impl OpeningTracker {
+    /// A tracker that has seen no move yet.
+    pub fn new() -> OpeningTracker {
+        OpeningTracker::default()
+    }
+
+    /// One main-line move.
+    pub fn visit(&mut self, before: &Position, m: &crate::rules::Move, after: &Position) {
+        if self.stopped {
+            return;
+        }
+        let first = self.book.is_none();
+        let book = self
+            .book
+            .get_or_insert_with(|| OpeningBook::of_or_none(before.variant()));
+        let Some(book) = book else {
+            self.stopped = true;
+            return;
+        };
+        if first && let Some(&i) = book.by_key.get(&before.key()) {
+            self.last = Some(i);
+        }
+        if m.is_null() {
+            self.stopped = true;
+            return;
+        }
+        if let Some(&i) = book.by_key.get(&after.key()) {
+            self.last = Some(i);
+        }
+    }
+
+    /// The opening of the line so far; for a line without moves, that of
+    /// `start` if given.
+    pub fn opening(&self, start: Option<&Position>) -> Option<Opening> {
+        match (&self.book, start) {
+            (Some(Some(book)), _) => self.last.map(|i| book.openings[i as usize].clone()),
+            (None, Some(start)) => {
+                OpeningBook::of_or_none(start.variant()).and_then(|b| b.lookup(start).cloned())
+            }
+            _ => None,
+        }
     }
 }
 

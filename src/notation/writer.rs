@@ -443,7 +443,12 @@ fn json_play_state(out: &mut String, pos: &Position) {
 /// "nags", "variations": [[...]]}]` (the middle three where the variant
 /// has them),
 /// written as the walk goes (no recursion, whatever the nesting).
-fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Position, ReplayError> {
+fn json_moves(
+    registry: &Registry,
+    game: &Game,
+    out: &mut String,
+    tracker: &mut super::opening::OpeningTracker,
+) -> Result<Position, ReplayError> {
     // Per open line: whether a move object is open, and whether its
     // variations list is.
     let mut open: Vec<(bool, bool)> = vec![(false, false)];
@@ -468,6 +473,9 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
             state.0 = true;
             let mut after = before.clone();
             after.play_unchecked(&mv);
+            if open.len() == 1 {
+                tracker.visit(before, &mv, &after);
+            }
             out.push_str("{\"san\":");
             json_string(out, &write_san(before, &mv));
             out.push_str(",\"lan\":");
@@ -510,13 +518,16 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
 
 /// Writes `game` as one JSON document (one line): `tags`, `variant`,
 /// `start`, `moves` (see the move objects above), `final_comments`,
-/// `result`.
+/// `result`, `eco` and `opening` (the opening of the main line, as
+/// [`super::opening::OpeningTracker`] names it; `null` for none).
 ///
 /// # Errors
 /// A game that does not replay.
 pub fn write_json(registry: &Registry, game: &Game) -> Result<String, ReplayError> {
     let mut moves = String::new();
-    let start = json_moves(registry, game, &mut moves)?;
+    let mut tracker = super::opening::OpeningTracker::new();
+    let start = json_moves(registry, game, &mut moves, &mut tracker)?;
+    let opening = tracker.opening(Some(&start));
     let tags: serde_json::Map<String, serde_json::Value> = game
         .tags
         .iter()
@@ -533,6 +544,15 @@ pub fn write_json(registry: &Registry, game: &Game) -> Result<String, ReplayErro
     json_strings(&mut out, "final_comments", &game.final_comments);
     out.push_str(",\"result\":");
     json_string(&mut out, game.recorded_result().unwrap_or("*"));
+    match &opening {
+        Some(o) => {
+            out.push_str(",\"eco\":");
+            json_string(&mut out, &o.eco);
+            out.push_str(",\"opening\":");
+            json_string(&mut out, &o.name);
+        }
+        None => out.push_str(",\"eco\":null,\"opening\":null"),
+    }
     out.push('}');
     Ok(out)
 }

@@ -5,15 +5,17 @@ use super::output::{FileId, output_file, write_atomically};
 use super::shown;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
+use xpgn::notation::clean::{Cleaning, set_opening_tags};
 use xpgn::notation::diagnostic::Diagnostic;
 use xpgn::notation::game::Game;
+use xpgn::notation::opening::OpeningTracker;
 use xpgn::notation::parallel::{Event, map_games, open_input};
 use xpgn::notation::reader::GameText;
 use xpgn::notation::replay::check_game;
 use xpgn::notation::writer::{
     MoveNotation, write_fens, write_game, write_invalid, write_invalid_json, write_json,
 };
-use xpgn::rules::Registry;
+use xpgn::rules::{Move, Position, Registry};
 
 /// One game in the form asked for. An invalid game goes out whole and
 /// harmless (its original as `%` lines before what of it replays; for
@@ -22,10 +24,21 @@ use xpgn::rules::Registry;
 fn convert_game(
     registry: &Registry,
     text: &GameText,
-    game: &Game,
+    mut game: Game,
     to: ConvertTo,
+    cleaning: &Cleaning,
 ) -> (Vec<u8>, Vec<Diagnostic>) {
-    let checked = check_game(registry, game, None);
+    let mut tracker = OpeningTracker::new();
+    let checked = check_game(
+        registry,
+        &game,
+        Some(&mut |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a)),
+    );
+    if checked.is_valid() {
+        let start = checked.replay.as_ref().map(|r| &r.start);
+        set_opening_tags(&mut game, tracker.opening(start).as_ref(), cleaning.eco);
+    }
+    let game = &game;
     let notation = match to {
         ConvertTo::Lan => MoveNotation::Lan,
         ConvertTo::Uci => MoveNotation::Coord,
@@ -75,6 +88,7 @@ pub(super) fn run(
     registry: &Registry,
     files: &[String],
     to: ConvertTo,
+    cleaning: &Cleaning,
     output: Option<&str>,
     jobs: usize,
     stdout: &mut dyn Write,
@@ -92,10 +106,10 @@ pub(super) fn run(
             // or an input named as output leaves the target untouched.
             check_inputs(files, target)?;
             write_atomically(target, |out| {
-                convert(registry, files, to, jobs, out).and_then(some_game)
+                convert(registry, files, to, cleaning, jobs, out).and_then(some_game)
             })?
         }
-        None => convert(registry, files, to, jobs, stdout).and_then(some_game)?,
+        None => convert(registry, files, to, cleaning, jobs, stdout).and_then(some_game)?,
     };
     if let Some(line) = inputs.skipped_line() {
         eprintln!("xpgn: {line}");
@@ -140,6 +154,7 @@ fn convert(
     registry: &Registry,
     files: &[String],
     to: ConvertTo,
+    cleaning: &Cleaning,
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(u64, usize), CliError> {
@@ -154,7 +169,7 @@ fn convert(
         |input, text| {
             let text = text.to_game_text();
             let game = text.read();
-            let (bytes, errors) = convert_game(registry, &text, &game, to);
+            let (bytes, errors) = convert_game(registry, &text, game, to, cleaning);
             let reports: Vec<String> = errors
                 .iter()
                 .map(|d| {

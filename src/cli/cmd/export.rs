@@ -27,11 +27,17 @@ fn write_games(
         #[cfg(feature = "parquet")]
         (false, ExportTo::Parquet) => unreachable!("run sends parquet to dataset::export"),
     };
+    let cleaning = super::cleaning(&args.clean);
+    if form == ExportForm::Original && cleaning != Default::default() {
+        return Err(CliError::Usage(
+            "--original writes every game exactly as imported: it takes no option that changes games (--add-eco, --replace-eco)".into(),
+        ));
+    }
     let mut unchanged = 0;
     let mut open_end = false;
     for g in &games {
         let exported = db
-            .export_game(g.id, form)
+            .export_game_with(g.id, form, &cleaning)
             .map_err(|e| super::db_error(&args.filter.db, e))?;
         if let Some(e) = exported {
             unchanged += usize::from(e.unchanged.is_some());

@@ -47,6 +47,20 @@ fn untagged_variant(command: &Command) -> Option<&str> {
     }
 }
 
+/// What the clean-output arguments ask for.
+pub(super) fn cleaning(args: &crate::cli::args::CleanArgs) -> xpgn::notation::clean::Cleaning {
+    use xpgn::notation::clean::EcoTags;
+    xpgn::notation::clean::Cleaning {
+        eco: if args.replace_eco {
+            EcoTags::Replace
+        } else if args.add_eco {
+            EcoTags::Add
+        } else {
+            EcoTags::Keep
+        },
+    }
+}
+
 /// Runs the command `cli` names, with the variants of `registry` (the
 /// built-ins and the definition files loaded).
 pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result<(), CliError> {
@@ -101,11 +115,13 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             variant: _,
             to,
             output,
+            clean,
             jobs,
         } => convert::run(
             registry,
             files,
             *to,
+            &cleaning(clean),
             output.as_deref(),
             jobs_or_all(*jobs),
             out,

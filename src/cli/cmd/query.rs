@@ -8,7 +8,9 @@ use crate::cli::exit::CliError;
 use xpgn::db::Database;
 use xpgn::db::export::ExportForm;
 use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
-use xpgn::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
+use xpgn::db::query::{
+    DateRange, EcoRange, FoundGame, GameFilter, SearchPositions, search_positions,
+};
 use xpgn::notation::position::FenField;
 use xpgn::notation::replay::resolve_text;
 use xpgn::rules::{Position, Registry, Variant};
@@ -192,6 +194,14 @@ pub(super) fn filter(
             })
         })
         .transpose()?;
+    let eco = args
+        .eco
+        .as_deref()
+        .map(|e| {
+            EcoRange::parse(e)
+                .map_err(|e| CliError::Usage(format!("--eco: {}", shown_message(&e.to_string()))))
+        })
+        .transpose()?;
     let pattern = (!pieces.is_empty() || material.is_some())
         .then(|| PositionPattern::new(board, pieces, material));
     let filter = GameFilter {
@@ -206,6 +216,8 @@ pub(super) fn filter(
         any_position,
         moves_prefix,
         pattern,
+        eco,
+        opening: args.opening.clone(),
         limit: args.limit,
         offset: None,
     };
@@ -249,8 +261,17 @@ pub(super) fn run(
         QueryFormat::Table => {
             writeln!(
                 out,
-                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  event",
-                "id", "variant", "white", "black", "result", "date", "plies", "ply", "status"
+                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {:<3}  event",
+                "id",
+                "variant",
+                "white",
+                "black",
+                "result",
+                "date",
+                "plies",
+                "ply",
+                "status",
+                "eco"
             )?;
             for g in &games {
                 let cut = |v: &Option<String>| {
@@ -262,7 +283,7 @@ pub(super) fn run(
                 };
                 writeln!(
                     out,
-                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {}",
+                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {:<3}  {}",
                     g.id,
                     g.variant,
                     cut(&g.white),
@@ -272,6 +293,7 @@ pub(super) fn run(
                     g.plies,
                     g.ply.map_or("-".to_string(), |p| p.to_string()),
                     shown_status(&db, g).map_err(db_error)?,
+                    shown(g.eco.as_deref().unwrap_or("-")),
                     shown(&cut(&g.event)),
                 )?;
                 if args.filter.status.is_some() {
@@ -336,6 +358,8 @@ pub(super) fn run(
                     "plies": g.plies,
                     "status": g.status,
                     "ply": g.ply,
+                    "eco": g.eco,
+                    "opening": g.opening,
                     "diagnostics": diagnostics,
                 });
                 writeln!(out, "{line}")?;

@@ -1091,6 +1091,7 @@ fn to_def(
         explosion: None,
         source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
+        openings: None,
     })
 }
 
