@@ -589,6 +589,16 @@ mod tests {
         .unwrap()
     }
 
+    /// Every game's opening columns.
+    fn opening_rows(conn: &Connection) -> Vec<(i64, Option<String>, Option<String>)> {
+        conn.prepare("SELECT id, eco, opening FROM games ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
     /// Every game's tags.
     fn tag_rows(conn: &Connection) -> Vec<(i64, Vec<(String, String)>)> {
         conn.prepare(&format!(
@@ -796,6 +806,10 @@ mod tests {
         let expected_games = game_rows(&fresh.conn);
         let expected_index = all_postings(&fresh.conn);
         let expected_tags = tag_rows(&fresh.conn);
+        let expected_openings = opening_rows(&fresh.conn);
+        // Version 9 names the orthodox games as an import names them.
+        assert!(expected_openings.iter().any(|o| o.1.is_some()));
+        assert!(expected_openings.iter().any(|o| o.1.is_none()));
         assert!(expected_games.iter().all(|g| !g.3.is_empty()));
         // Some games carry the roster, others (XPGN samples) not.
         let rosters: i64 = fresh
@@ -826,6 +840,11 @@ mod tests {
                 "from version {version}"
             );
             assert_eq!(tag_rows(&db.conn), expected_tags, "from version {version}");
+            assert_eq!(
+                opening_rows(&db.conn),
+                expected_openings,
+                "from version {version}"
+            );
             assert_eq!(
                 all_postings(&db.conn),
                 expected_index,

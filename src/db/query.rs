@@ -1043,6 +1043,65 @@ mod tests {
     }
 
     #[test]
+    fn games_are_found_by_eco_range_and_opening_name() {
+        let db = db();
+        let by = |eco: Option<&str>, name: Option<&str>| {
+            let found = db
+                .find_games(&GameFilter {
+                    eco: eco.map(|e| EcoRange::parse(e).unwrap()),
+                    opening: name.map(str::to_string),
+                    ..Default::default()
+                })
+                .unwrap();
+            found
+                .iter()
+                .map(|g| (g.id, g.eco.clone().unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        let all = by(None, None);
+        // Game 2 reaches the Ruy Lopez by another move order; game 4 is
+        // named up to its fault; Royal Chess has no book.
+        assert_eq!(
+            all,
+            [
+                (1, "C44".to_string()),
+                (2, "C60".into()),
+                (3, "D00".into()),
+                (4, "B00".into()),
+                (5, String::new())
+            ]
+        );
+        assert_eq!(by(Some("C"), None), [(1, "C44".into()), (2, "C60".into())]);
+        assert_eq!(by(Some("c44"), None), [(1, "C44".into())]);
+        assert_eq!(
+            by(Some("B00-C59"), None),
+            [(1, "C44".into()), (4, "B00".into())]
+        );
+        assert_eq!(by(None, Some("RUY lopez")), [(2, "C60".into())]);
+        assert_eq!(by(Some("D"), Some("ruy")), []);
+    }
+
+    #[test]
+    fn eco_arguments_are_codes_ranges_or_letters() {
+        let r = |t: &str| EcoRange::parse(t).map(|r| (r.first, r.last));
+        assert_eq!(r("B20-B99"), Ok(("B20".into(), "B99".into())));
+        assert_eq!(r("e"), Ok(("E00".into(), "E99".into())));
+        assert_eq!(r("A00"), Ok(("A00".into(), "A00".into())));
+        for bad in [
+            "", "F00", "B9", "B100", "B99-B20", "B20-", "-B20", "Sicilian", "B20-C1x",
+        ] {
+            let e = EcoRange::parse(bad).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("`{bad}` is no ECO code")),
+                "{e}"
+            );
+        }
+        assert!(EcoRange::parse("B20-B99").unwrap().contains("B90"));
+        assert!(!EcoRange::parse("B20-B99").unwrap().contains("C00"));
+    }
+
+    #[test]
     fn every_filter_at_once() {
         let db = db();
         let chess = Variant::chess();
@@ -1063,6 +1122,8 @@ mod tests {
             any_position: vec![Position::start(&chess).key()],
             moves_prefix: Some(moves("e2e4")),
             pattern: Some(PositionPattern::new(&chess, vec![knight], None)),
+            eco: Some(EcoRange::parse("C40-C49").unwrap()),
+            opening: Some("KNIGHT OPENING".into()),
             limit: Some(1),
             offset: None,
         };
@@ -1077,6 +1138,14 @@ mod tests {
         assert_eq!(ids(&db, past), []);
         // Any one filter changed, no game is left.
         for changed in [
+            GameFilter {
+                eco: Some(EcoRange::parse("C45-C99").unwrap()),
+                ..all.clone()
+            },
+            GameFilter {
+                opening: Some("gambit".into()),
+                ..all.clone()
+            },
             GameFilter {
                 result: Some("0-1".into()),
                 ..all.clone()
@@ -1110,6 +1179,8 @@ mod tests {
             position: None,
             moves_prefix: None,
             pattern: None,
+            eco: None,
+            opening: None,
             limit: Some(1),
             offset: Some(1),
             ..all
