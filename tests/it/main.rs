@@ -21,6 +21,7 @@ mod db;
 mod docs;
 mod game_roundtrip;
 mod invalid;
+mod openings;
 mod perft;
 mod played_variants;
 mod position_keys;
