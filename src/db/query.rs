@@ -8,7 +8,9 @@ use rusqlite::types::Value;
 
 use super::pattern::PositionPattern;
 use super::{Database, DbError, packed, postings, tags};
+use crate::notation::filter::{GameSelection, facts};
 use crate::notation::position::{FenField, PositionStringError, read_position, read_setup};
+use crate::notation::reader::GameSplitter;
 use crate::rules::{
     CastlingSide, Color, Move, Piece, Position, Setup, Square, Variant, WaitingPawn,
 };
@@ -49,6 +51,14 @@ pub struct GameFilter {
     pub eco: Option<EcoRange>,
     /// A part of the opening's name (case-blind).
     pub opening: Option<String>,
+    /// At least this many main-line plies (the `plies` column).
+    pub min_plies: Option<u64>,
+    /// At most this many.
+    pub max_plies: Option<u64>,
+    /// What a game must hold beyond its columns (tag comparisons, plies,
+    /// ending, annotations): each game the other filters leave is read
+    /// again from its original text and tested.
+    pub selection: Option<GameSelection>,
     /// Most games to return.
     pub limit: Option<u64>,
     /// Matching games to skip before the first returned (paging).
@@ -548,6 +558,9 @@ fn staged_games(filter: &GameFilter) -> Option<u64> {
         && filter.moves_prefix.is_none()
         && filter.eco.is_none()
         && filter.opening.is_none()
+        && filter.selection.is_none()
+        && filter.min_plies.is_none()
+        && filter.max_plies.is_none()
         && filter.pattern.is_none();
     filter
         .limit
@@ -605,6 +618,18 @@ fn conditions(filter: &GameFilter) -> Conditions {
         let first = c.param(Value::Text(eco.first.clone()));
         let last = c.param(Value::Text(eco.last.clone()));
         c.conds.push(format!("g.eco BETWEEN ?{first} AND ?{last}"));
+    }
+    if let Some(n) = filter.min_plies {
+        c.bind(
+            "g.plies >= ?",
+            Value::Integer(i64::try_from(n).unwrap_or(i64::MAX)),
+        );
+    }
+    if let Some(n) = filter.max_plies {
+        c.bind(
+            "g.plies <= ?",
+            Value::Integer(i64::try_from(n).unwrap_or(i64::MAX)),
+        );
     }
     if let Some(name) = &filter.opening {
         c.bind(
@@ -676,7 +701,8 @@ fn order_and_page(filter: &GameFilter, by_position: bool) -> String {
     } else {
         " ORDER BY g.id"
     };
-    let page = match (filter.pattern.is_none(), filter.limit, filter.offset) {
+    let in_sql = filter.pattern.is_none() && filter.selection.is_none();
+    let page = match (in_sql, filter.limit, filter.offset) {
         (false, _, _) | (true, None, None) => String::new(),
         (true, Some(limit), offset) => format!(" LIMIT {limit} OFFSET {}", offset.unwrap_or(0)),
         (true, None, Some(offset)) => format!(" LIMIT -1 OFFSET {offset}"),
@@ -716,20 +742,62 @@ impl Database {
         }
         let (sql, params) = search_sql(filter, !keys.is_empty());
         let mut stmt = self.conn.prepare(&sql)?;
-        match &filter.pattern {
+        let selection = filter.selection.as_ref();
+        let (found, stats) = match &filter.pattern {
             None => {
                 let found = stmt
                     .query_map(rusqlite::params_from_iter(params), |r| {
                         found_game(r, r.get(FOUND_COUNT)?)
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok((found, SearchStats::default()))
+                (found, SearchStats::default())
             }
             Some(pattern) => {
                 let rows = stmt.query(rusqlite::params_from_iter(params))?;
-                scan_pattern(rows, pattern, filter.limit, filter.offset.unwrap_or(0))
+                match selection {
+                    None => scan_pattern(rows, pattern, filter.limit, filter.offset.unwrap_or(0))?,
+                    Some(_) => scan_pattern(rows, pattern, None, 0)?,
+                }
+            }
+        };
+        let Some(selection) = selection else {
+            return Ok((found, stats));
+        };
+        // The games left, each read again and tested, then paged.
+        let mut kept = Vec::new();
+        let mut skip = filter.offset.unwrap_or(0);
+        for g in found {
+            if filter.limit.is_some_and(|l| kept.len() as u64 >= l) {
+                break;
+            }
+            if self.selects(g.id, selection)? {
+                if skip > 0 {
+                    skip -= 1;
+                } else {
+                    kept.push(g);
+                }
             }
         }
+        Ok((kept, stats))
+    }
+
+    /// Whether stored game `id` passes `selection`, read again from its
+    /// original text as `xpgn filter` reads a file.
+    fn selects(&self, id: i64, selection: &GameSelection) -> Result<bool, DbError> {
+        let stored: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT original_zstd FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        let Some(stored) = stored else {
+            return Ok(false);
+        };
+        let bytes = super::original::read(id, &stored)?;
+        let mut games = GameSplitter::new(&bytes[..]);
+        Ok(match games.next_game() {
+            Some(Ok(game)) => selection.matches(&facts(&self.registry, &game).0),
+            _ => false,
+        })
     }
 
     /// The diagnostics of game `id` as stored: a JSON array of objects
@@ -1124,6 +1192,12 @@ mod tests {
             pattern: Some(PositionPattern::new(&chess, vec![knight], None)),
             eco: Some(EcoRange::parse("C40-C49").unwrap()),
             opening: Some("KNIGHT OPENING".into()),
+            min_plies: Some(4),
+            max_plies: Some(4),
+            selection: Some(GameSelection {
+                tags: vec![crate::notation::filter::TagTest::parse("Date>=2001.05").unwrap()],
+                ..Default::default()
+            }),
             limit: Some(1),
             offset: None,
         };
@@ -1144,6 +1218,21 @@ mod tests {
             },
             GameFilter {
                 opening: Some("gambit".into()),
+                ..all.clone()
+            },
+            GameFilter {
+                min_plies: Some(5),
+                ..all.clone()
+            },
+            GameFilter {
+                max_plies: Some(3),
+                ..all.clone()
+            },
+            GameFilter {
+                selection: Some(GameSelection {
+                    comments: Some(true),
+                    ..Default::default()
+                }),
                 ..all.clone()
             },
             GameFilter {
@@ -1181,6 +1270,9 @@ mod tests {
             pattern: None,
             eco: None,
             opening: None,
+            min_plies: None,
+            max_plies: None,
+            selection: None,
             limit: Some(1),
             offset: Some(1),
             ..all

@@ -318,7 +318,7 @@ fn finish(tally: Tally, positions: &[Position]) -> Result<Tree, DbError> {
         let opening = book.as_ref().and_then(|b| {
             let mut after = pos.clone();
             after.play_unchecked(&mv);
-            b.lookup(&after).cloned()
+            b.lookup(&after)
         });
         tree.moves.push(TreeMove {
             opening,

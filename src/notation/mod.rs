@@ -5,6 +5,7 @@
 pub mod clean;
 pub mod coord;
 pub mod diagnostic;
+pub mod filter;
 pub mod game;
 #[cfg(test)]
 mod nom_grammar;

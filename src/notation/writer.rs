@@ -202,19 +202,30 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
     out
 }
 
-/// Fills lines of at most 80 characters with tokens.
+/// Fills lines of at most `width` characters (80 unless asked) with
+/// tokens.
 struct Lines {
     out: String,
     line_len: usize,
     /// The next token follows without a space (after `(`).
     glue: bool,
+    width: usize,
 }
 
 impl Lines {
+    fn new(width: usize) -> Lines {
+        Lines {
+            out: String::new(),
+            line_len: 0,
+            glue: false,
+            width,
+        }
+    }
+
     fn token(&mut self, t: &str) {
         let len = t.chars().count();
         let space = usize::from(self.line_len > 0 && !self.glue);
-        if self.line_len > 0 && self.line_len + space + len > 80 {
+        if self.line_len > 0 && self.line_len + space + len > self.width {
             self.out.push('\n');
             self.line_len = 0;
         } else if space == 1 {
@@ -228,7 +239,7 @@ impl Lines {
 
     /// A token written straight after the previous one (`)`).
     fn attach(&mut self, t: &str) {
-        if self.line_len + t.len() > 80 {
+        if self.line_len + t.len() > self.width {
             self.out.push('\n');
             self.line_len = 0;
         }
@@ -347,16 +358,54 @@ pub fn write_game(
     game: &Game,
     notation: MoveNotation,
 ) -> Result<String, ReplayError> {
-    let mut out = String::new();
-    for (name, value) in export_tags(game) {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    write_game_with(registry, game, notation, &WriteOptions::default())
+}
+
+/// The default width of movetext lines.
+pub const LINE_WIDTH: usize = 80;
+
+/// How [`write_game_with`] lays a game out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Most characters of a movetext line (a longer token stands alone).
+    pub width: usize,
+    /// Write the Seven Tag Roster first, the missing ones as `?`; else
+    /// only the tags the game has.
+    pub roster: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            width: LINE_WIDTH,
+            roster: true,
+        }
     }
-    out.push('\n');
-    let mut lines = Lines {
-        out: String::new(),
-        line_len: 0,
-        glue: false,
+}
+
+/// [`write_game`] laid out as `options` say.
+///
+/// # Errors
+/// A game that does not replay.
+pub fn write_game_with(
+    registry: &Registry,
+    game: &Game,
+    notation: MoveNotation,
+    options: &WriteOptions,
+) -> Result<String, ReplayError> {
+    let mut out = String::new();
+    let tags = if options.roster {
+        export_tags(game)
+    } else {
+        game.tags.clone()
     };
+    for (name, value) in &tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    if !tags.is_empty() {
+        out.push('\n');
+    }
+    let mut lines = Lines::new(options.width);
     write_movetext(registry, game, &mut lines, notation)?;
     if game.moves.is_empty() {
         for c in &game.final_comments {
@@ -609,11 +658,7 @@ pub fn write_invalid(
         text.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
     text.push('\n');
-    let mut lines = Lines {
-        out: String::new(),
-        line_len: 0,
-        glue: false,
-    };
+    let mut lines = Lines::new(LINE_WIDTH);
     if let Some(r) = &checked.replay {
         let mut pos = r.start.clone();
         let mut first = true;

@@ -378,7 +378,7 @@ fn assemble(
 /// no book or the book names none of them.
 pub fn classify(variant: &Variant, keys: &[u64]) -> Option<Opening> {
     let book = OpeningBook::of_or_none(variant)?;
-    book.classify(keys.iter().copied()).cloned()
+    book.classify(keys.iter().copied())
 }
 
 /// The `diagnostics` column: a JSON array of objects (severity, kind,

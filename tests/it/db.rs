@@ -1163,7 +1163,7 @@ fn refused_filter_values_exit_2_naming_the_flag_and_what_it_takes() {
             vec!["--status", "valid", "invalid"],
         ),
         (&["--limit", "ten"][..], vec!["--limit", "ten"]),
-        (&["--tag", "White"][..], vec!["--tag", "NAME=VALUE"]),
+        (&["--tag", "White"][..], vec!["--tag", "NAME OP VALUE"]),
         (
             &["--variant", "xiangqi"][..],
             vec!["--variant", "known: chess"],

@@ -19,6 +19,7 @@ mod corpus;
 mod dataset;
 mod db;
 mod docs;
+mod filter;
 mod game_roundtrip;
 mod invalid;
 mod openings;

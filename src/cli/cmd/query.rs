@@ -143,16 +143,19 @@ pub(super) fn filter(
         .map(|name| variant_arg(registry, name))
         .transpose()?;
     let board = variant.clone().unwrap_or_else(Variant::chess);
+    // `NAME=TEXT` is answered in SQL; comparisons, and the `Player` and
+    // `Elo` pseudo-tags, by reading the games the rest selects.
     let mut tags = Vec::new();
-    for t in &args.tag {
-        let (name, value) = t.split_once('=').ok_or_else(|| {
-            CliError::Usage(format!(
-                "--tag `{}`: expected NAME=VALUE, e.g. White=Carlsen",
-                shown(t)
-            ))
-        })?;
-        tags.push((name.to_string(), value.to_string()));
+    let mut tests = Vec::new();
+    for test in super::filter::tag_tests(&args.tag)? {
+        if test.is_text_contains() && !matches!(test.name.as_str(), "Player" | "Elo") {
+            tags.push((test.name, test.value));
+        } else {
+            tests.push(test);
+        }
     }
+    let mut selection = super::filter::selection(tests, &args.select)?;
+    let (min_plies, max_plies) = (selection.min_plies.take(), selection.max_plies.take());
     for (name, value) in [
         ("White", &args.white),
         ("Black", &args.black),
@@ -218,6 +221,9 @@ pub(super) fn filter(
         pattern,
         eco,
         opening: args.opening.clone(),
+        min_plies: min_plies.map(|n| n as u64),
+        max_plies: max_plies.map(|n| n as u64),
+        selection: (!selection.is_empty()).then_some(selection),
         limit: args.limit,
         offset: None,
     };

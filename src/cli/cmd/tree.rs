@@ -44,8 +44,8 @@ pub(super) fn run(
             let found = fen_positions(&variant, f)?;
             let note = partial_note(&found);
             if note.is_none() {
-                here = OpeningBook::of_or_none(&variant)
-                    .and_then(|b| b.lookup(&found.positions[0]).cloned());
+                here =
+                    OpeningBook::of_or_none(&variant).and_then(|b| b.lookup(&found.positions[0]));
             }
             (found.positions, note)
         }
