@@ -11,7 +11,7 @@ use rusqlite::OptionalExtension;
 use super::import::game_hashes;
 use super::packed::{self, Decoder, PackedError};
 use super::{Database, DbError, original, tags};
-use crate::notation::clean::{Cleaning, set_opening_tags};
+use crate::notation::clean::{Cleaning, clean, fixed_if_only_the_result_is_wrong, line_key};
 use crate::notation::coord::write_coord;
 use crate::notation::opening::Opening;
 use crate::notation::position::read_position;
@@ -19,7 +19,7 @@ use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::san::push_san_after;
 use crate::notation::writer::{
-    MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
+    MoveNotation, WriteOptions, write_game_with, write_invalid, write_invalid_json, write_json,
 };
 use crate::record::{GameRecord, MAX_INDEXED_PLY, MainLine};
 use crate::rules::Position;
@@ -51,6 +51,13 @@ pub struct Exported {
     /// Why the game went out in its invalid form although another was
     /// asked for (its first error).
     pub unchanged: Option<String>,
+    /// Its stored ECO code.
+    pub eco: Option<String>,
+    /// The key of its moves ([`crate::notation::clean::line_key`]), for a
+    /// valid game written anew.
+    pub line_key: Option<u128>,
+    /// Whether the cleaning set its result from the final position.
+    pub result_fixed: bool,
 }
 
 impl Exported {
@@ -67,7 +74,7 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn export_game(&self, id: i64, form: ExportForm) -> Result<Option<Exported>, DbError> {
-        self.export_game_with(id, form, &Cleaning::default())
+        self.export_game_with(id, form, &Cleaning::default(), &WriteOptions::default())
     }
 
     /// Game `id` in `form`, a valid game changed first as `cleaning` says
@@ -81,6 +88,7 @@ impl Database {
         id: i64,
         form: ExportForm,
         cleaning: &Cleaning,
+        options: &WriteOptions,
     ) -> Result<Option<Exported>, DbError> {
         type Row = (String, Option<String>, Vec<u8>, Option<Opening>);
         let row: Option<Row> = self
@@ -101,31 +109,55 @@ impl Database {
             return Ok(None);
         };
         let raw = original::read(id, &stored)?;
+        let eco = opening.as_ref().map(|o| o.eco.clone());
+        let exported = |bytes: Vec<u8>, unchanged: Option<String>| Exported {
+            bytes,
+            unchanged,
+            eco: eco.clone(),
+            line_key: None,
+            result_fixed: false,
+        };
         if form == ExportForm::Original {
-            return Ok(Some(Exported {
-                bytes: raw,
-                unchanged: None,
-            }));
+            return Ok(Some(exported(raw, None)));
         }
         let Some(Ok((text, mut game))) = read_games(&raw[..]).next() else {
             // No game in the stored text (nothing a reader stores): it goes
             // out as it is.
-            return Ok(Some(Exported {
-                bytes: raw,
-                unchanged: Some(diagnostic.unwrap_or_else(|| "unreadable".into())),
-            }));
+            let why = diagnostic.unwrap_or_else(|| "unreadable".into());
+            return Ok(Some(exported(raw, Some(why))));
         };
-        let checked = check_game(&self.registry, &game, None);
-        if status == "valid" && checked.is_valid() {
-            set_opening_tags(&mut game, opening.as_ref(), cleaning.eco);
+        let mut checked = check_game(&self.registry, &game, None);
+        let mut fixed_first = false;
+        if cleaning.fix_results
+            && let Some((fixed, again)) =
+                fixed_if_only_the_result_is_wrong(&self.registry, &game, &checked, None)
+        {
+            (game, checked, fixed_first) = (fixed, again, true);
+        }
+        if (status == "valid" || fixed_first)
+            && checked.is_valid()
+            && let Some(r) = &checked.replay
+        {
+            let mut end = r.start.clone();
+            for m in &r.moves {
+                end.play_unchecked(m);
+            }
+            let done = clean(
+                &mut game,
+                cleaning,
+                Some(&end),
+                r.moves.len(),
+                opening.as_ref(),
+            );
             let written = match form {
                 ExportForm::Json => write_json(&self.registry, &game).map(|j| j + "\n"),
-                _ => write_game(&self.registry, &game, MoveNotation::San),
+                _ => write_game_with(&self.registry, &game, MoveNotation::San, options),
             };
             if let Ok(text) = written {
                 return Ok(Some(Exported {
-                    bytes: text.into_bytes(),
-                    unchanged: None,
+                    line_key: Some(line_key(&r.start, &r.moves)),
+                    result_fixed: done.result_fixed || fixed_first,
+                    ..exported(text.into_bytes(), None)
                 }));
             }
         }
@@ -140,10 +172,7 @@ impl Database {
             }
             _ => write_invalid(&raw, &game, &checked, MoveNotation::San),
         };
-        Ok(Some(Exported {
-            bytes,
-            unchanged: Some(why),
-        }))
+        Ok(Some(exported(bytes, Some(why))))
     }
 }
 

@@ -88,6 +88,59 @@ pub fn line_key(start: &Position, moves: &[crate::rules::Move]) -> u128 {
     (u128::from(halves[0]) << 64) | u128::from(halves[1])
 }
 
+/// Sets the result of `game` (its `Result` tag and termination marker) to
+/// the one its final position `end` decides, when it decides one
+/// (checkmate, stalemate, a variant's win) and the game records another
+/// (`*` included), as pgn-extract's `--fixresulttags` does. Returns
+/// whether it changed anything.
+pub fn fix_result(game: &mut Game, end: &Position) -> bool {
+    let Some(outcome) = end.outcome() else {
+        return false;
+    };
+    let decided = outcome.result();
+    let written = game
+        .result
+        .as_deref()
+        .or_else(|| game.tag("Result"))
+        .unwrap_or("*");
+    let tag = game.tag("Result").unwrap_or(decided);
+    if written == decided && tag == decided {
+        return false;
+    }
+    game.result = Some(decided.to_string());
+    match game.tags.iter_mut().find(|(n, _)| n == "Result") {
+        Some((_, v)) => *v = decided.to_string(),
+        None => game.tags.push(("Result".into(), decided.into())),
+    }
+    true
+}
+
+/// A game that is invalid only for a result its final position
+/// contradicts (R-0-3), with that result fixed ([`fix_result`]) and
+/// checked again: `Some` with the fixed game and its check when that makes
+/// it valid.
+pub fn fixed_if_only_the_result_is_wrong(
+    registry: &crate::rules::Registry,
+    game: &Game,
+    checked: &super::replay::Checked,
+    visit: Option<&mut super::replay::MoveVisitor<'_>>,
+) -> Option<(Game, super::replay::Checked)> {
+    if checked.is_valid() {
+        return None;
+    }
+    let r = checked.replay.as_ref()?;
+    let mut end = r.start.clone();
+    for m in &r.moves {
+        end.play_unchecked(m);
+    }
+    let mut fixed = game.clone();
+    if !fix_result(&mut fixed, &end) {
+        return None;
+    }
+    let again = super::replay::check_game(registry, &fixed, visit);
+    again.is_valid().then_some((fixed, again))
+}
+
 /// Changes a valid `game` as `cleaning` says: `end` is the position its
 /// main line ends in and `plies` the main line's length; `opening` its
 /// opening.
@@ -124,23 +177,9 @@ pub fn clean(
         }
     }
     if cleaning.fix_results
-        && let Some(outcome) = end.and_then(Position::outcome)
+        && let Some(end) = end
     {
-        let decided = outcome.result();
-        let written = game
-            .result
-            .as_deref()
-            .or_else(|| game.tag("Result"))
-            .unwrap_or("*");
-        let tag = game.tag("Result").unwrap_or(decided);
-        if written != decided || tag != decided {
-            game.result = Some(decided.to_string());
-            match game.tags.iter_mut().find(|(n, _)| n == "Result") {
-                Some((_, v)) => *v = decided.to_string(),
-                None => game.tags.push(("Result".into(), decided.into())),
-            }
-            done.result_fixed = true;
-        }
+        done.result_fixed = fix_result(game, end);
     }
     if cleaning.ply_count {
         let value = plies.to_string();

@@ -13,6 +13,7 @@ mod alike;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;
+mod clean;
 mod cli;
 mod corpus;
 #[cfg(feature = "parquet")]

@@ -6,7 +6,7 @@ use super::output::{FileId, output_file, write_atomically};
 use super::shown;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
-use xpgn::notation::clean::{Cleaning, clean, line_key};
+use xpgn::notation::clean::{Cleaning, clean, fixed_if_only_the_result_is_wrong, line_key};
 use xpgn::notation::diagnostic::Diagnostic;
 use xpgn::notation::game::Game;
 use xpgn::notation::opening::OpeningTracker;
@@ -31,12 +31,24 @@ fn convert_game(
     how: &How,
 ) -> Converted {
     let mut tracker = OpeningTracker::new();
-    let checked = check_game(
+    let mut checked = check_game(
         registry,
         &game,
         Some(&mut |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a)),
     );
     let mut meta = Meta::default();
+    if how.cleaning.fix_results {
+        let mut again = OpeningTracker::new();
+        if let Some((fixed, fixed_check)) = fixed_if_only_the_result_is_wrong(
+            registry,
+            &game,
+            &checked,
+            Some(&mut |b: &Position, m: &Move, a: &Position| again.visit(b, m, a)),
+        ) {
+            (game, checked, tracker) = (fixed, fixed_check, again);
+            meta.result_fixed = true;
+        }
+    }
     if let Some(r) = &checked.replay {
         let opening = tracker.opening(Some(&r.start));
         meta.eco = opening.as_ref().map(|o| o.eco.clone());
@@ -53,7 +65,7 @@ fn convert_game(
                 r.moves.len(),
                 opening.as_ref(),
             );
-            meta.result_fixed = done.result_fixed;
+            meta.result_fixed |= done.result_fixed;
         }
     }
     let (bytes, errors) = write_converted(registry, text, &game, &checked, to, &how.options);

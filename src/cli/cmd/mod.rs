@@ -80,7 +80,7 @@ pub(super) fn write_options(
 ) -> xpgn::notation::writer::WriteOptions {
     xpgn::notation::writer::WriteOptions {
         width: usize::from(args.line_width),
-        roster: args.tags == crate::cli::args::TagsKept::All,
+        roster: args.tags != crate::cli::args::TagsKept::None,
     }
 }
 
