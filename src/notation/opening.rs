@@ -154,7 +154,7 @@ impl OpeningBook {
     /// kept beside them ([`CHESS_KEYS`]). `None` if the file holds no
     /// whole entries (a unit test keeps it matched to the lines).
     fn chess_from_keys() -> Option<OpeningBook> {
-        if CHESS_KEYS.is_empty() || CHESS_KEYS.len() % KEY_ENTRY != 0 {
+        if CHESS_KEYS.is_empty() || !CHESS_KEYS.len().is_multiple_of(KEY_ENTRY) {
             return None;
         }
         let mut book = OpeningBook::new(Variant::chess());
