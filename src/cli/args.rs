@@ -107,11 +107,19 @@ pub enum Command {
         /// Output file (default, and `-`: standard output).
         #[arg(long, short = 'o')]
         output: Option<String>,
+        /// What to change in the games written.
+        #[command(flatten)]
+        clean: CleanArgs,
         /// Worker threads (default: one per core; 1 for one); the output is
         /// the same for any number.
         #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
         jobs: Option<usize>,
     },
+    /// Select games from files, without a database: tag comparisons, plies,
+    /// ending, comments, variations, underpromotion; the games written as
+    /// read.
+    #[command(after_help = examples!("xpgn filter games/ --tag 'WhiteElo>=2600' -o strong.pgn", "xpgn filter a.pgn --ending checkmate --min-plies 40", "xpgn filter a.pgn --tag-file criteria.txt --invert -o rest.pgn"))]
+    Filter(Box<FilterCommandArgs>),
     /// Import game files into the database: every game replayed and stored
     /// (invalid ones with their diagnostic), every position indexed.
     #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
@@ -360,9 +368,16 @@ pub struct FilterArgs {
     /// and `--material`; default chess).
     #[arg(long)]
     pub variant: Option<String>,
-    /// A tag containing a value, case-blind: `NAME=VALUE` (repeatable).
-    #[arg(long)]
+    /// A tag test, repeatable: `NAME=VALUE` (the tag contains the value,
+    /// case-blind; equal numbers for a number, the same days for a date),
+    /// `NAME!=VALUE`, or `NAME>=VALUE`, `>`, `<=`, `<` (as numbers when
+    /// the value is one, as dates for a tag whose name ends in `Date`);
+    /// `Player` stands for White or Black, `Elo` for WhiteElo or BlackElo.
+    #[arg(long, value_name = "NAME OP VALUE")]
     pub tag: Vec<String>,
+    /// What the games hold (plies, ending, annotations).
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Shorthand for `--tag White=...`.
     #[arg(long)]
     pub white: Option<String>,
@@ -409,9 +424,86 @@ pub struct FilterArgs {
     /// (`R2` exactly, `>=N` at least, `<=N` at most, `*` the other types).
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<String>,
+    /// ECO codes of the game's opening: one code (`B90`), a range
+    /// (`B20-B99`, both ends included) or a letter (`B`: B00-B99).
+    #[arg(long, value_name = "CODES")]
+    pub eco: Option<String>,
+    /// A part of the opening's name, case-blind (`Sicilian`).
+    #[arg(long, value_name = "NAME")]
+    pub opening: Option<String>,
     /// Most games to select.
     #[arg(long)]
     pub limit: Option<u64>,
+}
+
+/// The filters on what a game holds, the same with or without a database.
+#[derive(Args, Debug, Default, Clone)]
+pub struct SelectArgs {
+    /// At least N main-line plies.
+    #[arg(long, value_name = "N")]
+    pub min_plies: Option<usize>,
+    /// At most N main-line plies.
+    #[arg(long, value_name = "N")]
+    pub max_plies: Option<usize>,
+    /// How the game ended, repeatable or comma-separated (any of them):
+    /// checkmate, stalemate, a variant's win (bare-king, king-exploded,
+    /// check-limit, goal-reached, no-pieces-left), or result-only (the
+    /// final position decides nothing and a result is recorded).
+    #[arg(long, value_name = "HOW", value_delimiter = ',')]
+    pub ending: Vec<String>,
+    /// Games with a comment.
+    #[arg(long, conflicts_with = "no_comments")]
+    pub comments: bool,
+    /// Games without any comment.
+    #[arg(long)]
+    pub no_comments: bool,
+    /// Games with a variation.
+    #[arg(long, conflicts_with = "no_variations")]
+    pub variations: bool,
+    /// Games without any variation.
+    #[arg(long)]
+    pub no_variations: bool,
+    /// Games whose main line promotes to another piece than a queen.
+    #[arg(long)]
+    pub underpromotion: bool,
+    /// A pgn-extract-style tag criteria file (repeatable): lines
+    /// `Name "value"` (a prefix of the tag's value) or `Name OP "value"`;
+    /// lines of one tag or-ed, of different tags and-ed.
+    #[arg(long, value_name = "FILE")]
+    pub tag_file: Vec<String>,
+}
+
+/// `xpgn filter` arguments.
+#[derive(Args, Debug)]
+pub struct FilterCommandArgs {
+    /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
+    /// case); `-` for standard input.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// The variant of games that have no Variant tag (default orthodox
+    /// chess).
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// A tag test, repeatable, as for `query --tag`: `WhiteElo>=2600`,
+    /// `Date<1962`, `Event=Wijk` (contains, case-blind), `Result!=1-0`.
+    #[arg(long, value_name = "NAME OP VALUE")]
+    pub tag: Vec<String>,
+    /// What the games hold.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// The games that do not match instead.
+    #[arg(long)]
+    pub invert: bool,
+    /// Most games to write.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Output file (default, and `-`: standard output).
+    #[arg(long, short = 'o')]
+    pub output: Option<String>,
+    /// Worker threads (default: one per core; 1 for one); the output is
+    /// the same for any number.
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
+    pub jobs: Option<usize>,
 }
 
 /// `xpgn query` arguments.
@@ -440,6 +532,9 @@ pub struct ExportArgs {
     /// Output file (default, and `-`: standard output).
     #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
+    /// What to change in the games written (not with `--original`).
+    #[command(flatten)]
+    pub clean: CleanArgs,
     /// With `--to parquet`: the dataset folder to write.
     #[cfg(feature = "parquet")]
     #[arg(long, value_name = "DIR")]
@@ -448,6 +543,69 @@ pub struct ExportArgs {
     #[cfg(feature = "parquet")]
     #[arg(long, value_name = "ROWS", default_value_t = xpgn::dataset::DEFAULT_PART_ROWS, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub part_size: usize,
+}
+
+/// What `convert` and `export` change in the valid games they write.
+#[derive(Args, Debug, Default)]
+pub struct CleanArgs {
+    /// Add `ECO` and `Opening` tags naming the game's opening (from the
+    /// opening book of its variant) where the game has none; tags already
+    /// written stay as they are.
+    #[arg(long)]
+    pub add_eco: bool,
+    /// As `--add-eco`, and replace `ECO` and `Opening` tags that say
+    /// otherwise.
+    #[arg(long)]
+    pub replace_eco: bool,
+    /// Leave out every comment.
+    #[arg(long)]
+    pub strip_comments: bool,
+    /// Leave out every NAG (and suffix annotation: `!`, `?`...).
+    #[arg(long)]
+    pub strip_nags: bool,
+    /// Leave out every variation.
+    #[arg(long)]
+    pub strip_variations: bool,
+    /// Which tags to write: all (the Seven Tag Roster first), roster (the
+    /// seven only), none; the tags the moves need (Variant, FEN, SetUp)
+    /// and those asked for (--add-eco, --plycount) always.
+    #[arg(long, value_enum, default_value = "all")]
+    pub tags: TagsKept,
+    /// Most characters of a movetext line (at least 20).
+    #[arg(long, value_name = "N", default_value = "80", value_parser = clap::value_parser!(u16).range(20..=10000))]
+    pub line_width: u16,
+    /// Add a `PlyCount` tag (the main line's plies).
+    #[arg(long)]
+    pub plycount: bool,
+    /// Set the result (tag and movetext) from the final position where it
+    /// decides one (checkmate, stalemate, a variant's win) and the game
+    /// says otherwise, as pgn-extract's --fixresulttags.
+    #[arg(long)]
+    pub fix_results: bool,
+    /// Write only the first of the games that play the same moves
+    /// (variant, start, main line; as `xpgn duplicates` groups them).
+    #[arg(long)]
+    pub drop_duplicates: bool,
+    /// Write the games into files of N games each: OUT-1.pgn, OUT-2.pgn...
+    /// (with -o OUT.pgn).
+    #[arg(long, value_name = "N", conflicts_with = "split_by_eco", value_parser = clap::value_parser!(u64).range(1..))]
+    pub split_every: Option<u64>,
+    /// Write the games into one file per ECO letter: OUT-A.pgn ... OUT-E.pgn,
+    /// and OUT-none.pgn for the games without a name (with -o OUT.pgn).
+    #[arg(long)]
+    pub split_by_eco: bool,
+}
+
+/// Which tags `--tags` keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum TagsKept {
+    /// Every tag.
+    #[default]
+    All,
+    /// The Seven Tag Roster.
+    Roster,
+    /// None.
+    None,
 }
 
 /// `xpgn dataset` arguments.

@@ -104,8 +104,23 @@ fn load_variants(cli: &Cli) -> Result<xpgn::rules::Registry, DefinitionError> {
     for path in paths {
         // A refused variants.ini section is a warning: the file's other
         // sections load, as Fairy-Stockfish loads them.
-        for refusal in registry.load_path(&path)?.refused {
+        let loaded = registry.load_path(&path)?;
+        for refusal in loaded.refused {
             eprintln!("{}", shown_definition_error(&refusal, Severity::Warning));
+        }
+        // An openings file a definition points at is read now: a fault in
+        // it stops xpgn as one in the definition does.
+        for name in &loaded.names {
+            if let Some(variant) = registry.lookup(name) {
+                xpgn::notation::opening::OpeningBook::of(&variant).map_err(|e| {
+                    DefinitionError {
+                        file: e.source_name,
+                        line: e.line,
+                        field: "openings".into(),
+                        reason: e.message,
+                    }
+                })?;
+            }
         }
     }
     Ok(registry)

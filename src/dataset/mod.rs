@@ -110,6 +110,8 @@ pub const GAMES_SCHEMA: &str = "message games {
     optional binary moves_san (STRING);
     optional binary moves_coord (STRING);
     optional binary moves_hash;
+    optional binary eco (STRING);
+    optional binary opening (STRING);
 }";
 
 /// The schema of `positions` parts.
@@ -544,6 +546,16 @@ fn write_game_column(
         27 => write_opt_bytes(col, line(|l| text(&l.san))),
         28 => write_opt_bytes(col, line(|l| text(&l.coord))),
         29 => write_opt_bytes(col, line(|l| bytes(&l.moves_hash))),
+        30 => write_opt_bytes(
+            col,
+            rows.iter()
+                .map(|g| g.opening.as_ref().map(|o| text(&o.eco))),
+        ),
+        31 => write_opt_bytes(
+            col,
+            rows.iter()
+                .map(|g| g.opening.as_ref().map(|o| text(&o.name))),
+        ),
         _ => Err(ParquetError::General(format!(
             "games schema has no column {index}"
         ))),

@@ -11,16 +11,26 @@ use rusqlite::OptionalExtension;
 use super::import::game_hashes;
 use super::packed::{self, Decoder, PackedError};
 use super::{Database, DbError, original, tags};
+use crate::notation::clean::{Cleaning, clean, fixed_if_only_the_result_is_wrong, line_key};
 use crate::notation::coord::write_coord;
+use crate::notation::opening::Opening;
 use crate::notation::position::read_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::san::push_san_after;
 use crate::notation::writer::{
-    MoveNotation, write_game, write_invalid, write_invalid_json, write_json,
+    MoveNotation, WriteOptions, write_game_with, write_invalid, write_invalid_json, write_json,
 };
 use crate::record::{GameRecord, MAX_INDEXED_PLY, MainLine};
 use crate::rules::Position;
+
+/// The opening of the stored columns `eco` and `opening` (both, or none).
+pub(crate) fn opening_of(eco: Option<String>, name: Option<String>) -> Option<Opening> {
+    Some(Opening {
+        eco: eco?,
+        name: name?,
+    })
+}
 
 /// The form of an exported game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +51,13 @@ pub struct Exported {
     /// Why the game went out in its invalid form although another was
     /// asked for (its first error).
     pub unchanged: Option<String>,
+    /// Its stored ECO code.
+    pub eco: Option<String>,
+    /// The key of its moves ([`crate::notation::clean::line_key`]), for a
+    /// valid game written anew.
+    pub line_key: Option<u128>,
+    /// Whether the cleaning set its result from the final position.
+    pub result_fixed: bool,
 }
 
 impl Exported {
@@ -57,39 +74,90 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn export_game(&self, id: i64, form: ExportForm) -> Result<Option<Exported>, DbError> {
-        let row: Option<(String, Option<String>, Vec<u8>)> = self
+        self.export_game_with(id, form, &Cleaning::default(), &WriteOptions::default())
+    }
+
+    /// Game `id` in `form`, a valid game changed first as `cleaning` says
+    /// (its opening from the stored `eco` and `opening`); `None` if there
+    /// is no such game.
+    ///
+    /// # Errors
+    /// SQLite errors.
+    pub fn export_game_with(
+        &self,
+        id: i64,
+        form: ExportForm,
+        cleaning: &Cleaning,
+        options: &WriteOptions,
+    ) -> Result<Option<Exported>, DbError> {
+        type Row = (String, Option<String>, Vec<u8>, Option<Opening>);
+        let row: Option<Row> = self
             .conn
-            .prepare_cached("SELECT status, diagnostic, original_zstd FROM games WHERE id = ?1")?
-            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .prepare_cached(
+                "SELECT status, diagnostic, original_zstd, eco, opening FROM games WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    opening_of(r.get(3)?, r.get(4)?),
+                ))
+            })
             .optional()?;
-        let Some((status, diagnostic, stored)) = row else {
+        let Some((status, diagnostic, stored, opening)) = row else {
             return Ok(None);
         };
         let raw = original::read(id, &stored)?;
+        let eco = opening.as_ref().map(|o| o.eco.clone());
+        let exported = |bytes: Vec<u8>, unchanged: Option<String>| Exported {
+            bytes,
+            unchanged,
+            eco: eco.clone(),
+            line_key: None,
+            result_fixed: false,
+        };
         if form == ExportForm::Original {
-            return Ok(Some(Exported {
-                bytes: raw,
-                unchanged: None,
-            }));
+            return Ok(Some(exported(raw, None)));
         }
-        let Some(Ok((text, game))) = read_games(&raw[..]).next() else {
+        let Some(Ok((text, mut game))) = read_games(&raw[..]).next() else {
             // No game in the stored text (nothing a reader stores): it goes
             // out as it is.
-            return Ok(Some(Exported {
-                bytes: raw,
-                unchanged: Some(diagnostic.unwrap_or_else(|| "unreadable".into())),
-            }));
+            let why = diagnostic.unwrap_or_else(|| "unreadable".into());
+            return Ok(Some(exported(raw, Some(why))));
         };
-        let checked = check_game(&self.registry, &game, None);
-        if status == "valid" && checked.is_valid() {
+        let mut checked = check_game(&self.registry, &game, None);
+        let mut fixed_first = false;
+        if cleaning.fix_results
+            && let Some((fixed, again)) =
+                fixed_if_only_the_result_is_wrong(&self.registry, &game, &checked, None)
+        {
+            (game, checked, fixed_first) = (fixed, again, true);
+        }
+        if (status == "valid" || fixed_first)
+            && checked.is_valid()
+            && let Some(r) = &checked.replay
+        {
+            let mut end = r.start.clone();
+            for m in &r.moves {
+                end.play_unchecked(m);
+            }
+            let done = clean(
+                &mut game,
+                cleaning,
+                Some(&end),
+                r.moves.len(),
+                opening.as_ref(),
+            );
             let written = match form {
                 ExportForm::Json => write_json(&self.registry, &game).map(|j| j + "\n"),
-                _ => write_game(&self.registry, &game, MoveNotation::San),
+                _ => write_game_with(&self.registry, &game, MoveNotation::San, options),
             };
             if let Ok(text) = written {
                 return Ok(Some(Exported {
-                    bytes: text.into_bytes(),
-                    unchanged: None,
+                    line_key: Some(line_key(&r.start, &r.moves)),
+                    result_fixed: done.result_fixed || fixed_first,
+                    ..exported(text.into_bytes(), None)
                 }));
             }
         }
@@ -104,10 +172,7 @@ impl Database {
             }
             _ => write_invalid(&raw, &game, &checked, MoveNotation::San),
         };
-        Ok(Some(Exported {
-            bytes,
-            unchanged: Some(why),
-        }))
+        Ok(Some(exported(bytes, Some(why))))
     }
 }
 
@@ -132,6 +197,7 @@ impl Database {
             i64,
             Vec<u8>,
             Option<(Vec<u8>, Option<String>)>,
+            Option<Opening>,
         );
         let row: Option<Row> = self
             .conn
@@ -139,7 +205,7 @@ impl Database {
                 "SELECT g.variant, g.plies, g.status, g.warnings,
                         g.diagnostic, g.diagnostics,
                         (SELECT path FROM sources WHERE id = g.source), g.source_line,
-                        g.original_zstd, m.packed, m.start, m.game, {}
+                        g.original_zstd, m.packed, m.start, m.game, {}, g.eco, g.opening
                  FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
                 tags::COLUMNS
             ))?
@@ -160,6 +226,7 @@ impl Database {
                     r.get(7)?,
                     r.get(8)?,
                     line,
+                    opening_of(r.get(21)?, r.get(22)?),
                 ))
             })
             .optional()?;
@@ -175,6 +242,7 @@ impl Database {
             source_line,
             original,
             line,
+            opening,
         )) = row
         else {
             return Ok(None);
@@ -242,6 +310,7 @@ impl Database {
             original: original::read(id, &original)?,
             line: main_line,
             keys,
+            opening,
         }))
     }
 }

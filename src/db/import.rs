@@ -461,8 +461,9 @@ fn insert_game(
     conn.prepare_cached(
         "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
                             status, diagnostic, source, source_line, roster, more_tags,
-                            diagnostics, warnings, original_zstd)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                            diagnostics, warnings, original_zstd, eco, opening)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
+                 ?20, ?21)",
     )?
     .execute(params![
         id,
@@ -488,6 +489,8 @@ fn insert_game(
         },
         p.warnings as i64,
         packed,
+        p.opening.as_ref().map(|o| o.eco.as_str()),
+        p.opening.as_ref().map(|o| o.name.as_str()),
     ])?;
     Ok(())
 }

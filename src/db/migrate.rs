@@ -65,6 +65,10 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Sql(include_str!("sql/007_drop_raw.sql")),
     ],
     &[Step::Sql(include_str!("sql/008_opening_tree.sql"))],
+    &[
+        Step::Sql(include_str!("sql/009_openings.sql")),
+        Step::Code(name_openings),
+    ],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it
@@ -396,6 +400,47 @@ fn fill_hashes(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Version 9: the opening of every stored game of orthodox chess, named
+/// from its packed main line (from its `FEN` start, if any) as an import
+/// names it now.
+fn name_openings(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let chess = Variant::chess();
+    let mut rows = tx.prepare(
+        "SELECT m.game, m.packed, m.start FROM moves m JOIN games g ON g.id = m.game
+         WHERE g.variant = ?1",
+    )?;
+    let mut update = tx.prepare("UPDATE games SET eco = ?2, opening = ?3 WHERE id = ?1")?;
+    let mut query = rows.query([chess.name()])?;
+    while let Some(row) = query.next()? {
+        let game: i64 = row.get(0)?;
+        let packed_line: Vec<u8> = row.get(1)?;
+        let start: Option<String> = row.get(2)?;
+        let fail = |message: String| DbError::Migration {
+            version: 9,
+            game,
+            message,
+        };
+        let mut pos = match &start {
+            Some(text) => read_position(chess.clone(), text).map_err(|e| fail(e.to_string()))?,
+            None => Position::start(chess.clone()),
+        };
+        let mut keys = vec![pos.key()];
+        for (i, m) in packed::Decoder::new(&chess, &packed_line).enumerate() {
+            let m = m.map_err(|e| fail(e.to_string()))?;
+            if m.is_null() {
+                // Positions after a null move are no positions of the game (R-0-6).
+                break;
+            }
+            packed::play(&mut pos, &m, i + 1).map_err(|e| fail(e.to_string()))?;
+            keys.push(pos.key());
+        }
+        if let Some(opening) = crate::record::classify(&chess, &keys) {
+            update.execute(params![game, opening.eco, opening.name])?;
+        }
+    }
+    Ok(())
+}
+
 /// Version 6: every posting row written again in the compact form.
 fn compact_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
     let mut rows = tx.prepare("SELECT bucket, batch, entries FROM position_postings")?;
@@ -542,6 +587,16 @@ mod tests {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap()
+    }
+
+    /// Every game's opening columns.
+    fn opening_rows(conn: &Connection) -> Vec<(i64, Option<String>, Option<String>)> {
+        conn.prepare("SELECT id, eco, opening FROM games ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
     }
 
     /// Every game's tags.
@@ -751,6 +806,10 @@ mod tests {
         let expected_games = game_rows(&fresh.conn);
         let expected_index = all_postings(&fresh.conn);
         let expected_tags = tag_rows(&fresh.conn);
+        let expected_openings = opening_rows(&fresh.conn);
+        // Version 9 names the orthodox games as an import names them.
+        assert!(expected_openings.iter().any(|o| o.1.is_some()));
+        assert!(expected_openings.iter().any(|o| o.1.is_none()));
         assert!(expected_games.iter().all(|g| !g.3.is_empty()));
         // Some games carry the roster, others (XPGN samples) not.
         let rosters: i64 = fresh
@@ -781,6 +840,11 @@ mod tests {
                 "from version {version}"
             );
             assert_eq!(tag_rows(&db.conn), expected_tags, "from version {version}");
+            assert_eq!(
+                opening_rows(&db.conn),
+                expected_openings,
+                "from version {version}"
+            );
             assert_eq!(
                 all_postings(&db.conn),
                 expected_index,

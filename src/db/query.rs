@@ -8,7 +8,9 @@ use rusqlite::types::Value;
 
 use super::pattern::PositionPattern;
 use super::{Database, DbError, packed, postings, tags};
+use crate::notation::filter::{GameSelection, facts};
 use crate::notation::position::{FenField, PositionStringError, read_position, read_setup};
+use crate::notation::reader::GameSplitter;
 use crate::rules::{
     CastlingSide, Color, Move, Piece, Position, Setup, Square, Variant, WaitingPawn,
 };
@@ -45,6 +47,18 @@ pub struct GameFilter {
     /// Pieces and material one main-line position must show; only games
     /// of the pattern's variant can match.
     pub pattern: Option<PositionPattern>,
+    /// ECO codes the game's opening must fall in.
+    pub eco: Option<EcoRange>,
+    /// A part of the opening's name (case-blind).
+    pub opening: Option<String>,
+    /// At least this many main-line plies (the `plies` column).
+    pub min_plies: Option<u64>,
+    /// At most this many.
+    pub max_plies: Option<u64>,
+    /// What a game must hold beyond its columns (tag comparisons, plies,
+    /// ending, annotations): each game the other filters leave is read
+    /// again from its original text and tested.
+    pub selection: Option<GameSelection>,
     /// Most games to return.
     pub limit: Option<u64>,
     /// Matching games to skip before the first returned (paging).
@@ -75,6 +89,10 @@ pub struct FoundGame {
     /// First ply at which the pattern matched, else where the position
     /// filter did (0 = start).
     pub ply: Option<i64>,
+    /// The ECO code of its opening (the `eco` column).
+    pub eco: Option<String>,
+    /// The name of its opening (the `opening` column).
+    pub opening: Option<String>,
 }
 
 /// What a search did besides finding games.
@@ -186,6 +204,76 @@ impl std::str::FromStr for DateRange {
     type Err = DateError;
     fn from_str(text: &str) -> Result<DateRange, DateError> {
         DateRange::parse(text)
+    }
+}
+
+/// ECO codes from `first` to `last`, both included (`B20` to `B99`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EcoRange {
+    /// The first code.
+    pub first: String,
+    /// The last code.
+    pub last: String,
+}
+
+/// An `--eco` argument that is no ECO code or range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is no ECO code or range: expected a code A00 to E99 (`B90`), a range of them (`B20-B99`) or a letter (`B`: B00-B99)"
+)]
+pub struct EcoError(pub String);
+
+impl EcoRange {
+    /// Reads `B90`, `B20-B99` (the first code not after the last) or a
+    /// letter `A` to `E` (its hundred codes); letters in either case.
+    ///
+    /// # Errors
+    /// Anything else.
+    pub fn parse(text: &str) -> Result<EcoRange, EcoError> {
+        let fail = || EcoError(text.to_string());
+        let code = |t: &str| {
+            let t = t.trim().to_ascii_uppercase();
+            let b = t.as_bytes();
+            (b.len() == 3
+                && (b'A'..=b'E').contains(&b[0])
+                && b[1].is_ascii_digit()
+                && b[2].is_ascii_digit())
+            .then_some(t)
+        };
+        let trimmed = text.trim();
+        if trimmed.len() == 1 {
+            let letter = trimmed.to_ascii_uppercase();
+            if !("A"..="E").contains(&letter.as_str()) {
+                return Err(fail());
+            }
+            return Ok(EcoRange {
+                first: format!("{letter}00"),
+                last: format!("{letter}99"),
+            });
+        }
+        let (first, last) = match trimmed.split_once('-') {
+            Some((a, b)) => (code(a).ok_or_else(fail)?, code(b).ok_or_else(fail)?),
+            None => {
+                let c = code(trimmed).ok_or_else(fail)?;
+                (c.clone(), c)
+            }
+        };
+        if first > last {
+            return Err(fail());
+        }
+        Ok(EcoRange { first, last })
+    }
+
+    /// Whether `eco` falls in the range.
+    pub fn contains(&self, eco: &str) -> bool {
+        self.first.as_str() <= eco && eco <= self.last.as_str()
+    }
+}
+
+impl std::str::FromStr for EcoRange {
+    type Err = EcoError;
+    fn from_str(text: &str) -> Result<EcoRange, EcoError> {
+        EcoRange::parse(text)
     }
 }
 
@@ -408,8 +496,12 @@ fn waiting_states(variant: &Variant, board: &[(Square, Piece)]) -> Vec<Vec<Waiti
 
 /// The columns every search selects, in the order [`found_game`] reads
 /// them.
-const FOUND_COLUMNS: &str =
-    "g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, g.date, g.event";
+const FOUND_COLUMNS: &str = "g.id, g.variant, g.result, g.plies, g.status, g.white, g.black, \
+     g.date, g.event, g.eco, g.opening";
+
+/// How many columns [`FOUND_COLUMNS`] names: the packed line, its start
+/// and the ply come after them.
+const FOUND_COUNT: usize = 11;
 
 /// The conditions of a search's `WHERE` clause and the parameters they
 /// number (`?1`, `?2`, ... in the order they are added).
@@ -464,6 +556,11 @@ fn staged_games(filter: &GameFilter) -> Option<u64> {
         && filter.date_to.is_none()
         && filter.status.is_none()
         && filter.moves_prefix.is_none()
+        && filter.eco.is_none()
+        && filter.opening.is_none()
+        && filter.selection.is_none()
+        && filter.min_plies.is_none()
+        && filter.max_plies.is_none()
         && filter.pattern.is_none();
     filter
         .limit
@@ -516,6 +613,29 @@ fn conditions(filter: &GameFilter) -> Conditions {
     status_condition(&mut c, filter.status.as_deref());
     if let Some(prefix) = &filter.moves_prefix {
         prefix_condition(&mut c, prefix);
+    }
+    if let Some(eco) = &filter.eco {
+        let first = c.param(Value::Text(eco.first.clone()));
+        let last = c.param(Value::Text(eco.last.clone()));
+        c.conds.push(format!("g.eco BETWEEN ?{first} AND ?{last}"));
+    }
+    if let Some(n) = filter.min_plies {
+        c.bind(
+            "g.plies >= ?",
+            Value::Integer(i64::try_from(n).unwrap_or(i64::MAX)),
+        );
+    }
+    if let Some(n) = filter.max_plies {
+        c.bind(
+            "g.plies <= ?",
+            Value::Integer(i64::try_from(n).unwrap_or(i64::MAX)),
+        );
+    }
+    if let Some(name) = &filter.opening {
+        c.bind(
+            "instr(xpgn_lower(g.opening), ?) > 0",
+            Value::Text(name.to_lowercase()),
+        );
     }
     c
 }
@@ -581,7 +701,8 @@ fn order_and_page(filter: &GameFilter, by_position: bool) -> String {
     } else {
         " ORDER BY g.id"
     };
-    let page = match (filter.pattern.is_none(), filter.limit, filter.offset) {
+    let in_sql = filter.pattern.is_none() && filter.selection.is_none();
+    let page = match (in_sql, filter.limit, filter.offset) {
         (false, _, _) | (true, None, None) => String::new(),
         (true, Some(limit), offset) => format!(" LIMIT {limit} OFFSET {}", offset.unwrap_or(0)),
         (true, None, Some(offset)) => format!(" LIMIT -1 OFFSET {offset}"),
@@ -621,20 +742,62 @@ impl Database {
         }
         let (sql, params) = search_sql(filter, !keys.is_empty());
         let mut stmt = self.conn.prepare(&sql)?;
-        match &filter.pattern {
+        let selection = filter.selection.as_ref();
+        let (found, stats) = match &filter.pattern {
             None => {
                 let found = stmt
                     .query_map(rusqlite::params_from_iter(params), |r| {
-                        found_game(r, r.get(9)?)
+                        found_game(r, r.get(FOUND_COUNT)?)
                     })?
                     .collect::<Result<Vec<_>, _>>()?;
-                Ok((found, SearchStats::default()))
+                (found, SearchStats::default())
             }
             Some(pattern) => {
                 let rows = stmt.query(rusqlite::params_from_iter(params))?;
-                scan_pattern(rows, pattern, filter.limit, filter.offset.unwrap_or(0))
+                match selection {
+                    None => scan_pattern(rows, pattern, filter.limit, filter.offset.unwrap_or(0))?,
+                    Some(_) => scan_pattern(rows, pattern, None, 0)?,
+                }
+            }
+        };
+        let Some(selection) = selection else {
+            return Ok((found, stats));
+        };
+        // The games left, each read again and tested, then paged.
+        let mut kept = Vec::new();
+        let mut skip = filter.offset.unwrap_or(0);
+        for g in found {
+            if filter.limit.is_some_and(|l| kept.len() as u64 >= l) {
+                break;
+            }
+            if self.selects(g.id, selection)? {
+                if skip > 0 {
+                    skip -= 1;
+                } else {
+                    kept.push(g);
+                }
             }
         }
+        Ok((kept, stats))
+    }
+
+    /// Whether stored game `id` passes `selection`, read again from its
+    /// original text as `xpgn filter` reads a file.
+    fn selects(&self, id: i64, selection: &GameSelection) -> Result<bool, DbError> {
+        let stored: Option<Vec<u8>> = self
+            .conn
+            .prepare_cached("SELECT original_zstd FROM games WHERE id = ?1")?
+            .query_row([id], |r| r.get(0))
+            .optional()?;
+        let Some(stored) = stored else {
+            return Ok(false);
+        };
+        let bytes = super::original::read(id, &stored)?;
+        let mut games = GameSplitter::new(&bytes[..]);
+        Ok(match games.next_game() {
+            Some(Ok(game)) => selection.matches(&facts(&self.registry, &game).0),
+            _ => false,
+        })
     }
 
     /// The diagnostics of game `id` as stored: a JSON array of objects
@@ -690,7 +853,7 @@ fn scan_pattern(
         }
         let id: i64 = r.get(0)?;
         let corrupt = |source| DbError::Corrupt { game: id, source };
-        let start = match r.get::<_, Option<String>>(10)?.as_deref() {
+        let start = match r.get::<_, Option<String>>(FOUND_COUNT + 1)?.as_deref() {
             None => variant_start.clone(),
             Some(text) => read_position(pattern.variant(), text).map_err(|e| {
                 corrupt(packed::PackedError::Invalid {
@@ -699,7 +862,9 @@ fn scan_pattern(
                 })
             })?,
         };
-        let (ply, seen) = pattern.first_match(&start, blob(r, 9)?).map_err(corrupt)?;
+        let (ply, seen) = pattern
+            .first_match(&start, blob(r, FOUND_COUNT)?)
+            .map_err(corrupt)?;
         stats.games_scanned += 1;
         stats.positions_scanned += seen as u64;
         if let Some(ply) = ply {
@@ -778,6 +943,8 @@ fn found_game(r: &rusqlite::Row<'_>, ply: Option<i64>) -> rusqlite::Result<Found
         plies: r.get(3)?,
         status: r.get(4)?,
         ply,
+        eco: r.get(9)?,
+        opening: r.get(10)?,
     })
 }
 
@@ -944,6 +1111,65 @@ mod tests {
     }
 
     #[test]
+    fn games_are_found_by_eco_range_and_opening_name() {
+        let db = db();
+        let by = |eco: Option<&str>, name: Option<&str>| {
+            let found = db
+                .find_games(&GameFilter {
+                    eco: eco.map(|e| EcoRange::parse(e).unwrap()),
+                    opening: name.map(str::to_string),
+                    ..Default::default()
+                })
+                .unwrap();
+            found
+                .iter()
+                .map(|g| (g.id, g.eco.clone().unwrap_or_default()))
+                .collect::<Vec<_>>()
+        };
+        let all = by(None, None);
+        // Game 2 reaches the Ruy Lopez by another move order; game 4 is
+        // named up to its fault; Royal Chess has no book.
+        assert_eq!(
+            all,
+            [
+                (1, "C44".to_string()),
+                (2, "C60".into()),
+                (3, "D00".into()),
+                (4, "B00".into()),
+                (5, String::new())
+            ]
+        );
+        assert_eq!(by(Some("C"), None), [(1, "C44".into()), (2, "C60".into())]);
+        assert_eq!(by(Some("c44"), None), [(1, "C44".into())]);
+        assert_eq!(
+            by(Some("B00-C59"), None),
+            [(1, "C44".into()), (4, "B00".into())]
+        );
+        assert_eq!(by(None, Some("RUY lopez")), [(2, "C60".into())]);
+        assert_eq!(by(Some("D"), Some("ruy")), []);
+    }
+
+    #[test]
+    fn eco_arguments_are_codes_ranges_or_letters() {
+        let r = |t: &str| EcoRange::parse(t).map(|r| (r.first, r.last));
+        assert_eq!(r("B20-B99"), Ok(("B20".into(), "B99".into())));
+        assert_eq!(r("e"), Ok(("E00".into(), "E99".into())));
+        assert_eq!(r("A00"), Ok(("A00".into(), "A00".into())));
+        for bad in [
+            "", "F00", "B9", "B100", "B99-B20", "B20-", "-B20", "Sicilian", "B20-C1x",
+        ] {
+            let e = EcoRange::parse(bad).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("`{bad}` is no ECO code")),
+                "{e}"
+            );
+        }
+        assert!(EcoRange::parse("B20-B99").unwrap().contains("B90"));
+        assert!(!EcoRange::parse("B20-B99").unwrap().contains("C00"));
+    }
+
+    #[test]
     fn every_filter_at_once() {
         let db = db();
         let chess = Variant::chess();
@@ -964,6 +1190,14 @@ mod tests {
             any_position: vec![Position::start(&chess).key()],
             moves_prefix: Some(moves("e2e4")),
             pattern: Some(PositionPattern::new(&chess, vec![knight], None)),
+            eco: Some(EcoRange::parse("C40-C49").unwrap()),
+            opening: Some("KNIGHT OPENING".into()),
+            min_plies: Some(4),
+            max_plies: Some(4),
+            selection: Some(GameSelection {
+                tags: vec![crate::notation::filter::TagTest::parse("Date>=2001.05").unwrap()],
+                ..Default::default()
+            }),
             limit: Some(1),
             offset: None,
         };
@@ -978,6 +1212,29 @@ mod tests {
         assert_eq!(ids(&db, past), []);
         // Any one filter changed, no game is left.
         for changed in [
+            GameFilter {
+                eco: Some(EcoRange::parse("C45-C99").unwrap()),
+                ..all.clone()
+            },
+            GameFilter {
+                opening: Some("gambit".into()),
+                ..all.clone()
+            },
+            GameFilter {
+                min_plies: Some(5),
+                ..all.clone()
+            },
+            GameFilter {
+                max_plies: Some(3),
+                ..all.clone()
+            },
+            GameFilter {
+                selection: Some(GameSelection {
+                    comments: Some(true),
+                    ..Default::default()
+                }),
+                ..all.clone()
+            },
             GameFilter {
                 result: Some("0-1".into()),
                 ..all.clone()
@@ -1011,6 +1268,11 @@ mod tests {
             position: None,
             moves_prefix: None,
             pattern: None,
+            eco: None,
+            opening: None,
+            min_plies: None,
+            max_plies: None,
+            selection: None,
             limit: Some(1),
             offset: Some(1),
             ..all

@@ -8,6 +8,7 @@ use super::packed::{Decoder, PackedError};
 use super::query::blob;
 use super::{Database, DbError, postings};
 use crate::notation::coord::write_coord;
+use crate::notation::opening::{Opening, OpeningBook};
 use crate::notation::san::write_san;
 use crate::rules::{Color, Move, Position};
 
@@ -31,6 +32,9 @@ pub struct TreeMove {
     pub draws: u64,
     /// Won by Black.
     pub black_wins: u64,
+    /// The opening the book of the variant names the position after the
+    /// move, if it names it.
+    pub opening: Option<Opening>,
 }
 
 impl TreeMove {
@@ -273,6 +277,9 @@ fn finish(tally: Tally, positions: &[Position]) -> Result<Tree, DbError> {
         mut tree, by_move, ..
     } = tally;
     let mut legal: Vec<Option<Vec<Move>>> = vec![None; positions.len()];
+    let book = positions
+        .first()
+        .and_then(|p| OpeningBook::of_or_none(p.variant()));
     for ((turn, _), played) in by_move {
         let Played {
             mv,
@@ -308,7 +315,13 @@ fn finish(tally: Tally, positions: &[Position]) -> Result<Tree, DbError> {
             });
         };
         let pos = &positions[i];
+        let opening = book.as_ref().and_then(|b| {
+            let mut after = pos.clone();
+            after.play_unchecked(&mv);
+            b.lookup(&after)
+        });
         tree.moves.push(TreeMove {
+            opening,
             san: write_san(pos, &mv),
             coord: write_coord(pos, &mv),
             mv,

@@ -38,6 +38,8 @@ pub struct StoredGame {
     pub original: Vec<u8>,
     /// How many bytes the whole original has.
     pub original_len: u64,
+    /// The opening it is named after (the `eco` and `opening` columns).
+    pub opening: Option<crate::notation::opening::Opening>,
 }
 
 impl Database {
@@ -147,7 +149,7 @@ impl Database {
             .prepare_cached(&format!(
                 "SELECT g.id, g.variant, g.status, g.diagnostic, g.plies,
                         (SELECT path FROM sources WHERE id = g.source),
-                        g.source_line, {original}, {}
+                        g.source_line, {original}, {}, g.eco, g.opening
                  FROM games g WHERE g.id = ?1",
                 tags::COLUMNS
             ))?
@@ -163,6 +165,7 @@ impl Database {
                         source: (r.get(5)?, r.get(6)?),
                         original: Vec::new(),
                         original_len: 0,
+                        opening: super::export::opening_of(r.get(17)?, r.get(18)?),
                     },
                     r.get(7)?,
                 ))

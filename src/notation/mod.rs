@@ -2,8 +2,10 @@
 //! with nom and written back. Depends on `rules`; nothing in `rules`
 //! depends on it.
 
+pub mod clean;
 pub mod coord;
 pub mod diagnostic;
+pub mod filter;
 pub mod game;
 #[cfg(test)]
 mod nom_grammar;

@@ -15,7 +15,9 @@
 //! data set (CC0), `data/chess-openings/` in the repository.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::replay::resolve_text;
 use crate::rules::{Position, Variant};
@@ -41,13 +43,49 @@ pub struct OpeningBookError {
     pub message: String,
 }
 
+/// Position keys are hashes already: the map uses them as they are (a
+/// lookup per ply of every game an import classifies).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
 /// Positions with the opening each is named after.
 #[derive(Clone, Debug)]
 pub struct OpeningBook {
     variant: Variant,
-    openings: Vec<Opening>,
-    by_key: HashMap<u64, u32>,
+    /// The names, by the index `by_key` gives.
+    names: Names,
+    by_key: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
 }
+
+/// Where a book's names are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Names {
+    /// Read from its lines.
+    Owned(Vec<Opening>),
+    /// The built-in book: `by_key` gives the line's number in
+    /// [`CHESS_KEYS`], which holds where the line is in [`CHESS_BOOK`];
+    /// the line is read when its name is asked for.
+    Builtin,
+}
+
+/// The books read from files, once each: the variant and the file they
+/// were read for, and the book.
+type FileBooks = Vec<(Variant, PathBuf, Arc<OpeningBook>)>;
+static FILE_BOOKS: Mutex<FileBooks> = Mutex::new(Vec::new());
 
 /// The data set built in for orthodox chess, in ECO order.
 const CHESS_BOOK: [&str; 5] = [
@@ -58,32 +96,136 @@ const CHESS_BOOK: [&str; 5] = [
     include_str!("../../data/chess-openings/e.tsv"),
 ];
 
+/// Per line of [`CHESS_BOOK`], in order (header lines left out): the
+/// position key its moves reach (8 bytes little-endian), then where the
+/// line starts in the five texts taken one after another (4 bytes
+/// little-endian): what replaying the lines gives
+/// (`tests::the_kept_keys_are_those_the_lines_reach` checks it, and
+/// writes the file again when `XPGN_WRITE_OPENING_KEYS` is set). Read at
+/// start-up instead of replaying 3,807 lines (30 ms), and the names only
+/// when asked for.
+const CHESS_KEYS: &[u8] = include_bytes!("../../data/chess-openings/keys.bin");
+
+/// Bytes per line in [`CHESS_KEYS`].
+const KEY_ENTRY: usize = 12;
+
+/// The eco and name of the built-in line starting at `offset` of the
+/// [`CHESS_BOOK`] texts taken one after another.
+fn builtin_line(mut offset: usize) -> Option<Opening> {
+    for text in CHESS_BOOK {
+        if offset < text.len() {
+            let line = text[offset..].lines().next()?;
+            let mut fields = line.split('\t');
+            return Some(Opening {
+                eco: fields.next()?.to_string(),
+                name: fields.next()?.to_string(),
+            });
+        }
+        offset -= text.len();
+    }
+    None
+}
+
 impl OpeningBook {
     /// The built-in book of orthodox chess, read once on first use.
     pub fn chess() -> &'static OpeningBook {
-        static BOOK: OnceLock<OpeningBook> = OnceLock::new();
+        OpeningBook::chess_arc()
+    }
+
+    fn chess_arc() -> &'static Arc<OpeningBook> {
+        static BOOK: OnceLock<Arc<OpeningBook>> = OnceLock::new();
         BOOK.get_or_init(|| {
-            let mut book = OpeningBook::new(Variant::chess());
-            for (i, text) in CHESS_BOOK.iter().enumerate() {
-                let name = format!("data/chess-openings/{}.tsv", (b'a' + i as u8) as char);
-                book.add_tsv(&name, text)
-                    .expect("the built-in opening book reads");
-            }
-            book
+            Arc::new(OpeningBook::chess_from_keys().unwrap_or_else(OpeningBook::chess_replayed))
         })
     }
 
-    /// The built-in book of `variant`, if it has one.
-    pub fn builtin(variant: Variant) -> Option<&'static OpeningBook> {
-        (variant == Variant::chess()).then(OpeningBook::chess)
+    /// The built-in book, every line's moves replayed (about 30 ms).
+    fn chess_replayed() -> OpeningBook {
+        let mut book = OpeningBook::new(Variant::chess());
+        for (i, text) in CHESS_BOOK.iter().enumerate() {
+            let name = format!("data/chess-openings/{}.tsv", (b'a' + i as u8) as char);
+            book.add_tsv(&name, text)
+                .expect("the built-in opening book reads");
+        }
+        book
+    }
+
+    /// The built-in book from the keys its lines reach, computed once and
+    /// kept beside them ([`CHESS_KEYS`]). `None` if the file holds no
+    /// whole entries (a unit test keeps it matched to the lines).
+    fn chess_from_keys() -> Option<OpeningBook> {
+        if CHESS_KEYS.is_empty() || !CHESS_KEYS.len().is_multiple_of(KEY_ENTRY) {
+            return None;
+        }
+        let mut book = OpeningBook::new(Variant::chess());
+        book.names = Names::Builtin;
+        for (line, entry) in CHESS_KEYS.chunks_exact(KEY_ENTRY).enumerate() {
+            let key = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
+            // Where two lines reach one position, the first names it.
+            book.by_key.entry(key).or_insert(line as u32);
+        }
+        Some(book)
+    }
+
+    /// The opening of index `i` (a value of `by_key`).
+    fn opening_at(&self, i: u32) -> Option<Opening> {
+        match &self.names {
+            Names::Owned(openings) => openings.get(i as usize).cloned(),
+            Names::Builtin => {
+                let at = i as usize * KEY_ENTRY + 8;
+                let offset = CHESS_KEYS.get(at..at + 4)?;
+                builtin_line(u32::from_le_bytes(offset.try_into().ok()?) as usize)
+            }
+        }
+    }
+
+    /// The book that names the openings of `variant`: the built-in one of
+    /// orthodox chess, or the file its definition points at (`openings =
+    /// "FILE"`, read once per process); `None` for a variant with neither.
+    ///
+    /// # Errors
+    /// A book file that cannot be read, or a line of it that does not
+    /// play (naming the file and line).
+    pub fn of(variant: &Variant) -> Result<Option<Arc<OpeningBook>>, OpeningBookError> {
+        if let Some(path) = &variant.def().openings {
+            return OpeningBook::from_file(variant, path).map(Some);
+        }
+        if variant.is_builtin() && *variant == Variant::chess() {
+            return Ok(Some(Arc::clone(OpeningBook::chess_arc())));
+        }
+        Ok(None)
+    }
+
+    /// [`OpeningBook::of`] where a book that does not read counts as none
+    /// (the command line checks the books of the files it loads first).
+    pub fn of_or_none(variant: &Variant) -> Option<Arc<OpeningBook>> {
+        OpeningBook::of(variant).ok().flatten()
+    }
+
+    fn from_file(variant: &Variant, path: &Path) -> Result<Arc<OpeningBook>, OpeningBookError> {
+        let mut books = FILE_BOOKS.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, _, book)) = books.iter().find(|(v, p, _)| p == path && v == variant) {
+            return Ok(Arc::clone(book));
+        }
+        let source_name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| OpeningBookError {
+            source_name: source_name.clone(),
+            line: 0,
+            message: e.to_string(),
+        })?;
+        let mut book = OpeningBook::new(variant.clone());
+        book.add_tsv(&source_name, &text)?;
+        let book = Arc::new(book);
+        books.push((variant.clone(), path.to_path_buf(), Arc::clone(&book)));
+        Ok(book)
     }
 
     /// An empty book of `variant`.
     pub fn new(variant: Variant) -> OpeningBook {
         OpeningBook {
             variant,
-            openings: Vec::new(),
-            by_key: HashMap::new(),
+            names: Names::Owned(Vec::new()),
+            by_key: HashMap::default(),
         }
     }
 
@@ -122,11 +264,18 @@ impl OpeningBook {
                 },
             ));
         }
+        let Names::Owned(openings) = &mut self.names else {
+            return Err(OpeningBookError {
+                source_name: source_name.to_string(),
+                line: 0,
+                message: "the built-in book takes no more lines".into(),
+            });
+        };
         for (key, opening) in added {
-            let index = self.openings.len() as u32;
+            let index = openings.len() as u32;
             if let std::collections::hash_map::Entry::Vacant(e) = self.by_key.entry(key) {
                 e.insert(index);
-                self.openings.push(opening);
+                openings.push(opening);
             }
         }
         Ok(())
@@ -153,28 +302,87 @@ impl OpeningBook {
 
     /// How many positions have a name.
     pub fn len(&self) -> usize {
-        self.openings.len()
+        self.by_key.len()
     }
 
     /// Whether no position has a name.
     pub fn is_empty(&self) -> bool {
-        self.openings.is_empty()
+        self.by_key.is_empty()
     }
 
     /// The opening `pos` is named after, if the book names it.
-    pub fn lookup(&self, pos: &Position) -> Option<&Opening> {
+    pub fn lookup(&self, pos: &Position) -> Option<Opening> {
         self.by_key_only(pos.key())
     }
 
     /// The opening of a position key, if the book names it.
-    pub fn by_key_only(&self, key: u64) -> Option<&Opening> {
-        self.by_key.get(&key).map(|&i| &self.openings[i as usize])
+    pub fn by_key_only(&self, key: u64) -> Option<Opening> {
+        self.by_key.get(&key).and_then(|&i| self.opening_at(i))
     }
 
     /// A game's opening: that of the last of its main-line positions
     /// (the start first) that the book names.
-    pub fn classify(&self, keys: impl IntoIterator<Item = u64>) -> Option<&Opening> {
-        keys.into_iter().filter_map(|k| self.by_key_only(k)).last()
+    pub fn classify(&self, keys: impl IntoIterator<Item = u64>) -> Option<Opening> {
+        let last = keys
+            .into_iter()
+            .filter_map(|k| self.by_key.get(&k))
+            .last()?;
+        self.opening_at(*last)
+    }
+}
+
+/// Names a main line as it is played: told each move (the position
+/// before, the move, the position after), it keeps the opening of the
+/// last position its variant's book names. Positions after a null move
+/// are no positions of the game (R-0-6) and are not looked up.
+#[derive(Default)]
+pub struct OpeningTracker {
+    book: Option<Option<Arc<OpeningBook>>>,
+    last: Option<u32>,
+    stopped: bool,
+}
+
+impl OpeningTracker {
+    /// A tracker that has seen no move yet.
+    pub fn new() -> OpeningTracker {
+        OpeningTracker::default()
+    }
+
+    /// One main-line move.
+    pub fn visit(&mut self, before: &Position, m: &crate::rules::Move, after: &Position) {
+        if self.stopped {
+            return;
+        }
+        let first = self.book.is_none();
+        let book = self
+            .book
+            .get_or_insert_with(|| OpeningBook::of_or_none(before.variant()));
+        let Some(book) = book else {
+            self.stopped = true;
+            return;
+        };
+        if first && let Some(&i) = book.by_key.get(&before.key()) {
+            self.last = Some(i);
+        }
+        if m.is_null() {
+            self.stopped = true;
+            return;
+        }
+        if let Some(&i) = book.by_key.get(&after.key()) {
+            self.last = Some(i);
+        }
+    }
+
+    /// The opening of the line so far; for a line without moves, that of
+    /// `start` if given.
+    pub fn opening(&self, start: Option<&Position>) -> Option<Opening> {
+        match (&self.book, start) {
+            (Some(Some(book)), _) => self.last.and_then(|i| book.opening_at(i)),
+            (None, Some(start)) => {
+                OpeningBook::of_or_none(start.variant()).and_then(|b| b.lookup(start))
+            }
+            _ => None,
+        }
     }
 }
 
@@ -191,6 +399,48 @@ mod tests {
             out.push(pos.key());
         }
         out
+    }
+
+    /// The key and place of every line of the built-in book, replayed.
+    fn replayed_keys() -> Vec<u8> {
+        let book = OpeningBook::new(Variant::chess());
+        let mut out = Vec::new();
+        let mut before = 0;
+        for text in CHESS_BOOK {
+            let mut at = 0;
+            for (i, line) in text.split_inclusive('\n').enumerate() {
+                let start = at;
+                at += line.len();
+                if i == 0 || line.trim().is_empty() {
+                    continue;
+                }
+                let moves = line.trim_end().split('\t').nth(2).unwrap();
+                out.extend_from_slice(&book.key_after(moves).unwrap().to_le_bytes());
+                out.extend_from_slice(&((before + start) as u32).to_le_bytes());
+            }
+            before += text.len();
+        }
+        out
+    }
+
+    #[test]
+    fn the_kept_keys_are_those_the_lines_reach() {
+        let keys = replayed_keys();
+        if std::env::var_os("XPGN_WRITE_OPENING_KEYS").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/keys.bin");
+            std::fs::write(path, &keys).unwrap();
+        }
+        assert!(
+            keys == CHESS_KEYS,
+            "data/chess-openings/keys.bin is not what the lines reach: \
+             write it again with XPGN_WRITE_OPENING_KEYS=1 cargo test --lib opening"
+        );
+        let kept = OpeningBook::chess_from_keys().unwrap();
+        let replayed = OpeningBook::chess_replayed();
+        assert_eq!(kept.len(), replayed.len());
+        for (key, &i) in &replayed.by_key {
+            assert_eq!(kept.by_key_only(*key), replayed.opening_at(i), "{key}");
+        }
     }
 
     #[test]
@@ -222,9 +472,9 @@ mod tests {
     #[test]
     fn transpositions_are_named_by_position() {
         let book = OpeningBook::chess();
-        let direct = book.classify(keys("d4 Nf6 c4 e6 Nc3 Bb4")).unwrap().clone();
+        let direct = book.classify(keys("d4 Nf6 c4 e6 Nc3 Bb4")).unwrap();
         let transposed = book.classify(keys("c4 e6 Nc3 Nf6 d4 Bb4")).unwrap();
-        assert_eq!(&direct, transposed);
+        assert_eq!(direct, transposed);
         assert_eq!(direct.eco, "E20");
     }
 

@@ -152,6 +152,16 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         Validator::with(registry, source, Some(visit), Some(Kept::default()))
     }
 
+    /// A validator that also tells `visit` every main-line move it plays
+    /// (before, move, after), keeping nothing more.
+    pub fn visiting(
+        registry: &'r Registry,
+        source: SourceNotes,
+        visit: &'r mut MoveVisitor<'v>,
+    ) -> Validator<'t, 'r, 'v> {
+        Validator::with(registry, source, Some(visit), None)
+    }
+
     fn with(
         registry: &'r Registry,
         source: SourceNotes,

@@ -202,19 +202,30 @@ pub fn export_tags(game: &Game) -> Vec<(String, String)> {
     out
 }
 
-/// Fills lines of at most 80 characters with tokens.
+/// Fills lines of at most `width` characters (80 unless asked) with
+/// tokens.
 struct Lines {
     out: String,
     line_len: usize,
     /// The next token follows without a space (after `(`).
     glue: bool,
+    width: usize,
 }
 
 impl Lines {
+    fn new(width: usize) -> Lines {
+        Lines {
+            out: String::new(),
+            line_len: 0,
+            glue: false,
+            width,
+        }
+    }
+
     fn token(&mut self, t: &str) {
         let len = t.chars().count();
         let space = usize::from(self.line_len > 0 && !self.glue);
-        if self.line_len > 0 && self.line_len + space + len > 80 {
+        if self.line_len > 0 && self.line_len + space + len > self.width {
             self.out.push('\n');
             self.line_len = 0;
         } else if space == 1 {
@@ -228,7 +239,7 @@ impl Lines {
 
     /// A token written straight after the previous one (`)`).
     fn attach(&mut self, t: &str) {
-        if self.line_len + t.len() > 80 {
+        if self.line_len + t.len() > self.width {
             self.out.push('\n');
             self.line_len = 0;
         }
@@ -347,16 +358,54 @@ pub fn write_game(
     game: &Game,
     notation: MoveNotation,
 ) -> Result<String, ReplayError> {
-    let mut out = String::new();
-    for (name, value) in export_tags(game) {
-        out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+    write_game_with(registry, game, notation, &WriteOptions::default())
+}
+
+/// The default width of movetext lines.
+pub const LINE_WIDTH: usize = 80;
+
+/// How [`write_game_with`] lays a game out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Most characters of a movetext line (a longer token stands alone).
+    pub width: usize,
+    /// Write the Seven Tag Roster first, the missing ones as `?`; else
+    /// only the tags the game has.
+    pub roster: bool,
+}
+
+impl Default for WriteOptions {
+    fn default() -> WriteOptions {
+        WriteOptions {
+            width: LINE_WIDTH,
+            roster: true,
+        }
     }
-    out.push('\n');
-    let mut lines = Lines {
-        out: String::new(),
-        line_len: 0,
-        glue: false,
+}
+
+/// [`write_game`] laid out as `options` say.
+///
+/// # Errors
+/// A game that does not replay.
+pub fn write_game_with(
+    registry: &Registry,
+    game: &Game,
+    notation: MoveNotation,
+    options: &WriteOptions,
+) -> Result<String, ReplayError> {
+    let mut out = String::new();
+    let tags = if options.roster {
+        export_tags(game)
+    } else {
+        game.tags.clone()
     };
+    for (name, value) in &tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+    }
+    if !tags.is_empty() {
+        out.push('\n');
+    }
+    let mut lines = Lines::new(options.width);
     write_movetext(registry, game, &mut lines, notation)?;
     if game.moves.is_empty() {
         for c in &game.final_comments {
@@ -443,7 +492,12 @@ fn json_play_state(out: &mut String, pos: &Position) {
 /// "nags", "variations": [[...]]}]` (the middle three where the variant
 /// has them),
 /// written as the walk goes (no recursion, whatever the nesting).
-fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Position, ReplayError> {
+fn json_moves(
+    registry: &Registry,
+    game: &Game,
+    out: &mut String,
+    tracker: &mut super::opening::OpeningTracker,
+) -> Result<Position, ReplayError> {
     // Per open line: whether a move object is open, and whether its
     // variations list is.
     let mut open: Vec<(bool, bool)> = vec![(false, false)];
@@ -468,6 +522,9 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
             state.0 = true;
             let mut after = before.clone();
             after.play_unchecked(&mv);
+            if open.len() == 1 {
+                tracker.visit(before, &mv, &after);
+            }
             out.push_str("{\"san\":");
             json_string(out, &write_san(before, &mv));
             out.push_str(",\"lan\":");
@@ -510,13 +567,16 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
 
 /// Writes `game` as one JSON document (one line): `tags`, `variant`,
 /// `start`, `moves` (see the move objects above), `final_comments`,
-/// `result`.
+/// `result`, `eco` and `opening` (the opening of the main line, as
+/// [`super::opening::OpeningTracker`] names it; `null` for none).
 ///
 /// # Errors
 /// A game that does not replay.
 pub fn write_json(registry: &Registry, game: &Game) -> Result<String, ReplayError> {
     let mut moves = String::new();
-    let start = json_moves(registry, game, &mut moves)?;
+    let mut tracker = super::opening::OpeningTracker::new();
+    let start = json_moves(registry, game, &mut moves, &mut tracker)?;
+    let opening = tracker.opening(Some(&start));
     let tags: serde_json::Map<String, serde_json::Value> = game
         .tags
         .iter()
@@ -533,6 +593,15 @@ pub fn write_json(registry: &Registry, game: &Game) -> Result<String, ReplayErro
     json_strings(&mut out, "final_comments", &game.final_comments);
     out.push_str(",\"result\":");
     json_string(&mut out, game.recorded_result().unwrap_or("*"));
+    match &opening {
+        Some(o) => {
+            out.push_str(",\"eco\":");
+            json_string(&mut out, &o.eco);
+            out.push_str(",\"opening\":");
+            json_string(&mut out, &o.name);
+        }
+        None => out.push_str(",\"eco\":null,\"opening\":null"),
+    }
     out.push('}');
     Ok(out)
 }
@@ -589,11 +658,7 @@ pub fn write_invalid(
         text.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
     }
     text.push('\n');
-    let mut lines = Lines {
-        out: String::new(),
-        line_len: 0,
-        glue: false,
-    };
+    let mut lines = Lines::new(LINE_WIDTH);
     if let Some(r) = &checked.replay {
         let mut pos = r.start.clone();
         let mut first = true;

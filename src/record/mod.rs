@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use crate::notation::coord::write_coord;
 use crate::notation::diagnostic::{Diagnostic, Severity, has_error};
 use crate::notation::game::Game;
+use crate::notation::opening::{Opening, OpeningBook};
 use crate::notation::pgn::read_with;
 use crate::notation::reader::{GameBytes, GameText};
 use crate::notation::replay::check_game;
@@ -65,6 +66,8 @@ pub(crate) struct Prepared {
     pub(crate) line: usize,
     pub(crate) hash: [u8; 32],
     pub(crate) moves_hash: Option<[u8; 32]>,
+    /// The opening its main line is named after ([`classify`]).
+    pub(crate) opening: Option<Opening>,
 }
 
 /// A tag value as the content hash reads it: white space runs as one
@@ -344,7 +347,12 @@ fn assemble(
         (!valid).then_some(text),
     );
     let moves_hash = has_line.then(|| moves_hash(&variant, start.as_deref(), &packed));
+    let opening = game
+        .start
+        .as_ref()
+        .and_then(|first| classify(first.variant(), &keys));
     Prepared {
+        opening,
         variant,
         plies: game.moves.len(),
         diagnostics: game.diagnostics,
@@ -362,6 +370,15 @@ fn assemble(
         moves_hash,
         tags: game.tags,
     }
+}
+
+/// The opening of a main line whose positions have the keys `keys` (the
+/// start first; none after a null move, R-0-6), in the book of `variant`:
+/// that of the last position the book names. `None` when the variant has
+/// no book or the book names none of them.
+pub fn classify(variant: &Variant, keys: &[u64]) -> Option<Opening> {
+    let book = OpeningBook::of_or_none(variant)?;
+    book.classify(keys.iter().copied())
 }
 
 /// The `diagnostics` column: a JSON array of objects (severity, kind,
@@ -424,6 +441,9 @@ pub struct GameRecord {
     /// up to an invalid game's fault, none after a main-line null move,
     /// none past ply [`MAX_INDEXED_PLY`].
     pub keys: Vec<u64>,
+    /// The ECO code and name of its opening ([`classify`]), when its
+    /// variant has a book that names a position of its main line.
+    pub opening: Option<Opening>,
 }
 
 impl GameRecord {
@@ -467,6 +487,7 @@ impl GameRecord {
             original,
             line,
             keys,
+            opening: p.opening,
         }
     }
 }
@@ -550,6 +571,7 @@ mod tests {
             assert_eq!(streamed.line, tree.line, "{what}");
             assert_eq!(streamed.hash, tree.hash, "{what}");
             assert_eq!(streamed.moves_hash, tree.moves_hash, "{what}");
+            assert_eq!(streamed.opening, tree.opening, "{what}");
         }
         n
     }

@@ -244,7 +244,7 @@ fn found_json(g: &FoundGame) -> Value {
     json!({
         "id": g.id, "variant": g.variant, "white": g.white, "black": g.black,
         "event": g.event, "date": g.date, "result": g.result, "plies": g.plies,
-        "status": g.status, "ply": g.ply,
+        "status": g.status, "ply": g.ply, "eco": g.eco, "opening": g.opening,
     })
 }
 
@@ -268,6 +268,8 @@ fn tree_value(pos: &Position, tree: &Tree) -> Value {
                 "san": m.san, "coord": m.coord, "turn": side(m.turn), "games": m.games,
                 "white_wins": m.white_wins, "draws": m.draws, "black_wins": m.black_wins,
                 "score": m.score(m.turn), "fen": write_position(&after),
+                "eco": m.opening.as_ref().map(|o| &o.eco),
+                "opening": m.opening.as_ref().map(|o| &o.name),
             })
         })
         .collect();
@@ -664,6 +666,8 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
         "variant": v.stored.variant,
         "status": v.stored.status,
         "tags": v.stored.tags,
+        "eco": v.stored.opening.as_ref().map(|o| &o.eco),
+        "opening": v.stored.opening.as_ref().map(|o| &o.name),
         "result": v.game.as_ref().map_or_else(|| v.tag("Result").map(str::to_string), |g| g.result.clone()),
         "start": walked.as_ref().map(|(start, _)| start),
         "ply_count": total,
@@ -802,7 +806,7 @@ fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
     if !show_ply {
         out.push_str("<th>variant</th>");
     }
-    out.push_str("<th>White</th><th>Black</th><th>result</th><th>date</th><th>event</th><th>plies</th><th>status</th>");
+    out.push_str("<th>White</th><th>Black</th><th>result</th><th>date</th><th>event</th><th>opening</th><th>plies</th><th>status</th>");
     if show_ply {
         out.push_str("<th>at ply</th>");
     }
@@ -823,12 +827,14 @@ fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
         }
         let _ = write!(
             out,
-            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"opening\" title=\"{}\">{}</td><td>{}</td><td>{}</td>",
             cell(g.white.as_deref()),
             cell(g.black.as_deref()),
             cell(g.result.as_deref()),
             cell(g.date.as_deref()),
             cell(g.event.as_deref()),
+            escape(g.opening.as_deref().unwrap_or("")),
+            cell(g.eco.as_deref()),
             g.plies,
             escape(&g.status),
         );
@@ -993,7 +999,7 @@ fn tree_table(
         );
         return;
     }
-    out.push_str("<table class=\"tree\"><thead><tr><th>move</th><th>games</th><th>white</th><th>draws</th><th>black</th><th>score</th></tr></thead><tbody>");
+    out.push_str("<table class=\"tree\"><thead><tr><th>move</th><th>games</th><th>white</th><th>draws</th><th>black</th><th>score</th><th>opening</th></tr></thead><tbody>");
     for m in &tree.moves {
         let mut after = pos.clone();
         after.play_unchecked(&m.mv);
@@ -1007,14 +1013,17 @@ fn tree_table(
         };
         let _ = write!(
             out,
-            "<tr{played}><td><a class=\"tree-move\" data-san=\"{}\" href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{score}</td></tr>",
+            "<tr{played}><td><a class=\"tree-move\" data-san=\"{}\" href=\"{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{score}</td><td class=\"opening\">{}</td></tr>",
             escape(&m.san),
             escape(&position_href(variant, &after)),
             escape(&m.san),
             m.games,
             m.white_wins,
             m.draws,
-            m.black_wins
+            m.black_wins,
+            m.opening
+                .as_ref()
+                .map_or(String::new(), |o| escape(&format!("{} {}", o.eco, o.name)))
         );
     }
     let _ = write!(
@@ -1219,6 +1228,13 @@ fn game_heading(
         "<span class=\"variant\">{}</span>",
         escape(variant.map_or(v.stored.variant.as_str(), |v| v.def().display_name.as_str()))
     ));
+    if let Some(o) = &v.stored.opening {
+        meta.push(format!(
+            "<span class=\"opening\">{} {}</span>",
+            escape(&o.eco),
+            escape(&o.name)
+        ));
+    }
     meta.push(format!(
         "<span class=\"status status-{0}\">{0}</span>",
         escape(&v.stored.status)

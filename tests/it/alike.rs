@@ -348,7 +348,7 @@ fn the_query_table_shows_status_and_event_and_says_when_the_limit_cut_it() {
     assert!(rows > 30, "{all}");
     assert!(all.ends_with(&format!("\n{rows} games\n")), "{all}");
     let header: Vec<&str> = all.lines().next().unwrap().split_whitespace().collect();
-    assert_eq!(header[8..], ["status", "event"]);
+    assert_eq!(header[8..], ["status", "eco", "event"]);
     assert!(all.lines().any(|l| l.contains("  invalid  ")), "{all}");
     assert!(all.lines().any(|l| l.contains("  valid  ")), "{all}");
     let cut = xpgn_in(&dir, &["query", "--db", "g.db", "--limit", "30"]);
@@ -384,6 +384,7 @@ fn a_warned_game_shows_as_warned_with_its_event() {
     xpgn_in(&dir, &["import", "w.pgn", "--db", "g.db"]);
     let q = text(&xpgn_in(&dir, &["query", "--db", "g.db"]).stdout);
     let row = q.lines().nth(1).unwrap();
-    assert!(row.ends_with("  warned   Warned Open"), "{q}");
+    // 1. e4 e5 is the King's Pawn Game, C20.
+    assert!(row.ends_with("  warned   C20  Warned Open"), "{q}");
     assert!(q.ends_with("\n1 game\n"), "{q}");
 }

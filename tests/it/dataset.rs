@@ -178,6 +178,8 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
         Vec<u8>,
         Option<String>,
         Option<Vec<u8>>,
+        Option<String>,
+        Option<String>,
     );
     let mut by_id: BTreeMap<i64, DbGame> = BTreeMap::new();
     let mut row_game: BTreeMap<i64, i64> = BTreeMap::new();
@@ -186,7 +188,7 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
             "SELECT g.id,
                     (SELECT substr(h.content, (g.id - h.first_game) * 32 + 1, 32) FROM game_hashes h
                      WHERE h.first_game <= g.id ORDER BY h.first_game DESC LIMIT 1),
-                    g.variant, g.plies, g.status, g.result, m.packed
+                    g.variant, g.plies, g.status, g.result, m.packed, g.eco, g.opening
              FROM games g LEFT JOIN moves m ON m.game = g.id",
         )
         .unwrap();
@@ -210,9 +212,13 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
                 stored.original,
                 r.get(5).unwrap(),
                 r.get(6).unwrap(),
+                r.get(7).unwrap(),
+                r.get(8).unwrap(),
             ),
         );
     }
+    // The samples' orthodox games are named, as the database names them.
+    assert!(by_id.values().any(|g| g.7.is_some()));
     assert_eq!(by_id.len(), 42, "no two games share an id");
 
     for ds in [&files, &exported] {
@@ -232,6 +238,8 @@ fn a_dataset_holds_every_game_tag_and_position_the_database_holds() {
                 blob(g, "original").unwrap(),
                 text(g, "result"),
                 blob(g, "moves_packed"),
+                text(g, "eco"),
+                text(g, "opening"),
             );
             // The database keeps no SAN text (schema 6): the dataset's is
             // written from the moves, present with them. The two ways

@@ -451,7 +451,8 @@ fn the_tree_counts_games_by_move_with_results() {
     let start = tree(&[]);
     let lines: Vec<Vec<&str>> = start
         .lines()
-        .map(|l| l.split_whitespace().collect())
+        .filter(|l| !l.starts_with("Opening: "))
+        .map(|l| l.split_whitespace().take(7).collect())
         .collect();
     assert_eq!(
         lines[0],
@@ -475,20 +476,32 @@ fn the_tree_counts_games_by_move_with_results() {
     // is stored), a draw, one unfinished game: 3.5 of 4 for White.
     assert_eq!(lines[2], ["e4", "5", "3", "1", "0", "1", "87.5%"]);
     assert_eq!(lines[3], ["Nf3", "1", "0", "0", "1", "0", "0.0%"]);
+    // Each move's resulting opening, after the counts.
+    assert!(
+        start.contains("\ne4 ") && start.contains("B00 King's Pawn Game\n"),
+        "{start}"
+    );
     assert!(start.ends_with("6 games reach this position, 0 end in it; score: White's (to move), over games with a result (unknown: no result, `*`)\n"), "{start}");
     // Reached by transposition in game 2; game 1 ends there. Scores for Black.
     let after = tree(&["--moves", "e4 e5 Nf3 Nc6"]);
     let lines: Vec<Vec<&str>> = after
         .lines()
-        .map(|l| l.split_whitespace().collect())
+        .filter(|l| !l.starts_with("Opening: "))
+        .map(|l| l.split_whitespace().take(7).collect())
         .collect();
     assert_eq!(lines[2], ["Bb5", "2", "1", "0", "1", "0", "50.0%"]);
     assert_eq!(lines[3], ["Bc4", "1", "0", "1", "0", "0", "50.0%"]);
+    assert!(
+        after.contains("\nOpening: C44 King's Knight Opening: Normal Variation\n"),
+        "{after}"
+    );
+    assert!(after.contains("C60 Ruy Lopez\n"), "{after}");
     assert!(after.ends_with("4 games reach this position, 1 ends in it; score: White's (to move), over games with a result (unknown: no result, `*`)\n"), "{after}");
     let black = tree(&["--moves", "e2e4"]);
     let lines: Vec<Vec<&str>> = black
         .lines()
-        .map(|l| l.split_whitespace().collect())
+        .filter(|l| !l.starts_with("Opening: "))
+        .map(|l| l.split_whitespace().take(7).collect())
         .collect();
     assert_eq!(lines[2], ["e5", "3", "2", "1", "0", "0", "16.7%"]);
     assert_eq!(lines[3], ["c5", "1", "0", "0", "0", "1", "-"]);
@@ -1163,7 +1176,7 @@ fn refused_filter_values_exit_2_naming_the_flag_and_what_it_takes() {
             vec!["--status", "valid", "invalid"],
         ),
         (&["--limit", "ten"][..], vec!["--limit", "ten"]),
-        (&["--tag", "White"][..], vec!["--tag", "NAME=VALUE"]),
+        (&["--tag", "White"][..], vec!["--tag", "NAME OP VALUE"]),
         (
             &["--variant", "xiangqi"][..],
             vec!["--variant", "known: chess"],
@@ -1493,6 +1506,8 @@ fn older_schema(dir: &Path) -> String {
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
         "DROP TABLE opening_tree;
+         ALTER TABLE games DROP COLUMN eco;
+         ALTER TABLE games DROP COLUMN opening;
          PRAGMA user_version = 7;
          PRAGMA application_id = 0;
          PRAGMA journal_mode = DELETE;",
@@ -1540,6 +1555,11 @@ fn a_reading_command_on_an_older_schema_says_to_run_optimize_and_writes_nothing(
         (id, version),
         (xpgn::db::APPLICATION_ID, xpgn::db::SCHEMA_VERSION)
     );
+    // Migration 9 named the stored games.
+    let named: i64 = conn
+        .query_row("SELECT count(eco) FROM games", [], |r| r.get(0))
+        .unwrap();
+    assert!(named > 0);
 }
 
 #[test]

@@ -13,14 +13,17 @@ mod alike;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;
+mod clean;
 mod cli;
 mod corpus;
 #[cfg(feature = "parquet")]
 mod dataset;
 mod db;
 mod docs;
+mod filter;
 mod game_roundtrip;
 mod invalid;
+mod openings;
 mod perft;
 mod played_variants;
 mod position_keys;

@@ -5,6 +5,7 @@ mod convert;
 mod dataset;
 mod diagram;
 mod export;
+mod filter;
 mod import;
 mod key;
 mod output;
@@ -43,7 +44,43 @@ fn untagged_variant(command: &Command) -> Option<&str> {
         | Command::Import { variant, .. } => variant.as_deref(),
         #[cfg(feature = "parquet")]
         Command::Dataset(args) => args.variant.as_deref(),
+        Command::Filter(args) => args.variant.as_deref(),
         _ => None,
+    }
+}
+
+/// What the clean-output arguments ask for.
+pub(super) fn cleaning(args: &crate::cli::args::CleanArgs) -> xpgn::notation::clean::Cleaning {
+    use crate::cli::args::TagsKept;
+    use xpgn::notation::clean::{EcoTags, TagSet};
+    xpgn::notation::clean::Cleaning {
+        eco: if args.replace_eco {
+            EcoTags::Replace
+        } else if args.add_eco {
+            EcoTags::Add
+        } else {
+            EcoTags::Keep
+        },
+        strip_comments: args.strip_comments,
+        strip_nags: args.strip_nags,
+        strip_variations: args.strip_variations,
+        tags: match args.tags {
+            TagsKept::All => TagSet::All,
+            TagsKept::Roster => TagSet::Roster,
+            TagsKept::None => TagSet::None,
+        },
+        ply_count: args.plycount,
+        fix_results: args.fix_results,
+    }
+}
+
+/// How the clean-output arguments lay games out.
+pub(super) fn write_options(
+    args: &crate::cli::args::CleanArgs,
+) -> xpgn::notation::writer::WriteOptions {
+    xpgn::notation::writer::WriteOptions {
+        width: usize::from(args.line_width),
+        roster: args.tags != crate::cli::args::TagsKept::None,
     }
 }
 
@@ -101,11 +138,13 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             variant: _,
             to,
             output,
+            clean,
             jobs,
         } => convert::run(
             registry,
             files,
             *to,
+            &convert::How::of(clean),
             output.as_deref(),
             jobs_or_all(*jobs),
             out,
@@ -134,6 +173,7 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         Command::Export(args) => export::run(registry, args, out),
         #[cfg(feature = "parquet")]
         Command::Dataset(args) => dataset::run(registry, args, out),
+        Command::Filter(args) => filter::run(registry, args, jobs_or_all(args.jobs), out),
         Command::Key { position } => key::run(registry, position, out),
         Command::Tree {
             db,

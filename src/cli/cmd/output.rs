@@ -230,3 +230,88 @@ impl FileId {
         }
     }
 }
+
+/// Output split into parts beside `-o OUT`: part `LABEL` is
+/// `OUT-LABEL.EXT` (`games.pgn` gives `games-1.pgn`, `games-B.pgn`). Each
+/// part is written into a temporary file beside it, renamed when every
+/// part is complete ([`Parts::finish`]); dropped unfinished, the
+/// temporary files are removed and no part is written.
+pub(super) struct Parts {
+    base: std::path::PathBuf,
+    open: Vec<(
+        String,
+        std::path::PathBuf,
+        std::io::BufWriter<std::fs::File>,
+    )>,
+}
+
+impl Parts {
+    pub(super) fn new(target: &str) -> Parts {
+        Parts {
+            base: std::path::PathBuf::from(target),
+            open: Vec::new(),
+        }
+    }
+
+    /// The path of part `label`.
+    pub(super) fn path_of(&self, label: &str) -> std::path::PathBuf {
+        let stem = self
+            .base
+            .file_stem()
+            .map_or_else(|| "games".into(), |s| s.to_string_lossy().into_owned());
+        let name = match self.base.extension() {
+            Some(ext) => format!("{stem}-{label}.{}", ext.to_string_lossy()),
+            None => format!("{stem}-{label}"),
+        };
+        self.base.with_file_name(name)
+    }
+
+    /// The writer of part `label`, created on first use.
+    pub(super) fn part(&mut self, label: &str) -> Result<&mut dyn Write, CliError> {
+        let i = match self.open.iter().position(|(l, _, _)| l == label) {
+            Some(i) => i,
+            None => {
+                let path = self.path_of(label);
+                let temp = path.with_file_name(format!(
+                    ".{}.xpgn-part-{}",
+                    path.file_name()
+                        .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+                    std::process::id()
+                ));
+                let file = std::fs::File::create(&temp)
+                    .map_err(|e| cannot_write(&path.display().to_string(), &e))?;
+                self.open
+                    .push((label.to_string(), temp, std::io::BufWriter::new(file)));
+                self.open.len() - 1
+            }
+        };
+        Ok(&mut self.open[i].2)
+    }
+
+    /// Flushes every part and renames it into place; returns the paths.
+    pub(super) fn finish(mut self) -> Result<Vec<String>, CliError> {
+        let mut written = Vec::new();
+        for (label, temp, writer) in std::mem::take(&mut self.open) {
+            let path = self.path_of(&label);
+            let file = writer
+                .into_inner()
+                .map_err(|e| cannot_write(&path.display().to_string(), e.error()))?;
+            file.sync_all()
+                .and_then(|()| std::fs::rename(&temp, &path))
+                .map_err(|e| {
+                    let _ = std::fs::remove_file(&temp);
+                    cannot_write(&path.display().to_string(), &e)
+                })?;
+            written.push(path.display().to_string());
+        }
+        Ok(written)
+    }
+}
+
+impl Drop for Parts {
+    fn drop(&mut self) {
+        for (_, temp, _) in &self.open {
+            let _ = std::fs::remove_file(temp);
+        }
+    }
+}

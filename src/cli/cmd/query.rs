@@ -8,7 +8,9 @@ use crate::cli::exit::CliError;
 use xpgn::db::Database;
 use xpgn::db::export::ExportForm;
 use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
-use xpgn::db::query::{DateRange, FoundGame, GameFilter, SearchPositions, search_positions};
+use xpgn::db::query::{
+    DateRange, EcoRange, FoundGame, GameFilter, SearchPositions, search_positions,
+};
 use xpgn::notation::position::FenField;
 use xpgn::notation::replay::resolve_text;
 use xpgn::rules::{Position, Registry, Variant};
@@ -141,16 +143,19 @@ pub(super) fn filter(
         .map(|name| variant_arg(registry, name))
         .transpose()?;
     let board = variant.clone().unwrap_or_else(Variant::chess);
+    // `NAME=TEXT` is answered in SQL; comparisons, and the `Player` and
+    // `Elo` pseudo-tags, by reading the games the rest selects.
     let mut tags = Vec::new();
-    for t in &args.tag {
-        let (name, value) = t.split_once('=').ok_or_else(|| {
-            CliError::Usage(format!(
-                "--tag `{}`: expected NAME=VALUE, e.g. White=Carlsen",
-                shown(t)
-            ))
-        })?;
-        tags.push((name.to_string(), value.to_string()));
+    let mut tests = Vec::new();
+    for test in super::filter::tag_tests(&args.tag)? {
+        if test.is_text_contains() && !matches!(test.name.as_str(), "Player" | "Elo") {
+            tags.push((test.name, test.value));
+        } else {
+            tests.push(test);
+        }
     }
+    let mut selection = super::filter::selection(tests, &args.select)?;
+    let (min_plies, max_plies) = (selection.min_plies.take(), selection.max_plies.take());
     for (name, value) in [
         ("White", &args.white),
         ("Black", &args.black),
@@ -192,6 +197,14 @@ pub(super) fn filter(
             })
         })
         .transpose()?;
+    let eco = args
+        .eco
+        .as_deref()
+        .map(|e| {
+            EcoRange::parse(e)
+                .map_err(|e| CliError::Usage(format!("--eco: {}", shown_message(&e.to_string()))))
+        })
+        .transpose()?;
     let pattern = (!pieces.is_empty() || material.is_some())
         .then(|| PositionPattern::new(board, pieces, material));
     let filter = GameFilter {
@@ -206,6 +219,11 @@ pub(super) fn filter(
         any_position,
         moves_prefix,
         pattern,
+        eco,
+        opening: args.opening.clone(),
+        min_plies: min_plies.map(|n| n as u64),
+        max_plies: max_plies.map(|n| n as u64),
+        selection: (!selection.is_empty()).then_some(selection),
         limit: args.limit,
         offset: None,
     };
@@ -249,8 +267,17 @@ pub(super) fn run(
         QueryFormat::Table => {
             writeln!(
                 out,
-                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  event",
-                "id", "variant", "white", "black", "result", "date", "plies", "ply", "status"
+                "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {:<3}  event",
+                "id",
+                "variant",
+                "white",
+                "black",
+                "result",
+                "date",
+                "plies",
+                "ply",
+                "status",
+                "eco"
             )?;
             for g in &games {
                 let cut = |v: &Option<String>| {
@@ -262,7 +289,7 @@ pub(super) fn run(
                 };
                 writeln!(
                     out,
-                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {}",
+                    "{:>6}  {:<20} {:<20} {:<20} {:<7} {:<10} {:>5} {:>5}  {:<7}  {:<3}  {}",
                     g.id,
                     g.variant,
                     cut(&g.white),
@@ -272,6 +299,7 @@ pub(super) fn run(
                     g.plies,
                     g.ply.map_or("-".to_string(), |p| p.to_string()),
                     shown_status(&db, g).map_err(db_error)?,
+                    shown(g.eco.as_deref().unwrap_or("-")),
                     shown(&cut(&g.event)),
                 )?;
                 if args.filter.status.is_some() {
@@ -336,6 +364,8 @@ pub(super) fn run(
                     "plies": g.plies,
                     "status": g.status,
                     "ply": g.ply,
+                    "eco": g.eco,
+                    "opening": g.opening,
                     "diagnostics": diagnostics,
                 });
                 writeln!(out, "{line}")?;

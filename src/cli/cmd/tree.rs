@@ -6,6 +6,7 @@ use super::query::{fen_positions, open_to_read, partial_note, play_moves, varian
 use crate::cli::args::ReportFormat;
 use crate::cli::exit::CliError;
 use xpgn::db::Database;
+use xpgn::notation::opening::{OpeningBook, OpeningTracker};
 use xpgn::notation::position::write_position;
 use xpgn::rules::{Color, Position, Registry};
 
@@ -35,16 +36,32 @@ pub(super) fn run(
     // The stored definitions are registered before the variant is named.
     let early = super::query::open_if_exists(registry, db)?;
     let variant = variant_arg(early.as_ref().map_or(registry, Database::registry), variant)?;
+    // The opening of the position: that of the last named position of
+    // `--moves`, or the position's own name for a whole `--fen`.
+    let mut here = None;
     let (positions, note) = match fen {
         Some(f) => {
             let found = fen_positions(&variant, f)?;
             let note = partial_note(&found);
+            if note.is_none() {
+                here =
+                    OpeningBook::of_or_none(&variant).and_then(|b| b.lookup(&found.positions[0]));
+            }
             (found.positions, note)
         }
         None => {
             let mut pos = Position::start(variant);
             if let Some(m) = moves {
-                play_moves(&mut pos, m)?;
+                let start = pos.clone();
+                let played = play_moves(&mut pos, m)?;
+                let mut tracker = OpeningTracker::new();
+                let mut at = start;
+                for mv in &played {
+                    let before = at.clone();
+                    at.play_unchecked(mv);
+                    tracker.visit(&before, mv, &at);
+                }
+                here = tracker.opening(None);
             }
             (vec![pos], None)
         }
@@ -76,11 +93,15 @@ pub(super) fn run(
                     "black_wins": m.black_wins,
                     "unknown": unknown(m),
                     "score": m.score(m.turn),
+                    "eco": m.opening.as_ref().map(|o| &o.eco),
+                    "opening": m.opening.as_ref().map(|o| &o.name),
                 })
             })
             .collect();
         let doc = json!({
             "position": shown,
+            "eco": here.as_ref().map(|o| &o.eco),
+            "opening": here.as_ref().map(|o| &o.name),
             "states": positions.len(),
             "note": note,
             "games": tree.games,
@@ -91,12 +112,15 @@ pub(super) fn run(
         return Ok(());
     }
     writeln!(out, "FEN: {shown}")?;
+    if let Some(o) = &here {
+        writeln!(out, "Opening: {} {}", o.eco, super::shown(&o.name))?;
+    }
     if let Some(note) = &note {
         writeln!(out, "{note}")?;
     }
     writeln!(
         out,
-        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+        "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}  opening",
         "move", "games", "white", "draws", "black", "unknown", "score"
     )?;
     for m in &tree.moves {
@@ -108,16 +132,20 @@ pub(super) fn run(
         } else {
             m.san.clone()
         };
+        let opening = m.opening.as_ref().map_or(String::new(), |o| {
+            format!("{} {}", o.eco, super::shown(&o.name))
+        });
         writeln!(
             out,
-            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}",
+            "{:<12} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7}  {}",
             san,
             m.games,
             m.white_wins,
             m.draws,
             m.black_wins,
             unknown(m),
-            score
+            score,
+            opening.trim_end()
         )?;
     }
     let whose = if note.is_some() {

@@ -6,11 +6,13 @@ use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
 use xpgn::notation::diagnostic::{Diagnostic, Severity};
+use xpgn::notation::opening::OpeningTracker;
 use xpgn::notation::parallel::{Event, map_games, open_input};
+use xpgn::notation::pgn::read_with;
 use xpgn::notation::position::write_position;
 use xpgn::notation::reader::GameBytes;
-use xpgn::notation::validation::validate;
-use xpgn::rules::Registry;
+use xpgn::notation::validation::{Validator, validate};
+use xpgn::rules::{Move, Position, Registry};
 
 #[derive(Serialize)]
 struct ErrorJson<'a> {
@@ -36,6 +38,12 @@ struct GameJson<'a> {
     /// `king exploded`, ...): the rules' verdict, which the result must fit.
     ending: Option<&'static str>,
     final_fen: Option<String>,
+    /// The ECO code of the opening of the main line (as far as it
+    /// replays), when its variant has a book that names one of its
+    /// positions.
+    eco: Option<String>,
+    /// The opening's name.
+    opening: Option<String>,
     /// The first error, as before diagnostics had severities.
     error: Option<ErrorJson<'a>>,
     diagnostics: &'a [Diagnostic],
@@ -71,7 +79,15 @@ fn judge(
     format: OutputFormat,
     strict: bool,
 ) -> Verdict {
-    let checked = validate(registry, text);
+    let mut tracker = OpeningTracker::new();
+    let checked = if format == OutputFormat::Json {
+        let mut visit = |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a);
+        let mut validator = Validator::visiting(registry, text.source_notes(), &mut visit);
+        read_with(&text.text, text.start, &mut validator);
+        validator.finish()
+    } else {
+        validate(registry, text)
+    };
     let warned = checked
         .diagnostics
         .iter()
@@ -90,6 +106,7 @@ fn judge(
         }
         OutputFormat::Json => {
             let first = checked.first_error();
+            let opening = tracker.opening(None);
             let json = GameJson {
                 file: path,
                 game: text.number,
@@ -107,6 +124,8 @@ fn judge(
                     .as_ref()
                     .filter(|_| checked.is_valid())
                     .map(write_position),
+                eco: opening.as_ref().map(|o| o.eco.clone()),
+                opening: opening.map(|o| o.name),
                 error: first.map(|e| ErrorJson {
                     kind: e.kind.name(),
                     ply: e.ply,

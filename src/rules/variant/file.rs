@@ -105,6 +105,7 @@ struct FileDef {
     extinction: Option<Spanned<super::file_play::ExtinctionEntry>>,
     flag: Option<Spanned<super::file_play::FlagEntry>>,
     explosion: Option<Spanned<super::file_play::ExplosionEntry>>,
+    openings: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -431,7 +432,35 @@ fn build(src: &Source<'_>, raw: FileDef) -> Result<VariantDef, DefinitionError> 
         explosion: play.explosion,
         source: Some(String::from(src.text)),
         source_format: super::SourceFormat::Toml,
+        openings: read_openings(src, raw.openings.as_ref())?,
     })
+}
+
+/// `openings = "FILE"`: the opening book's path, relative to the folder of
+/// the definition file (an absolute path as it is).
+fn read_openings(
+    src: &Source<'_>,
+    path: Option<&Spanned<String>>,
+) -> Result<Option<std::path::PathBuf>, DefinitionError> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let written = path.get_ref().trim();
+    if written.is_empty() {
+        return Err(src.err(
+            offset_of(path),
+            "openings",
+            "the openings file name is empty",
+        ));
+    }
+    let written = std::path::Path::new(written);
+    if written.is_absolute() {
+        return Ok(Some(written.to_path_buf()));
+    }
+    let folder = std::path::Path::new(src.file)
+        .parent()
+        .unwrap_or(std::path::Path::new(""));
+    Ok(Some(folder.join(written)))
 }
 
 /// `kingless = "white" | "black" | "either"`: the side whose army has

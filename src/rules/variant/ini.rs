@@ -1108,6 +1108,7 @@ fn to_def(
         explosion: play.explosion,
         source: Some(String::from(chain)),
         source_format: SourceFormat::Ini,
+        openings: None,
     })
 }
 

@@ -378,6 +378,11 @@ pub struct VariantDef {
     pub source: Option<String>,
     /// The format of `source`.
     pub source_format: SourceFormat,
+    /// The opening book the definition points at (`openings = "FILE"`),
+    /// resolved against the folder of the definition file: tab-separated
+    /// `eco`, `name`, `moves` lines (docs/variants.md "Opening names").
+    /// Read and checked by the notation layer (`OpeningBook::of`).
+    pub openings: Option<std::path::PathBuf>,
 }
 
 /// The format a definition was written in.
@@ -506,6 +511,7 @@ impl VariantDef {
             explosion,
             source: _,
             source_format: _,
+            openings: _,
         } = self;
         *name == other.name
             && *display_name == other.display_name
