@@ -71,7 +71,9 @@ pub enum Command {
     #[command(after_help = examples!("xpgn validate games.pgn", "xpgn validate games/ --strict", "xpgn validate - --format json < games.pgn"))]
     Validate {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -94,7 +96,9 @@ pub enum Command {
     #[command(after_help = examples!("xpgn convert games.pgn --to xpgn -o clean.pgn", "xpgn convert games/ --to uci", "xpgn convert - --to fen < game.pgn"))]
     Convert {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -104,7 +108,8 @@ pub enum Command {
         /// Output form.
         #[arg(long, value_enum)]
         to: ConvertTo,
-        /// Output file (default, and `-`: standard output).
+        /// Output file (default, and `-`: standard output); compressed
+        /// when its name ends in `.gz`, `.zst` or `.bz2`.
         #[arg(long, short = 'o')]
         output: Option<String>,
         /// Worker threads (default: one per core; 1 for one); the output is
@@ -114,10 +119,12 @@ pub enum Command {
     },
     /// Import game files into the database: every game replayed and stored
     /// (invalid ones with their diagnostic), every position indexed.
-    #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
+    #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import lichess_db_standard_rated_2024-01.pgn.zst --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
     Import {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -437,7 +444,8 @@ pub struct ExportArgs {
     /// Every game exactly as imported.
     #[arg(long)]
     pub original: bool,
-    /// Output file (default, and `-`: standard output).
+    /// Output file (default, and `-`: standard output); compressed when
+    /// its name ends in `.gz`, `.zst` or `.bz2`.
     #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
     /// With `--to parquet`: the dataset folder to write.
@@ -455,7 +463,9 @@ pub struct ExportArgs {
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
     /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-    /// case); `-` for standard input.
+    /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+    /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+    /// their first bytes and read as they are decompressed.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// The dataset folder to write (created; it must hold no parts yet).

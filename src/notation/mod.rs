@@ -2,6 +2,9 @@
 //! with nom and written back. Depends on `rules`; nothing in `rules`
 //! depends on it.
 
+#[cfg(feature = "compression")]
+#[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
+pub mod compressed;
 pub mod coord;
 pub mod diagnostic;
 pub mod game;

@@ -14,6 +14,7 @@ mod architecture;
 #[cfg(feature = "serve")]
 mod browser;
 mod cli;
+mod compressed;
 mod corpus;
 #[cfg(feature = "parquet")]
 mod dataset;

@@ -1,7 +1,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use super::output::{FileId, output_file, write_atomically};
+use super::output::{FileId, output_file, write_output};
 use super::query::select;
 use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
@@ -74,7 +74,7 @@ pub(super) fn run(
                     shown(path)
                 )));
             }
-            write_atomically(path, |out| write_games(registry, args, out))?
+            write_output(path, |out| write_games(registry, args, out))?
         }
     };
     if unchanged > 0 {

@@ -18,7 +18,8 @@ use xpgn::rules::Registry;
 #[derive(Debug, Default)]
 pub(super) struct Inputs {
     /// The files to read, in order: each named file as given, then every
-    /// `.pgn` and `.xpgn` file below each named folder, in name order.
+    /// game file ([`Inputs::is_game_file`]) below each named folder, in
+    /// name order.
     pub files: Vec<String>,
     /// Files found in the folders that are not game files, in name order.
     pub skipped: Vec<String>,
@@ -53,12 +54,20 @@ impl Inputs {
         Ok(inputs)
     }
 
-    /// Whether `path` is a game file by its name: `.pgn` or `.xpgn` in any
-    /// letter case (`GAME.PGN`).
+    /// Whether `path` is a game file by its name: `.pgn` or `.xpgn`, or
+    /// either compressed (`.pgn.gz`, `.pgn.zst`, `.pgn.bz2`), in any
+    /// letter case (`GAME.PGN`, `Games.PGN.ZST`).
     fn is_game_file(path: &Path) -> bool {
-        path.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xpgn"))
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return false;
+        };
+        let text = match xpgn::notation::compressed::Format::of_name(name) {
+            Some(_) => name.rsplit_once('.').map_or(name, |(stem, _)| stem),
+            None => name,
+        };
+        text.rsplit_once('.').is_some_and(|(stem, e)| {
+            !stem.is_empty() && (e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xpgn"))
+        })
     }
 
     /// Notes `path` as empty when it is a file of no bytes.
@@ -108,7 +117,7 @@ impl Inputs {
     }
 
     /// Adds the files `arg` names: the file itself (`-`, standard input,
-    /// as well), or every `.pgn` and `.xpgn` file below a folder. Links
+    /// as well), or every game file ([`Inputs::is_game_file`]) below a folder. Links
     /// are followed, but not into a folder they are inside of (a loop),
     /// and a file reached by two names is read once.
     fn add(&mut self, arg: &str, check: bool) -> Result<(), CliError> {
@@ -170,7 +179,7 @@ impl Inputs {
     }
 
     /// The summary line of the skipped files, `None` when there are none:
-    /// `3 files not game files (only .pgn and .xpgn are read): a.json, b.gz, c.txt`.
+    /// `3 files not game files (only .pgn and .xpgn are read, or those compressed): a.json, b.gz, c.txt`.
     pub(super) fn skipped_line(&self) -> Option<String> {
         let n = self.skipped.len();
         if n == 0 {
@@ -182,7 +191,7 @@ impl Inputs {
             "files not game files"
         };
         Some(format!(
-            "{n} {files} (only .pgn and .xpgn are read): {}",
+            "{n} {files} (only .pgn and .xpgn are read, or those compressed: .pgn.gz, .pgn.zst, .pgn.bz2): {}",
             named(&self.skipped)
         ))
     }
@@ -269,20 +278,25 @@ pub(super) fn run(
             report_error.get_or_insert(e);
         }
     };
-    database
-        .import_files(
-            paths,
-            &open_input,
-            jobs,
-            &mut summary,
-            &mut progress,
-            &mut on_game,
-        )
-        .map_err(|e| match e {
-            DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
-            _ => super::db_error(db, e),
-        })?;
+    let imported = database.import_files(
+        paths,
+        &open_input,
+        jobs,
+        &mut summary,
+        &mut progress,
+        &mut on_game,
+    );
     shown_progress.clear();
+    // An input that fails part way (a compressed file cut short): the
+    // games before the failure are stored, the summary says how many,
+    // and the error says where the input stopped.
+    let unread = match imported {
+        Ok(()) => None,
+        Err(DbError::Io { path, source }) => {
+            Some(CliError::Usage(super::read_failed(&path, &source)))
+        }
+        Err(e) => return Err(super::db_error(db, e)),
+    };
     if let Some(w) = report_file.as_mut()
         && let Some(e) = report_error.take().or_else(|| w.flush().err())
     {
@@ -307,6 +321,9 @@ pub(super) fn run(
     )?;
     if let Some(line) = inputs.skipped_line() {
         writeln!(out, "{line}")?;
+    }
+    if let Some(e) = unread {
+        return Err(e);
     }
     if let Some(e) = inputs.no_games(summary.read) {
         return Err(e);

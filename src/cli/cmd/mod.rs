@@ -184,10 +184,13 @@ fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
 }
 
 /// Reading the input `path` failed after its games before the failure:
-/// one line naming the file. An input refused as not text (compressed or
-/// binary) says so and nothing more.
+/// one line naming the file. An input refused as not text (compressed in
+/// a format not read, or binary), or a compressed input cut short or
+/// damaged (where it stopped), says so and nothing more.
 fn read_failed(path: &str, error: &std::io::Error) -> String {
-    if xpgn::notation::reader::NotText::of(error).is_some() {
+    if xpgn::notation::reader::NotText::of(error).is_some()
+        || xpgn::notation::compressed::Damaged::of(error).is_some()
+    {
         format!("{}: {error}", shown(path))
     } else {
         format!("{}: read error: {error}", shown(path))
