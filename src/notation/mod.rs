@@ -2,6 +2,7 @@
 //! with nom and written back. Depends on `rules`; nothing in `rules`
 //! depends on it.
 
+pub mod annotations;
 #[cfg(feature = "compression")]
 #[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
 pub mod compressed;

@@ -10,6 +10,7 @@ mod scratch;
 mod support;
 
 mod alike;
+mod annotations;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;
