@@ -217,13 +217,17 @@ pub enum Command {
     #[command(after_help = examples!("xpgn dataset games/ --out games-parquet/", "xpgn dataset big.pgn --out part1/ --jobs 2"))]
     Dataset(Box<DatasetArgs>),
     /// Print the 64-bit key of a position as the datasets' `positions.key`
-    /// column holds it (a signed decimal integer).
-    #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
+    /// column holds it (a signed decimal integer), or its Polyglot key.
+    #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --polyglot --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
     Key {
         /// The position: `--fen` (a whole position string), or `--moves`
         /// from the variant's start.
         #[command(flatten)]
         position: PositionArgs,
+        /// The Polyglot opening book key instead (orthodox chess only), in
+        /// 16 hexadecimal digits as book tools print it.
+        #[arg(long)]
+        polyglot: bool,
     },
     /// Games per variant, valid and invalid, plies, positions, size.
     #[command(after_help = examples!("xpgn stats --db games.db"))]

@@ -439,7 +439,7 @@ fn json_play_state(out: &mut String, pos: &Position) {
 }
 
 /// The moves of `game` as JSON: `[{"san", "lan", "coord", "fen",
-/// "hands", "checks_given", "gates", "comments_before", "comments",
+/// "polyglot" (orthodox chess: the Polyglot key after the move), "hands", "checks_given", "gates", "comments_before", "comments",
 /// "clock", "emt", "eval", "arrows", "squares", "nags", "variations":
 /// [[...]]}]` (`hands`, `checks_given` and `gates` where the variant has
 /// them; the five after the comments where they say so:
@@ -478,6 +478,9 @@ fn json_moves(registry: &Registry, game: &Game, out: &mut String) -> Result<Posi
             json_string(out, &write_coord(before, &mv));
             out.push_str(",\"fen\":");
             json_string(out, &write_position(&after));
+            if let Some(key) = crate::rules::polyglot_key(&after) {
+                out.push_str(&format!(",\"polyglot\":\"{key:016x}\""));
+            }
             json_play_state(out, &after);
             json_strings(out, "comments_before", &node.comments_before);
             json_strings(out, "comments", &node.comments);

@@ -121,3 +121,41 @@ fn evaluations_arrows_and_squares_are_read_and_malformed_commands_warned_of() {
     let o = xpgn(&["validate", "--strict", f]);
     assert_eq!(o.status.code(), Some(1), "--strict counts the warnings");
 }
+
+#[test]
+fn a_diagram_of_a_ply_draws_its_comment_arrows_and_squares_in_their_colours() {
+    let dir = Scratch::new("annotations", "diagram");
+    let file = dir.join("a.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n\n1. e4 e5 2. Nf3 { [%cal Gf3e5,Rd8h4] [%csl Ye5,Bh7] } Nc6 *\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let o = xpgn(&["diagram", f, "--ply", "3"]);
+    assert_eq!(o.status.code(), Some(0));
+    let svg = stdout(&o);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let drawn = |class: &str| -> Vec<String> {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(class) && n.has_attribute("data-color"))
+            .map(|n| {
+                let color = n.attribute("data-color").unwrap();
+                let paint = n.attribute("stroke").unwrap();
+                match n.attribute("data-square") {
+                    Some(sq) => format!("{color} {paint} {sq}"),
+                    None => format!(
+                        "{color} {paint} {}-{}",
+                        n.attribute("data-from").unwrap(),
+                        n.attribute("data-to").unwrap()
+                    ),
+                }
+            })
+            .collect()
+    };
+    assert_eq!(drawn("arrow"), ["green #15781b f3-e5", "red #882020 d8-h4"]);
+    assert_eq!(drawn("mark"), ["yellow #e68f00 e5", "blue #003088 h7"]);
+    // Another ply has none.
+    let o = xpgn(&["diagram", f, "--ply", "4"]);
+    assert!(!stdout(&o).contains("data-color"));
+}

@@ -25,6 +25,7 @@ mod game_roundtrip;
 mod invalid;
 mod perft;
 mod played_variants;
+mod polyglot;
 mod position_keys;
 mod real_files;
 mod reference_check;

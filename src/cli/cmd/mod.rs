@@ -134,7 +134,7 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         Command::Export(args) => export::run(registry, args, out),
         #[cfg(feature = "parquet")]
         Command::Dataset(args) => dataset::run(registry, args, out),
-        Command::Key { position } => key::run(registry, position, out),
+        Command::Key { position, polyglot } => key::run(registry, position, *polyglot, out),
         Command::Tree {
             db,
             variant,
