@@ -420,6 +420,11 @@ pub struct FilterArgs {
     /// (`R2` exactly, `>=N` at least, `<=N` at most, `*` the other types).
     #[arg(long, value_name = "SIGNATURE")]
     pub material: Option<String>,
+    /// A main-line position by its Polyglot book key (16 hexadecimal
+    /// digits, as `xpgn key --polyglot` prints it): orthodox chess games
+    /// only, each replayed.
+    #[arg(long, value_name = "HEX")]
+    pub polyglot: Option<String>,
     /// Most games to select.
     #[arg(long)]
     pub limit: Option<u64>,

@@ -71,3 +71,59 @@ fn json_moves_carry_the_polyglot_key_of_orthodox_chess() {
     assert_eq!(keys, expected);
     assert!(lines[1]["moves"][0].get("polyglot").is_none());
 }
+
+#[test]
+fn query_polyglot_finds_the_games_query_fen_finds() {
+    let dir = crate::scratch::Scratch::new("polyglot", "query");
+    let db = dir.join("q.db");
+    let db = db.to_str().unwrap();
+    let o = xpgn(&["import", "tests/data/lichess/2016-05.pgn", "--db", db]);
+    assert_eq!(o.status.code(), Some(0));
+    let ids = |o: &Output| -> Vec<String> {
+        stdout(o)
+            .lines()
+            .skip(1)
+            .filter_map(|l| l.split_whitespace().next())
+            .filter(|w| w.parse::<u64>().is_ok())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut found = 0;
+    for moves in ["e4", "e4 e5 Nf3", "d4 d5 c4", "e4 c5 Nf3 d6", "e4 e6 d4 d5"] {
+        let key = stdout(&xpgn(&["key", "--polyglot", "--moves", moves]));
+        let fen = stdout(&xpgn(&["show", "--moves", moves]));
+        let fen = fen
+            .lines()
+            .find_map(|l| l.strip_prefix("FEN: "))
+            .unwrap()
+            .trim()
+            .to_string();
+        let by_key = xpgn(&["query", "--db", db, "--polyglot", key.trim()]);
+        let by_fen = xpgn(&["query", "--db", db, "--fen", &fen]);
+        assert_eq!(by_key.status.code(), Some(0));
+        assert_eq!(ids(&by_key), ids(&by_fen), "{moves}: {fen}");
+        found += ids(&by_key).len();
+    }
+    assert!(found > 20, "{found}");
+    for (bad, says) in [
+        ("zz", "expected a key of 16 hexadecimal digits"),
+        (
+            "463b96181691fc9c00",
+            "expected a key of 16 hexadecimal digits",
+        ),
+    ] {
+        let o = xpgn(&["query", "--db", db, "--polyglot", bad]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&o.stderr).contains(says));
+    }
+    let o = xpgn(&[
+        "query",
+        "--db",
+        db,
+        "--variant",
+        "atomic",
+        "--polyglot",
+        "463b96181691fc9c",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+}
