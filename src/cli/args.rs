@@ -176,6 +176,11 @@ pub enum Command {
         /// Most groups to list.
         #[arg(long)]
         limit: Option<u64>,
+        /// Games that reach the same position at this ply of their main
+        /// lines, whatever came before or after (pgn-extract's
+        /// `--fuzzydepth`), instead of games with the same moves.
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=100_000))]
+        plies: Option<u32>,
     },
     /// Find games: filters combine; `--fen` finds every game that reaches a
     /// position, `--piece` and `--material` every game with a position

@@ -21,6 +21,7 @@ mod corpus;
 mod dataset;
 mod db;
 mod docs;
+mod fuzzy_duplicates;
 mod game_roundtrip;
 mod invalid;
 mod perft;

@@ -341,12 +341,15 @@ pub(super) fn duplicates(
     db: &str,
     format: ReportFormat,
     limit: Option<u64>,
+    plies: Option<u32>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let database = super::query::open_to_read(registry, db)?;
-    let groups = database
-        .duplicate_groups(limit)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    let groups = match plies {
+        None => database.duplicate_groups(limit),
+        Some(n) => database.duplicate_groups_at_ply(n, limit),
+    }
+    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
     let cut = |v: &Option<String>| {
         v.as_deref()
             .unwrap_or("")
@@ -369,20 +372,34 @@ pub(super) fn duplicates(
                         })
                     })
                     .collect();
-                let line = serde_json::json!({
-                    "variant": g.variant, "plies": g.plies, "games": games,
-                });
+                let line = match plies {
+                    None => serde_json::json!({
+                        "variant": g.variant, "plies": g.plies, "games": games,
+                    }),
+                    Some(n) => serde_json::json!({
+                        "variant": g.variant, "at_ply": n, "games": games,
+                    }),
+                };
                 writeln!(out, "{line}")?;
             }
             ReportFormat::Table => {
-                writeln!(
-                    out,
-                    "group {}: {}, {} of {}",
-                    i + 1,
-                    plural(g.games.len(), "game", "games"),
-                    plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
-                    g.variant
-                )?;
+                match plies {
+                    None => writeln!(
+                        out,
+                        "group {}: {}, {} of {}",
+                        i + 1,
+                        plural(g.games.len(), "game", "games"),
+                        plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
+                        g.variant
+                    )?,
+                    Some(n) => writeln!(
+                        out,
+                        "group {}: {} of {} reach the same position at ply {n}",
+                        i + 1,
+                        plural(g.games.len(), "game", "games"),
+                        g.variant
+                    )?,
+                }
                 for x in &g.games {
                     writeln!(
                         out,
@@ -398,12 +415,20 @@ pub(super) fn duplicates(
         }
     }
     if format == ReportFormat::Table {
-        writeln!(
-            out,
-            "{} the moves of another in {}",
-            plural(extra, "game repeats", "games repeat"),
-            plural(groups.len(), "group", "groups")
-        )?;
+        match plies {
+            None => writeln!(
+                out,
+                "{} the moves of another in {}",
+                plural(extra, "game repeats", "games repeat"),
+                plural(groups.len(), "group", "groups")
+            )?,
+            Some(n) => writeln!(
+                out,
+                "{} the position of another at ply {n} in {}",
+                plural(extra, "game reaches", "games reach"),
+                plural(groups.len(), "group", "groups")
+            )?,
+        }
     }
     Ok(())
 }

@@ -124,9 +124,12 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             jobs_or_all(*jobs),
             out,
         ),
-        Command::Duplicates { db, format, limit } => {
-            import::duplicates(registry, db, *format, *limit, out)
-        }
+        Command::Duplicates {
+            db,
+            format,
+            limit,
+            plies,
+        } => import::duplicates(registry, db, *format, *limit, *plies, out),
         Command::Optimize { db } => import::optimize(registry, db, out),
         Command::Check { db } => import::check(db, out),
         Command::Stats { db, format } => import::stats(registry, db, *format, out),
