@@ -145,7 +145,7 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
     let mut from = 0;
     std::iter::from_fn(move || {
         loop {
-            let at = from + memchr::memmem::find(text[from..].as_bytes(), b"[%")?;
+            let at = from + memchr::memmem::find(&text.as_bytes()[from..], b"[%")?;
             let body = &text[at + 2..];
             let name_len = body
                 .bytes()

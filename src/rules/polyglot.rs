@@ -287,7 +287,7 @@ mod tests {
     use crate::rules::Variant;
 
     fn key(fen: &str) -> u64 {
-        polyglot_key(&read_position(&Variant::chess(), fen).unwrap()).unwrap()
+        polyglot_key(&read_position(Variant::chess(), fen).unwrap()).unwrap()
     }
 
     /// The test positions of the specification, with their keys.

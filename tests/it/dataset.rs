@@ -528,7 +528,9 @@ fn bad_inputs_and_outputs_exit_2() {
 
 /// The `clock_ms`, `eval_cp` and `eval_mate` of a positions row (`None`
 /// for a null).
-fn notes_of(row: &Row) -> (Option<i64>, Option<i64>, Option<i64>) {
+type Notes = (Option<i64>, Option<i64>, Option<i64>);
+
+fn notes_of(row: &Row) -> Notes {
     let opt = |name: &str| match field(row, name) {
         Field::Null => None,
         _ => Some(long(row, name)),
@@ -570,7 +572,7 @@ fn positions_carry_the_clock_and_evaluation_of_the_move_that_led_there() {
                 .map(|g| long(g, "game_id"))
                 .unwrap()
         };
-        let by_ply = |id: i64| -> BTreeMap<i64, (Option<i64>, Option<i64>, Option<i64>)> {
+        let by_ply = |id: i64| -> BTreeMap<i64, Notes> {
             rows(set, "positions")
                 .iter()
                 .filter(|p| long(p, "game_id") == id)

@@ -92,6 +92,10 @@ fn played_position(
     Ok((pos, last))
 }
 
+/// A position to draw, the squares of the move that led to it, and the
+/// marks its comment draws.
+type Shown = (Position, Option<(Square, Square)>, Annotations);
+
 /// The position after `ply` (default: the last) of game `number` of
 /// `path`, the squares of the move that led to it, and the arrows and
 /// coloured squares its comments draw (`[%cal]`, `[%csl]`). An invalid
@@ -101,7 +105,7 @@ fn game_position(
     path: &str,
     number: usize,
     ply: Option<usize>,
-) -> Result<(Position, Option<(Square, Square)>, Annotations), CliError> {
+) -> Result<Shown, CliError> {
     // A read failure before the game is told as such, not as a missing
     // game.
     let mut found = None;
