@@ -172,14 +172,36 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
     })
 }
 
-/// A clock `H:MM:SS`, `H:MM:SS.s` (or `MM:SS`) in milliseconds.
+/// A clock `H:MM:SS`, `H:MM:SS.s` (or `MM:SS`), or seconds alone
+/// (`0.656`, as FICS writes `[%emt]`), in milliseconds.
 fn clock(text: &str) -> Result<u64, String> {
-    let bad = || format!("not a time H:MM:SS: `{text}`");
+    let bad = || format!("not a time H:MM:SS (or seconds): `{text}`");
     let (whole, fraction) = match text.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (text, None),
     };
     let parts: Vec<&str> = whole.split(':').collect();
+    if parts.len() == 1 {
+        // Seconds alone.
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let frac_ms = match fraction {
+            None => Some(0),
+            Some(f) if digits(f) && f.len() <= 3 => f
+                .parse::<u64>()
+                .ok()
+                .map(|v| v * 10u64.pow(3 - f.len() as u32)),
+            Some(_) => None,
+        };
+        return match (digits(whole), frac_ms) {
+            (true, Some(ms)) => whole
+                .parse::<u64>()
+                .ok()
+                .and_then(|s| s.checked_mul(1000))
+                .and_then(|s| s.checked_add(ms))
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        };
+    }
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
         return Err(bad());
@@ -411,6 +433,9 @@ mod tests {
             Score::Centipawns(50)
         );
         assert_eq!(read(&["[%clk 2:59.9]"]).clock_ms, Some(179_900));
+        // FICS writes the time a move took in seconds.
+        assert_eq!(read(&["[%emt 0.656]"]).elapsed_ms, Some(656));
+        assert_eq!(read(&["[%emt 12]"]).elapsed_ms, Some(12_000));
     }
 
     #[test]
@@ -456,6 +481,8 @@ mod tests {
     fn malformed_commands_are_told_and_left_out() {
         for (text, why) in [
             ("[%clk 1:7]", "not a time H:MM:SS"),
+            ("[%emt 1.2345]", "not a time H:MM:SS"),
+            ("[%emt -3]", "not a time H:MM:SS"),
             ("[%clk 0:61:00]", "not a time H:MM:SS"),
             ("[%clk abc]", "not a time H:MM:SS"),
             ("[%emt ]", "not a time H:MM:SS"),

@@ -25,7 +25,6 @@ pub mod pieces;
 
 use std::fmt::Write;
 
-use crate::notation::annotations::Mark;
 use crate::rules::{Color, Piece, Position, Square, Stage};
 
 /// Side of a square, in SVG user units (the piece images are drawn at it).
@@ -42,6 +41,43 @@ const DARK: &str = "#b48a63";
 const LAST_MOVE: &str = "#e8d44d";
 const HIGHLIGHT: &str = "#3a8fd6";
 const ARROW: &str = "#1d7a35";
+
+/// The colour of an arrow or a square a game's comment draws (`[%cal
+/// Ge2e4]`, `[%csl Rd4]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// `R`.
+    Red,
+    /// `G`.
+    Green,
+    /// `Y`.
+    Yellow,
+    /// `B`.
+    Blue,
+}
+
+impl Mark {
+    /// The mark of a colour name: `red`, `green`, `yellow`, `blue`.
+    pub fn named(name: &str) -> Option<Mark> {
+        match name {
+            "red" => Some(Mark::Red),
+            "green" => Some(Mark::Green),
+            "yellow" => Some(Mark::Yellow),
+            "blue" => Some(Mark::Blue),
+            _ => None,
+        }
+    }
+
+    /// Its name, as the SVG's `data-color` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Red => "red",
+            Mark::Green => "green",
+            Mark::Yellow => "yellow",
+            Mark::Blue => "blue",
+        }
+    }
+}
 
 /// The colours of a comment's arrows and squares, as lichess draws them.
 fn mark_color(mark: Mark) -> &'static str {

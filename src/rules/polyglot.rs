@@ -283,70 +283,52 @@ const RANDOM: [u64; 781] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::position::read_position;
     use crate::rules::Variant;
 
-    fn key(fen: &str) -> u64 {
-        polyglot_key(&read_position(Variant::chess(), fen).unwrap()).unwrap()
+    /// The square of a name such as `e2` (boards of 8 by 8).
+    fn sq(name: &str) -> Square {
+        let b = name.as_bytes();
+        Square::new(b[0] - b'a', b[1] - b'1')
     }
 
-    /// The test positions of the specification, with their keys.
+    /// The key after `moves` (coordinates, `e2e4`) from the start.
+    fn after(moves: &str) -> u64 {
+        let mut pos = Position::start(Variant::chess());
+        for m in moves.split_whitespace() {
+            let (from, to) = (sq(&m[..2]), sq(&m[2..]));
+            let mv = pos
+                .legal_moves()
+                .into_iter()
+                .find(|x| x.from() == from && x.to() == to)
+                .unwrap_or_else(|| panic!("{m} is legal"));
+            pos.play_unchecked(&mv);
+        }
+        polyglot_key(&pos).unwrap()
+    }
+
+    /// The test positions of the specification, reached by the moves it
+    /// gives, with their keys.
     #[test]
     fn the_specification_test_positions_give_its_keys() {
-        for (fen, expected) in [
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                0x463b96181691fc9c,
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-                0x823c9b50fd114196,
-            ),
-            (
-                "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2",
-                0x0756b94461c50fb0,
-            ),
-            (
-                "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
-                0x662fafb965db29d4,
-            ),
-            (
-                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-                0x22a48b5a8e47ff78,
-            ),
-            (
-                "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR b kq - 0 3",
-                0x652a607ca3f242c1,
-            ),
-            (
-                "rnbq1bnr/ppp1pkpp/8/3pPp2/8/8/PPPPKPPP/RNBQ1BNR w - - 0 4",
-                0x00fdd303c946bdd9,
-            ),
-            (
-                "rnbqkbnr/p1pppppp/8/8/PpP4P/8/1P1PPPP1/RNBQKBNR b KQkq c3 0 3",
-                0x3c8123ea7b067637,
-            ),
-            (
-                "rnbqkbnr/p1pppppp/8/8/P6P/R1p5/1P1PPPP1/1NBQKBNR b Kkq - 0 4",
-                0x5c3f9b829b279560,
-            ),
+        for (moves, expected) in [
+            ("", 0x463b96181691fc9c),
+            ("e2e4", 0x823c9b50fd114196),
+            ("e2e4 d7d5", 0x0756b94461c50fb0),
+            ("e2e4 d7d5 e4e5", 0x662fafb965db29d4),
+            ("e2e4 d7d5 e4e5 f7f5", 0x22a48b5a8e47ff78),
+            ("e2e4 d7d5 e4e5 f7f5 e1e2", 0x652a607ca3f242c1),
+            ("e2e4 d7d5 e4e5 f7f5 e1e2 e8f7", 0x00fdd303c946bdd9),
+            ("a2a4 b7b5 h2h4 b5b4 c2c4", 0x3c8123ea7b067637),
+            ("a2a4 b7b5 h2h4 b5b4 c2c4 b4c3 a1a3", 0x5c3f9b829b279560),
         ] {
-            assert_eq!(key(fen), expected, "{fen}");
+            assert_eq!(after(moves), expected, "{moves}");
         }
     }
 
     #[test]
     fn the_same_position_by_other_moves_has_the_same_key_and_other_variants_none() {
-        let play = |moves: &[&str]| {
-            let mut pos = Position::start(Variant::chess());
-            for m in moves {
-                let mv = crate::notation::replay::resolve_text(&pos, m).unwrap();
-                pos.play_unchecked(&mv);
-            }
-            polyglot_key(&pos).unwrap()
-        };
-        assert_eq!(play(&["Nf3", "Nf6", "Nc3"]), play(&["Nc3", "Nf6", "Nf3"]));
-        assert_ne!(play(&["Nf3", "Nf6"]), play(&["Nf3", "Nc6"]));
+        assert_eq!(after("g1f3 g8f6 b1c3"), after("b1c3 g8f6 g1f3"));
+        assert_ne!(after("g1f3 g8f6"), after("g1f3 b8c6"));
         let other = Variant::builtin()
             .iter()
             .find(|v| v.name() != "chess")

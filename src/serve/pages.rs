@@ -24,7 +24,7 @@ use crate::notation::position::write_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::san::write_san;
-use crate::render::{Diagram, escape, render_svg};
+use crate::render::{Diagram, Mark, escape, render_svg};
 use crate::rules::{Color, Move, Position, Variant};
 
 /// The embedded assets: name under `/assets/`, content type, bytes.
@@ -1159,10 +1159,16 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
                 coordinates: true,
                 last_move: last,
                 colored_arrows: marks.map_or_else(Vec::new, |m| {
-                    m.arrows.iter().map(|a| (a.from, a.to, a.color)).collect()
+                    m.arrows
+                        .iter()
+                        .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
+                        .collect()
                 }),
                 colored_squares: marks.map_or_else(Vec::new, |m| {
-                    m.squares.iter().map(|q| (q.square, q.color)).collect()
+                    m.squares
+                        .iter()
+                        .filter_map(|q| Some((q.square, Mark::named(q.color.name())?)))
+                        .collect()
                 }),
                 ..Diagram::default()
             },

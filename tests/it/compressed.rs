@@ -41,19 +41,18 @@ fn real_games() -> Vec<u8> {
     text
 }
 
-/// Every row of every table of the database `db`, as text.
+/// What the database `db` holds, as text: every row of its tables of
+/// games, except the hashes and position postings, which are cut into
+/// rows by the import's commits (one a second: a slower input makes more
+/// of them): of those, the hashes laid end to end (the postings are
+/// compared through queries, [`reached`]).
 fn dump(db: &Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(db).unwrap();
-    let tables: Vec<String> = conn
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-        .unwrap()
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
     let mut rows = Vec::new();
-    for table in tables {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+    for table in ["games", "moves", "sources", "variant_definitions"] {
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM \"{table}\" ORDER BY 1"))
+            .unwrap();
         let n = stmt.column_count();
         let mut q = stmt.query([]).unwrap();
         while let Some(row) = q.next().unwrap() {
@@ -63,7 +62,45 @@ fn dump(db: &Path) -> Vec<String> {
             rows.push(format!("{table}: {}", cells.join(" | ")));
         }
     }
+    let mut hashes = (Vec::new(), Vec::new());
+    let mut stmt = conn
+        .prepare("SELECT content, moves FROM game_hashes ORDER BY first_game")
+        .unwrap();
+    let mut q = stmt.query([]).unwrap();
+    while let Some(row) = q.next().unwrap() {
+        hashes.0.extend(row.get::<_, Vec<u8>>(0).unwrap());
+        hashes.1.extend(row.get::<_, Vec<u8>>(1).unwrap());
+    }
+    rows.push(format!("game_hashes: {hashes:?}"));
     rows
+}
+
+/// The games that start with each of `lines` and those that reach the
+/// position after it (through the position index), as JSON lines.
+fn reached(dir: &Path, lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|moves| {
+            let o = xpgn_in(
+                dir,
+                &[
+                    "query", "--db", "g.db", "--moves", moves, "--format", "json",
+                ],
+            );
+            let by_moves = stdout(&o);
+            let fen = stdout(&xpgn_in(dir, &["show", "--moves", moves]));
+            let fen = fen
+                .lines()
+                .find_map(|l| l.strip_prefix("FEN: "))
+                .unwrap()
+                .to_string();
+            let o = xpgn_in(
+                dir,
+                &["query", "--db", "g.db", "--fen", &fen, "--format", "json"],
+            );
+            format!("{moves}: {by_moves}{}", stdout(&o))
+        })
+        .collect()
 }
 
 #[test]
@@ -92,15 +129,18 @@ fn compressed_and_plain_inputs_give_identical_databases_and_outputs() {
         assert_eq!(validated.status.code(), Some(0), "{name}");
         let converted = xpgn_in(&sub, &["convert", "--to", "json", "games.pgn"]);
         assert_eq!(converted.status.code(), Some(0), "{name}");
-        seen.push((
-            *name,
-            dump(&sub.join("g.db")),
-            validated.stdout,
-            converted.stdout,
+        let mut db = dump(&sub.join("g.db"));
+        db.extend(reached(
+            &sub,
+            &["e4", "e4 e5 Nf3", "d4 d5 c4", "e4 c5 Nf3 d6"],
         ));
+        seen.push((*name, db, validated.stdout, converted.stdout));
     }
     let (_, plain_db, plain_validated, plain_converted) = &seen[0];
     assert!(plain_db.len() > 2000);
+    // The position index answers: 1. e4 starts hundreds of these games.
+    let e4 = plain_db.iter().find(|l| l.starts_with("e4: ")).unwrap();
+    assert!(e4.matches("\"id\"").count() > 200, "{e4}");
     for (name, db, validated, converted) in &seen[1..] {
         assert!(db == plain_db, "{name}: the database differs");
         assert!(validated == plain_validated, "{name}: validate differs");

@@ -11,7 +11,7 @@ use xpgn::notation::annotations::{self, Annotations};
 use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::check_game;
 use xpgn::notation::square::parse_square;
-use xpgn::render::{Diagram, render_svg};
+use xpgn::render::{Diagram, Mark, render_svg};
 use xpgn::rules::{Position, Registry, Square};
 
 pub(super) fn run(
@@ -67,9 +67,13 @@ pub(super) fn run(
         colored_arrows: marks
             .arrows
             .iter()
-            .map(|a| (a.from, a.to, a.color))
+            .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
             .collect(),
-        colored_squares: marks.squares.iter().map(|m| (m.square, m.color)).collect(),
+        colored_squares: marks
+            .squares
+            .iter()
+            .filter_map(|m| Some((m.square, Mark::named(m.color.name())?)))
+            .collect(),
         last_move: last,
         width: args.size,
         legend: !args.no_legend,

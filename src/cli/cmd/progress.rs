@@ -114,7 +114,7 @@ mod tests {
         std::fs::write(&plain, "[Event \"a\"]\n1. e4 *\n").unwrap();
         let packed = dir.join("a.pgn.gz");
         std::fs::write(&packed, b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03").unwrap();
-        assert_eq!(text_size(plain.to_str().unwrap()), Some(21));
+        assert_eq!(text_size(plain.to_str().unwrap()), Some(20));
         assert_eq!(text_size(packed.to_str().unwrap()), None);
         assert_eq!(text_size("-"), None);
         std::fs::remove_dir_all(&dir).unwrap();
