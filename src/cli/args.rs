@@ -71,7 +71,9 @@ pub enum Command {
     #[command(after_help = examples!("xpgn validate games.pgn", "xpgn validate games/ --strict", "xpgn validate - --format json < games.pgn"))]
     Validate {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -94,7 +96,9 @@ pub enum Command {
     #[command(after_help = examples!("xpgn convert games.pgn --to xpgn -o clean.pgn", "xpgn convert games/ --to uci", "xpgn convert - --to fen < game.pgn"))]
     Convert {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -104,7 +108,8 @@ pub enum Command {
         /// Output form.
         #[arg(long, value_enum)]
         to: ConvertTo,
-        /// Output file (default, and `-`: standard output).
+        /// Output file (default, and `-`: standard output); compressed
+        /// when its name ends in `.gz`, `.zst` or `.bz2`.
         #[arg(long, short = 'o')]
         output: Option<String>,
         /// What to change in the games written.
@@ -122,10 +127,12 @@ pub enum Command {
     Filter(Box<FilterCommandArgs>),
     /// Import game files into the database: every game replayed and stored
     /// (invalid ones with their diagnostic), every position indexed.
-    #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
+    #[command(after_help = examples!("xpgn import games/ --db games.db", "xpgn import lichess_db_standard_rated_2024-01.pgn.zst --db games.db", "xpgn import a.pgn b.xpgn --db games.db --report faults.jsonl"))]
     Import {
         /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-        /// case); `-` for standard input.
+        /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+        /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+        /// their first bytes and read as they are decompressed.
         #[arg(required = true)]
         files: Vec<String>,
         /// The variant of games that have no Variant tag (default orthodox
@@ -177,6 +184,11 @@ pub enum Command {
         /// Most groups to list.
         #[arg(long)]
         limit: Option<u64>,
+        /// Games that reach the same position at this ply of their main
+        /// lines, whatever came before or after (pgn-extract's
+        /// `--fuzzydepth`), instead of games with the same moves.
+        #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<u32>::new().range(1..=100_000))]
+        plies: Option<u32>,
     },
     /// Find games: filters combine; `--fen` finds every game that reaches a
     /// position, `--piece` and `--material` every game with a position
@@ -218,13 +230,17 @@ pub enum Command {
     #[command(after_help = examples!("xpgn dataset games/ --out games-parquet/", "xpgn dataset big.pgn --out part1/ --jobs 2"))]
     Dataset(Box<DatasetArgs>),
     /// Print the 64-bit key of a position as the datasets' `positions.key`
-    /// column holds it (a signed decimal integer).
-    #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
+    /// column holds it (a signed decimal integer), or its Polyglot key.
+    #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --polyglot --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
     Key {
         /// The position: `--fen` (a whole position string), or `--moves`
         /// from the variant's start.
         #[command(flatten)]
         position: PositionArgs,
+        /// The Polyglot opening book key instead (orthodox chess only), in
+        /// 16 hexadecimal digits as book tools print it.
+        #[arg(long)]
+        polyglot: bool,
     },
     /// Games per variant, valid and invalid, plies, positions, size.
     #[command(after_help = examples!("xpgn stats --db games.db"))]
@@ -431,6 +447,11 @@ pub struct FilterArgs {
     /// A part of the opening's name, case-blind (`Sicilian`).
     #[arg(long, value_name = "NAME")]
     pub opening: Option<String>,
+    /// A main-line position by its Polyglot book key (16 hexadecimal
+    /// digits, as `xpgn key --polyglot` prints it): orthodox chess games
+    /// only, each replayed.
+    #[arg(long, value_name = "HEX")]
+    pub polyglot: Option<String>,
     /// Most games to select.
     #[arg(long)]
     pub limit: Option<u64>,
@@ -529,7 +550,8 @@ pub struct ExportArgs {
     /// Every game exactly as imported.
     #[arg(long)]
     pub original: bool,
-    /// Output file (default, and `-`: standard output).
+    /// Output file (default, and `-`: standard output); compressed when
+    /// its name ends in `.gz`, `.zst` or `.bz2`.
     #[arg(long, short = 'o', conflicts_with = "out")]
     pub output: Option<String>,
     /// What to change in the games written (not with `--original`).
@@ -613,7 +635,9 @@ pub enum TagsKept {
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
     /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-    /// case); `-` for standard input.
+    /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+    /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+    /// their first bytes and read as they are decompressed.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// The dataset folder to write (created; it must hold no parts yet).

@@ -31,6 +31,8 @@ use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::Type;
 
+use crate::notation::annotations::{self, Annotations, Score};
+use crate::notation::reader::read_games;
 use crate::record::GameRecord;
 
 /// Why a dataset could not be written.
@@ -120,6 +122,9 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     required int64 key;
     required int64 game_id;
     required int32 ply;
+    optional int64 clock_ms;
+    optional int32 eval_cp;
+    optional int32 eval_mate;
 }";
 
 /// Games per row group of a `games` part.
@@ -156,6 +161,28 @@ struct PositionRow {
     game_id: i64,
     ply: i32,
     variant: u32,
+    /// The `[%clk]` of the move that led here, in milliseconds.
+    clock_ms: Option<i64>,
+    /// Its `[%eval]`: centipawns, or a mate in moves.
+    eval_cp: Option<i32>,
+    eval_mate: Option<i32>,
+}
+
+/// What the comments of each main-line move of `original` (a game's
+/// text) say of clocks and evaluations, by ply from 1; empty when the
+/// text has no command in a comment (docs/notation.md §14).
+fn ply_notes(original: &[u8]) -> Vec<Annotations> {
+    if memchr::memmem::find(original, b"[%").is_none() {
+        return Vec::new();
+    }
+    match read_games(original).next() {
+        Some(Ok((_, game))) => game
+            .moves
+            .iter()
+            .map(|n| annotations::read(&n.comments))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// Writes game records into a dataset folder, part after part.
@@ -247,18 +274,29 @@ impl DatasetWriter {
             }
         } as u32;
         let game_id = record.game_id();
-        self.positions.extend(
-            record
-                .keys
-                .iter()
-                .enumerate()
-                .map(|(ply, &key)| PositionRow {
+        let notes = ply_notes(&record.original);
+        self.positions
+            .extend(record.keys.iter().enumerate().map(|(ply, &key)| {
+                let note = ply.checked_sub(1).and_then(|i| notes.get(i));
+                let eval = note.and_then(|n| n.eval).map(|e| e.score);
+                PositionRow {
                     key: key_column(key),
                     game_id,
                     ply: ply as i32,
                     variant,
-                }),
-        );
+                    clock_ms: note
+                        .and_then(|n| n.clock_ms)
+                        .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
+                    eval_cp: match eval {
+                        Some(Score::Centipawns(cp)) => Some(cp),
+                        _ => None,
+                    },
+                    eval_mate: match eval {
+                        Some(Score::Mate(m)) => Some(m),
+                        _ => None,
+                    },
+                }
+            }));
         self.games.push(record);
         Ok(())
     }
@@ -424,6 +462,20 @@ fn write_opt_i32(
     Ok(())
 }
 
+fn write_opt_i64(
+    col: &mut SerializedColumnWriter<'_>,
+    values: impl Iterator<Item = Option<i64>>,
+) -> Result<(), ParquetError> {
+    let (mut present, mut defs) = (Vec::new(), Vec::new());
+    for v in values {
+        defs.push(i16::from(v.is_some()));
+        present.extend(v);
+    }
+    col.typed::<Int64Type>()
+        .write_batch(&present, Some(&defs), None)?;
+    Ok(())
+}
+
 fn write_bytes(
     col: &mut SerializedColumnWriter<'_>,
     values: impl Iterator<Item = ByteArray>,
@@ -583,6 +635,9 @@ fn write_positions(
                     &rows.iter().map(|p| p.game_id).collect::<Vec<_>>(),
                 )?,
                 3 => write_i32(&mut col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>())?,
+                4 => write_opt_i64(&mut col, rows.iter().map(|p| p.clock_ms))?,
+                5 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_cp))?,
+                6 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_mate))?,
                 _ => {
                     return Err(ParquetError::General(format!(
                         "positions schema has no column {index}"

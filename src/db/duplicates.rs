@@ -124,6 +124,87 @@ impl Database {
         Ok(out)
     }
 
+    /// The groups of games that reach the same position at ply `plies` of
+    /// their main lines (pgn-extract's `--fuzzydepth`): the same variant,
+    /// board, side to move, castling rights and en passant (the position
+    /// key of the index), whatever came before or after; games shorter
+    /// than that are in no group. In the order their first game was
+    /// stored; at most `limit` groups. The group's `plies` is `plies`.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not replay.
+    pub fn duplicate_groups_at_ply(
+        &self,
+        plies: u32,
+        limit: Option<u64>,
+    ) -> Result<Vec<DuplicateGroup>, DbError> {
+        use crate::notation::position::read_position;
+        use crate::record::packed::{self, Decoder, PackedError};
+        use crate::rules::Position;
+        let mut stmt = self.conn.prepare(
+            "SELECT g.id, g.variant, g.white, g.black, g.event, g.date, g.status, m.packed, m.start
+             FROM games g JOIN moves m ON m.game = g.id WHERE g.plies >= ?1 ORDER BY g.id",
+        )?;
+        let mut rows = stmt.query([i64::from(plies)])?;
+        let mut by_key: HashMap<(String, u64), usize> = HashMap::new();
+        let mut groups: Vec<DuplicateGroup> = Vec::new();
+        while let Some(r) = rows.next()? {
+            let id: i64 = r.get(0)?;
+            let variant_name: String = r.get(1)?;
+            let Some(variant) = self.registry().lookup(&variant_name) else {
+                continue;
+            };
+            let corrupt = |source| DbError::Corrupt { game: id, source };
+            let mut pos = match r.get::<_, Option<String>>(8)?.as_deref() {
+                None => Position::start(variant.clone()),
+                Some(text) => read_position(&variant, text).map_err(|e| {
+                    corrupt(PackedError::Invalid {
+                        ply: 0,
+                        what: format!("start position: {e}"),
+                    })
+                })?,
+            };
+            let packed_moves = super::query::blob(r, 7)?;
+            let mut played = 0u32;
+            for (i, m) in Decoder::new(&variant, packed_moves)
+                .take(plies as usize)
+                .enumerate()
+            {
+                let m = m.map_err(corrupt)?;
+                packed::play(&mut pos, &m, i + 1).map_err(corrupt)?;
+                played += 1;
+            }
+            if played < plies {
+                continue;
+            }
+            let game = DuplicateGame {
+                id,
+                white: r.get(2)?,
+                black: r.get(3)?,
+                event: r.get(4)?,
+                date: r.get(5)?,
+                status: r.get(6)?,
+            };
+            let at = *by_key
+                .entry((variant_name.clone(), pos.key()))
+                .or_insert_with(|| {
+                    groups.push(DuplicateGroup {
+                        variant: variant_name,
+                        plies: i64::from(plies),
+                        games: Vec::new(),
+                    });
+                    groups.len() - 1
+                });
+            groups[at].games.push(game);
+        }
+        let mut out: Vec<DuplicateGroup> =
+            groups.into_iter().filter(|g| g.games.len() > 1).collect();
+        if let Some(limit) = limit {
+            out.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+        }
+        Ok(out)
+    }
+
     /// How many games stored from id `since` on play the moves of a game
     /// stored before them (each group's first game is not counted).
     ///

@@ -607,7 +607,9 @@ impl Database {
     ///
     /// # Errors
     /// An input that cannot be opened or read, or an SQLite error; every
-    /// batch committed before it stays.
+    /// batch committed before it stays. An input whose reading fails part
+    /// way (a compressed file cut short or damaged) stops the import after
+    /// its games read before the failure are committed.
     pub fn import_files(
         &mut self,
         inputs: &[String],
@@ -657,7 +659,14 @@ impl Database {
                     progress(input, summary);
                     Ok(())
                 }
-                Event::Unopened { input, error } | Event::Failed { input, error } => {
+                Event::Unopened { input, error } => Err(DbError::Io {
+                    path: inputs[input].clone(),
+                    source: error,
+                }),
+                Event::Failed { input, error } => {
+                    // The games read before the failure (those of a
+                    // compressed file before its damage) stay.
+                    importer.commit()?;
                     Err(DbError::Io {
                         path: inputs[input].clone(),
                         source: error,

@@ -63,6 +63,9 @@ pub struct PositionPattern {
     variant: Variant,
     pieces: Vec<PieceSpec>,
     material: Option<Material>,
+    /// The Polyglot key the position must have (orthodox chess,
+    /// `query --polyglot`).
+    polyglot: Option<u64>,
     /// Whether testing needs the piece counts (material, or a piece on any
     /// square); otherwise they are never computed.
     counts: bool,
@@ -301,8 +304,17 @@ impl PositionPattern {
             variant,
             pieces,
             material,
+            polyglot: None,
             counts,
         }
+    }
+
+    /// The same pattern, and the position's Polyglot key must be `key`
+    /// (whole positions are replayed: castling rights, en passant and the
+    /// side to move are part of the key).
+    pub fn with_polyglot(mut self, key: u64) -> Self {
+        self.polyglot = Some(key);
+        self
     }
 
     /// The variant whose games it applies to.
@@ -317,6 +329,9 @@ impl PositionPattern {
                 .is_some_and(|q| q.color == p.color && q.kind == p.kind),
             None => counts[p.color.index()][p.kind.index()] > 0,
         }) && self.material.is_none_or(|m| m.holds(counts))
+            && self
+                .polyglot
+                .is_none_or(|k| crate::rules::polyglot_key(pos) == Some(k))
     }
 
     /// Whether `pos` matches.
@@ -347,7 +362,10 @@ impl PositionPattern {
         start: &Position,
         moves: &[u8],
     ) -> Result<(Option<usize>, usize), PackedError> {
-        if self.variant.has_waiting_promotion() || self.variant.def().has_play_rules() {
+        if self.variant.has_waiting_promotion()
+            || self.variant.def().has_play_rules()
+            || self.polyglot.is_some()
+        {
             return self.first_match_replayed(start, moves);
         }
         let mut board = Board::of(start);

@@ -68,6 +68,9 @@ pub enum DiagnosticKind {
     Definition,
     /// A Betza string that cannot be read.
     Betza,
+    /// A command in a comment (`[%clk ...]`, `[%eval ...]`) that cannot
+    /// be read: it stays text (R-A-1).
+    Annotation,
 }
 
 impl DiagnosticKind {
@@ -90,6 +93,7 @@ impl DiagnosticKind {
             DiagnosticKind::ResultMismatch => "result_mismatch",
             DiagnosticKind::Definition => "definition",
             DiagnosticKind::Betza => "betza",
+            DiagnosticKind::Annotation => "annotation",
         }
     }
 }

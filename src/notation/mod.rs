@@ -2,7 +2,11 @@
 //! with nom and written back. Depends on `rules`; nothing in `rules`
 //! depends on it.
 
+pub mod annotations;
 pub mod clean;
+#[cfg(feature = "compression")]
+#[cfg_attr(docsrs, doc(cfg(feature = "compression")))]
+pub mod compressed;
 pub mod coord;
 pub mod diagnostic;
 pub mod filter;

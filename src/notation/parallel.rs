@@ -57,16 +57,26 @@ pub enum Event<T> {
     },
 }
 
-/// Opens `path` for [`map_games`], or standard input for `-`.
+/// Opens `path` for [`map_games`], or standard input for `-`. With the
+/// `compression` feature, an input compressed with gzip, zstd or bzip2
+/// (told by its first bytes) is decompressed as it is read
+/// (the module `compressed`).
 ///
 /// # Errors
-/// The file cannot be opened.
+/// The file cannot be opened, or its first bytes cannot be read.
 pub fn open_input(path: &str) -> std::io::Result<Box<dyn BufRead + Send>> {
-    if path == "-" {
-        return Ok(Box::new(std::io::BufReader::new(std::io::stdin())));
-    }
-    std::fs::File::open(path)
-        .map(|f| Box::new(std::io::BufReader::with_capacity(1 << 16, f)) as Box<dyn BufRead + Send>)
+    let input: Box<dyn BufRead + Send> = if path == "-" {
+        Box::new(std::io::BufReader::with_capacity(1 << 16, std::io::stdin()))
+    } else {
+        Box::new(std::io::BufReader::with_capacity(
+            1 << 16,
+            std::fs::File::open(path)?,
+        ))
+    };
+    #[cfg(feature = "compression")]
+    return super::compressed::decompressed(input);
+    #[cfg(not(feature = "compression"))]
+    Ok(input)
 }
 
 /// Worker threads to use by default: one per core.

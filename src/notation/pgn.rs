@@ -827,6 +827,20 @@ impl<'a> Reader<'a> {
                 "`\\}` inside a comment: read as a `}` of the comment's text",
             ));
         }
+        // Commands of clocks and engines that cannot be read stay text,
+        // with a warning where they stand (R-A-1).
+        for bad in super::annotations::malformed(&text) {
+            let at = if escaped {
+                start
+            } else {
+                start + 1 + bad.offset
+            };
+            v.diagnostic(Diagnostic::warning(
+                DiagnosticKind::Annotation,
+                self.c.at(at),
+                bad.message(),
+            ));
+        }
         Ok(Some(text))
     }
 

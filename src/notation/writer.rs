@@ -488,9 +488,11 @@ fn json_play_state(out: &mut String, pos: &Position) {
 }
 
 /// The moves of `game` as JSON: `[{"san", "lan", "coord", "fen",
-/// "hands", "checks_given", "gates", "comments_before", "comments",
-/// "nags", "variations": [[...]]}]` (the middle three where the variant
-/// has them),
+/// "polyglot" (orthodox chess: the Polyglot key after the move), "hands", "checks_given", "gates", "comments_before", "comments",
+/// "clock", "emt", "eval", "arrows", "squares", "nags", "variations":
+/// [[...]]}]` (`hands`, `checks_given` and `gates` where the variant has
+/// them; the five after the comments where they say so:
+/// [`super::annotations::write_json_fields`]),
 /// written as the walk goes (no recursion, whatever the nesting).
 fn json_moves(
     registry: &Registry,
@@ -533,9 +535,13 @@ fn json_moves(
             json_string(out, &write_coord(before, &mv));
             out.push_str(",\"fen\":");
             json_string(out, &write_position(&after));
+            if let Some(key) = crate::rules::polyglot_key(&after) {
+                out.push_str(&format!(",\"polyglot\":\"{key:016x}\""));
+            }
             json_play_state(out, &after);
             json_strings(out, "comments_before", &node.comments_before);
             json_strings(out, "comments", &node.comments);
+            super::annotations::write_json_fields(out, &super::annotations::read(&node.comments));
             if !node.nags.is_empty() {
                 let nags: Vec<String> = node.nags.iter().map(u8::to_string).collect();
                 out.push_str(&format!(",\"nags\":[{}]", nags.join(",")));

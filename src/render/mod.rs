@@ -41,6 +41,53 @@ const DARK: &str = "#b48a63";
 const LAST_MOVE: &str = "#e8d44d";
 const HIGHLIGHT: &str = "#3a8fd6";
 const ARROW: &str = "#1d7a35";
+
+/// The colour of an arrow or a square a game's comment draws (`[%cal
+/// Ge2e4]`, `[%csl Rd4]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// `R`.
+    Red,
+    /// `G`.
+    Green,
+    /// `Y`.
+    Yellow,
+    /// `B`.
+    Blue,
+}
+
+impl Mark {
+    /// The mark of a colour name: `red`, `green`, `yellow`, `blue`.
+    pub fn named(name: &str) -> Option<Mark> {
+        match name {
+            "red" => Some(Mark::Red),
+            "green" => Some(Mark::Green),
+            "yellow" => Some(Mark::Yellow),
+            "blue" => Some(Mark::Blue),
+            _ => None,
+        }
+    }
+
+    /// Its name, as the SVG's `data-color` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Red => "red",
+            Mark::Green => "green",
+            Mark::Yellow => "yellow",
+            Mark::Blue => "blue",
+        }
+    }
+}
+
+/// The colours of a comment's arrows and squares, as lichess draws them.
+fn mark_color(mark: Mark) -> &'static str {
+    match mark {
+        Mark::Red => "#882020",
+        Mark::Green => "#15781b",
+        Mark::Yellow => "#e68f00",
+        Mark::Blue => "#003088",
+    }
+}
 const WAITING: &str = "#c0392b";
 
 /// How to draw a diagram.
@@ -60,6 +107,11 @@ pub struct Diagram {
     pub highlights: Vec<Square>,
     /// Arrows from one square to another.
     pub arrows: Vec<(Square, Square)>,
+    /// Arrows in a colour of their own, as a game's comment draws them
+    /// (`[%cal Ge2e4]`, docs/notation.md §14).
+    pub colored_arrows: Vec<(Square, Square, Mark)>,
+    /// Squares ringed in a colour of their own (`[%csl Gd4]`).
+    pub colored_squares: Vec<(Square, Mark)>,
     /// The last move's squares, shaded.
     pub last_move: Option<(Square, Square)>,
     /// Width of the image in pixels (`width` attribute); `None`: 45 per
@@ -76,6 +128,8 @@ impl Default for Diagram {
             coordinates: false,
             highlights: Vec::new(),
             arrows: Vec::new(),
+            colored_arrows: Vec::new(),
+            colored_squares: Vec::new(),
             last_move: None,
             width: None,
             legend: true,
@@ -382,14 +436,33 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
             );
         }
     }
-    for &(from, to) in &d.arrows {
+    for &(sq, mark) in &d.colored_squares {
+        if size.contains(sq) {
+            let (x, y) = corner(pos, d, left, sq);
+            let _ = write!(
+                out,
+                r#"<circle class="mark" data-square="{sq}" data-color="{}" cx="{}" cy="{}" r="{}" fill="none" stroke="{}" stroke-width="4" stroke-opacity="0.8"/>"#,
+                mark.name(),
+                x + SQ / 2.0,
+                y + SQ / 2.0,
+                SQ / 2.0 - 3.0,
+                mark_color(mark)
+            );
+        }
+    }
+    let arrows = d.arrows.iter().map(|&(from, to)| (from, to, ARROW, None));
+    let colored = d
+        .colored_arrows
+        .iter()
+        .map(|&(from, to, mark)| (from, to, mark_color(mark), Some(mark.name())));
+    for (from, to, color, name) in arrows.chain(colored) {
         if size.contains(from) && size.contains(to) && from != to {
             draw_arrow(
                 &mut out,
-                corner(pos, d, left, from),
-                corner(pos, d, left, to),
-                from,
-                to,
+                (corner(pos, d, left, from), corner(pos, d, left, to)),
+                (from, to),
+                color,
+                name,
             );
         }
     }
@@ -465,8 +538,15 @@ fn draw_hands(out: &mut String, pos: &Position, d: &Diagram, x: f32, board_h: f3
     out.push_str("</g>");
 }
 
-/// An arrow between the centres of two squares (corners given).
-fn draw_arrow(out: &mut String, a: (f32, f32), b: (f32, f32), from: Square, to: Square) {
+/// An arrow between the centres of two squares (corners given), in
+/// `color` (and named by its mark's colour, for a comment's arrow).
+fn draw_arrow(
+    out: &mut String,
+    (a, b): ((f32, f32), (f32, f32)),
+    (from, to): (Square, Square),
+    color: &str,
+    name: Option<&str>,
+) {
     let (x1, y1) = (a.0 + SQ / 2.0, a.1 + SQ / 2.0);
     let (x2, y2) = (b.0 + SQ / 2.0, b.1 + SQ / 2.0);
     let (dx, dy) = (x2 - x1, y2 - y1);
@@ -477,7 +557,8 @@ fn draw_arrow(out: &mut String, a: (f32, f32), b: (f32, f32), from: Square, to: 
     let (px, py) = (-uy * head * 0.55, ux * head * 0.55);
     let _ = write!(
         out,
-        r#"<g class="arrow" data-from="{from}" data-to="{to}" fill="{ARROW}" stroke="{ARROW}" opacity="0.8"><line x1="{x1}" y1="{y1}" x2="{bx}" y2="{by}" stroke-width="6" stroke-linecap="round"/><path d="M{x2} {y2}L{} {}L{} {}z" stroke="none"/></g>"#,
+        r#"<g class="arrow" data-from="{from}" data-to="{to}"{} fill="{color}" stroke="{color}" opacity="0.8"><line x1="{x1}" y1="{y1}" x2="{bx}" y2="{by}" stroke-width="6" stroke-linecap="round"/><path d="M{x2} {y2}L{} {}L{} {}z" stroke="none"/></g>"#,
+        name.map_or(String::new(), |n| format!(r#" data-color="{n}""#)),
         bx + px,
         by + py,
         bx - px,

@@ -17,13 +17,14 @@ use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
 use crate::db::tree::Tree;
 use crate::db::view::StoredGame;
 use crate::db::{Database, DbError, packed};
+use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::coord::write_coord;
 use crate::notation::game::{Game, Node};
 use crate::notation::position::write_position;
 use crate::notation::reader::read_games;
 use crate::notation::replay::check_game;
 use crate::notation::san::write_san;
-use crate::render::{Diagram, escape, render_svg};
+use crate::render::{Diagram, Mark, escape, render_svg};
 use crate::rules::{Color, Move, Position, Variant};
 
 /// The embedded assets: name under `/assets/`, content type, bytes.
@@ -1128,6 +1129,15 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         None => None,
     };
     let flip = req.param("flip").is_some_and(|f| f != "0");
+    // What the main line's comments say ([%clk], [%eval], [%cal], ...),
+    // by ply from 1 (short games: a long one's comments are not read).
+    let notes: Vec<Annotations> = v.game.as_ref().map_or_else(Vec::new, |g| {
+        g.moves
+            .iter()
+            .take(plies)
+            .map(|n| annotations::read(&n.comments))
+            .collect()
+    });
     let white = v.tag("White").unwrap_or("?");
     let black = v.tag("Black").unwrap_or("?");
     let title = format!("{white} – {black}");
@@ -1150,12 +1160,25 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             .filter(|m| !m.is_null())
             .map(|m| (m.from, m.to));
         out.push_str("<div class=\"board\" id=\"board\">");
+        let marks = ply.checked_sub(1).and_then(|i| notes.get(i));
         out.push_str(&render_svg(
             pos,
             &Diagram {
                 flip,
                 coordinates: true,
                 last_move: last,
+                colored_arrows: marks.map_or_else(Vec::new, |m| {
+                    m.arrows
+                        .iter()
+                        .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
+                        .collect()
+                }),
+                colored_squares: marks.map_or_else(Vec::new, |m| {
+                    m.squares
+                        .iter()
+                        .filter_map(|q| Some((q.square, Mark::named(q.color.name())?)))
+                        .collect()
+                }),
                 ..Diagram::default()
             },
         ));
@@ -1173,6 +1196,9 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">Ply {ply} of {plies}</p><p class=\"fen\"><code id=\"fen\">{}</code></p>",
             escape(&write_position(pos))
         );
+        let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
+        clocks(&mut out, &notes, ply, first_mover);
+        eval_graph(&mut out, &notes, ply, &href);
         if let Some(variant) = &variant {
             let _ = write!(
                 out,
@@ -1198,6 +1224,92 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     }
     tags_and_original(&mut out, &v, id);
     Ok(page(&title, &out))
+}
+
+/// A clock in milliseconds as `H:MM:SS` (and tenths when it has them).
+fn clock_text(ms: u64) -> String {
+    let (h, m, s) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60);
+    match ms % 1000 {
+        0 => format!("{h}:{m:02}:{s:02}"),
+        frac => format!("{h}:{m:02}:{s:02}.{}", frac / 100),
+    }
+}
+
+/// Each side's clock after ply `ply`: the last `[%clk]` of its moves up
+/// to it (the side that moves first plays the odd plies); nothing when
+/// no move has one.
+fn clocks(out: &mut String, notes: &[Annotations], ply: usize, first: Color) {
+    if notes.iter().all(|n| n.clock_ms.is_none()) {
+        return;
+    }
+    let mut left = [None, None];
+    for (i, n) in notes.iter().take(ply).enumerate() {
+        let mover = if i % 2 == 0 { first } else { first.other() };
+        if let Some(ms) = n.clock_ms {
+            left[mover.index()] = Some(ms);
+        }
+    }
+    let shown = |c: Option<u64>| c.map_or_else(|| "–".to_string(), clock_text);
+    let _ = write!(
+        out,
+        "<p class=\"clocks\" id=\"clocks\"><span class=\"clock clock-white\">White {}</span> · <span class=\"clock clock-black\">Black {}</span></p>",
+        shown(left[0]),
+        shown(left[1])
+    );
+}
+
+/// Width and height of the evaluation graph, in its own units.
+const GRAPH_W: f64 = 560.0;
+const GRAPH_H: f64 = 120.0;
+
+/// The evaluations of `[%eval]`, White's advantage up, as a plain SVG
+/// line over the plies (mates and more than 10 pawns at the edge), each
+/// point a link to its ply, the current ply marked; nothing when no move
+/// has one.
+fn eval_graph(out: &mut String, notes: &[Annotations], ply: usize, href: &dyn Fn(usize) -> String) {
+    let points: Vec<(usize, f64, String)> = notes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let e = n.eval?;
+            let (pawns, text) = match e.score {
+                Score::Centipawns(cp) => (
+                    (f64::from(cp) / 100.0).clamp(-10.0, 10.0),
+                    format!("{:+.2}", f64::from(cp) / 100.0),
+                ),
+                Score::Mate(m) => (if m < 0 { -10.0 } else { 10.0 }, format!("#{m}")),
+            };
+            Some((i + 1, pawns, text))
+        })
+        .collect();
+    if points.is_empty() {
+        return;
+    }
+    let n = notes.len().max(1) as f64;
+    let x = |p: usize| p as f64 / n * GRAPH_W;
+    let y = |pawns: f64| GRAPH_H / 2.0 - pawns / 10.0 * (GRAPH_H / 2.0 - 4.0);
+    let line: Vec<String> = points
+        .iter()
+        .map(|(p, v, _)| format!("{:.1},{:.1}", x(*p), y(*v)))
+        .collect();
+    let _ = write!(
+        out,
+        "<svg class=\"eval-graph\" id=\"eval-graph\" viewBox=\"0 0 {GRAPH_W} {GRAPH_H}\" role=\"img\" aria-label=\"evaluation by ply\"><rect width=\"{GRAPH_W}\" height=\"{GRAPH_H}\" fill=\"#fff\" stroke=\"#e2dccf\"/><line x1=\"0\" y1=\"{0}\" x2=\"{GRAPH_W}\" y2=\"{0}\" stroke=\"#bbb\"/><line class=\"current\" x1=\"{1:.1}\" y1=\"0\" x2=\"{1:.1}\" y2=\"{GRAPH_H}\" stroke=\"#3b6fb6\"/><polyline fill=\"none\" stroke=\"#3b2f25\" stroke-width=\"1.5\" points=\"{2}\"/>",
+        GRAPH_H / 2.0,
+        x(ply),
+        line.join(" ")
+    );
+    for (p, v, text) in &points {
+        let _ = write!(
+            out,
+            "<a href=\"{}\"><circle class=\"eval\" data-ply=\"{p}\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"#3b2f25\"><title>ply {p}: {}</title></circle></a>",
+            escape(&href(*p)),
+            x(*p),
+            y(*v),
+            escape(text)
+        );
+    }
+    out.push_str("</svg>");
 }
 
 /// The players, the main tags, the variant and the status.

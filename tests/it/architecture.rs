@@ -161,6 +161,9 @@ fn without_default_features_the_library_has_no_database_command_line_or_server()
         "signal-hook",
         "walkdir",
         "parquet",
+        "flate2",
+        "bzip2",
+        "libbz2-rs-sys",
     ] {
         assert!(
             !tree.iter().any(|c| c == absent),
@@ -172,7 +175,22 @@ fn without_default_features_the_library_has_no_database_command_line_or_server()
     for present in ["rusqlite", "zstd", "sha2"] {
         assert!(db.iter().any(|c| c == present), "no {present} with db");
     }
-    for absent in ["clap", "signal-hook", "parquet"] {
+    for absent in ["clap", "signal-hook", "parquet", "flate2", "bzip2"] {
         assert!(!db.iter().any(|c| c == absent), "{absent} with db alone");
+    }
+    // The compressed files' feature brings its decoders, and gzip and
+    // bzip2 are Rust: no C compiler for them (zstd's is the database's).
+    let compression = dependencies(&["--no-default-features", "--features", "compression"]);
+    for present in ["flate2", "miniz_oxide", "bzip2", "libbz2-rs-sys", "zstd"] {
+        assert!(
+            compression.iter().any(|c| c == present),
+            "no {present} with compression"
+        );
+    }
+    for absent in ["rusqlite", "clap", "libz-sys", "bzip2-sys", "libz-ng-sys"] {
+        assert!(
+            !compression.iter().any(|c| c == absent),
+            "{absent} with compression alone"
+        );
     }
 }

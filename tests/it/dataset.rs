@@ -533,3 +533,68 @@ fn bad_inputs_and_outputs_exit_2() {
     assert!(out.contains("0 games, 0 positions in 1 parts"), "{out}");
     assert_eq!(rows(&dir.join("f"), "games").len(), 0);
 }
+
+/// The `clock_ms`, `eval_cp` and `eval_mate` of a positions row (`None`
+/// for a null).
+type Notes = (Option<i64>, Option<i64>, Option<i64>);
+
+fn notes_of(row: &Row) -> Notes {
+    let opt = |name: &str| match field(row, name) {
+        Field::Null => None,
+        _ => Some(long(row, name)),
+    };
+    (opt("clock_ms"), opt("eval_cp"), opt("eval_mate"))
+}
+
+#[test]
+fn positions_carry_the_clock_and_evaluation_of_the_move_that_led_there() {
+    let dir = temp("clocks");
+    let file = dir.join("c.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"c\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%clk 0:02:58.5] } 2. Nf3 { [%eval #-3] } 2... Nc6 { [%eval x] } *\n\n[Event \"plain\"]\n\n1. d4 d5 *\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let from_file = dir.join("from-file");
+    ok(&["dataset", f, "--out", from_file.to_str().unwrap()]);
+    let db = dir.join("c.db");
+    let db = db.to_str().unwrap();
+    ok(&["import", f, "--db", db]);
+    let from_db = dir.join("from-db");
+    ok(&[
+        "export",
+        "--db",
+        db,
+        "--to",
+        "parquet",
+        "--out",
+        from_db.to_str().unwrap(),
+    ]);
+    for set in [&from_file, &from_db] {
+        let games = rows(set, "games");
+        let id_of = |event: &str| {
+            games
+                .iter()
+                .find(|g| text(g, "event").as_deref() == Some(event))
+                .map(|g| long(g, "game_id"))
+                .unwrap()
+        };
+        let by_ply = |id: i64| -> BTreeMap<i64, Notes> {
+            rows(set, "positions")
+                .iter()
+                .filter(|p| long(p, "game_id") == id)
+                .map(|p| (long(p, "ply"), notes_of(p)))
+                .collect()
+        };
+        let c = by_ply(id_of("c"));
+        assert_eq!(c[&0], (None, None, None), "{set:?}");
+        assert_eq!(c[&1], (Some(180_000), Some(20), None));
+        assert_eq!(c[&2], (Some(178_500), None, None));
+        assert_eq!(c[&3], (None, None, Some(-3)));
+        // A malformed evaluation is no value.
+        assert_eq!(c[&4], (None, None, None));
+        let plain = by_ply(id_of("plain"));
+        assert!(plain.values().all(|n| *n == (None, None, None)));
+    }
+}

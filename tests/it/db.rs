@@ -1685,7 +1685,7 @@ fn an_imported_folder_is_walked_once_past_link_loops_and_names_what_it_skips() {
     std::fs::write(top.join("a.pgn"), games(Variant::chess(), 2, 10, 11)).unwrap();
     std::fs::write(top.join("sub/b.pgn"), games(Variant::chess(), 3, 10, 12)).unwrap();
     std::fs::write(top.join("notes.json"), "{}").unwrap();
-    std::fs::write(top.join("sub/old.pgn.gz"), [0x1f, 0x8b]).unwrap();
+    std::fs::write(top.join("sub/old.pgn.xz"), b"\xfd7zXZ\x00").unwrap();
     std::os::unix::fs::symlink("..", top.join("sub/up")).unwrap();
     std::os::unix::fs::symlink("../sub", top.join("sub/again")).unwrap();
     std::os::unix::fs::symlink("a.pgn", top.join("same.pgn")).unwrap();
@@ -1707,7 +1707,7 @@ fn an_imported_folder_is_walked_once_past_link_loops_and_names_what_it_skips() {
     assert_eq!(
         lines[1],
         format!(
-            "2 files not game files (only .pgn and .xpgn are read): {top}/notes.json, {top}/sub/old.pgn.gz"
+            "2 files not game files (only .pgn and .xpgn are read, or those compressed: .pgn.gz, .pgn.zst, .pgn.bz2): {top}/notes.json, {top}/sub/old.pgn.xz"
         )
     );
 }

@@ -10,22 +10,26 @@ mod scratch;
 mod support;
 
 mod alike;
+mod annotations;
 mod architecture;
 #[cfg(feature = "serve")]
 mod browser;
 mod clean;
 mod cli;
+mod compressed;
 mod corpus;
 #[cfg(feature = "parquet")]
 mod dataset;
 mod db;
 mod docs;
 mod filter;
+mod fuzzy_duplicates;
 mod game_roundtrip;
 mod invalid;
 mod openings;
 mod perft;
 mod played_variants;
+mod polyglot;
 mod position_keys;
 mod real_files;
 mod reference_check;

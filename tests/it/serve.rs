@@ -572,3 +572,35 @@ fn slow_and_idle_clients_neither_lock_out_others_nor_stay_past_their_deadline() 
         assert!(answer.starts_with("HTTP/1.1 408 "), "{answer:?}");
     }
 }
+
+#[test]
+fn a_game_page_shows_clocks_an_evaluation_graph_and_the_comment_arrows() {
+    let game = "[Event \"Clocked\"]\n[White \"W\"]\n[Black \"B\"]\n\n1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5 { [%eval 0.25] [%clk 0:02:58] } 2. Nf3 { [%eval #3] [%clk 0:02:55.5] [%cal Gf3e5] [%csl Re5] } 2... Nc6 { [%eval -1.5] [%clk 0:02:50] } *\n";
+    let s = serve_with("clocks", 0, &[("clocked.pgn", game)], &[]);
+    let id = game_id(&s, "event=Clocked");
+    let (status, _, body) = get(&s.addr, &format!("/game/{id}?ply=3"));
+    assert_eq!(status, 200);
+    // After ply 3 (White's Nf3): White's clock of ply 3, Black's of ply 2.
+    assert!(
+        body.contains("<span class=\"clock clock-white\">White 0:02:55.5</span> · <span class=\"clock clock-black\">Black 0:02:58</span>"),
+        "{body}"
+    );
+    // One point per evaluation, each a link to its ply, mate at the top.
+    let graph = &body[body.find("<svg class=\"eval-graph\"").unwrap()..];
+    let graph = &graph[..graph.find("</svg>").unwrap()];
+    assert_eq!(graph.matches("<circle class=\"eval\"").count(), 4);
+    assert!(graph.contains(&format!("href=\"/game/{id}?ply=3\"")));
+    assert!(graph.contains("<title>ply 3: #3</title>") && graph.contains("cy=\"4.0\""));
+    assert!(graph.contains("<title>ply 4: -1.50</title>"));
+    // The board draws ply 3's arrow and square in their colours.
+    assert!(body.contains("data-from=\"f3\" data-to=\"e5\" data-color=\"green\""));
+    assert!(body.contains("class=\"mark\" data-square=\"e5\" data-color=\"red\""));
+    // At the start: no clock yet, no arrow.
+    let (_, _, start) = get(&s.addr, &format!("/game/{id}?ply=0"));
+    assert!(start.contains("White –</span> · <span class=\"clock clock-black\">Black –</span>"));
+    assert!(!start.contains("data-color=\"green\""));
+    // A game without these comments has neither.
+    let other = game_id(&s, "event=Hostile");
+    let (_, _, plain) = get(&s.addr, &format!("/game/{other}"));
+    assert!(!plain.contains("id=\"clocks\"") && !plain.contains("eval-graph"));
+}

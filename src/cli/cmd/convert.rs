@@ -2,7 +2,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::output::Parts;
-use super::output::{FileId, output_file, write_atomically};
+use super::output::{FileId, output_file, write_output};
 use super::shown;
 use crate::cli::args::ConvertTo;
 use crate::cli::exit::{CliError, Exit};
@@ -223,7 +223,7 @@ pub(super) fn run(
             // Every input is checked before the output is created: a typo
             // or an input named as output leaves the target untouched.
             check_inputs(files, target)?;
-            write_atomically(target, |out| {
+            write_output(target, |out| {
                 convert(registry, files, to, how, jobs, &mut Dest::One(out)).and_then(some_game)
             })?
         }

@@ -7,10 +7,11 @@ use super::validate::open;
 use super::{position_and_moves, shown};
 use crate::cli::args::DiagramArgs;
 use crate::cli::exit::CliError;
+use xpgn::notation::annotations::{self, Annotations};
 use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::check_game;
 use xpgn::notation::square::parse_square;
-use xpgn::render::{Diagram, render_svg};
+use xpgn::render::{Diagram, Mark, render_svg};
 use xpgn::rules::{Position, Registry, Square};
 
 pub(super) fn run(
@@ -18,9 +19,12 @@ pub(super) fn run(
     args: &DiagramArgs,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
-    let (pos, last) = match &args.file {
+    let (pos, last, marks) = match &args.file {
         Some(path) => game_position(registry, path, args.game, args.ply)?,
-        None => played_position(registry, args)?,
+        None => {
+            let (pos, last) = played_position(registry, args)?;
+            (pos, last, Annotations::default())
+        }
     };
     let size = pos.variant().size();
     let square = |text: &str, what: &str| -> Result<Square, CliError> {
@@ -60,6 +64,16 @@ pub(super) fn run(
         coordinates: args.coordinates,
         highlights,
         arrows,
+        colored_arrows: marks
+            .arrows
+            .iter()
+            .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
+            .collect(),
+        colored_squares: marks
+            .squares
+            .iter()
+            .filter_map(|m| Some((m.square, Mark::named(m.color.name())?)))
+            .collect(),
         last_move: last,
         width: args.size,
         legend: !args.no_legend,
@@ -82,15 +96,20 @@ fn played_position(
     Ok((pos, last))
 }
 
+/// A position to draw, the squares of the move that led to it, and the
+/// marks its comment draws.
+type Shown = (Position, Option<(Square, Square)>, Annotations);
+
 /// The position after `ply` (default: the last) of game `number` of
-/// `path`, and the squares of the move that led to it. An invalid game
-/// gives the positions up to its fault.
+/// `path`, the squares of the move that led to it, and the arrows and
+/// coloured squares its comments draw (`[%cal]`, `[%csl]`). An invalid
+/// game gives the positions up to its fault.
 fn game_position(
     registry: &Registry,
     path: &str,
     number: usize,
     ply: Option<usize>,
-) -> Result<(Position, Option<(Square, Square)>), CliError> {
+) -> Result<Shown, CliError> {
     // A read failure before the game is told as such, not as a missing
     // game.
     let mut found = None;
@@ -136,5 +155,13 @@ fn game_position(
         pos.play_unchecked(m);
         last = (!m.is_null()).then_some((m.from(), m.to()));
     }
-    Ok((pos, last))
+    let marks = match ply.checked_sub(1) {
+        Some(i) => game.moves.get(i).map(|n| annotations::read(&n.comments)),
+        // The start: the comments before the first move.
+        None => game
+            .moves
+            .first()
+            .map(|n| annotations::read(&n.comments_before)),
+    };
+    Ok((pos, last, marks.unwrap_or_default()))
 }

@@ -2,7 +2,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::convert::{Dest, How, Split, Tally};
-use super::output::{FileId, Parts, output_file, write_atomically};
+use super::output::{FileId, Parts, output_file, write_output};
 use super::query::select;
 use super::shown;
 use crate::cli::args::{ExportArgs, ExportTo};
@@ -113,7 +113,7 @@ pub(super) fn run(
                 )));
             }
             if split == Split::None {
-                write_atomically(path, |out| write_games(registry, args, &mut Dest::One(out)))?
+                write_output(path, |out| write_games(registry, args, &mut Dest::One(out)))?
             } else {
                 let mut parts = Parts::new(path);
                 let done = write_games(registry, args, &mut Dest::Parts(&mut parts))?;

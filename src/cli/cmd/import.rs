@@ -18,7 +18,8 @@ use xpgn::rules::Registry;
 #[derive(Debug, Default)]
 pub(super) struct Inputs {
     /// The files to read, in order: each named file as given, then every
-    /// `.pgn` and `.xpgn` file below each named folder, in name order.
+    /// game file ([`Inputs::is_game_file`]) below each named folder, in
+    /// name order.
     pub files: Vec<String>,
     /// Files found in the folders that are not game files, in name order.
     pub skipped: Vec<String>,
@@ -53,12 +54,20 @@ impl Inputs {
         Ok(inputs)
     }
 
-    /// Whether `path` is a game file by its name: `.pgn` or `.xpgn` in any
-    /// letter case (`GAME.PGN`).
+    /// Whether `path` is a game file by its name: `.pgn` or `.xpgn`, or
+    /// either compressed (`.pgn.gz`, `.pgn.zst`, `.pgn.bz2`), in any
+    /// letter case (`GAME.PGN`, `Games.PGN.ZST`).
     fn is_game_file(path: &Path) -> bool {
-        path.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xpgn"))
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            return false;
+        };
+        let text = match xpgn::notation::compressed::Format::of_name(name) {
+            Some(_) => name.rsplit_once('.').map_or(name, |(stem, _)| stem),
+            None => name,
+        };
+        text.rsplit_once('.').is_some_and(|(stem, e)| {
+            !stem.is_empty() && (e.eq_ignore_ascii_case("pgn") || e.eq_ignore_ascii_case("xpgn"))
+        })
     }
 
     /// Notes `path` as empty when it is a file of no bytes.
@@ -108,7 +117,7 @@ impl Inputs {
     }
 
     /// Adds the files `arg` names: the file itself (`-`, standard input,
-    /// as well), or every `.pgn` and `.xpgn` file below a folder. Links
+    /// as well), or every game file ([`Inputs::is_game_file`]) below a folder. Links
     /// are followed, but not into a folder they are inside of (a loop),
     /// and a file reached by two names is read once.
     fn add(&mut self, arg: &str, check: bool) -> Result<(), CliError> {
@@ -170,7 +179,7 @@ impl Inputs {
     }
 
     /// The summary line of the skipped files, `None` when there are none:
-    /// `3 files not game files (only .pgn and .xpgn are read): a.json, b.gz, c.txt`.
+    /// `3 files not game files (only .pgn and .xpgn are read, or those compressed): a.json, b.gz, c.txt`.
     pub(super) fn skipped_line(&self) -> Option<String> {
         let n = self.skipped.len();
         if n == 0 {
@@ -182,7 +191,7 @@ impl Inputs {
             "files not game files"
         };
         Some(format!(
-            "{n} {files} (only .pgn and .xpgn are read): {}",
+            "{n} {files} (only .pgn and .xpgn are read, or those compressed: .pgn.gz, .pgn.zst, .pgn.bz2): {}",
             named(&self.skipped)
         ))
     }
@@ -269,20 +278,25 @@ pub(super) fn run(
             report_error.get_or_insert(e);
         }
     };
-    database
-        .import_files(
-            paths,
-            &open_input,
-            jobs,
-            &mut summary,
-            &mut progress,
-            &mut on_game,
-        )
-        .map_err(|e| match e {
-            DbError::Io { .. } => CliError::Usage(shown_message(&e.to_string()).into_owned()),
-            _ => super::db_error(db, e),
-        })?;
+    let imported = database.import_files(
+        paths,
+        &open_input,
+        jobs,
+        &mut summary,
+        &mut progress,
+        &mut on_game,
+    );
     shown_progress.clear();
+    // An input that fails part way (a compressed file cut short): the
+    // games before the failure are stored, the summary says how many,
+    // and the error says where the input stopped.
+    let unread = match imported {
+        Ok(()) => None,
+        Err(DbError::Io { path, source }) => {
+            Some(CliError::Usage(super::read_failed(&path, &source)))
+        }
+        Err(e) => return Err(super::db_error(db, e)),
+    };
     if let Some(w) = report_file.as_mut()
         && let Some(e) = report_error.take().or_else(|| w.flush().err())
     {
@@ -308,6 +322,9 @@ pub(super) fn run(
     if let Some(line) = inputs.skipped_line() {
         writeln!(out, "{line}")?;
     }
+    if let Some(e) = unread {
+        return Err(e);
+    }
     if let Some(e) = inputs.no_games(summary.read) {
         return Err(e);
     }
@@ -324,12 +341,15 @@ pub(super) fn duplicates(
     db: &str,
     format: ReportFormat,
     limit: Option<u64>,
+    plies: Option<u32>,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
     let database = super::query::open_to_read(registry, db)?;
-    let groups = database
-        .duplicate_groups(limit)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    let groups = match plies {
+        None => database.duplicate_groups(limit),
+        Some(n) => database.duplicate_groups_at_ply(n, limit),
+    }
+    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
     let cut = |v: &Option<String>| {
         v.as_deref()
             .unwrap_or("")
@@ -352,20 +372,34 @@ pub(super) fn duplicates(
                         })
                     })
                     .collect();
-                let line = serde_json::json!({
-                    "variant": g.variant, "plies": g.plies, "games": games,
-                });
+                let line = match plies {
+                    None => serde_json::json!({
+                        "variant": g.variant, "plies": g.plies, "games": games,
+                    }),
+                    Some(n) => serde_json::json!({
+                        "variant": g.variant, "at_ply": n, "games": games,
+                    }),
+                };
                 writeln!(out, "{line}")?;
             }
             ReportFormat::Table => {
-                writeln!(
-                    out,
-                    "group {}: {}, {} of {}",
-                    i + 1,
-                    plural(g.games.len(), "game", "games"),
-                    plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
-                    g.variant
-                )?;
+                match plies {
+                    None => writeln!(
+                        out,
+                        "group {}: {}, {} of {}",
+                        i + 1,
+                        plural(g.games.len(), "game", "games"),
+                        plural(usize::try_from(g.plies).unwrap_or(0), "ply", "plies"),
+                        g.variant
+                    )?,
+                    Some(n) => writeln!(
+                        out,
+                        "group {}: {} of {} reach the same position at ply {n}",
+                        i + 1,
+                        plural(g.games.len(), "game", "games"),
+                        g.variant
+                    )?,
+                }
                 for x in &g.games {
                     writeln!(
                         out,
@@ -381,12 +415,20 @@ pub(super) fn duplicates(
         }
     }
     if format == ReportFormat::Table {
-        writeln!(
-            out,
-            "{} the moves of another in {}",
-            plural(extra, "game repeats", "games repeat"),
-            plural(groups.len(), "group", "groups")
-        )?;
+        match plies {
+            None => writeln!(
+                out,
+                "{} the moves of another in {}",
+                plural(extra, "game repeats", "games repeat"),
+                plural(groups.len(), "group", "groups")
+            )?,
+            Some(n) => writeln!(
+                out,
+                "{} the position of another at ply {n} in {}",
+                plural(extra, "game reaches", "games reach"),
+                plural(groups.len(), "group", "groups")
+            )?,
+        }
     }
     Ok(())
 }

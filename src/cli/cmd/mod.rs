@@ -163,9 +163,12 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             jobs_or_all(*jobs),
             out,
         ),
-        Command::Duplicates { db, format, limit } => {
-            import::duplicates(registry, db, *format, *limit, out)
-        }
+        Command::Duplicates {
+            db,
+            format,
+            limit,
+            plies,
+        } => import::duplicates(registry, db, *format, *limit, *plies, out),
         Command::Optimize { db } => import::optimize(registry, db, out),
         Command::Check { db } => import::check(db, out),
         Command::Stats { db, format } => import::stats(registry, db, *format, out),
@@ -174,7 +177,7 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         #[cfg(feature = "parquet")]
         Command::Dataset(args) => dataset::run(registry, args, out),
         Command::Filter(args) => filter::run(registry, args, jobs_or_all(args.jobs), out),
-        Command::Key { position } => key::run(registry, position, out),
+        Command::Key { position, polyglot } => key::run(registry, position, *polyglot, out),
         Command::Tree {
             db,
             variant,
@@ -224,10 +227,13 @@ fn db_error(path: &str, e: impl std::fmt::Display) -> CliError {
 }
 
 /// Reading the input `path` failed after its games before the failure:
-/// one line naming the file. An input refused as not text (compressed or
-/// binary) says so and nothing more.
+/// one line naming the file. An input refused as not text (compressed in
+/// a format not read, or binary), or a compressed input cut short or
+/// damaged (where it stopped), says so and nothing more.
 fn read_failed(path: &str, error: &std::io::Error) -> String {
-    if xpgn::notation::reader::NotText::of(error).is_some() {
+    if xpgn::notation::reader::NotText::of(error).is_some()
+        || xpgn::notation::compressed::Damaged::of(error).is_some()
+    {
         format!("{}: {error}", shown(path))
     } else {
         format!("{}: read error: {error}", shown(path))

@@ -73,6 +73,24 @@ pub(super) fn write_atomically<T>(
     done
 }
 
+/// [`write_atomically`], compressed when the name of `target` ends in
+/// `.gz`, `.zst` or `.bz2` (any letter case): `-o games.pgn.zst`.
+pub(super) fn write_output<T>(
+    target: &str,
+    write: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
+) -> Result<T, CliError> {
+    use xpgn::notation::compressed::{Encoder, Format};
+    let Some(format) = Format::of_name(target) else {
+        return write_atomically(target, write);
+    };
+    write_atomically(target, |out| {
+        let mut packed = Encoder::new(format, out)?;
+        let value = write(&mut packed)?;
+        packed.finish()?;
+        Ok(value)
+    })
+}
+
 /// Writes to an existing `path` that is not a regular file (a device, a
 /// named pipe), opened for writing as it is: there is nothing to keep whole.
 fn write_in_place<T>(

@@ -1,7 +1,8 @@
 //! Progress of long work (import, dataset): one line on standard error,
 //! rewritten in place every 200 ms, with the time left when the size of
-//! the input is known; nothing at all when standard error is not a
-//! terminal (a pipe, a log file).
+//! the input is known (not for standard input or a compressed file);
+//! nothing at all when standard error is not a terminal (a pipe, a log
+//! file).
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -11,25 +12,42 @@ pub(super) struct Progress {
     terminal: bool,
     start: Instant,
     last: Instant,
-    /// Bytes of all the inputs, when every one is a file.
+    /// Bytes of all the inputs, when every one is a file of text.
     total: Option<u64>,
+}
+
+/// The size of the text of the file `path`: `None` for standard input
+/// (`-`) and for a compressed file (its text is larger, by how much is
+/// not known before it is read).
+fn text_size(path: &str) -> Option<u64> {
+    use std::io::Read;
+    use xpgn::notation::compressed::{Format, SNIFF_BYTES};
+    if path == "-" {
+        return None;
+    }
+    let size = std::fs::metadata(path).ok()?.len();
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    std::fs::File::open(path)
+        .ok()?
+        .take(SNIFF_BYTES as u64)
+        .read_to_end(&mut head)
+        .ok()?;
+    Format::sniff(&head).is_none().then_some(size)
 }
 
 impl Progress {
     /// Progress over `inputs` (file paths; `-` is standard input, of no
     /// known size).
     pub(super) fn new(inputs: &[String]) -> Progress {
-        let total = inputs
-            .iter()
-            .map(|p| {
-                (p != "-")
-                    .then(|| std::fs::metadata(p).ok().map(|m| m.len()))
-                    .flatten()
-            })
-            .sum::<Option<u64>>();
+        let terminal = std::io::stderr().is_terminal();
+        let total = if terminal {
+            inputs.iter().map(|p| text_size(p)).sum::<Option<u64>>()
+        } else {
+            None
+        };
         let now = Instant::now();
         Progress {
-            terminal: std::io::stderr().is_terminal(),
+            terminal,
             start: now,
             last: now,
             total,
@@ -87,6 +105,20 @@ fn time_left(total: u64, done: u64, secs: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compressed_file_has_no_known_text_size() {
+        let dir = std::env::temp_dir().join(format!("xpgn-progress-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let plain = dir.join("a.pgn");
+        std::fs::write(&plain, "[Event \"a\"]\n1. e4 *\n").unwrap();
+        let packed = dir.join("a.pgn.gz");
+        std::fs::write(&packed, b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03").unwrap();
+        assert_eq!(text_size(plain.to_str().unwrap()), Some(20));
+        assert_eq!(text_size(packed.to_str().unwrap()), None);
+        assert_eq!(text_size("-"), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn the_time_left_follows_the_rate_so_far() {

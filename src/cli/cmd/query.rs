@@ -205,8 +205,20 @@ pub(super) fn filter(
                 .map_err(|e| CliError::Usage(format!("--eco: {}", shown_message(&e.to_string()))))
         })
         .transpose()?;
-    let pattern = (!pieces.is_empty() || material.is_some())
-        .then(|| PositionPattern::new(board, pieces, material));
+    let polyglot = args
+        .polyglot
+        .as_deref()
+        .map(|hex| polyglot_arg(&board, hex))
+        .transpose()?;
+    let pattern = (!pieces.is_empty() || material.is_some() || polyglot.is_some()).then(|| {
+        let pattern = PositionPattern::new(board, pieces, material);
+        match polyglot {
+            Some(key) => pattern.with_polyglot(key),
+            None => pattern,
+        }
+    });
+    // Polyglot keys are orthodox chess's: only its games are scanned.
+    let variant = variant.or_else(|| polyglot.map(|_| Variant::chess()));
     let filter = GameFilter {
         variant: variant.map(|v| v.name().to_string()),
         tags,
@@ -228,6 +240,29 @@ pub(super) fn filter(
         offset: None,
     };
     Ok((filter, note))
+}
+
+/// The key `--polyglot HEX` names: 16 hexadecimal digits (a `0x` before
+/// them is allowed), for orthodox chess only.
+fn polyglot_arg(board: &Variant, hex: &str) -> Result<u64, CliError> {
+    if board.name() != "chess" {
+        return Err(CliError::Usage(format!(
+            "--polyglot: Polyglot keys are defined for orthodox chess only, not {}",
+            board.name()
+        )));
+    }
+    let digits = hex.trim();
+    let digits = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+        .unwrap_or(digits);
+    if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(CliError::Usage(format!(
+            "--polyglot `{}`: expected a key of 16 hexadecimal digits, such as 463b96181691fc9c",
+            shown(hex)
+        )));
+    }
+    u64::from_str_radix(digits, 16).map_err(|e| CliError::Usage(format!("--polyglot: {e}")))
 }
 
 /// The games the filter arguments select, from the database they name, and

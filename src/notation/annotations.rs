@@ -1,0 +1,519 @@
+//! Commands in comments, as online servers, clocks and engines write
+//! them after a move (docs/notation.md §14, ruling R-A-1): the clock
+//! `[%clk 0:03:00]` (the time left after the move), the time the move
+//! took `[%emt 0:00:05]`, an evaluation `[%eval 0.25]` (in pawns, from
+//! White's side; `[%eval #-3]`: Black mates in 3; a search depth may
+//! follow, `[%eval 0.25,18]`), arrows `[%cal Ge2e4,Rd8d1]` and coloured
+//! squares `[%csl Gd4,Yh7]` (colours `R`, `G`, `Y`, `B`).
+//!
+//! The comment's text is kept as written; what its commands say is read
+//! from it ([`read`]). A command of these five names that cannot be read
+//! stays text, and the reader warns of it ([`malformed`]). Commands of
+//! other names (`[%evp ...]`, `[%mdl ...]`) are text.
+
+use crate::rules::Square;
+
+use super::square::square_at;
+
+/// What the commands of a move's comments say.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Annotations {
+    /// `[%clk]`: the mover's time left after the move, in milliseconds.
+    pub clock_ms: Option<u64>,
+    /// `[%emt]`: the time the move took, in milliseconds.
+    pub elapsed_ms: Option<u64>,
+    /// `[%eval]`.
+    pub eval: Option<Eval>,
+    /// `[%cal]`: arrows.
+    pub arrows: Vec<Arrow>,
+    /// `[%csl]`: coloured squares.
+    pub squares: Vec<Marked>,
+}
+
+impl Annotations {
+    /// Whether no command was read.
+    pub fn is_empty(&self) -> bool {
+        *self == Annotations::default()
+    }
+}
+
+/// An evaluation, from White's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eval {
+    /// Centipawns or a mate.
+    pub score: Score,
+    /// The search depth, when given (`[%eval 0.25,18]`).
+    pub depth: Option<u32>,
+}
+
+/// The score of an evaluation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Hundredths of a pawn, positive when White stands better.
+    Centipawns(i32),
+    /// Mate in this many moves: positive when White mates, negative when
+    /// Black does.
+    Mate(i32),
+}
+
+/// The colour of an arrow or a square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// `R`.
+    Red,
+    /// `G`.
+    Green,
+    /// `Y`.
+    Yellow,
+    /// `B`.
+    Blue,
+}
+
+impl Mark {
+    fn of(letter: u8) -> Option<Mark> {
+        match letter.to_ascii_uppercase() {
+            b'R' => Some(Mark::Red),
+            b'G' => Some(Mark::Green),
+            b'Y' => Some(Mark::Yellow),
+            b'B' => Some(Mark::Blue),
+            _ => None,
+        }
+    }
+
+    /// Its name in JSON: `red`, `green`, `yellow`, `blue`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mark::Red => "red",
+            Mark::Green => "green",
+            Mark::Yellow => "yellow",
+            Mark::Blue => "blue",
+        }
+    }
+}
+
+/// An arrow from a square to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    /// Its colour.
+    pub color: Mark,
+    /// Where it starts.
+    pub from: Square,
+    /// Where it points.
+    pub to: Square,
+}
+
+/// A coloured square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marked {
+    /// Its colour.
+    pub color: Mark,
+    /// The square.
+    pub square: Square,
+}
+
+/// A command that cannot be read: where it is in the comment (byte
+/// offset), how long, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Malformed {
+    /// Byte offset of its `[` in the comment's text.
+    pub offset: usize,
+    /// The command as written.
+    pub text: String,
+    /// Why it cannot be read.
+    pub why: String,
+}
+
+impl Malformed {
+    /// The warning's message: `` `[%clk 1:7]`: not a clock H:MM:SS;
+    /// kept as text (R-A-1) ``.
+    pub fn message(&self) -> String {
+        format!(
+            "`{}`: {}; kept as text (R-A-1)",
+            super::printable::printable(&self.text, 60),
+            self.why
+        )
+    }
+}
+
+/// The names read.
+const NAMES: [&str; 5] = ["clk", "emt", "eval", "cal", "csl"];
+
+/// The commands of a comment: (offset of `[`, name, argument, whole
+/// command); a command of one of [`NAMES`] without its closing `]` gives
+/// an argument of `None`.
+fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str)> {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let at = from + memchr::memmem::find(&text.as_bytes()[from..], b"[%")?;
+            let body = &text[at + 2..];
+            let name_len = body
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
+            let name = &body[..name_len];
+            from = at + 2;
+            if !NAMES.contains(&name) {
+                continue;
+            }
+            let rest = &body[name_len..];
+            return Some(match rest.find(']') {
+                Some(end) => {
+                    from = at + 2 + name_len + end + 1;
+                    (at, name, Some(rest[..end].trim()), &text[at..from])
+                }
+                None => {
+                    let whole = text[at..].lines().next().unwrap_or("");
+                    from = text.len();
+                    (at, name, None, whole)
+                }
+            });
+        }
+    })
+}
+
+/// A clock `H:MM:SS`, `H:MM:SS.s` (or `MM:SS`), or seconds alone
+/// (`0.656`, as FICS writes `[%emt]`), in milliseconds.
+fn clock(text: &str) -> Result<u64, String> {
+    let bad = || format!("not a time H:MM:SS (or seconds): `{text}`");
+    let (whole, fraction) = match text.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (text, None),
+    };
+    let parts: Vec<&str> = whole.split(':').collect();
+    if parts.len() == 1 {
+        // Seconds alone.
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let frac_ms = match fraction {
+            None => Some(0),
+            Some(f) if digits(f) && f.len() <= 3 => f
+                .parse::<u64>()
+                .ok()
+                .map(|v| v * 10u64.pow(3 - f.len() as u32)),
+            Some(_) => None,
+        };
+        return match (digits(whole), frac_ms) {
+            (true, Some(ms)) => whole
+                .parse::<u64>()
+                .ok()
+                .and_then(|s| s.checked_mul(1000))
+                .and_then(|s| s.checked_add(ms))
+                .ok_or_else(bad),
+            _ => Err(bad()),
+        };
+    }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
+        return Err(bad());
+    }
+    let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
+    let (h, m, s) = match parts[..] {
+        [h, m, s] => (n(h)?, n(m)?, n(s)?),
+        [m, s] => (0, n(m)?, n(s)?),
+        _ => return Err(bad()),
+    };
+    if s >= 60 || (parts.len() == 3 && m >= 60) || parts[parts.len() - 1].len() != 2 {
+        return Err(bad());
+    }
+    let ms = match fraction {
+        None => 0,
+        Some(f) if digits(f) && f.len() <= 3 => n(f)? * 10u64.pow(3 - f.len() as u32),
+        Some(_) => return Err(bad()),
+    };
+    h.checked_mul(3_600_000)
+        .and_then(|h| h.checked_add(m * 60_000 + s * 1000 + ms))
+        .ok_or_else(bad)
+}
+
+/// An evaluation: `0.25`, `-1.5`, `+3`, `#4`, `#-2`, each with an optional
+/// `,depth`.
+fn eval(text: &str) -> Result<Eval, String> {
+    let bad = || format!("not an evaluation (pawns such as `0.25`, or a mate `#-3`): `{text}`");
+    let (score, depth) = match text.split_once(',') {
+        Some((s, d)) => (s.trim(), Some(d.trim().parse::<u32>().map_err(|_| bad())?)),
+        None => (text, None),
+    };
+    let signed_digits = |s: &str| {
+        let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+        !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+    };
+    let score = if let Some(mate) = score.strip_prefix('#') {
+        if !signed_digits(mate) {
+            return Err(bad());
+        }
+        Score::Mate(mate.parse::<i32>().map_err(|_| bad())?)
+    } else {
+        let (int, frac) = score.split_once('.').unwrap_or((score, "0"));
+        let int_ok = signed_digits(int) || matches!(int, "" | "+" | "-");
+        if !int_ok || frac.is_empty() || !frac.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let pawns: f64 = score.parse().map_err(|_| bad())?;
+        let cp = (pawns * 100.0).round();
+        if !cp.is_finite() || cp.abs() > 1e9 {
+            return Err(bad());
+        }
+        Score::Centipawns(cp as i32)
+    };
+    Ok(Eval { score, depth })
+}
+
+/// The items of `[%cal]` (`Ge2e4`) or `[%csl]` (`Gd4`), comma-separated.
+fn marks<T>(
+    text: &str,
+    what: &str,
+    read: impl Fn(Mark, &[u8]) -> Option<T>,
+) -> Result<Vec<T>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            let b = item.as_bytes();
+            Mark::of(b[0])
+                .and_then(|color| read(color, &b[1..]))
+                .ok_or_else(|| {
+                    format!("`{item}` is not {what} (a colour R, G, Y or B, then squares)")
+                })
+        })
+        .collect()
+}
+
+fn arrow(color: Mark, b: &[u8]) -> Option<Arrow> {
+    let (from, n) = square_at(b)?;
+    let (to, m) = square_at(&b[n..])?;
+    (n + m == b.len()).then_some(Arrow { color, from, to })
+}
+
+fn marked(color: Mark, b: &[u8]) -> Option<Marked> {
+    let (square, n) = square_at(b)?;
+    (n == b.len()).then_some(Marked { color, square })
+}
+
+/// Reads one command into `into`.
+fn apply(into: &mut Annotations, name: &str, arg: Option<&str>) -> Result<(), String> {
+    let Some(arg) = arg else {
+        return Err("no `]` closes it".into());
+    };
+    match name {
+        "clk" => into.clock_ms = Some(clock(arg)?),
+        "emt" => into.elapsed_ms = Some(clock(arg)?),
+        "eval" => into.eval = Some(eval(arg)?),
+        "cal" => into
+            .arrows
+            .extend(marks(arg, "an arrow such as Ge2e4", arrow)?),
+        "csl" => into
+            .squares
+            .extend(marks(arg, "a square such as Gd4", marked)?),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// What the commands of `comments` (a move's, in order) say; commands
+/// that cannot be read are left out (a later clock or evaluation stands
+/// over an earlier one; arrows and squares add up).
+pub fn read<S: AsRef<str>>(comments: &[S]) -> Annotations {
+    let mut out = Annotations::default();
+    for c in comments {
+        let c = c.as_ref();
+        if !c.contains("[%") {
+            continue;
+        }
+        for (_, name, arg, _) in commands(c) {
+            let mut one = Annotations::default();
+            if apply(&mut one, name, arg).is_ok() {
+                out.clock_ms = one.clock_ms.or(out.clock_ms);
+                out.elapsed_ms = one.elapsed_ms.or(out.elapsed_ms);
+                out.eval = one.eval.or(out.eval);
+                out.arrows.extend(one.arrows);
+                out.squares.extend(one.squares);
+            }
+        }
+    }
+    out
+}
+
+/// The commands of `comment` that cannot be read.
+pub fn malformed(comment: &str) -> Vec<Malformed> {
+    if !comment.contains("[%") {
+        return Vec::new();
+    }
+    commands(comment)
+        .filter_map(|(offset, name, arg, whole)| {
+            apply(&mut Annotations::default(), name, arg)
+                .err()
+                .map(|why| Malformed {
+                    offset,
+                    text: whole.to_string(),
+                    why,
+                })
+        })
+        .collect()
+}
+
+/// `annotations` as JSON fields after a move's others: `"clock"` and
+/// `"emt"` in seconds, `"eval": {"cp": 25}` or `{"mate": -3}` (and
+/// `"depth"`), `"arrows": [{"color", "from", "to"}]`, `"squares":
+/// [{"color", "square"}]`; nothing for what is not there.
+pub fn write_json_fields(out: &mut String, a: &Annotations) {
+    let seconds = |ms: u64| serde_json::Value::from(ms as f64 / 1000.0);
+    if let Some(ms) = a.clock_ms {
+        out.push_str(&format!(",\"clock\":{}", seconds(ms)));
+    }
+    if let Some(ms) = a.elapsed_ms {
+        out.push_str(&format!(",\"emt\":{}", seconds(ms)));
+    }
+    if let Some(e) = a.eval {
+        let mut v = match e.score {
+            Score::Centipawns(cp) => serde_json::json!({ "cp": cp }),
+            Score::Mate(n) => serde_json::json!({ "mate": n }),
+        };
+        if let Some(d) = e.depth {
+            v["depth"] = d.into();
+        }
+        out.push_str(&format!(",\"eval\":{v}"));
+    }
+    if !a.arrows.is_empty() {
+        let arrows: Vec<_> = a
+            .arrows
+            .iter()
+            .map(|x| {
+                serde_json::json!({"color": x.color.name(), "from": x.from.to_string(), "to": x.to.to_string()})
+            })
+            .collect();
+        out.push_str(&format!(",\"arrows\":{}", serde_json::Value::from(arrows)));
+    }
+    if !a.squares.is_empty() {
+        let squares: Vec<_> = a
+            .squares
+            .iter()
+            .map(|x| serde_json::json!({"color": x.color.name(), "square": x.square.to_string()}))
+            .collect();
+        out.push_str(&format!(
+            ",\"squares\":{}",
+            serde_json::Value::from(squares)
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::square::parse_square;
+
+    fn sq(s: &str) -> Square {
+        parse_square(s).unwrap()
+    }
+
+    #[test]
+    fn lichess_comments_give_clock_and_evaluation() {
+        let a = read(&[" [%eval 0.17] [%clk 0:03:00] "]);
+        assert_eq!(a.clock_ms, Some(180_000));
+        assert_eq!(
+            a.eval,
+            Some(Eval {
+                score: Score::Centipawns(17),
+                depth: None
+            })
+        );
+        let a = read(&["[%eval #-3] [%clk 1:02:03.5]"]);
+        assert_eq!(a.eval.unwrap().score, Score::Mate(-3));
+        assert_eq!(a.clock_ms, Some(3_723_500));
+        let a = read(&["[%eval -1.5,22] [%emt 0:00:07]"]);
+        assert_eq!(
+            a.eval,
+            Some(Eval {
+                score: Score::Centipawns(-150),
+                depth: Some(22)
+            })
+        );
+        assert_eq!(a.elapsed_ms, Some(7000));
+        assert_eq!(
+            read(&["[%eval +.5]"]).eval.unwrap().score,
+            Score::Centipawns(50)
+        );
+        assert_eq!(read(&["[%clk 2:59.9]"]).clock_ms, Some(179_900));
+        // FICS writes the time a move took in seconds.
+        assert_eq!(read(&["[%emt 0.656]"]).elapsed_ms, Some(656));
+        assert_eq!(read(&["[%emt 12]"]).elapsed_ms, Some(12_000));
+    }
+
+    #[test]
+    fn arrows_and_squares_keep_their_colours() {
+        let a = read(&["a plan [%cal Ge2e4,Rd8d1] and [%csl Yd4, bh7]"]);
+        assert_eq!(
+            a.arrows,
+            [
+                Arrow {
+                    color: Mark::Green,
+                    from: sq("e2"),
+                    to: sq("e4")
+                },
+                Arrow {
+                    color: Mark::Red,
+                    from: sq("d8"),
+                    to: sq("d1")
+                }
+            ]
+        );
+        assert_eq!(
+            a.squares,
+            [
+                Marked {
+                    color: Mark::Yellow,
+                    square: sq("d4")
+                },
+                Marked {
+                    color: Mark::Blue,
+                    square: sq("h7")
+                }
+            ]
+        );
+        let mut json = String::new();
+        write_json_fields(&mut json, &a);
+        assert_eq!(
+            json,
+            r#","arrows":[{"color":"green","from":"e2","to":"e4"},{"color":"red","from":"d8","to":"d1"}],"squares":[{"color":"yellow","square":"d4"},{"color":"blue","square":"h7"}]"#
+        );
+    }
+
+    #[test]
+    fn malformed_commands_are_told_and_left_out() {
+        for (text, why) in [
+            ("[%clk 1:7]", "not a time H:MM:SS"),
+            ("[%emt 1.2345]", "not a time H:MM:SS"),
+            ("[%emt -3]", "not a time H:MM:SS"),
+            ("[%clk 0:61:00]", "not a time H:MM:SS"),
+            ("[%clk abc]", "not a time H:MM:SS"),
+            ("[%emt ]", "not a time H:MM:SS"),
+            ("[%eval x]", "not an evaluation"),
+            ("[%eval #]", "not an evaluation"),
+            ("[%eval 1.2.3]", "not an evaluation"),
+            ("[%eval 0.2,deep]", "not an evaluation"),
+            ("[%cal Ge2]", "`Ge2` is not an arrow"),
+            ("[%cal Xe2e4]", "`Xe2e4` is not an arrow"),
+            ("[%csl Gz]", "`Gz` is not a square"),
+            ("[%clk 0:01:00", "no `]` closes it"),
+        ] {
+            let found = malformed(&format!("ok {text}"));
+            assert_eq!(found.len(), 1, "{text}");
+            assert_eq!(found[0].offset, 3, "{text}");
+            assert_eq!(found[0].text, text);
+            assert!(found[0].why.contains(why), "{text}: {}", found[0].why);
+            assert!(found[0].message().ends_with("; kept as text (R-A-1)"));
+            assert!(read(&[text]).is_empty(), "{text}");
+        }
+        // Other commands, and text that only looks like one, are text.
+        assert!(malformed("[%evp 10,20] [%mdl 8] [% clk] 50%").is_empty());
+        assert!(read(&["[%evp 10,20] [%clocks 1]"]).is_empty());
+    }
+
+    #[test]
+    fn a_later_clock_stands_over_an_earlier_one() {
+        let a = read(&["[%clk 0:01:00]", "[%clk 0:00:59] [%clk bad]"]);
+        assert_eq!(a.clock_ms, Some(59_000));
+        let mut json = String::new();
+        write_json_fields(&mut json, &a);
+        assert_eq!(json, ",\"clock\":59.0");
+    }
+}
