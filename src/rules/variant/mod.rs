@@ -356,7 +356,7 @@ pub struct VariantDef {
     /// side without one cannot be checked, and loses by the variant's
     /// other rules. Set for both sides, either army may be the kingless
     /// one, as a position string gives it (Horde with the colours
-    /// reversed); see [`kings_fit`].
+    /// reversed): each side has at most one king, one side has its king.
     pub kingless: [bool; 2],
     /// Whether the king is royal (may not be left attacked, R-0-1). A
     /// king that is not is an ordinary piece: no check, it may be
