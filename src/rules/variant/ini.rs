@@ -1301,16 +1301,7 @@ fn pawns_of(
                 .into(),
         ));
     }
-    // A limit on a type pawns do not promote to limits nothing.
-    let promotion_limits = v
-        .promotion_limit
-        .iter()
-        .filter_map(|(key, n)| {
-            kind_of_key(key)
-                .filter(|k| choices.contains(k))
-                .map(|k| (k, *n))
-        })
-        .collect();
+    let promotion_limits = promotion_limits_of(v, &choices, kind_of_key);
     if !v.mandatory_promotion && !v.immobility_illegal {
         return Err(mk.err(
             "mandatoryPawnPromotion",
@@ -1330,14 +1321,7 @@ fn pawns_of(
             ),
         ));
     }
-    let (double_step_ranks, double_step_ranks_black) = double_steps_of(mk)?;
-    let en_passant = en_passant_of(
-        mk,
-        &double_step_ranks,
-        double_step_ranks_black
-            .as_deref()
-            .unwrap_or(&double_step_ranks),
-    )?;
+    let (double_step_ranks, double_step_ranks_black, en_passant) = pawn_steps_of(mk)?;
     Ok(PawnRules {
         double_step_ranks,
         double_step_ranks_black,
@@ -1398,23 +1382,8 @@ fn in_place_pawns(
             "pawns have no type to promote to".into(),
         ));
     }
-    let promotion_limits = v
-        .promotion_limit
-        .iter()
-        .filter_map(|(key, n)| {
-            kind_of_key(key)
-                .filter(|k| kinds.contains(k))
-                .map(|k| (k, *n))
-        })
-        .collect();
-    let (double_step_ranks, double_step_ranks_black) = double_steps_of(mk)?;
-    let en_passant = en_passant_of(
-        mk,
-        &double_step_ranks,
-        double_step_ranks_black
-            .as_deref()
-            .unwrap_or(&double_step_ranks),
-    )?;
+    let promotion_limits = promotion_limits_of(v, &kinds, kind_of_key);
+    let (double_step_ranks, double_step_ranks_black, en_passant) = pawn_steps_of(mk)?;
     Ok(PawnRules {
         double_step_ranks,
         double_step_ranks_black,
@@ -1429,6 +1398,34 @@ fn in_place_pawns(
         en_passant_ranks: None,
         rule: "R-SI-2".into(),
     })
+}
+
+/// The double-step ranks (White's, and Black's where not mirrored) and
+/// whether en passant follows them.
+type PawnSteps = (Vec<u8>, Option<Vec<u8>>, bool);
+
+/// The pawns' double steps and en passant, as the options set them.
+fn pawn_steps_of(mk: &Making<'_>) -> Result<PawnSteps, DefinitionError> {
+    let (white, black) = double_steps_of(mk)?;
+    let en_passant = en_passant_of(mk, &white, black.as_deref().unwrap_or(&white))?;
+    Ok((white, black, en_passant))
+}
+
+/// The promotion limits on the types pawns promote to (`choices`): a
+/// limit on another type limits nothing.
+fn promotion_limits_of(
+    v: &IniVariant,
+    choices: &[PieceKind],
+    kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
+) -> Vec<(PieceKind, u8)> {
+    v.promotion_limit
+        .iter()
+        .filter_map(|(key, n)| {
+            kind_of_key(key)
+                .filter(|k| choices.contains(k))
+                .map(|k| (k, *n))
+        })
+        .collect()
 }
 
 /// `ranks` (1-based) seen from the other side of a board of `top` ranks.
