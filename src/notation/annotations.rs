@@ -142,10 +142,17 @@ const NAMES: [&str; 5] = ["clk", "emt", "eval", "cal", "csl"];
 /// command); a command of one of [`NAMES`] without its closing `]` gives
 /// an argument of `None`.
 fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str)> {
+    let bytes = text.as_bytes();
     let mut from = 0;
     std::iter::from_fn(move || {
         loop {
-            let at = from + memchr::memmem::find(&text.as_bytes()[from..], b"[%")?;
+            // `[` then `%`: a single-byte search, as most comments of
+            // online games hold one or two commands.
+            let at = from + memchr::memchr(b'[', &bytes[from..])?;
+            from = at + 1;
+            if bytes.get(at + 1) != Some(&b'%') {
+                continue;
+            }
             let body = &text[at + 2..];
             let name_len = body
                 .bytes()
@@ -157,7 +164,7 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
                 continue;
             }
             let rest = &body[name_len..];
-            return Some(match rest.find(']') {
+            return Some(match memchr::memchr(b']', rest.as_bytes()) {
                 Some(end) => {
                     from = at + 2 + name_len + end + 1;
                     (at, name, Some(rest[..end].trim()), &text[at..from])
@@ -176,53 +183,65 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
 /// (`0.656`, as FICS writes `[%emt]`), in milliseconds.
 fn clock(text: &str) -> Result<u64, String> {
     let bad = || format!("not a time H:MM:SS (or seconds): `{text}`");
-    let (whole, fraction) = match text.split_once('.') {
-        Some((w, f)) => (w, Some(f)),
-        None => (text, None),
-    };
-    let parts: Vec<&str> = whole.split(':').collect();
-    if parts.len() == 1 {
-        // Seconds alone.
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        let frac_ms = match fraction {
-            None => Some(0),
-            Some(f) if digits(f) && f.len() <= 3 => f
-                .parse::<u64>()
-                .ok()
-                .map(|v| v * 10u64.pow(3 - f.len() as u32)),
-            Some(_) => None,
-        };
-        return match (digits(whole), frac_ms) {
-            (true, Some(ms)) => whole
-                .parse::<u64>()
-                .ok()
-                .and_then(|s| s.checked_mul(1000))
-                .and_then(|s| s.checked_add(ms))
-                .ok_or_else(bad),
-            _ => Err(bad()),
-        };
+    // Read byte by byte, with no list built and no search: a clock
+    // stands after nearly every move of an online game.
+    let bytes = text.as_bytes();
+    let mut fields = [0u64; 3];
+    let mut lens = [0usize; 3];
+    let mut count = 0;
+    let mut i = 0;
+    loop {
+        let (value, len) = digits_at(&bytes[i..]).ok_or_else(bad)?;
+        if count == 3 {
+            return Err(bad());
+        }
+        (fields[count], lens[count]) = (value, len);
+        count += 1;
+        i += len;
+        match bytes.get(i) {
+            Some(b':') => i += 1,
+            _ => break,
+        }
     }
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    if !(2..=3).contains(&parts.len()) || !parts.iter().all(|p| digits(p)) {
-        return Err(bad());
-    }
-    let n = |s: &str| s.parse::<u64>().map_err(|_| bad());
-    let (h, m, s) = match parts[..] {
-        [h, m, s] => (n(h)?, n(m)?, n(s)?),
-        [m, s] => (0, n(m)?, n(s)?),
-        _ => return Err(bad()),
-    };
-    if s >= 60 || (parts.len() == 3 && m >= 60) || parts[parts.len() - 1].len() != 2 {
-        return Err(bad());
-    }
-    let ms = match fraction {
+    let frac_ms = match bytes.get(i) {
         None => 0,
-        Some(f) if digits(f) && f.len() <= 3 => n(f)? * 10u64.pow(3 - f.len() as u32),
+        Some(b'.') => match digits_at(&bytes[i + 1..]) {
+            Some((f, n)) if n <= 3 && i + 1 + n == bytes.len() => f * 10u64.pow(3 - n as u32),
+            _ => return Err(bad()),
+        },
         Some(_) => return Err(bad()),
     };
+    if count == 1 {
+        // Seconds alone.
+        return fields[0]
+            .checked_mul(1000)
+            .and_then(|s| s.checked_add(frac_ms))
+            .ok_or_else(bad);
+    }
+    let (h, m, s) = match count {
+        3 => (fields[0], fields[1], fields[2]),
+        _ => (0, fields[0], fields[1]),
+    };
+    if s >= 60 || (count == 3 && m >= 60) || lens[count - 1] != 2 {
+        return Err(bad());
+    }
+    // Minutes are unbounded in `MM:SS`: every step is checked.
     h.checked_mul(3_600_000)
-        .and_then(|h| h.checked_add(m * 60_000 + s * 1000 + ms))
+        .zip(m.checked_mul(60_000))
+        .and_then(|(h, m)| h.checked_add(m)?.checked_add(s * 1000 + frac_ms))
         .ok_or_else(bad)
+}
+
+/// The value and length of the run of ASCII digits that starts `bytes`;
+/// `None` if there is none or it is past `u64`.
+fn digits_at(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    let mut len = 0;
+    while let Some(&b) = bytes.get(len).filter(|b| b.is_ascii_digit()) {
+        value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        len += 1;
+    }
+    (len > 0).then_some((value, len))
 }
 
 /// An evaluation: `0.25`, `-1.5`, `+3`, `#4`, `#-2`, each with an optional
@@ -494,6 +513,9 @@ mod tests {
             ("[%cal Xe2e4]", "`Xe2e4` is not an arrow"),
             ("[%csl Gz]", "`Gz` is not a square"),
             ("[%clk 0:01:00", "no `]` closes it"),
+            ("[%clk 1:00:00:00]", "not a time H:MM:SS"),
+            ("[%clk 999999999999999999:00]", "not a time H:MM:SS"),
+            ("[%clk 99999999999999999999]", "not a time H:MM:SS"),
         ] {
             let found = malformed(&format!("ok {text}"));
             assert_eq!(found.len(), 1, "{text}");
@@ -505,6 +527,7 @@ mod tests {
         }
         // Other commands, and text that only looks like one, are text.
         assert!(malformed("[%evp 10,20] [%mdl 8] [% clk] 50%").is_empty());
+        assert_eq!(read(&["[a] [[%clk 0:00:07]"]).clock_ms, Some(7_000));
         assert!(read(&["[%evp 10,20] [%clocks 1]"]).is_empty());
     }
 

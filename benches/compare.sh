@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Whole-command speed of xpgn beside its yardstick, pgn-reader and
+# shakmaty, in the same run: validate (one core, then every core),
+# import with every position indexed, dataset, and orthodox perft.
+#
+#   benches/compare.sh [--rounds N] [--repeat K] [--peer-dir DIR] [FILE...]
+#
+# FILEs default to the real games of tests/data/lichess. validate and the
+# yardstick read the files K times over in one run (default 5), so that
+# a run lasts long enough to time; import and dataset read them once (a
+# second reading would store nothing new). The yardstick
+# (benches/peer/main.rs) is built in DIR (default: xpgn-peer under the
+# temporary folder), outside this repository: pgn-reader and shakmaty are
+# GPL and never a dependency of xpgn. Each job runs N times (default 5),
+# xpgn and the yardstick alternating, and the medians of CPU seconds
+# (user + system) and wall seconds are printed. Needs cargo, GNU time
+# (/usr/bin/time) and network access for the yardstick's crates the
+# first time, and python3 to time each run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+rounds=5
+repeat=5
+peer_dir="${TMPDIR:-/tmp}/xpgn-peer"
+files=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --rounds) rounds=$2; shift 2 ;;
+    --repeat) repeat=$2; shift 2 ;;
+    --peer-dir) peer_dir=$2; shift 2 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) files+=("$(realpath "$1")"); shift ;;
+  esac
+done
+if [ ${#files[@]} -eq 0 ]; then
+  files=("$repo"/tests/data/lichess/*.pgn)
+fi
+command -v python3 >/dev/null || { echo "compare.sh: python3 is needed to time the runs" >&2; exit 2; }
+repeated=()
+for _ in $(seq "$repeat"); do repeated+=("${files[@]}"); done
+
+echo "building xpgn (release) and the yardstick in $peer_dir" >&2
+cargo build --release --quiet
+xpgn="$repo/target/release/xpgn"
+mkdir -p "$peer_dir"
+cp benches/peer/main.rs "$peer_dir/main.rs"
+cp benches/peer/Cargo.toml.peer "$peer_dir/Cargo.toml"
+(cd "$peer_dir" && cargo build --release --quiet)
+peer="$peer_dir/target/release/peer"
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+times="$scratch/times"
+mkdir "$times"
+
+# The games each reads, as a check that both read the same files.
+{ "$xpgn" validate --jobs 1 "${files[@]}" 2>/dev/null || true; } | tail -1 >&2
+"$peer" "${files[@]}" >&2
+
+# run NAME COMMAND...: one timed run, appended to $times/NAME as
+# "cpu wall" seconds (the child's user + system time, and the wall time).
+run() {
+  local name=$1; shift
+  python3 - "$@" >>"$times/$name" <<'PY'
+import resource, subprocess, sys, time
+start = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+wall = time.perf_counter() - start
+use = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{use.ru_utime + use.ru_stime:.4f} {wall:.4f}")
+PY
+}
+
+# median FILE COLUMN
+median() {
+  sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.3f", m}'
+}
+
+kiwipete="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1"
+for r in $(seq "$rounds"); do
+  echo "round $r of $rounds" >&2
+  run validate1 "$xpgn" validate --jobs 1 "${repeated[@]}"
+  run peer "$peer" "${repeated[@]}"
+  run validate2 "$xpgn" validate --jobs 2 "${repeated[@]}"
+  rm -f "$scratch"/import.db*
+  run import1 "$xpgn" import --jobs 1 --db "$scratch/import.db" "${files[@]}"
+  rm -f "$scratch"/import2.db*
+  run import2 "$xpgn" import --jobs 2 --db "$scratch/import2.db" "${files[@]}"
+  rm -rf "$scratch/dataset1" "$scratch/dataset2"
+  run dataset1 "$xpgn" dataset --jobs 1 --out "$scratch/dataset1" "${files[@]}"
+  run dataset2 "$xpgn" dataset --jobs 2 --out "$scratch/dataset2" "${files[@]}"
+  run perft6 "$xpgn" perft 6
+  run peer_perft6 "$peer" --perft 6
+  run kiwipete5 "$xpgn" perft --fen "$kiwipete" 5
+  run peer_kiwipete5 "$peer" --perft 5 "$kiwipete"
+done
+
+games=$("$peer" "${files[@]}" | awk '{print $1}')
+bytes=$(stat -c %s "$scratch/import.db")
+printf '\n%s games in %s file(s), read %s times over by validate and the yardstick; medians of %s runs (CPU = user + system seconds)\n\n' "$games" "${#files[@]}" "$repeat" "$rounds"
+printf '| job | CPU s | wall s | games/s (CPU) | yardstick CPU s | xpgn / yardstick speed |\n|---|---|---|---|---|---|\n'
+row() { # NAME LABEL GAMES-READ [PEER]
+  local cpu wall rate
+  cpu=$(median "$times/$1" 1); wall=$(median "$times/$1" 2)
+  rate=$(awk -v g="$3" -v c="$cpu" 'BEGIN {if (g == "" || c <= 0) print "-"; else printf "%.0f", g / c}')
+  if [ -n "${4:-}" ]; then
+    local pcpu; pcpu=$(median "$times/$4" 1)
+    printf '| %s | %s | %s | %s | %s | %.2fx |\n' "$2" "$cpu" "$wall" "$rate" "$pcpu" "$(awk -v a="$pcpu" -v b="$cpu" 'BEGIN {print a / b}')"
+  else
+    printf '| %s | %s | %s | %s | | |\n' "$2" "$cpu" "$wall" "$rate"
+  fi
+}
+read=$((games * repeat))
+row validate1 "validate, one core" "$read" peer
+row validate2 "validate, two cores" "$read"
+row import1 "import, one core" "$games"
+row import2 "import, two cores" "$games"
+row dataset1 "dataset, one core" "$games"
+row dataset2 "dataset, two cores" "$games"
+row perft6 "perft 6 (start)" "" peer_perft6
+row kiwipete5 "perft 5 (kiwipete)" "" peer_kiwipete5
+printf '\nimport: %s bytes a game; two cores against one, by wall time: validate %.2fx, import %.2fx, dataset %.2fx\n' \
+  "$(awk -v b="$bytes" -v g="$games" 'BEGIN {printf "%.0f", b / g}')" \
+  "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate2" 2)" 'BEGIN {print a / b}')" \
+  "$(awk -v a="$(median "$times/import1" 2)" -v b="$(median "$times/import2" 2)" 'BEGIN {print a / b}')" \
+  "$(awk -v a="$(median "$times/dataset1" 2)" -v b="$(median "$times/dataset2" 2)" 'BEGIN {print a / b}')"
