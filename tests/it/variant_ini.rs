@@ -80,7 +80,10 @@ fn sections_inherit_from_earlier_sections_and_keep_their_chain_as_source() {
             "epicatomic",
             "queenless",
             "sittuyin-rooks-anywhere",
-            "placement-two-ranks"
+            "placement-two-ranks",
+            "atomic-giveaway",
+            "antihouse",
+            "anti-losalamos"
         ]
     );
     // Sections on a built-in parent of the variants played online keep

@@ -69,6 +69,7 @@ builtins![
     "janus",
     "modern",
     "chancellor-9x9",
+    "giveaway-castling",
     "centaur",
     "courier",
     "grand",
@@ -187,6 +188,9 @@ mod tests {
         }
         if let Some(f) = &mut def.free_castling {
             f.rule.clear();
+        }
+        if let Some(e) = &mut def.extinction {
+            e.rule.clear();
         }
         def
     }

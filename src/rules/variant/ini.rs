@@ -259,6 +259,9 @@ struct IniVariant {
     castling_files: [u8; 2],
     /// Types (keys) a king castles with.
     castling_rooks: Vec<String>,
+    /// `castlingKingPiece`: the type (key) that castles, `king` unless
+    /// set.
+    castling_king: String,
     chess960: bool,
     stalemate: StalemateOutcome,
     extinction: Vec<(String, String)>,
@@ -290,6 +293,7 @@ impl IniVariant {
             castling: true,
             castling_files: [6, 2],
             castling_rooks: vec!["rook".into()],
+            castling_king: "king".into(),
             chess960: false,
             stalemate: StalemateOutcome::Draw,
             extinction: Vec::new(),
@@ -789,7 +793,20 @@ fn apply(v: &mut IniVariant, key: &str, value: &str, line: usize) -> Result<(), 
         "chess960" => v.chess960 = boolean()?,
         "castlingKingsideFile" => v.castling_files[0] = file_value(value)? - 1,
         "castlingQueensideFile" => v.castling_files[1] = file_value(value)? - 1,
-        "castlingKingPiece" | "kingType" => {
+        "castlingKingPiece" => {
+            // Which type castles is checked when the section is made: a
+            // commoner castles where it stands for the king (see
+            // `king_key`).
+            v.castling_king = match v.key_of(value.chars().next().unwrap_or(' ')) {
+                Some(key) if value.chars().count() == 1 => key.to_string(),
+                _ => {
+                    return Err(format!(
+                        "`{value}` is not the letter of a piece type of the section"
+                    ));
+                }
+            };
+        }
+        "kingType" => {
             let king = v.key_of(value.chars().next().unwrap_or(' '));
             if value.chars().count() != 1 || king != Some("king") {
                 return Err(
@@ -1099,7 +1116,7 @@ fn to_def(
         bare_king,
         hand: play.hand,
         must_capture: play.must_capture,
-        royal_king: true,
+        royal_king: king_key(v) == Some("king"),
         kingless: [false; 2],
         checks_forbidden: play.checks_forbidden,
         check_limit: play.check_limit,
@@ -1112,11 +1129,22 @@ fn to_def(
     })
 }
 
+/// The type xpgn plays as its king piece: the `king`, royal; in a
+/// section without one, a `commoner`, which moves as a king but is not
+/// royal (Fairy-Stockfish's giveaway: `king = -`, `commoner = k`), as
+/// `royal-king = false` has it.
+fn king_key(v: &IniVariant) -> Option<&'static str> {
+    ["king", "commoner"]
+        .into_iter()
+        .find(|key| v.pieces.iter().any(|p| p.key == *key))
+}
+
 /// The piece table, the king first as in xpgn's own files, with the key
 /// of each type.
 fn pieces_of(mk: &Making<'_>) -> Result<(Vec<PieceDef>, Vec<String>), DefinitionError> {
+    let king = king_key(mk.v);
     let mut ini_pieces = mk.v.pieces.clone();
-    ini_pieces.sort_by_key(|p| p.key != "king");
+    ini_pieces.sort_by_key(|p| Some(p.key.as_str()) != king);
     if let Some(p) = ini_pieces
         .iter()
         .find(|p| matches!(p.moves, PieceMoves::Unplayable(_)))
@@ -1133,18 +1161,22 @@ fn pieces_of(mk: &Making<'_>) -> Result<(Vec<PieceDef>, Vec<String>), Definition
             ),
         ));
     }
-    for (key, word) in [("king", "king = k"), ("pawn", "pawn = p")] {
-        if !ini_pieces.iter().any(|p| p.key == key) {
-            return Err(mk.err(
-                key,
-                format!("xpgn needs a {key} type ({word}); the section defines none"),
-            ));
-        }
+    if king.is_none() {
+        return Err(mk.err(
+            "king",
+            "xpgn needs a king type (king = k), or a commoner that stands for a king that is not royal (commoner = k); the section defines neither".into(),
+        ));
+    }
+    if !ini_pieces.iter().any(|p| p.key == "pawn") {
+        return Err(mk.err(
+            "pawn",
+            "xpgn needs a pawn type (pawn = p); the section defines none".into(),
+        ));
     }
     let mut pieces = Vec::new();
     for p in &ini_pieces {
         let role = match p.key.as_str() {
-            "king" => Role::King,
+            key if Some(key) == king => Role::King,
             "pawn" => Role::Pawn,
             _ => Role::Other,
         };
@@ -1282,10 +1314,13 @@ fn pawns_of(
         ));
     }
     let (king, pawn) = (PieceKind(0), kind_of_key("pawn").unwrap_or(PieceKind(0)));
+    // A king that is not royal (a commoner standing for it) is a piece
+    // like the others, and a pawn may become one.
+    let royal = king_key(v) == Some("king");
     let mut choices = Vec::new();
     for key in &v.promotion_pieces {
         match kind_of_key(key) {
-            Some(k) if k != king && k != pawn => choices.push(k),
+            Some(k) if (k != king || !royal) && k != pawn => choices.push(k),
             _ => {
                 return Err(mk.err(
                     "promotionPieceTypes",
@@ -1506,7 +1541,7 @@ fn castling_of(
     kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
 ) -> Result<Option<FreeCastling>, DefinitionError> {
     let v = mk.v;
-    if !v.castling || rights == [false, false] {
+    if !v.castling || rights == [false, false] || !king_castles(mk)? {
         return Ok(None);
     }
     let (king, pawn) = (PieceKind(0), kind_of_key("pawn").unwrap_or(PieceKind(0)));
@@ -1562,6 +1597,23 @@ fn castling_of(
     }))
 }
 
+/// Whether xpgn's king piece is the type that castles: Fairy-Stockfish
+/// castles with `castlingKingPiece` (the king unless set), so a section
+/// whose commoner stands for the king castles only when it names the
+/// commoner, and xpgn castles with no other type.
+fn king_castles(mk: &Making<'_>) -> Result<bool, DefinitionError> {
+    let v = mk.v;
+    let present = v.pieces.iter().any(|p| p.key == v.castling_king);
+    match king_key(v) {
+        Some(king) if king == v.castling_king => Ok(true),
+        _ if !present => Ok(false),
+        _ => Err(mk.err(
+            "castlingKingPiece",
+            "xpgn castles with its king piece (the king, or a commoner where there is no king); give its letter".into(),
+        )),
+    }
+}
+
 /// `castlingDroppedPiece`: the castlings a king and a rook dropped on
 /// their squares make possible (a placement phase), toward both sides,
 /// with the king on file e and the rooks in the corners.
@@ -1571,7 +1623,7 @@ fn dropped_castlings(
     kind_of_key: &dyn Fn(&str) -> Option<PieceKind>,
 ) -> Result<Vec<CastlingDef>, DefinitionError> {
     let v = mk.v;
-    if !v.castling || !v.play.castles_from_drops() {
+    if !v.castling || !v.play.castles_from_drops() || !king_castles(mk)? {
         return Ok(Vec::new());
     }
     let partner = v
