@@ -1235,9 +1235,27 @@ impl Position {
         let t = self.tables();
         let us = ctx.us;
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
+            let king_may_go = || {
+                if t.royal {
+                    ctx.king == c.king_from
+                        && !c
+                            .safe
+                            .iter()
+                            .any(|&s| self.castling_square_attacked(s, us.other(), c.index))
+                } else {
+                    // A king that is not royal castles out of, through and
+                    // into attack (Fairy-Stockfish's giveaway). It is a
+                    // piece like the others: it may have been taken, and a
+                    // side may have several, so its square is looked at.
+                    self.piece_at(c.king_from)
+                        == Some(Piece {
+                            color: us,
+                            kind: t.king,
+                        })
+                }
+            };
             if side.is_some_and(|side| t.def.castling[c.index as usize].side != side)
                 || ctx.only_to.is_some_and(|to| to != c.king_to)
-                || (t.royal && ctx.king != c.king_from)
                 || !self.state.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from)
                     != Some(Piece {
@@ -1245,20 +1263,7 @@ impl Position {
                         kind: c.partner_kind,
                     })
                 || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
-                // A king that is not royal may castle out of, through and
-                // into attack (Fairy-Stockfish's giveaway). It is one piece
-                // like the others: it may have been taken, and a side may
-                // have several, so its square is looked at.
-                || (t.royal
-                    && c.safe
-                        .iter()
-                        .any(|&s| self.castling_square_attacked(s, us.other(), c.index)))
-                || (!t.royal
-                    && self.piece_at(c.king_from)
-                        != Some(Piece {
-                            color: us,
-                            kind: t.king,
-                        }))
+                || !king_may_go()
             {
                 continue;
             }
