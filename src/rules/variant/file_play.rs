@@ -197,7 +197,7 @@ fn read_hand(
     let every: Vec<u8> = (0..size.ranks).collect();
     let ranks = ranks_of(src, e.ranks.as_ref(), size, "hand.ranks")?.unwrap_or(every.clone());
     let pawn_ranks = ranks_of(src, e.pawn_ranks.as_ref(), size, "hand.pawn-ranks")?
-        .unwrap_or_else(|| every[1..every.len().saturating_sub(1)].to_vec());
+        .unwrap_or_else(|| HandRules::default_pawn_ranks(size));
     let mut kind_ranks = Vec::new();
     if let Some(table) = &e.piece_ranks {
         for (letter, list) in table.get_ref() {

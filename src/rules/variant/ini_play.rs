@@ -257,7 +257,7 @@ impl IniPlay {
         Ok(Some(HandRules {
             captures_to_hand: self.captures_to_hand,
             promoted_revert: self.captures_to_hand && !self.drop_loop,
-            pawn_ranks: every[1..every.len().saturating_sub(1)].to_vec(),
+            pawn_ranks: HandRules::default_pawn_ranks(size),
             ranks: self.drop_ranks(size)?.unwrap_or(every),
             kind_ranks,
             must_drop: self.must_drop,

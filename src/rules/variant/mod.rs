@@ -281,6 +281,15 @@ pub struct HandRules {
     pub rule: String,
 }
 
+impl HandRules {
+    /// The ranks a pawn may be dropped on where the definition does not
+    /// say: all but the first and the last (a pawn there could not have
+    /// come from a move, or could not move).
+    pub fn default_pawn_ranks(size: BoardSize) -> Vec<u8> {
+        (1..size.ranks.saturating_sub(1)).collect()
+    }
+}
+
 /// Who a side without pieces of some kinds is: extinction (docs/variants.md
 /// "Extinction").
 #[derive(Clone, Debug, PartialEq, Eq)]
