@@ -22,6 +22,7 @@
 //! answers. Past [`Config::max_connections`] open connections, clients
 //! are answered `503` with `Retry-After`.
 
+mod board;
 pub mod http;
 mod pages;
 

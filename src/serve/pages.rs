@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use super::board::{self, LineMove};
 use super::http::{Request, Response, STREAM_CHUNK, percent_encode};
 use super::{DEFAULT_PAGE, MAX_PAGE};
 use crate::db::export::ExportForm;
@@ -79,6 +80,8 @@ pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answ
         "/api/position" => json(position_json(db, req)?),
         "/api/tree" => json(tree_json(db, req)?),
         "/api/diagram.svg" => diagram(db, req),
+        "/api/board.svg" => board::board_svg(db, req),
+        "/api/moves" => json(board::moves_json(db, req)?),
         _ => {
             if let Some(id) = path.strip_prefix("/game/") {
                 game_page(db, req, game_id(id)?, deadline)
@@ -130,7 +133,7 @@ fn side(c: Color) -> &'static str {
 
 // ---------------------------------------------------------------- params
 
-fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault> {
+pub(crate) fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault> {
     req.param("variant")
         .map(|v| {
             db.registry()
@@ -140,7 +143,7 @@ fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault>
         .transpose()
 }
 
-fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     crate::notation::printable::printable(text, 80).into_owned()
 }
 
@@ -402,6 +405,11 @@ impl GameView {
         }))
     }
 
+    /// Whether the node of ply `ply` has variations.
+    fn has_variations(&self, ply: usize) -> bool {
+        self.node(ply).is_some_and(|n| !n.variations.is_empty())
+    }
+
     /// The node of ply `ply` (1-based) as read, for a short game.
     fn node(&self, ply: usize) -> Option<&Node> {
         self.game.as_ref()?.moves.get(ply.checked_sub(1)?)
@@ -438,6 +446,9 @@ struct PlyView {
     turn: Color,
     fullmove: u32,
     fen: String,
+    /// The position before the ply, kept for a ply whose alternatives
+    /// are replayed from it.
+    before: Option<Position>,
 }
 
 /// What one walk along a main line keeps: the position at one ply, the
@@ -451,12 +462,12 @@ struct Walk {
 }
 
 /// Where and how far to walk: to ply `ply` (and the move after it) and
-/// through the plies of `window` (1-based, end excluded), writing their
-/// coordinates and positions only when `texts` (the API's, not the page's).
-struct WalkTo {
+/// through the plies of `window` (1-based, end excluded), keeping the
+/// position before each ply `keep_before` says (those with variations).
+struct WalkTo<'k> {
     ply: usize,
     window: std::ops::Range<usize>,
-    texts: bool,
+    keep_before: &'k dyn Fn(usize) -> bool,
 }
 
 /// Walks `moves` from `start` as far as `to` needs, and stops with
@@ -468,7 +479,11 @@ fn walk(
     to: WalkTo,
     deadline: Instant,
 ) -> Result<Walk, Fault> {
-    let WalkTo { ply, window, texts } = to;
+    let WalkTo {
+        ply,
+        window,
+        keep_before,
+    } = to;
     let mut w = Walk {
         at: start.clone(),
         last: None,
@@ -486,20 +501,16 @@ fn walk(
             w.next = Some(m);
         }
         let before = window.contains(&(i + 1)).then(|| {
-            let coord = if texts {
-                write_coord(&pos, &m)
-            } else {
-                String::new()
-            };
             (
                 write_san(&pos, &m),
-                coord,
+                write_coord(&pos, &m),
                 pos.turn(),
                 pos.fullmove_number(),
+                keep_before(i + 1).then(|| pos.clone()),
             )
         });
         packed::play(&mut pos, &m, i + 1).map_err(|source| DbError::Corrupt { game, source })?;
-        if let Some((san, coord, turn, fullmove)) = before {
+        if let Some((san, coord, turn, fullmove, before)) = before {
             w.window.push(PlyView {
                 ply: i + 1,
                 mv: m,
@@ -507,11 +518,8 @@ fn walk(
                 coord,
                 turn,
                 fullmove,
-                fen: if texts {
-                    write_position(&pos)
-                } else {
-                    String::new()
-                },
+                fen: write_position(&pos),
+                before,
             });
         }
         if i + 1 == ply {
@@ -556,7 +564,7 @@ fn line_text(nodes: &[Node]) -> String {
         }
         out.push_str(node.text.as_str());
         for &n in &node.nags {
-            out.push_str(nag(n).as_ref());
+            out.push_str(&board::nag_text(n));
         }
         out.push(' ');
         for c in &node.comments {
@@ -576,27 +584,6 @@ fn line_text(nodes: &[Node]) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A NAG as its usual glyph, or `$n`.
-fn nag(n: u8) -> std::borrow::Cow<'static, str> {
-    match n {
-        1 => "!".into(),
-        2 => "?".into(),
-        3 => "!!".into(),
-        4 => "??".into(),
-        5 => "!?".into(),
-        6 => "?!".into(),
-        10 => " =".into(),
-        13 => " ∞".into(),
-        14 => " ⩲".into(),
-        15 => " ⩱".into(),
-        16 => " ±".into(),
-        17 => " ∓".into(),
-        18 => " +−".into(),
-        19 => " −+".into(),
-        n => format!(" ${n}").into(),
-    }
 }
 
 /// A ply number parameter: absent is `None`; anything but a number is
@@ -634,7 +621,7 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
                 WalkTo {
                     ply,
                     window: window.clone(),
-                    texts: true,
+                    keep_before: &|p| v.has_variations(p),
                 },
                 deadline,
             )?,
@@ -657,6 +644,11 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
                 "comments_before": node.map(|n| n.comments_before.clone()),
                 "comments": node.map(|n| n.comments.clone()),
                 "variations": node.map(|n| n.variations.iter().map(|l| line_text(l)).collect::<Vec<_>>()),
+                "lines": match (node, &p.before) {
+                    (Some(n), Some(before)) => board::lines_json(&board::replay_variations(before, n, "", 0)),
+                    _ => json!([]),
+                },
+                "annotations": node.map(|n| board::notes_json(&annotations::read(&n.comments))),
             })
         })
         .collect();
@@ -1113,8 +1105,11 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let v = GameView::load(db, id)?;
     let plies = v.plies();
     let ply = ply_param(req, "ply")?.unwrap_or(0).min(plies);
+    let var = board::var_param(req)?;
     let window = window_of(ply, plies);
-    let walked = match v.line(db)? {
+    let line = v.line(db)?;
+    let start_fen = line.as_ref().map(|(s, _)| write_position(s));
+    let walked = match line {
         Some((start, moves)) => Some(walk(
             id,
             start,
@@ -1122,7 +1117,7 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             WalkTo {
                 ply,
                 window: window.clone(),
-                texts: false,
+                keep_before: &|p| v.has_variations(p),
             },
             deadline,
         )?),
@@ -1138,6 +1133,36 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             .map(|n| annotations::read(&n.comments))
             .collect()
     });
+    // The variations of the window's plies, replayed.
+    let branches: Vec<(usize, Vec<Vec<LineMove>>)> = walked
+        .iter()
+        .flat_map(|w| &w.window)
+        .filter_map(|p| {
+            let node = v.node(p.ply)?;
+            Some((
+                p.ply,
+                board::replay_variations(p.before.as_ref()?, node, "", 0),
+            ))
+        })
+        .collect();
+    let lines_at = |p: usize| {
+        branches
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(&[][..], |(_, l)| &l[..])
+    };
+    let shown_var = match &var {
+        None => None,
+        Some(path) => Some(
+            board::find_in(lines_at(ply), path)
+                .filter(|m| m.played.is_some())
+                .ok_or_else(|| {
+                    Fault::BadRequest(format!(
+                        "var: ply {ply} has no variation move {path} that replays"
+                    ))
+                })?,
+        ),
+    };
     let white = v.tag("White").unwrap_or("?");
     let black = v.tag("Black").unwrap_or("?");
     let title = format!("{white} – {black}");
@@ -1145,28 +1170,53 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let mut out = String::new();
     game_heading(&mut out, &v, white, black, variant.as_ref());
     out.push_str("<div class=\"layout\"><div class=\"board-col\">");
-    let href = |p: usize| {
+    let href = |p: usize, path: Option<&str>| {
         let mut h = format!("/game/{id}?ply={p}");
+        if let Some(path) = path {
+            h.push_str("&var=");
+            h.push_str(path);
+        }
         if flip {
             h.push_str("&flip=1");
         }
         h
     };
-    if let Some(w) = &walked {
-        let pos = &w.at;
-        let last = w
-            .last
+    let main_href = |p: usize| href(p, None);
+    let shown = match (&walked, shown_var) {
+        (Some(w), None) => Some((
+            w.at.clone(),
+            w.last.filter(|m| !m.is_null()),
+            ply.checked_sub(1).and_then(|i| notes.get(i)),
+        )),
+        (Some(_), Some(m)) => m
+            .played
             .as_ref()
-            .filter(|m| !m.is_null())
-            .map(|m| (m.from, m.to));
-        out.push_str("<div class=\"board\" id=\"board\">");
-        let marks = ply.checked_sub(1).and_then(|i| notes.get(i));
+            .map(|(mv, after)| (after.clone(), Some(*mv), Some(&m.notes))),
+        (None, _) => None,
+    };
+    if let (Some((pos, last, marks)), Some(start_fen)) = (&shown, &start_fen) {
+        let fen = write_position(pos);
+        let _ = write!(
+            out,
+            "<div class=\"board\" id=\"board\" role=\"group\" aria-label=\"board: click a piece, then a square, to move it\" data-game=\"{id}\" data-variant=\"{}\" data-fen=\"{}\" data-start=\"{}\" data-flip=\"{}\" data-ply=\"{ply}\" data-plies=\"{plies}\" data-var=\"{}\">",
+            escape(&v.stored.variant),
+            escape(&fen),
+            escape(start_fen),
+            u8::from(flip),
+            escape(var.as_deref().unwrap_or("")),
+        );
         out.push_str(&render_svg(
             pos,
             &Diagram {
                 flip,
                 coordinates: true,
-                last_move: last,
+                last_move: last.map(|m| {
+                    if m.dropped().is_some() {
+                        (m.to, m.to)
+                    } else {
+                        (m.from, m.to)
+                    }
+                }),
                 colored_arrows: marks.map_or_else(Vec::new, |m| {
                     m.arrows
                         .iter()
@@ -1182,23 +1232,43 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
                 ..Diagram::default()
             },
         ));
+        let (prev, next) = match &var {
+            None => (
+                main_href(ply.saturating_sub(1)),
+                main_href((ply + 1).min(plies)),
+            ),
+            Some(path) => {
+                let (p, before) = board::before_var(ply, path);
+                let after = board::after_var(lines_at(ply), path);
+                (
+                    href(p, before.as_deref()),
+                    href(ply, Some(after.as_deref().unwrap_or(path))),
+                )
+            }
+        };
         let _ = write!(
             out,
-            "</div><nav class=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"/game/{id}?ply={ply}{}\" title=\"turn the board\">⇅</a></nav>",
-            href(0),
-            href(ply.saturating_sub(1)),
-            href((ply + 1).min(plies)),
-            href(plies),
-            if flip { "" } else { "&flip=1" },
+            "</div><p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"/game/{id}?ply={ply}{}{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav>",
+            main_href(0),
+            escape(&prev),
+            escape(&next),
+            main_href(plies),
+            var.as_ref()
+                .map_or(String::new(), |p| format!("&amp;var={p}")),
+            if flip { "" } else { "&amp;flip=1" },
         );
         let _ = write!(
             out,
-            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">Ply {ply} of {plies}</p><p class=\"fen\"><code id=\"fen\">{}</code></p>",
-            escape(&write_position(pos))
+            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">{}</p><p class=\"fen\"><code id=\"fen\">{}</code></p><div class=\"export-box\" id=\"export-box\" hidden><textarea id=\"export-text\" readonly rows=\"6\" aria-label=\"the line as XPGN\"></textarea><a id=\"export-download\" download=\"line.xpgn\" href=\"#\">download</a></div>",
+            match &var {
+                None => format!("Ply {ply} of {plies}"),
+                Some(_) => format!("Variation at ply {ply} of {plies}"),
+            },
+            escape(&fen)
         );
         let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
         clocks(&mut out, &notes, ply, first_mover);
-        eval_graph(&mut out, &notes, ply, &href);
+        eval_graph(&mut out, &notes, ply, &main_href);
         if let Some(variant) = &variant {
             let _ = write!(
                 out,
@@ -1210,20 +1280,198 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         out.push_str("<p class=\"empty\">The game's start position cannot be read.</p>");
     }
     out.push_str("</div><div class=\"side-col\">");
-    let shown = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
-    move_list(&mut out, &v, shown, &window, ply, &href);
+    let shown_plies = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
+    let links = MoveLinks {
+        id,
+        flip,
+        ply,
+        var: var.as_deref(),
+    };
+    move_list(
+        &mut out,
+        &v,
+        shown_plies,
+        &notes,
+        &lines_at,
+        &window,
+        &links,
+    );
     diagnostics_section(&mut out, &v);
     // Tree of the current position: the page is shown without it when it
     // takes too long.
-    if let (Some(variant), Some(w)) = (&variant, &walked) {
-        match db.tree(&w.at) {
-            Ok(tree) => tree_table(&mut out, variant, &w.at, &tree, w.next.as_ref()),
+    if let (Some(variant), Some((pos, _, _))) = (&variant, &shown) {
+        let next = if var.is_none() {
+            walked.as_ref().and_then(|w| w.next)
+        } else {
+            None
+        };
+        match db.tree(pos) {
+            Ok(tree) => tree_table(&mut out, variant, pos, &tree, next.as_ref()),
             Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
             Err(e) => return Err(e.into()),
         }
     }
     tags_and_original(&mut out, &v, id);
     Ok(page(&title, &out))
+}
+
+/// How the move list links its moves: the game, the board's side, and
+/// the move shown (main-line ply, variation path).
+struct MoveLinks<'a> {
+    id: i64,
+    flip: bool,
+    ply: usize,
+    var: Option<&'a str>,
+}
+
+impl MoveLinks<'_> {
+    fn href(&self, ply: usize, path: Option<&str>) -> String {
+        let mut h = format!("/game/{}?ply={ply}", self.id);
+        if let Some(path) = path {
+            h.push_str("&var=");
+            h.push_str(path);
+        }
+        if self.flip {
+            h.push_str("&flip=1");
+        }
+        h
+    }
+}
+
+/// A move of the move list: an `a.move` whose attributes the page's
+/// script steps with (docs/serve.md, "The board").
+struct MoveLink<'a> {
+    id: String,
+    ply: usize,
+    anchor: usize,
+    path: Option<&'a str>,
+    san: &'a str,
+    fen: &'a str,
+    mv: &'a Move,
+    mover: Color,
+    prev: &'a str,
+    notes: Option<&'a Annotations>,
+    nags: &'a [u8],
+}
+
+fn move_link(out: &mut String, m: &MoveLink, links: &MoveLinks) {
+    let current = links.ply == m.anchor && links.var == m.path;
+    let _ = write!(
+        out,
+        " <a class=\"move{}\" id=\"{}\" data-ply=\"{}\" data-anchor=\"{}\" data-path=\"{}\" data-san=\"{}\" data-fen=\"{}\" data-to=\"{}\" data-side=\"{}\" data-prev=\"{}\"",
+        if current { " current" } else { "" },
+        m.id,
+        m.ply,
+        m.anchor,
+        escape(m.path.unwrap_or("")),
+        escape(m.san),
+        escape(m.fen),
+        m.mv.to,
+        side(m.mover),
+        m.prev,
+    );
+    if m.mv.dropped().is_none() {
+        let _ = write!(out, " data-from=\"{}\"", m.mv.from);
+    }
+    if let Some(n) = m.notes {
+        board::note_attributes(out, n);
+    }
+    let _ = write!(
+        out,
+        " href=\"{}\">{}",
+        escape(&links.href(m.anchor, m.path)),
+        escape(m.san)
+    );
+    for &n in m.nags {
+        nag_html(out, n);
+    }
+    out.push_str("</a>");
+}
+
+/// A NAG as its symbol, with its meaning as a tooltip.
+fn nag_html(out: &mut String, n: u8) {
+    match board::nag_symbol(n) {
+        Some((_, meaning)) => {
+            let _ = write!(
+                out,
+                "<span class=\"nag\" title=\"{meaning} (${n})\">{}</span>",
+                escape(&board::nag_text(n))
+            );
+        }
+        None => out.push_str(&escape(&board::nag_text(n))),
+    }
+}
+
+/// The variations of `node` (the move of ply `ply`, main-line ply
+/// `anchor`) as nested spans of move links; `prev` is the id of the move
+/// before `node`. Variations too deep to replay are text.
+fn variations_html(
+    out: &mut String,
+    lines: &[Vec<LineMove>],
+    node: &Node,
+    (anchor, ply): (usize, usize),
+    prev: &str,
+    links: &MoveLinks,
+) {
+    if lines.is_empty() {
+        for line in &node.variations {
+            let _ = write!(
+                out,
+                " <span class=\"variation\">({})</span>",
+                escape(&line_text(line))
+            );
+        }
+        return;
+    }
+    for line in lines {
+        out.push_str(" <span class=\"variation\">(");
+        let mut before = prev.to_string();
+        for (i, m) in line.iter().enumerate() {
+            comments(out, &m.node.comments_before);
+            let (Some((mv, after)), Some((turn, fullmove))) = (&m.played, m.number) else {
+                let _ = write!(
+                    out,
+                    " <span class=\"move unplayed\" title=\"does not replay\">{}</span>",
+                    escape(&m.san)
+                );
+                comments(out, &m.node.comments);
+                continue;
+            };
+            if turn == Color::White || i == 0 {
+                let dots = if turn == Color::White { "." } else { "..." };
+                let _ = write!(out, " <span class=\"num\">{fullmove}{dots}</span>");
+            }
+            let id = format!("v{anchor}-{}", m.path.replace('.', "-"));
+            move_link(
+                out,
+                &MoveLink {
+                    id: id.clone(),
+                    ply: ply + i,
+                    anchor,
+                    path: Some(&m.path),
+                    san: &m.san,
+                    fen: &write_position(after),
+                    mv,
+                    mover: turn,
+                    prev: &before,
+                    notes: Some(&m.notes),
+                    nags: &m.node.nags,
+                },
+                links,
+            );
+            comments(out, &m.node.comments);
+            variations_html(
+                out,
+                &m.variations,
+                m.node,
+                (anchor, ply + i),
+                &before,
+                links,
+            );
+            before = id;
+        }
+        out.push_str(")</span>");
+    }
 }
 
 /// A clock in milliseconds as `H:MM:SS` (and tenths when it has them).
@@ -1355,16 +1603,19 @@ fn game_heading(
     out.push_str("</p>");
 }
 
-/// One window of the move list (`shown`, the plies of `window`), with
-/// links to the windows before and after it; the moves as read that did
-/// not replay, the final comments and the result after the last.
-fn move_list(
+/// One window of the move list (`shown`, the plies of `window`), each
+/// move a link carrying the position after it, the variations of each
+/// replayed (`lines_at`), with links to the windows before and after it;
+/// the moves as read that did not replay, the final comments and the
+/// result after the last.
+fn move_list<'g>(
     out: &mut String,
     v: &GameView,
     shown: &[PlyView],
+    notes: &[Annotations],
+    lines_at: &dyn Fn(usize) -> &'g [Vec<LineMove<'g>>],
     window: &std::ops::Range<usize>,
-    ply: usize,
-    href: &dyn Fn(usize) -> String,
+    links: &MoveLinks,
 ) {
     let plies = v.plies();
     out.push_str("<section class=\"moves\"><h2>Moves</h2>");
@@ -1376,12 +1627,17 @@ fn move_list(
             window.end.saturating_sub(1)
         );
     }
-    out.push_str("<div class=\"movelist\" id=\"moves\">");
+    let _ = write!(
+        out,
+        "<div class=\"movelist\" id=\"moves\" data-from=\"{}\" data-to=\"{}\">",
+        window.start,
+        window.end.saturating_sub(1)
+    );
     if window.start > 1 {
         let _ = write!(
             out,
             "<a class=\"window-prev\" id=\"window-prev\" href=\"{}\">&larr; plies {}–{}</a>",
-            href(window.start - 1),
+            escape(&links.href(window.start - 1, None)),
             window.start.saturating_sub(MOVES_PAGE),
             window.start - 1
         );
@@ -1395,34 +1651,38 @@ fn move_list(
             let dots = if p.turn == Color::White { "." } else { "..." };
             let _ = write!(out, " <span class=\"num\">{}{dots}</span>", p.fullmove);
         }
-        let current = if p.ply == ply { " current" } else { "" };
-        let _ = write!(
+        let prev = if p.ply > 1 {
+            format!("m{}", p.ply - 1)
+        } else {
+            String::new()
+        };
+        move_link(
             out,
-            " <a class=\"move{current}\" data-ply=\"{}\" href=\"{}\">{}",
-            p.ply,
-            href(p.ply),
-            escape(&p.san)
+            &MoveLink {
+                id: format!("m{}", p.ply),
+                ply: p.ply,
+                anchor: p.ply,
+                path: None,
+                san: &p.san,
+                fen: &p.fen,
+                mv: &p.mv,
+                mover: p.turn,
+                prev: &prev,
+                notes: notes.get(p.ply - 1),
+                nags: node.map_or(&[][..], |n| &n.nags[..]),
+            },
+            links,
         );
-        for &n in node.map_or(&[][..], |n| &n.nags[..]) {
-            out.push_str(&escape(&nag(n)));
-        }
-        out.push_str("</a>");
         if let Some(n) = node {
             comments(out, &n.comments);
-            for line in &n.variations {
-                let _ = write!(
-                    out,
-                    " <span class=\"variation\">({})</span>",
-                    escape(&line_text(line))
-                );
-            }
+            variations_html(out, lines_at(p.ply), n, (p.ply, p.ply), &prev, links);
         }
     }
     if window.end <= plies {
         let _ = write!(
             out,
             " <a class=\"window-next\" id=\"window-next\" href=\"{}\">plies {}–{} &rarr;</a>",
-            href(window.end),
+            escape(&links.href(window.end, None)),
             window.end,
             (window.end + MOVES_PAGE - 1).min(plies)
         );
