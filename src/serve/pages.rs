@@ -1358,18 +1358,24 @@ fn move_link(out: &mut String, m: &MoveLink, links: &MoveLinks) {
     let current = links.ply == m.anchor && links.var == m.path;
     let _ = write!(
         out,
-        " <a class=\"move{}\" id=\"{}\" data-ply=\"{}\" data-anchor=\"{}\" data-path=\"{}\" data-san=\"{}\" data-fen=\"{}\" data-to=\"{}\" data-side=\"{}\" data-prev=\"{}\"",
+        " <a class=\"move{}\" id=\"{}\" data-ply=\"{}\" data-fen=\"{}\" data-to=\"{}\" data-side=\"{}\"",
         if current { " current" } else { "" },
         m.id,
         m.ply,
-        m.anchor,
-        escape(m.path.unwrap_or("")),
-        escape(m.san),
         escape(m.fen),
         m.mv.to,
         side(m.mover),
-        m.prev,
     );
+    // A main-line move's anchor is its ply, and the move before it ply - 1.
+    if let Some(path) = m.path {
+        let _ = write!(
+            out,
+            " data-anchor=\"{}\" data-path=\"{}\" data-prev=\"{}\"",
+            m.anchor,
+            escape(path),
+            m.prev
+        );
+    }
     if m.mv.dropped().is_none() {
         let _ = write!(out, " data-from=\"{}\"", m.mv.from);
     }

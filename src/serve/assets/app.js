@@ -161,6 +161,25 @@
     });
   }
 
+  // The move before `el` (its id; "" for the start). A main-line move
+  // names none: it follows the ply before it.
+  function prevId(el) {
+    if (el.dataset.prev !== undefined) return el.dataset.prev;
+    var ply = Number(el.dataset.ply);
+    return ply > 1 ? "m" + (ply - 1) : "";
+  }
+
+  // The main-line ply a move's URL names (a variation's: the ply it is an
+  // alternative to).
+  function anchorOf(el) {
+    return el ? el.dataset.anchor || el.dataset.ply : "0";
+  }
+
+  // A move's SAN: the link's text before its NAGs.
+  function sanOf(el) {
+    return el.dataset.san || el.firstChild.nodeValue;
+  }
+
   function mainMove(ply) {
     return ply > 0 ? document.getElementById("m" + ply) : null;
   }
@@ -183,7 +202,7 @@
       return;
     }
     if (!current) return;
-    var prev = current.dataset.prev;
+    var prev = prevId(current);
     if (!prev) return show(null);
     var el = document.getElementById(prev);
     if (el) return show(el);
@@ -199,7 +218,7 @@
     if (!current || inMainLine(current)) return;
     var line = current.parentElement;
     var first = line.querySelector(":scope > a.move");
-    var prev = first && first.dataset.prev;
+    var prev = first && prevId(first);
     show(prev ? document.getElementById(prev) : null);
   }
 
@@ -214,7 +233,7 @@
     var box = document.getElementById("clocks");
     if (!box) return;
     var left = {};
-    for (var m = el; m && !(left.white && left.black); m = m.dataset.prev ? document.getElementById(m.dataset.prev) : null) {
+    for (var m = el; m && !(left.white && left.black); m = prevId(m) ? document.getElementById(prevId(m)) : null) {
       if (m.dataset.clock && !left[m.dataset.side]) left[m.dataset.side] = clockText(Number(m.dataset.clock));
     }
     box.querySelector(".clock-white").textContent = "White " + (left.white || "–");
@@ -234,7 +253,7 @@
 
   function pageUrl(el) {
     if (el && el.classList.contains("local")) return null;
-    var p = { ply: el ? el.dataset.anchor : 0 };
+    var p = { ply: anchorOf(el) };
     if (el && el.dataset.path) p["var"] = el.dataset.path;
     if (flip) p.flip = "1";
     return "/game/" + game + "?" + q(p);
@@ -257,7 +276,7 @@
     plyText.dataset.ply = String(ply);
     plyText.textContent = !el || inMainLine(el) ? "Ply " + ply + " of " + plies
       : (el.classList.contains("local") ? "Your line, ply " : "Variation, ply ") + ply;
-    board.dataset.ply = el ? el.dataset.anchor || "" : "0";
+    board.dataset.ply = anchorOf(el);
     board.dataset["var"] = el && el.dataset.path ? el.dataset.path : "";
     var search = document.getElementById("search");
     if (search) search.href = "/position?" + q({ variant: variant, fen: fen });
@@ -441,7 +460,7 @@
     el.dataset.side = turn;
     el.dataset.prev = current ? current.id : "";
     el.dataset.ply = String((current ? Number(current.dataset.ply) : 0) + 1);
-    el.dataset.anchor = current ? current.dataset.anchor || "0" : "0";
+    el.dataset.anchor = anchorOf(current);
     el.textContent = m.san;
     var before = fenFields(fenOf(current));
     var num = document.createElement("span");
@@ -501,16 +520,16 @@
 
   function exportText() {
     var chain = [];
-    for (var m = current; m; m = m.dataset.prev ? document.getElementById(m.dataset.prev) : null) chain.unshift(m);
+    for (var m = current; m; m = prevId(m) ? document.getElementById(prevId(m)) : null) chain.unshift(m);
     var from = start;
-    if (chain.length && chain[0].dataset.prev) from = chain.shift().dataset.fen; // an earlier window
+    if (chain.length && prevId(chain[0])) from = chain.shift().dataset.fen; // an earlier window
     var f = fenFields(from);
     var moves = [];
     var turn = f.turn, n = f.fullmove;
     chain.forEach(function (el, i) {
       if (turn === "white") moves.push(n + ".");
       else if (i === 0) moves.push(n + "...");
-      moves.push(el.dataset.san);
+      moves.push(sanOf(el));
       if (turn === "black") n++;
       turn = turn === "white" ? "black" : "white";
     });
