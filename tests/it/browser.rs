@@ -9,8 +9,8 @@
 //! missing the test says what and how to install it, and is skipped.
 //!
 //! Screenshots go to `target/browser-shots/`; with
-//! `XPGN_DOCS_SCREENSHOTS=1` the two README screenshots are written to
-//! `docs/` instead.
+//! `XPGN_DOCS_SCREENSHOTS=1` the screenshots of docs/serve.md are written
+//! to `docs/` instead.
 #![cfg(feature = "serve")]
 
 use crate::support;
@@ -85,7 +85,14 @@ fn the_viewer_works_in_headless_chromium() {
     let modules = playwright(root).expect("found above");
     let shots = root.join("target/browser-shots");
     std::fs::create_dir_all(&shots).unwrap();
-    let served = support::serve("browser", 0);
+    let games = [
+        (
+            "blitz-with-clocks.pgn",
+            include_str!("../browser/games/blitz-with-clocks.pgn"),
+        ),
+        ("crazyhouse.pgn", include_str!("../browser/games/crazyhouse.pgn")),
+    ];
+    let served = support::serve_with("browser", 0, &games, &[]);
     let mut cmd = Command::new("node");
     cmd.arg(root.join("tests/browser/viewer.cjs"))
         .env("NODE_PATH", &modules)
@@ -101,5 +108,8 @@ fn the_viewer_works_in_headless_chromium() {
     println!("{out}");
     assert!(o.status.success(), "browser checks failed:\n{out}\n{err}");
     assert!(out.contains("ok: at that ply h8 holds the promoted white Courier"));
+    assert!(out.contains("ok: clicking the variation move d5 shows its position"));
+    assert!(out.contains("ok: an illegal move on the 12x8 board snaps back with the reason"));
+    assert!(out.contains("ok: no horizontal overflow at 360 px"));
     println!("screenshots in {}", shots.display());
 }
