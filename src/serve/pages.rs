@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::board::{self, LineMove};
 use super::http::{Request, Response, STREAM_CHUNK, percent_encode};
+use super::open;
 use super::{DEFAULT_PAGE, MAX_PAGE};
 use crate::db::export::ExportForm;
 use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
@@ -49,6 +50,8 @@ pub(crate) enum Fault {
     NotFound(String),
     /// A parameter that cannot be read.
     BadRequest(String),
+    /// A method the route does not take.
+    Method(String),
     /// The database failed (or timed out).
     Db(DbError),
 }
@@ -73,7 +76,20 @@ const LIST_CHARS: usize = 60;
 /// Answers `req` from `db`; walks along a game's moves stop at `deadline`.
 pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answer {
     let path = req.path.as_str();
+    let posted = req.method == "POST";
+    // /open takes both (its form, the text); /api/open only POST; the
+    // rest only GET and HEAD.
+    if posted != (path == "/api/open") && path != "/open" {
+        return Err(Fault::Method(if posted {
+            "only /open and /api/open take POST".into()
+        } else {
+            "/api/open takes the text by POST".into()
+        }));
+    }
     match path {
+        "/open" if posted => open::open_page(db, req, deadline),
+        "/open" => Ok(open::open_form()),
+        "/api/open" => json(open::open_json(db, req)?),
         "/" => list_page(db, req),
         "/position" => position_page(db, req),
         "/api/games" => json(list_json(db, req)?),
@@ -328,8 +344,8 @@ const DEADLINE_EVERY: usize = 4096;
 
 /// A stored game: its columns, its text (whole, or its start for a long
 /// one), and for a short one the game read again and replayed.
-struct GameView {
-    stored: StoredGame,
+pub(crate) struct GameView {
+    pub(crate) stored: StoredGame,
     /// The original as text: whole, or its first [`LONG_TEXT`] bytes.
     text: String,
     /// The game read again (short games only).
@@ -338,7 +354,7 @@ struct GameView {
     /// a long one's are read from the database when walked).
     replay: Option<(Position, Vec<Move>)>,
     /// Every diagnostic as JSON objects (see `docs/serve.md`).
-    diagnostics: Value,
+    pub(crate) diagnostics: Value,
 }
 
 impl GameView {
@@ -371,6 +387,42 @@ impl GameView {
         view.diagnostics = serde_json::to_value(&checked.diagnostics).unwrap_or_default();
         view.game = Some(game);
         Ok(view)
+    }
+
+    /// A game of an opened text, checked as an import checks it and kept
+    /// in memory only.
+    pub(crate) fn opened(
+        registry: &crate::rules::Registry,
+        text: crate::notation::reader::GameText,
+        game: Game,
+    ) -> GameView {
+        let checked = check_game(registry, &game, None);
+        let variant = crate::notation::replay::game_variant(registry, &game)
+            .map_or_else(|_| "chess".to_string(), |v| v.name().to_string());
+        let stored = StoredGame {
+            id: 0,
+            variant,
+            status: if checked.is_valid() {
+                "valid"
+            } else {
+                "invalid"
+            }
+            .into(),
+            diagnostic: checked.first_error().map(|d| d.message.clone()),
+            tags: game.tags.clone(),
+            plies: checked.replay.as_ref().map_or(0, |r| r.moves.len() as i64),
+            source: ("opened text".into(), text.start.line as i64),
+            original_len: text.raw.len() as u64,
+            original: text.raw,
+            opening: None,
+        };
+        GameView {
+            stored,
+            text: text.text,
+            replay: checked.replay.map(|r| (r.start, r.moves)),
+            diagnostics: serde_json::to_value(&checked.diagnostics).unwrap_or_default(),
+            game: Some(game),
+        }
     }
 
     /// Whether only the start of the text was read.
@@ -769,7 +821,7 @@ fn diagram(db: &Database, req: &Request) -> Answer {
 
 // ---------------------------------------------------------------- HTML
 
-fn page(title: &str, body: &str) -> Response {
+pub(crate) fn page(title: &str, body: &str) -> Response {
     Response::ok(
         HTML,
         format!(
@@ -778,7 +830,7 @@ fn page(title: &str, body: &str) -> Response {
              <title>{} · xpgn</title><link rel=\"stylesheet\" href=\"/assets/app.css\">\
              <script src=\"/assets/app.js\" defer></script></head><body>\
              <header><a class=\"brand\" href=\"/\">xpgn</a> <a href=\"/\">Games</a> \
-             <a href=\"/position\">Positions</a></header><main>{body}</main></body></html>\n",
+             <a href=\"/position\">Positions</a> <a href=\"/open\">Open a file</a></header><main>{body}</main></body></html>\n",
             escape(title)
         ),
     )
@@ -1103,6 +1155,20 @@ fn comments(out: &mut String, list: &[String]) {
 
 fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer {
     let v = GameView::load(db, id)?;
+    let (title, body) = game_body(db, req, &v, Some(id), deadline)?;
+    Ok(page(&title, &body))
+}
+
+/// A game's page (without its frame): the stored game `id`, or a game
+/// of an opened text (`None`: its moves link to nothing the server
+/// keeps, and the page's script steps through them). Gives the title too.
+pub(crate) fn game_body(
+    db: &Database,
+    req: &Request,
+    v: &GameView,
+    id: Option<i64>,
+    deadline: Instant,
+) -> Result<(String, String), Fault> {
     let plies = v.plies();
     let ply = ply_param(req, "ply")?.unwrap_or(0).min(plies);
     let var = board::var_param(req)?;
@@ -1111,7 +1177,7 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let start_fen = line.as_ref().map(|(s, _)| write_position(s));
     let walked = match line {
         Some((start, moves)) => Some(walk(
-            id,
+            id.unwrap_or(0),
             start,
             moves,
             WalkTo {
@@ -1124,6 +1190,12 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         None => None,
     };
     let flip = req.param("flip").is_some_and(|f| f != "0");
+    let links = MoveLinks {
+        id,
+        flip,
+        ply,
+        var: var.as_deref(),
+    };
     // What the main line's comments say ([%clk], [%eval], [%cal], ...),
     // by ply from 1 (short games: a long one's comments are not read).
     let notes: Vec<Annotations> = v.game.as_ref().map_or_else(Vec::new, |g| {
@@ -1168,19 +1240,9 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     let title = format!("{white} – {black}");
     let variant = db.registry().lookup(&v.stored.variant);
     let mut out = String::new();
-    game_heading(&mut out, &v, white, black, variant.as_ref());
+    game_heading(&mut out, v, white, black, variant.as_ref());
     out.push_str("<div class=\"layout\"><div class=\"board-col\">");
-    let href = |p: usize, path: Option<&str>| {
-        let mut h = format!("/game/{id}?ply={p}");
-        if let Some(path) = path {
-            h.push_str("&var=");
-            h.push_str(path);
-        }
-        if flip {
-            h.push_str("&flip=1");
-        }
-        h
-    };
+    let href = |p: usize, path: Option<&str>| links.href(p, path);
     let main_href = |p: usize| href(p, None);
     let shown = match (&walked, shown_var) {
         (Some(w), None) => Some((
@@ -1198,7 +1260,8 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         let fen = write_position(pos);
         let _ = write!(
             out,
-            "<div class=\"board\" id=\"board\" role=\"group\" aria-label=\"board: click a piece, then a square, to move it\" data-game=\"{id}\" data-variant=\"{}\" data-fen=\"{}\" data-start=\"{}\" data-flip=\"{}\" data-ply=\"{ply}\" data-plies=\"{plies}\" data-var=\"{}\">",
+            "<div class=\"board\" id=\"board\" role=\"group\" aria-label=\"board: click a piece, then a square, to move it\"{} data-variant=\"{}\" data-fen=\"{}\" data-start=\"{}\" data-flip=\"{}\" data-ply=\"{ply}\" data-plies=\"{plies}\" data-var=\"{}\">",
+            id.map_or(String::new(), |id| format!(" data-game=\"{id}\"")),
             escape(&v.stored.variant),
             escape(&fen),
             escape(start_fen),
@@ -1248,14 +1311,18 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         };
         let _ = write!(
             out,
-            "</div><p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"/game/{id}?ply={ply}{}{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav>",
+            "</div><p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav>",
             main_href(0),
             escape(&prev),
             escape(&next),
             main_href(plies),
-            var.as_ref()
-                .map_or(String::new(), |p| format!("&amp;var={p}")),
-            if flip { "" } else { "&amp;flip=1" },
+            escape(
+                &MoveLinks {
+                    flip: !flip,
+                    ..links
+                }
+                .href(ply, var.as_deref())
+            ),
         );
         let _ = write!(
             out,
@@ -1281,22 +1348,8 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
     }
     out.push_str("</div><div class=\"side-col\">");
     let shown_plies = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
-    let links = MoveLinks {
-        id,
-        flip,
-        ply,
-        var: var.as_deref(),
-    };
-    move_list(
-        &mut out,
-        &v,
-        shown_plies,
-        &notes,
-        &lines_at,
-        &window,
-        &links,
-    );
-    diagnostics_section(&mut out, &v);
+    move_list(&mut out, v, shown_plies, &notes, &lines_at, &window, &links);
+    diagnostics_section(&mut out, v);
     // Tree of the current position: the page is shown without it when it
     // takes too long.
     if let (Some(variant), Some((pos, _, _))) = (&variant, &shown) {
@@ -1311,22 +1364,27 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             Err(e) => return Err(e.into()),
         }
     }
-    tags_and_original(&mut out, &v, id);
-    Ok(page(&title, &out))
+    tags_and_original(&mut out, v, id);
+    Ok((title, out))
 }
 
 /// How the move list links its moves: the game, the board's side, and
 /// the move shown (main-line ply, variation path).
+#[derive(Clone, Copy)]
 struct MoveLinks<'a> {
-    id: i64,
+    id: Option<i64>,
     flip: bool,
     ply: usize,
     var: Option<&'a str>,
 }
 
 impl MoveLinks<'_> {
+    /// The URL of a move: its page, or for an opened text, a fragment.
     fn href(&self, ply: usize, path: Option<&str>) -> String {
-        let mut h = format!("/game/{}?ply={ply}", self.id);
+        let mut h = match self.id {
+            Some(id) => format!("/game/{id}?ply={ply}"),
+            None => format!("#ply={ply}"),
+        };
         if let Some(path) = path {
             h.push_str("&var=");
             h.push_str(path);
@@ -1761,7 +1819,7 @@ fn diagnostics_section(out: &mut String, v: &GameView) {
     out.push_str("</ul></section>");
 }
 
-fn tags_and_original(out: &mut String, v: &GameView, id: i64) {
+fn tags_and_original(out: &mut String, v: &GameView, id: Option<i64>) {
     out.push_str("<section class=\"tags\"><h2>Tags</h2><table class=\"tags\">");
     for (n, val) in &v.stored.tags {
         let _ = write!(
@@ -1787,10 +1845,13 @@ fn tags_and_original(out: &mut String, v: &GameView, id: i64) {
         v.stored.source.1,
         escape(&v.text)
     );
-    let _ = write!(
-        out,
-        "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p></div></div>"
-    );
+    if let Some(id) = id {
+        let _ = write!(
+            out,
+            "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p>"
+        );
+    }
+    out.push_str("</div></div>");
 }
 
 #[cfg(test)]

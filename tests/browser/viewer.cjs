@@ -280,6 +280,21 @@ async function main() {
     await page.goto(base + "/game/" + zh + "?ply=30");
     await page.screenshot({ path: path.join(docs || shots, "crazyhouse-hands.png") });
 
+    // 14. Open a text without importing it: a pasted game with an error.
+    await page.goto(base + "/open");
+    const pasted = '[Event "Pasted"]\n[Variant "Counsellor"]\n\n1. k4 k5 2. l1l5 *\n';
+    await page.fill("#open-text", pasted);
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    const diag = await page.textContent("section.diagnostics li.error");
+    check(diag.includes("ply 3") && diag.includes("the Rook on l1 cannot reach l5: l2 is in the way"),
+      "the pasted game's diagnostic is shown (" + diag + ")");
+    check((await page.textContent("#opened")).includes("not stored"), "the page says the text is not stored");
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, await page.getAttribute("#m1", "data-fen"));
+    check((await pieceOn(page, "k4")) === "white pawn", "the opened game steps on its board");
+    const stored = await api(page, "/api/games?event=Pasted");
+    check(stored.games.length === 0, "nothing of it was stored");
+
     // 13. From a phone to a wide screen: no horizontal overflow.
     for (const width of [360, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });

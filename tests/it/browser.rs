@@ -90,7 +90,10 @@ fn the_viewer_works_in_headless_chromium() {
             "blitz-with-clocks.pgn",
             include_str!("../browser/games/blitz-with-clocks.pgn"),
         ),
-        ("crazyhouse.pgn", include_str!("../browser/games/crazyhouse.pgn")),
+        (
+            "crazyhouse.pgn",
+            include_str!("../browser/games/crazyhouse.pgn"),
+        ),
     ];
     let served = support::serve_with("browser", 0, &games, &[]);
     let mut cmd = Command::new("node");
@@ -111,5 +114,6 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: clicking the variation move d5 shows its position"));
     assert!(out.contains("ok: an illegal move on the 12x8 board snaps back with the reason"));
     assert!(out.contains("ok: no horizontal overflow at 360 px"));
+    assert!(out.contains("ok: the pasted game's diagnostic is shown"));
     println!("screenshots in {}", shots.display());
 }

@@ -121,10 +121,14 @@ fn paths_outside_the_routes_and_assets_are_404_and_only_get_is_served() {
     assert_eq!(status, 200);
     assert!(head.contains("Content-Type: text/css"));
     assert!(body.contains(".board-col"));
-    assert_eq!(
-        raw(&s.addr, "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n").0,
-        405
-    );
+    // POST opens a text (/open); nothing else takes it.
+    for path in ["/", "/game/1", "/api/games"] {
+        let post = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\n\r\n",
+            s.addr
+        );
+        assert_eq!(raw(&s.addr, &post).0, 405, "{path}");
+    }
     assert_eq!(raw(&s.addr, "DELETE /game/1 HTTP/1.1\r\n\r\n").0, 405);
     assert_eq!(raw(&s.addr, "GET http://evil/ HTTP/1.1\r\n\r\n").0, 400);
     assert_eq!(raw(&s.addr, "nonsense\r\n\r\n").0, 400);
@@ -782,7 +786,7 @@ fn variations_are_a_tree_of_moves_with_positions_and_each_move_has_its_own_url()
     let board = &page[page.find("id=\"board\"").unwrap()..];
     assert_eq!(attributes(board, "data-fen")[0], d5);
     assert!(
-        page.contains(&format!("<a class=\"move current\" id=\"v6-0-3\"")),
+        page.contains("<a class=\"move current\" id=\"v6-0-3\""),
         "{page}"
     );
     let moves = &page[page.find("id=\"moves\"").unwrap()..page.find("</section>").unwrap()];
@@ -818,4 +822,106 @@ fn variations_are_a_tree_of_moves_with_positions_and_each_move_has_its_own_url()
         assert_eq!(status, 400, "{query}: {body}");
         assert!(body.contains(why), "{query}: {body}");
     }
+}
+
+fn post(addr: &str, path: &str, content_type: &str, body: &str) -> (u16, String, String) {
+    raw(
+        addr,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+#[test]
+fn an_opened_text_is_read_and_checked_in_memory_and_never_stored() {
+    let s = serve("open", 0);
+    let before = get_json(&s.addr, "/api/games?per=100")["games"]
+        .as_array()
+        .unwrap()
+        .len();
+    let faulty = "[Variant \"Counsellor\"]\n[White \"Pasted\"]\n\n1. k4 k5 2. l1l5 *\n";
+    let two = format!("{faulty}\n{BLITZ}");
+    // The JSON: each game with its diagnostics, those of xpgn validate.
+    let (status, _, body) = post(&s.addr, "/api/open", "text/plain", &two);
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    assert_eq!(v["games"][0]["status"], "invalid");
+    assert_eq!(v["games"][0]["variant"], "counsellor");
+    let message = v["games"][0]["diagnostics"][0]["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        format!("`l1l5`: {}", cli_reason("open", faulty, "l1l5"))
+    );
+    assert_eq!(v["games"][1]["status"], "valid");
+    assert_eq!(v["games"][1]["plies"], 39);
+    // The page, from a form as a browser without script sends it: the
+    // board, the moves and the diagnostic, every value escaped.
+    let form = format!("text={}", enc(faulty).replace("%20", "+"));
+    let (status, _, page) = post(&s.addr, "/open", "application/x-www-form-urlencoded", &form);
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Opened text, not stored: 1 game read, 0 valid, 1 invalid."));
+    assert!(
+        page.contains(&format!(
+            "<li class=\"error\">line 4, column 13, ply 3: {}</li>",
+            escape_html(message)
+        )),
+        "{}",
+        &page[page.len().saturating_sub(3000)..]
+    );
+    assert!(page.contains("id=\"board\"") && !page.contains("data-game="));
+    assert!(page.contains("<a class=\"move\" id=\"m1\" data-ply=\"1\""));
+    // The second game of two, by number.
+    let (status, _, page) = post(&s.addr, "/open?game=2", "text/plain", &two);
+    assert_eq!(status, 200);
+    assert!(page.contains("<span class=\"white\">Morgan</span>"));
+    assert!(page.contains("<tr class=\"invalid\"><td>1</td><td>Pasted</td>"));
+    // Bad input: 400, 411, 413 with the reason; GET of the API is 405.
+    for (path, ty, body, status, why) in [
+        ("/open", "text/plain", "   \n", 400, "no text was sent"),
+        (
+            "/open?game=3",
+            "text/plain",
+            two.as_str(),
+            400,
+            "game 3: the text has 2 games",
+        ),
+        (
+            "/open?game=0",
+            "text/plain",
+            two.as_str(),
+            400,
+            "game must be a number from 1",
+        ),
+    ] {
+        let (got, _, answer) = post(&s.addr, path, ty, body);
+        assert_eq!(got, status, "{path}: {answer}");
+        assert!(answer.contains(why), "{path}: {answer}");
+    }
+    let big = "a".repeat(xpgn::serve::http::MAX_BODY + 1);
+    let (status, _, answer) = post(&s.addr, "/open", "text/plain", &big);
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("over 1 MB"), "{answer}");
+    let no_length = format!("POST /open HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    assert_eq!(raw(&s.addr, &no_length).0, 411);
+    assert_eq!(get(&s.addr, "/api/open").0, 405);
+    let (status, _, form_page) = get(&s.addr, "/open");
+    assert_eq!(status, 200);
+    assert!(
+        form_page.contains(
+            "<form class=\"open-form\" id=\"open-form\" method=\"post\" action=\"/open\">"
+        )
+    );
+    // Nothing was stored.
+    let after = get_json(&s.addr, "/api/games?per=100")["games"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(before, after);
+}
+
+fn escape_html(text: &str) -> String {
+    xpgn::render::escape(text)
 }

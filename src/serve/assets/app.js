@@ -14,7 +14,38 @@
     return t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA");
   }
 
-  if (!board || !board.dataset.game) {
+  openForm();
+
+  // The open page: a dropped or chosen file goes into the text box.
+  function openForm() {
+    var text = document.getElementById("open-text");
+    if (!text) return;
+    var max = Number(text.dataset.max);
+    var said = document.getElementById("open-message");
+    function take(file) {
+      if (!file) return;
+      if (file.size > max) {
+        said.textContent = file.name + " is " + file.size + " bytes, over the " + max + " bytes read at once; split it or import it with xpgn import.";
+        said.classList.add("error");
+        return;
+      }
+      file.text().then(function (t) {
+        text.value = t;
+        said.textContent = file.name + " (" + file.size + " bytes) is ready to open.";
+        said.classList.remove("error");
+      });
+    }
+    document.getElementById("open-file").addEventListener("change", function (e) { take(e.target.files[0]); });
+    text.addEventListener("dragover", function (e) { e.preventDefault(); text.classList.add("dropping"); });
+    text.addEventListener("dragleave", function () { text.classList.remove("dropping"); });
+    text.addEventListener("drop", function (e) {
+      e.preventDefault();
+      text.classList.remove("dropping");
+      take(e.dataTransfer.files[0]);
+    });
+  }
+
+  if (!board || !board.dataset.start) {
     // Other pages: the arrow keys follow the step links, if any.
     document.addEventListener("keydown", function (e) {
       if (e.altKey || e.ctrlKey || e.metaKey || typing(e)) return;
@@ -148,6 +179,7 @@
 
   // Loads the window of the move list that holds main-line ply `ply`.
   function loadWindow(ply) {
+    if (!game) return Promise.reject(new Error("an opened text shows its first 500 plies; import it to see them all"));
     var url = "/game/" + game + "?" + q({ ply: ply, flip: flip ? "1" : null });
     return fetchText(url).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
@@ -252,7 +284,7 @@
   }
 
   function pageUrl(el) {
-    if (el && el.classList.contains("local")) return null;
+    if (!game || (el && el.classList.contains("local"))) return null;
     var p = { ply: anchorOf(el) };
     if (el && el.dataset.path) p["var"] = el.dataset.path;
     if (flip) p.flip = "1";
@@ -542,7 +574,7 @@
       width += w.length + 1;
     });
     lines.push(words.join(" "));
-    return ['[Event "Analysis of game ' + game + '"]', '[Variant "' + esc(variant) + '"]',
+    return ['[Event "' + (game ? "Analysis of game " + game : "Analysis") + '"]', '[Variant "' + esc(variant) + '"]',
       '[SetUp "1"]', '[FEN "' + esc(from) + '"]', '[Result "*"]', ""].concat(lines).join("\n") + "\n";
   }
 
