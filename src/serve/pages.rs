@@ -92,6 +92,7 @@ pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answ
         "/api/open" => json(open::open_json(db, req)?),
         "/" => list_page(db, req),
         "/position" => position_page(db, req),
+        "/editor" => editor_page(db, req),
         "/api/games" => json(list_json(db, req)?),
         "/api/position" => json(position_json(db, req)?),
         "/api/tree" => json(tree_json(db, req)?),
@@ -830,7 +831,8 @@ pub(crate) fn page(title: &str, body: &str) -> Response {
              <title>{} · xpgn</title><link rel=\"stylesheet\" href=\"/assets/app.css\">\
              <script src=\"/assets/app.js\" defer></script></head><body>\
              <header><a class=\"brand\" href=\"/\">xpgn</a> <a href=\"/\">Games</a> \
-             <a href=\"/position\">Positions</a> <a href=\"/open\">Open a file</a></header><main>{body}</main></body></html>\n",
+             <a href=\"/position\">Positions</a> <a href=\"/editor\">Board editor</a> \
+             <a href=\"/open\">Open a file</a></header><main>{body}</main></body></html>\n",
             escape(title)
         ),
     )
@@ -1078,6 +1080,57 @@ fn tree_table(
     );
 }
 
+/// `/editor?variant=V&fen=F`: a board to set up (from `fen`, as the
+/// position search reads it, or the variant's start), whose position the
+/// form sends to the position search (`/position`). The page's script
+/// places and removes pieces and writes the position string; without it,
+/// the string can be typed.
+fn editor_page(db: &Database, req: &Request) -> Answer {
+    let (variant, positions, fen) = position_param(db, req)?;
+    let hands = variant.def().hand.is_some();
+    let mut out = String::from(
+        "<h1>Board editor</h1><form class=\"position-form editor-form\" id=\"editor-form\" method=\"get\" action=\"/position\"><label>variant ",
+    );
+    select(
+        &mut out,
+        "variant",
+        Some(variant.name()),
+        &variant_options(db)
+            .iter()
+            .map(|(n, d)| (n.as_str(), d.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    out.push_str("</label> <label>side to move <select id=\"editor-turn\"><option value=\"\">either</option><option value=\"w\">White</option><option value=\"b\">Black</option></select></label> <label>castling <input id=\"editor-castling\" size=\"6\" placeholder=\"any\" title=\"as in a position string (KQkq, -); with a side to move only\"></label>");
+    if hands {
+        out.push_str(" <label>in hand <input id=\"editor-hand\" size=\"10\" placeholder=\"none\" title=\"piece letters, as Qnp\"></label>");
+    }
+    let _ = write!(
+        out,
+        " <label>position <input name=\"fen\" id=\"f-fen\" size=\"60\" value=\"{}\"></label> <button type=\"submit\" id=\"editor-search\">Search games</button></form>",
+        escape(&fen)
+    );
+    let _ = write!(
+        out,
+        "<div class=\"layout\"><div class=\"board-col\"><div class=\"board editor-board\" id=\"editor-board\" role=\"group\" aria-label=\"board: pick a piece or the eraser, then click squares\" data-variant=\"{}\" data-hands=\"{}\">",
+        escape(variant.name()),
+        u8::from(hands)
+    );
+    out.push_str(&render_svg(
+        &positions[0],
+        &Diagram {
+            coordinates: true,
+            legend: false,
+            ..Diagram::default()
+        },
+    ));
+    out.push_str("</div></div><div class=\"side-col\"><p class=\"note\">Pick a piece (or the eraser), then click squares to place it; the position string above follows, and <em>Search games</em> shows the opening tree and the games reaching it. Leave the side to move and castling open to search every state.</p><div class=\"palette\" id=\"palette\" role=\"toolbar\" aria-label=\"pieces\">");
+    out.push_str(&crate::render::render_palette(&variant));
+    out.push_str("</div><p class=\"editor-tools\"><button type=\"button\" id=\"editor-eraser\">eraser</button> <button type=\"button\" id=\"editor-clear\">clear the board</button> <a id=\"editor-start\" href=\"/editor?variant=");
+    out.push_str(&escape(&percent_encode(variant.name())));
+    out.push_str("\">start position</a></p></div></div>");
+    Ok(page("Board editor", &out))
+}
+
 fn position_page(db: &Database, req: &Request) -> Answer {
     let (variant, positions, fen) = position_param(db, req)?;
     let paging = paging(req)?;
@@ -1136,7 +1189,7 @@ fn position_page(db: &Database, req: &Request) -> Answer {
     out.push_str("</section></div></div>");
     let _ = write!(
         out,
-        "<p class=\"api\"><a href=\"/api/tree?{q}\">tree JSON</a> · <a href=\"/api/position?{q}\">games JSON</a> · <a href=\"/api/diagram.svg?{q}\">SVG</a></p>",
+        "<p class=\"api\"><a id=\"edit\" href=\"/editor?{q}\">edit this position</a> · <a href=\"/api/tree?{q}\">tree JSON</a> · <a href=\"/api/position?{q}\">games JSON</a> · <a href=\"/api/diagram.svg?{q}\">SVG</a></p>",
         q = escape(&format!(
             "variant={}&fen={}",
             percent_encode(variant.name()),

@@ -295,10 +295,29 @@ async function main() {
     const stored = await api(page, "/api/games?event=Pasted");
     check(stored.games.length === 0, "nothing of it was stored");
 
+    // 15. The board editor: set up 1. e4 e5 2. Nf3 from the start position,
+    // Black to move; the search finds what `xpgn query --fen` finds.
+    await page.goto(base + "/editor?variant=chess");
+    await page.click("#editor-eraser");
+    for (const sq of ["e2", "e7", "g1"]) await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    for (const [piece, sq] of [["white pawn", "e4"], ["white knight", "f3"], ["black pawn", "e5"]]) {
+      await page.click('#palette g.palette-piece[data-piece="' + piece + '"]');
+      await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    }
+    await page.selectOption("#editor-turn", "b");
+    const edited = await page.inputValue("#f-fen");
+    check(edited === process.env.XPGN_EDITOR_POSITION, "the editor writes the position string of its board (" + edited + ")");
+    await page.screenshot({ path: path.join(shots, "7-board-editor.png") });
+    await Promise.all([page.waitForNavigation(), page.click("#editor-search")]);
+    const foundIds = await page.$$eval("section.reaching a.game-link", (as) => as.map((a) => a.textContent));
+    check(foundIds.join(",") === process.env.XPGN_EDITOR_GAMES,
+      "the editor's position finds the games xpgn query --fen finds (" + foundIds.join(", ") + ")");
+
     // 13. From a phone to a wide screen: no horizontal overflow.
     for (const width of [360, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });
-      for (const p of ["/", "/game/" + blitz + "?ply=17", "/game/" + coId + "?ply=23", "/position?variant=chess"]) {
+      for (const p of ["/", "/game/" + blitz + "?ply=17", "/game/" + coId + "?ply=23", "/position?variant=chess",
+        "/editor?variant=counsellor", "/open"]) {
         await page.goto(base + p);
         check(await noOverflow(page), "no horizontal overflow at " + width + " px on " + p);
       }

@@ -71,6 +71,10 @@ fn missing_tools(root: &Path) -> Option<String> {
     None
 }
 
+/// The position the browser sets up in the board editor: the board and
+/// side to move after 1. e4 e5 2. Nf3.
+const EDITOR_POSITION: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b";
+
 #[test]
 fn the_viewer_works_in_headless_chromium() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -96,12 +100,30 @@ fn the_viewer_works_in_headless_chromium() {
         ),
     ];
     let served = support::serve_with("browser", 0, &games, &[]);
+    // The games `xpgn query --fen` finds for the position the board
+    // editor sets up (1. e4 e5 2. Nf3, Black to move, any castling).
+    let query = support::xpgn(&[
+        "query",
+        "--db",
+        served.db().to_str().unwrap(),
+        "--fen",
+        EDITOR_POSITION,
+        "--format",
+        "json",
+    ]);
+    let expected: Vec<String> = String::from_utf8_lossy(&query.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].to_string())
+        .collect();
+    assert!(!expected.is_empty(), "xpgn query --fen finds games");
     let mut cmd = Command::new("node");
     cmd.arg(root.join("tests/browser/viewer.cjs"))
         .env("NODE_PATH", &modules)
         .env("XPGN_URL", format!("http://{}", served.addr))
         .env("XPGN_CHROMIUM", &chromium)
-        .env("XPGN_SHOTS", &shots);
+        .env("XPGN_SHOTS", &shots)
+        .env("XPGN_EDITOR_POSITION", EDITOR_POSITION)
+        .env("XPGN_EDITOR_GAMES", expected.join(","));
     if std::env::var_os("XPGN_DOCS_SCREENSHOTS").is_some() {
         cmd.env("XPGN_DOCS", root.join("docs"));
     }
@@ -115,5 +137,6 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: an illegal move on the 12x8 board snaps back with the reason"));
     assert!(out.contains("ok: no horizontal overflow at 360 px"));
     assert!(out.contains("ok: the pasted game's diagnostic is shown"));
+    assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     println!("screenshots in {}", shots.display());
 }

@@ -925,3 +925,33 @@ fn an_opened_text_is_read_and_checked_in_memory_and_never_stored() {
 fn escape_html(text: &str) -> String {
     xpgn::render::escape(text)
 }
+
+#[test]
+fn the_board_editor_offers_every_piece_of_the_variant_and_refuses_a_bad_position() {
+    let s = serve("editor", 0);
+    let (status, _, page) = get(&s.addr, "/editor?variant=counsellor");
+    assert_eq!(status, 200);
+    for piece in [
+        "white counsellor",
+        "black elephant",
+        "white king",
+        "black pawn",
+    ] {
+        assert!(
+            page.contains(&format!("data-piece=\"{piece}\" role=\"button\"")),
+            "{piece}"
+        );
+    }
+    assert!(page.contains("data-files=\"12\" data-ranks=\"8\""));
+    assert!(page.contains("<form class=\"position-form editor-form\" id=\"editor-form\" method=\"get\" action=\"/position\">"));
+    // Crazyhouse has hands: the editor asks for them.
+    let (_, _, zh) = get(&s.addr, "/editor?variant=crazyhouse");
+    assert!(zh.contains("id=\"editor-hand\""));
+    assert!(!page.contains("id=\"editor-hand\""));
+    let (status, _, body) = get(&s.addr, "/editor?variant=chess&fen=rnbqkbnr%2Fpppppppp%2F9");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("fen: "), "{body}");
+    // The position page links to the editor with its position.
+    let (_, _, position) = get(&s.addr, "/position?variant=counsellor");
+    assert!(position.contains("<a id=\"edit\" href=\"/editor?variant=counsellor&amp;fen="));
+}

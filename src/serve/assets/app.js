@@ -15,6 +15,92 @@
   }
 
   openForm();
+  editor();
+
+  // The board editor: pick a piece of the palette (or the eraser), click
+  // squares; the position string of the form follows the board.
+  function editor() {
+    var box = document.getElementById("editor-board");
+    if (!box) return;
+    var svg = box.querySelector("svg");
+    var palette = document.getElementById("palette");
+    var fenField = document.getElementById("f-fen");
+    var turn = document.getElementById("editor-turn");
+    var castling = document.getElementById("editor-castling");
+    var hand = document.getElementById("editor-hand");
+    var letters = {};
+    var tool = null;
+    palette.querySelectorAll("g.palette-piece").forEach(function (g) {
+      letters[g.dataset.piece] = g.dataset.letter;
+    });
+    // What the first position showed besides its pieces no longer holds.
+    svg.querySelectorAll("g.hands, g.waiting, g.last-move").forEach(function (g) { g.remove(); });
+
+    function pick(next, button) {
+      palette.querySelectorAll(".selected").forEach(function (n) { n.classList.remove("selected"); });
+      document.getElementById("editor-eraser").classList.remove("selected");
+      tool = next;
+      if (button) button.classList.add("selected");
+    }
+
+    function boardField() {
+      var files = Number(svg.dataset.files), ranks = Number(svg.dataset.ranks);
+      var rows = [];
+      for (var r = ranks; r >= 1; r--) {
+        var row = "", empty = 0;
+        for (var f = 0; f < files; f++) {
+          var g = svg.querySelector('g.piece[data-square="' + String.fromCharCode(97 + f) + r + '"]');
+          if (!g) { empty++; continue; }
+          if (empty) { row += empty; empty = 0; }
+          row += letters[g.dataset.piece] || "?";
+        }
+        rows.push(empty ? row + empty : row);
+      }
+      return rows.join("/");
+    }
+
+    function write() {
+      var text = boardField();
+      if (box.dataset.hands === "1") text += "[" + (hand.value.trim()) + "]";
+      if (turn.value) {
+        text += " " + turn.value;
+        if (castling.value.trim()) text += " " + castling.value.trim();
+      }
+      fenField.value = text;
+    }
+
+    palette.addEventListener("click", function (e) {
+      var g = e.target.closest("g.palette-piece");
+      if (g) pick(g, g);
+    });
+    document.getElementById("editor-eraser").addEventListener("click", function (e) { pick("erase", e.target); });
+    document.getElementById("editor-clear").addEventListener("click", function () {
+      svg.querySelectorAll("g.piece").forEach(function (g) { g.remove(); });
+      write();
+    });
+    [turn, castling, hand].forEach(function (input) {
+      if (input) input.addEventListener("input", write);
+    });
+    document.getElementById("f-variant").addEventListener("change", function (e) {
+      window.location.assign("/editor?variant=" + encodeURIComponent(e.target.value));
+    });
+    box.addEventListener("click", function (e) {
+      var at = e.target.closest("[data-square]");
+      if (!at || !tool) return;
+      var sq = at.dataset.square;
+      var old = svg.querySelector('g.piece[data-square="' + sq + '"]');
+      if (old) old.remove();
+      if (tool !== "erase") {
+        var rect = svg.querySelector('rect.square[data-square="' + sq + '"]');
+        var piece = tool.querySelector("g.in-hand").cloneNode(true);
+        piece.setAttribute("class", "piece");
+        piece.setAttribute("data-square", sq);
+        piece.setAttribute("transform", "translate(" + rect.getAttribute("x") + " " + rect.getAttribute("y") + ")");
+        svg.querySelector("g.pieces").appendChild(piece);
+      }
+      write();
+    });
+  }
 
   // The open page: a dropped or chosen file goes into the text box.
   function openForm() {
