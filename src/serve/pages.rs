@@ -1200,10 +1200,36 @@ fn position_page(db: &Database, req: &Request) -> Answer {
 }
 
 /// Writes the comments of a move as spans.
+/// Writes the comments of a move as spans, without the commands the
+/// board, the clocks and the graph show (`[%clk 0:03:00]`, `[%eval 0.2]`,
+/// `[%cal Gf3e5]`: docs/notation.md §14); a comment of commands alone is
+/// not written (the original text, linked below, keeps them).
 fn comments(out: &mut String, list: &[String]) {
     for c in list {
-        let _ = write!(out, " <span class=\"comment\">{}</span>", escape(c.trim()));
+        let text = without_commands(c);
+        if !text.is_empty() {
+            let _ = write!(out, " <span class=\"comment\">{}</span>", escape(&text));
+        }
     }
+}
+
+/// `comment` without its `[%name ...]` commands, its spaces closed up.
+fn without_commands(comment: &str) -> String {
+    let mut out = String::with_capacity(comment.len());
+    let mut rest = comment;
+    while let Some(at) = rest.find("[%") {
+        out.push_str(&rest[..at]);
+        match rest[at..].find(']') {
+            Some(end) => rest = &rest[at + end + 1..],
+            None => {
+                // An unclosed command is text.
+                out.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer {
@@ -1362,9 +1388,14 @@ pub(crate) fn game_body(
                 )
             }
         };
+        // Under the board: the clocks, the steps and what the board says,
+        // then the evaluation graph, in sight with the board.
+        out.push_str("</div>");
+        let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
+        clocks(&mut out, &notes, ply, first_mover);
         let _ = write!(
             out,
-            "</div><p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav>",
+            "<p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav>",
             main_href(0),
             escape(&prev),
             escape(&next),
@@ -1377,6 +1408,7 @@ pub(crate) fn game_body(
                 .href(ply, var.as_deref())
             ),
         );
+        eval_graph(&mut out, &notes, ply, &main_href);
         let _ = write!(
             out,
             "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">{}</p><p class=\"fen\"><code id=\"fen\">{}</code></p><div class=\"export-box\" id=\"export-box\" hidden><textarea id=\"export-text\" readonly rows=\"6\" aria-label=\"the line as XPGN\"></textarea><a id=\"export-download\" download=\"line.xpgn\" href=\"#\">download</a></div>",
@@ -1386,9 +1418,6 @@ pub(crate) fn game_body(
             },
             escape(&fen)
         );
-        let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
-        clocks(&mut out, &notes, ply, first_mover);
-        eval_graph(&mut out, &notes, ply, &main_href);
         if let Some(variant) = &variant {
             let _ = write!(
                 out,
@@ -1911,6 +1940,20 @@ fn tags_and_original(out: &mut String, v: &GameView, id: Option<i64>) {
 mod tests {
     use super::*;
     use crate::notation::pgn::parse_game;
+
+    #[test]
+    fn comments_are_shown_without_their_commands() {
+        assert_eq!(
+            without_commands("[%eval 0.2] [%clk 0:03:00] A fine move [%cal Gf3e5]"),
+            "A fine move"
+        );
+        assert_eq!(without_commands("[%clk 0:03:00]"), "");
+        assert_eq!(
+            without_commands("no commands, [brackets] kept"),
+            "no commands, [brackets] kept"
+        );
+        assert_eq!(without_commands("open [%clk 0:03"), "open [%clk 0:03");
+    }
 
     #[test]
     fn variations_are_written_in_order_nested_and_deep_ones_cut() {

@@ -235,9 +235,12 @@ async function main() {
     check(new URL(page.url()).searchParams.get("flip") === "1", "f turns the board, and the URL says so");
     await page.keyboard.press("f");
     await page.waitForFunction(() => document.querySelector('#board rect.square[data-square="a1"]').getAttribute("y") !== "0");
+    await page.setViewportSize({ width: 1000, height: 800 });
     await page.click("#m19");
     await boardAt(page, await page.getAttribute("#m19", "data-fen"));
-    await page.screenshot({ path: path.join(docs || shots, "blitz-clocks-evaluation.png") });
+    // The board's column alone: the board, the clocks, the graph.
+    await page.locator(".board-col").screenshot({ path: path.join(docs || shots, "blitz-clocks-evaluation.png") });
+    await page.setViewportSize({ width: 1320, height: 960 });
 
     // 11. Moves on a 12x8 board (Counsellor Chess), by clicking.
     await page.goto(base + "/game/" + coId + "?ply=0");
@@ -277,8 +280,10 @@ async function main() {
     await boardAt(page, await page.getAttribute("#m17", "data-fen"));
     check((await pieceOn(page, "e5")) === "white pawn" && new URL(page.url()).searchParams.get("ply") === "17",
       "dropping the pawn on e5 by clicking is the game's own 9. P@e5");
+    await page.setViewportSize({ width: 1000, height: 800 });
     await page.goto(base + "/game/" + zh + "?ply=30");
-    await page.screenshot({ path: path.join(docs || shots, "crazyhouse-hands.png") });
+    await page.locator("#board").screenshot({ path: path.join(docs || shots, "crazyhouse-hands.png") });
+    await page.setViewportSize({ width: 1320, height: 960 });
 
     // 14. Open a text without importing it: a pasted game with an error.
     await page.goto(base + "/open");
