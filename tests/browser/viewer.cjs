@@ -269,6 +269,21 @@ async function main() {
     await page.keyboard.press("ArrowLeft");
     await boardAt(page, coStart);
     check((await pieceOn(page, "k2")) === "white pawn", "stepping back from the new move restores the board");
+    const nj3 = (await api(page, q("&from=k1&to=j3"))).moves[0];
+    const centre = async (sel) => {
+      const b = await page.locator(sel).boundingBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    const [kx, ky] = await centre('#board rect.square[data-square="k1"]');
+    const [jx, jy] = await centre('#board rect.square[data-square="j3"]');
+    await page.mouse.move(kx, ky);
+    await page.mouse.down();
+    await page.mouse.move((kx + jx) / 2, (ky + jy) / 2, { steps: 4 });
+    await page.mouse.move(jx, jy, { steps: 4 });
+    await page.mouse.up();
+    await boardAt(page, nj3.fen);
+    check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null,
+      "dragging the knight from k1 to j3 plays " + nj3.san);
 
     // 12. Crazyhouse: the hands beside the board, a drop by clicking.
     const zh = (await api(page, "/api/games?variant=crazyhouse")).games[0].id;

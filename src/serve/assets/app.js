@@ -612,7 +612,63 @@
     return sq ? { square: sq.dataset.square } : null;
   }
 
+  // Dragging a piece (or a piece in hand) to a square makes the same
+  // attempt as clicking one and then the other; the piece follows the
+  // pointer and goes back if the move is not made.
+  var drag = null;
+  var dragged = false;
+
+  board.addEventListener("pointerdown", function (e) {
+    dragged = false;
+    if (e.button !== 0) return;
+    var at = squareAt(e.target);
+    var node = at && (at.hand ? e.target.closest("g.hand-piece")
+      : board.querySelector('g.piece[data-square="' + at.square + '"]'));
+    if (!node) return;
+    drag = { at: at, node: node, x: e.clientX, y: e.clientY, moved: false, transform: node.getAttribute("transform") || "" };
+  });
+
+  board.addEventListener("pointermove", function (e) {
+    if (!drag) return;
+    var dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 6) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      drag.node.style.pointerEvents = "none";
+      board.setPointerCapture(e.pointerId);
+    }
+    var svg = board.querySelector("svg");
+    var scale = svg.viewBox.baseVal.width / svg.getBoundingClientRect().width;
+    drag.node.setAttribute("transform", "translate(" + dx * scale + " " + dy * scale + ") " + drag.transform);
+  });
+
+  function endDrag(e) {
+    var d = drag;
+    drag = null;
+    if (!d || !d.moved) return;
+    dragged = true;
+    d.node.setAttribute("transform", d.transform);
+    d.node.style.pointerEvents = "";
+    var under = document.elementFromPoint(e.clientX, e.clientY);
+    var to = under && board.contains(under) ? squareAt(under) : null;
+    if (!to || !to.square || to.square === d.at.square) return;
+    var parts = d.at.hand ? d.at.hand.split(" ") : null;
+    var sel = parts ? { color: parts[0], drop: parts.slice(1).join(" ") } : { from: d.at.square };
+    selected = sel;
+    attempt(sel, to.square);
+  }
+
+  board.addEventListener("pointerup", endDrag);
+  board.addEventListener("pointercancel", function () {
+    if (drag) drag.node.setAttribute("transform", drag.transform);
+    drag = null;
+  });
+
   board.addEventListener("click", function (e) {
+    if (dragged) {
+      dragged = false;
+      return;
+    }
     var at = squareAt(e.target);
     if (!at) return;
     if (at.hand) {
