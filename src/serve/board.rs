@@ -17,7 +17,7 @@ use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::coord::write_coord;
 use crate::notation::game::Node;
 use crate::notation::position::{read_position, write_position};
-use crate::notation::replay::resolve_node;
+use crate::notation::replay::{resolve_node, resolve_text};
 use crate::notation::san::write_san;
 use crate::notation::square::parse_square;
 use crate::render::{Diagram, Mark, escape, render_svg};
@@ -131,9 +131,27 @@ fn move_json(pos: &Position, m: &Move) -> Value {
 /// `/api/moves?variant=V&fen=F[&from=S|&drop=PIECE][&to=S]`: the legal
 /// moves of a position (only those from `from`, or dropping `drop`, and
 /// to `to`, when given); when `to` is given and no legal move matches,
-/// `reason` says why, as the command line says it.
+/// `reason` says why, as the command line says it. With `san=TEXT`
+/// instead: the move written so (in any notation the reader takes), or
+/// why it is none.
 pub(crate) fn moves_json(db: &Database, req: &Request) -> Result<Value, Fault> {
     let (variant, pos) = exact_position(db, req)?;
+    if let Some(text) = req.param("san") {
+        let (moves, reason) = match resolve_text(&pos, text.trim()) {
+            Ok(m) => (vec![move_json(&pos, &m)], None),
+            Err((_, why)) => (Vec::new(), Some(why)),
+        };
+        let mut out = json!({
+            "variant": variant.name(),
+            "fen": write_position(&pos),
+            "turn": if pos.turn() == Color::White { "white" } else { "black" },
+            "moves": moves,
+        });
+        if let Some(why) = reason {
+            out["reason"] = json!(why);
+        }
+        return Ok(out);
+    }
     let from = req
         .param("from")
         .map(|s| square_in(&pos, "from", s))

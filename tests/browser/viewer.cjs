@@ -312,6 +312,30 @@ async function main() {
     await page.keyboard.press("ArrowRight");
     await boardAt(page, await page.getAttribute("#m1", "data-fen"));
     check((await pieceOn(page, "k4")) === "white pawn", "the opened game steps on its board");
+    // A move typed: played if legal, refused with the reason if not.
+    await page.keyboard.press("Home");
+    await boardAt(page, await page.getAttribute("#board", "data-start"));
+    await page.fill("#move-input", "Ke2");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => document.querySelector("#board-message").textContent.length > 0);
+    check((await page.textContent("#board-message")).startsWith("Illegal: "), "a typed illegal move is refused with the reason");
+    await page.fill("#move-input", "Nj3");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => document.querySelector('#board g.piece[data-square="j3"]') !== null);
+    check((await pieceOn(page, "j3")) === "white knight", "a typed move is played on the board");
+    // Gating (Seirawan): the squares alone do not say which move; buttons ask.
+    await page.goto(base + "/open");
+    await page.fill("#open-text", '[Event "Gates"]\n[Variant "Seirawan"]\n\n1. e4 e5 *\n');
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    await page.click('#board g.piece[data-square="g1"]');
+    await page.click('#board rect.square[data-square="f3"]', { force: true });
+    await page.waitForSelector("#choices button.choice");
+    const offered = await page.$$eval("#choices button.choice", (bs) => bs.map((b) => b.textContent));
+    check(offered.join(" ") === "Nf3 Nf3/H Nf3/E", "moving the knight off its gate offers " + offered.join(", "));
+    await page.click('#choices button.choice:has-text("Nf3/H")');
+    await page.waitForFunction(() => document.querySelector('#board g.piece[data-square="g1"]') !== null &&
+      document.querySelector('#board g.piece[data-square="g1"]').getAttribute("data-piece") === "white hawk");
+    check((await pieceOn(page, "f3")) === "white knight", "the chosen move gates the Hawk onto g1");
     const stored = await api(page, "/api/games?event=Pasted");
     check(stored.games.length === 0, "nothing of it was stored");
 

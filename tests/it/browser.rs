@@ -138,6 +138,7 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: no horizontal overflow at 360 px"));
     assert!(out.contains("ok: the pasted game's diagnostic is shown"));
     assert!(out.contains("ok: dragging the knight from k1 to j3 plays"));
+    assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
     assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     println!("screenshots in {}", shots.display());
 }

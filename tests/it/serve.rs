@@ -955,3 +955,33 @@ fn the_board_editor_offers_every_piece_of_the_variant_and_refuses_a_bad_position
     let (_, _, position) = get(&s.addr, "/position?variant=counsellor");
     assert!(position.contains("<a id=\"edit\" href=\"/editor?variant=counsellor&amp;fen="));
 }
+
+#[test]
+fn gates_are_separate_moves_and_a_typed_move_is_resolved_as_the_cli_reads_it() {
+    let s = serve("gates", 0);
+    let start = get_json(&s.addr, "/api/position?variant=seirawan")["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let base = format!("/api/moves?variant=seirawan&fen={}", enc(&start));
+    let nf3 = get_json(&s.addr, &format!("{base}&from=g1&to=f3"));
+    let sans: Vec<&str> = nf3["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["Nf3", "Nf3/H", "Nf3/E"], "{nf3}");
+    assert_eq!(nf3["moves"][1]["gate"]["square"], "g1");
+    assert_eq!(nf3["moves"][1]["gate"]["piece"], "hawk");
+    // A move typed: found in any notation, or refused as validate does.
+    let typed = get_json(&s.addr, &format!("{base}&san=g1f3h"));
+    assert_eq!(typed["moves"][0]["san"], "Nf3/H");
+    let bad = get_json(&s.addr, &format!("{base}&san=Ke2"));
+    assert!(bad["moves"].as_array().unwrap().is_empty());
+    let game = "[Variant \"Seirawan\"]\n\n1. Ke2 *\n";
+    assert_eq!(
+        bad["reason"].as_str().unwrap(),
+        cli_reason("gates", game, "Ke2")
+    );
+}

@@ -720,6 +720,22 @@
       '[SetUp "1"]', '[FEN "' + esc(from) + '"]', '[Result "*"]', ""].concat(lines).join("\n") + "\n";
   }
 
+  // A move typed in any notation the reader takes, resolved by the server.
+  var moveForm = document.getElementById("move-form");
+  moveForm.hidden = false;
+  moveForm.addEventListener("submit", function (e) {
+    e.preventDefault();
+    var input = document.getElementById("move-input");
+    var text = input.value.trim();
+    if (!text) return;
+    fetchText("/api/moves?" + q({ variant: variant, fen: fenOf(current), san: text })).then(function (t) {
+      var l = JSON.parse(t);
+      if (!l.moves.length) return say("Illegal: " + l.reason, true);
+      input.value = "";
+      play(l.moves[0], l.turn);
+    }).catch(function (err) { say(String(err.message || err), true); });
+  });
+
   var exportButton = document.getElementById("export");
   exportButton.hidden = false;
   exportButton.addEventListener("click", function () {
