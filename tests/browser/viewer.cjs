@@ -357,6 +357,25 @@ async function main() {
     check(foundIds.join(",") === process.env.XPGN_EDITOR_GAMES,
       "the editor's position finds the games xpgn query --fen finds (" + foundIds.join(", ") + ")");
 
+    // 16. A game of 1200 plies: its move list comes 500 plies at a time;
+    // stepping past a window's end loads the next, and back again.
+    const long = (await api(page, "/api/games?event=Knights")).games[0].id;
+    await page.goto(base + "/game/" + long + "?ply=500");
+    check((await page.$$("#moves a.move")).length === 500 && (await page.$("#m501")) === null,
+      "the page holds the window of plies 1-500");
+    const after501 = (await api(page, "/api/game/" + long + "?ply=501&from=501&count=1")).position.fen;
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, after501);
+    check(new URL(page.url()).searchParams.get("ply") === "501" && (await page.$("#m501")) !== null &&
+      (await page.$("#m500")) === null && (await pieceOn(page, "f3")) === "white knight",
+      "stepping past the window's last ply loads the next window");
+    await page.keyboard.press("ArrowLeft");
+    await boardAt(page, await page.getAttribute("#m500", "data-fen"));
+    check(new URL(page.url()).searchParams.get("ply") === "500", "stepping back before its first ply loads the window before");
+    await page.keyboard.press("End");
+    await boardAt(page, await page.getAttribute("#m1200", "data-fen"));
+    check((await page.textContent("#ply")) === "Ply 1200 of 1200", "End loads the last window");
+
     // 13. From a phone to a wide screen: no horizontal overflow.
     for (const width of [360, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });

@@ -89,7 +89,15 @@ fn the_viewer_works_in_headless_chromium() {
     let modules = playwright(root).expect("found above");
     let shots = root.join("target/browser-shots");
     std::fs::create_dir_all(&shots).unwrap();
+    // 600 moves of knights out and back: 1200 plies, three windows of moves.
+    let mut knights = String::from("[Event \"Knights\"]\n[White \"Out\"]\n[Black \"Back\"]\n\n");
+    for i in 0..600 {
+        let pair = if i % 2 == 0 { "Nf3 Nf6" } else { "Ng1 Ng8" };
+        knights.push_str(&format!("{}. {pair}\n", i + 1));
+    }
+    knights.push_str("*\n");
     let games = [
+        ("knights.pgn", knights.as_str()),
         (
             "blitz-with-clocks.pgn",
             include_str!("../browser/games/blitz-with-clocks.pgn"),
@@ -139,6 +147,7 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: the pasted game's diagnostic is shown"));
     assert!(out.contains("ok: dragging the knight from k1 to j3 plays"));
     assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
+    assert!(out.contains("ok: stepping past the window's last ply loads the next window"));
     assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     println!("screenshots in {}", shots.display());
 }
