@@ -565,3 +565,52 @@ fn draw_arrow(
         by - py
     );
 }
+
+/// Every piece of `variant`, White's in one row and Black's under it,
+/// as an SVG a board editor picks from: each a `<g class="palette-piece">`
+/// with `data-letter` (its letter in position strings) and `data-piece`
+/// (`white knight`), holding the piece drawn as on a board.
+///
+/// ```
+/// use xpgn::rules::Variant;
+/// let svg = xpgn::render::render_palette(&Variant::by_name("counsellor").unwrap());
+/// assert!(svg.contains(r#"data-letter="C" data-piece="white counsellor""#));
+/// assert!(svg.contains(r#"data-letter="e" data-piece="black elephant""#));
+/// ```
+pub fn render_palette(variant: &crate::rules::Variant) -> String {
+    let pos = Position::start(variant.clone());
+    let kinds: Vec<_> = variant.kinds().collect();
+    let width = kinds.len().max(1) as f32 * SQ;
+    let mut out = format!(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="xpgn-palette" version="1.1" width="{width}" height="{}" viewBox="0 0 {width} {}"><title>pieces</title>"#,
+        SQ * 2.0,
+        SQ * 2.0
+    );
+    for (row, color) in Color::BOTH.into_iter().enumerate() {
+        for (col, &kind) in kinds.iter().enumerate() {
+            let def = variant.piece_def(kind);
+            let letter = match color {
+                Color::White => def.letter.to_ascii_uppercase(),
+                Color::Black => def.letter.to_ascii_lowercase(),
+            };
+            let _ = write!(
+                out,
+                r#"<g class="palette-piece" data-letter="{}" data-piece="{} {}" role="button" aria-label="{} {}">"#,
+                escape(&letter.to_string()),
+                color_name(color).to_lowercase(),
+                escape(&def.name.to_lowercase()),
+                color_name(color),
+                escape(&def.name),
+            );
+            let (x, y) = (col as f32 * SQ, row as f32 * SQ);
+            let _ = write!(
+                out,
+                r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}" fill="{LIGHT}"/>"#
+            );
+            draw_piece(&mut out, &pos, None, Piece { color, kind }, x, y);
+            out.push_str("</g>");
+        }
+    }
+    out.push_str("</svg>");
+    out
+}

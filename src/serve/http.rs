@@ -1,5 +1,7 @@
 //! Just enough HTTP/1.1 for a local viewer: `GET` and `HEAD` requests,
-//! one per connection (`Connection: close`), bounded in size and time.
+//! and `POST` with a body of at most [`MAX_BODY`] bytes (a game file to
+//! open), one per connection (`Connection: close`), bounded in size and
+//! time.
 //! Nothing else is understood; anything else is answered with an error
 //! status, never served.
 //!
@@ -14,13 +16,16 @@ use std::time::{Duration, Instant};
 
 /// Longest request head (request line and headers) read.
 const MAX_HEAD: usize = 16 * 1024;
+/// Longest request body read (a `POST`'s), in bytes: 1 MB.
+pub const MAX_BODY: usize = 1024 * 1024;
 /// Seconds a client told `503` is asked to wait before trying again.
 const RETRY_AFTER: u32 = 1;
 
-/// A request: method, decoded path, decoded query pairs.
+/// A request: method, decoded path, decoded query pairs, and a `POST`'s
+/// body.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
-    /// `GET` or `HEAD`.
+    /// `GET`, `HEAD` or `POST`.
     pub method: String,
     /// The path, percent-decoded (`/game/12`).
     pub path: String,
@@ -28,6 +33,10 @@ pub struct Request {
     pub query: Vec<(String, String)>,
     /// The `Host` header, if sent.
     pub host: Option<String>,
+    /// The `Content-Type` header, if sent.
+    pub content_type: Option<String>,
+    /// The body of a `POST` (empty otherwise).
+    pub body: Vec<u8>,
 }
 
 impl Request {
@@ -119,6 +128,8 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        411 => "Length Required",
+        413 => "Content Too Large",
         431 => "Request Header Fields Too Large",
         421 => "Misdirected Request",
         500 => "Internal Server Error",
@@ -151,13 +162,15 @@ impl Read for ReadBy<'_> {
     }
 }
 
-/// Reads one request head from `stream`, all of it by `deadline`.
+/// Reads one request from `stream`, its head and a `POST`'s body, all of
+/// it by `deadline`.
 ///
 /// # Errors
 /// The status to answer with: 400 for anything malformed (an HTTP/1.1
 /// request without one `Host` header included), 405 for a method other
-/// than `GET` and `HEAD`, 408 for a head not whole by the deadline, 431
-/// for a head over 16 KB.
+/// than `GET`, `HEAD` and `POST`, 408 for a request not whole by the
+/// deadline, 411 for a `POST` without `Content-Length`, 413 for a body
+/// over [`MAX_BODY`], 431 for a head over 16 KB.
 pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, BadRequest> {
     let by = ReadBy { stream, deadline };
     let mut reader = BufReader::new(by.take(MAX_HEAD as u64 + 1));
@@ -165,6 +178,9 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
     let mut head_len = 0;
     let mut first = None;
     let mut hosts = Vec::new();
+    let mut length = None;
+    let mut chunked = false;
+    let mut content_type = None;
     loop {
         line.clear();
         let n = reader.read_line(&mut line).map_err(|e| match e.kind() {
@@ -185,10 +201,23 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
             first = Some(trimmed.to_string());
         } else if trimmed.is_empty() {
             break;
-        } else if let Some((name, value)) = trimmed.split_once(':')
-            && name.eq_ignore_ascii_case("host")
-        {
-            hosts.push(value.trim().to_string());
+        } else if let Some((name, value)) = trimmed.split_once(':') {
+            let value = value.trim();
+            if name.eq_ignore_ascii_case("host") {
+                hosts.push(value.to_string());
+            } else if name.eq_ignore_ascii_case("content-length") {
+                let n = value
+                    .parse::<u64>()
+                    .map_err(|_| BadRequest(400, "Content-Length is not a number"))?;
+                if length.is_some_and(|l| l != n) {
+                    return Err(BadRequest(400, "two different Content-Length headers"));
+                }
+                length = Some(n);
+            } else if name.eq_ignore_ascii_case("transfer-encoding") {
+                chunked = true;
+            } else if name.eq_ignore_ascii_case("content-type") {
+                content_type = Some(value.to_string());
+            }
         }
     }
     let first = first.unwrap_or_default();
@@ -201,8 +230,8 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
     if !version.starts_with("HTTP/1.") {
         return Err(BadRequest(400, "only HTTP/1.x is spoken here"));
     }
-    if method != "GET" && method != "HEAD" {
-        return Err(BadRequest(405, "only GET and HEAD"));
+    if !["GET", "HEAD", "POST"].contains(&method) {
+        return Err(BadRequest(405, "only GET, HEAD and POST"));
     }
     if hosts.len() > 1 || (hosts.is_empty() && version != "HTTP/1.0") {
         return Err(BadRequest(400, "an HTTP/1.1 request needs one Host header"));
@@ -220,12 +249,63 @@ pub fn read_request(stream: &TcpStream, deadline: Instant) -> Result<Request, Ba
         let v = percent_decode(v, true).ok_or(BadRequest(400, "bad escape in query"))?;
         query.push((n, v));
     }
+    let body = if method == "POST" {
+        read_body(&mut reader, length, chunked)?
+    } else {
+        Vec::new()
+    };
     Ok(Request {
         method: method.to_string(),
         path,
         query,
         host: hosts.pop(),
+        content_type,
+        body,
     })
+}
+
+/// Reads a `POST`'s body of `length` bytes after its head, by the
+/// request's deadline: what the head's reader holds already, then the
+/// rest. Never more than [`MAX_BODY`] bytes.
+fn read_body(
+    reader: &mut BufReader<std::io::Take<ReadBy<'_>>>,
+    length: Option<u64>,
+    chunked: bool,
+) -> Result<Vec<u8>, BadRequest> {
+    if chunked {
+        return Err(BadRequest(
+            411,
+            "send the body with Content-Length, not in chunks",
+        ));
+    }
+    let Some(length) = length else {
+        return Err(BadRequest(411, "a POST needs Content-Length"));
+    };
+    if length > MAX_BODY as u64 {
+        return Err(BadRequest(
+            413,
+            "the text sent is over 1 MB (1,048,576 bytes), the most read at once; split the file or import it with xpgn import",
+        ));
+    }
+    let held = reader.buffer().len() as u64;
+    reader.get_mut().set_limit(length.saturating_sub(held));
+    let mut body = Vec::with_capacity(length as usize);
+    reader
+        .take(length)
+        .read_to_end(&mut body)
+        .map_err(|e| match e.kind() {
+            ErrorKind::TimedOut | ErrorKind::WouldBlock => {
+                BadRequest(408, "the request was not sent in time")
+            }
+            _ => BadRequest(400, "unreadable request body"),
+        })?;
+    if (body.len() as u64) < length {
+        return Err(BadRequest(
+            400,
+            "the body is shorter than its Content-Length",
+        ));
+    }
+    Ok(body)
 }
 
 /// Whether a request naming `host` (a `Host` header) may be answered by

@@ -22,7 +22,9 @@
 //! answers. Past [`Config::max_connections`] open connections, clients
 //! are answered `503` with `Retry-After`.
 
+mod board;
 pub mod http;
+mod open;
 mod pages;
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
@@ -361,6 +363,7 @@ fn respond(state: &State, req: &Request) -> Response {
             Ok(r) => r,
             Err(pages::Fault::NotFound(what)) => Response::error(404, &what),
             Err(pages::Fault::BadRequest(what)) => Response::error(400, &what),
+            Err(pages::Fault::Method(what)) => Response::error(405, &what),
             Err(pages::Fault::Db(DbError::TimedOut)) => {
                 Response::error(504, "the query took too long and was stopped")
             }

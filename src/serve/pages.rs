@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use super::board::{self, LineMove};
 use super::http::{Request, Response, STREAM_CHUNK, percent_encode};
+use super::open;
 use super::{DEFAULT_PAGE, MAX_PAGE};
 use crate::db::export::ExportForm;
 use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
@@ -48,6 +50,8 @@ pub(crate) enum Fault {
     NotFound(String),
     /// A parameter that cannot be read.
     BadRequest(String),
+    /// A method the route does not take.
+    Method(String),
     /// The database failed (or timed out).
     Db(DbError),
 }
@@ -72,13 +76,29 @@ const LIST_CHARS: usize = 60;
 /// Answers `req` from `db`; walks along a game's moves stop at `deadline`.
 pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answer {
     let path = req.path.as_str();
+    let posted = req.method == "POST";
+    // /open takes both (its form, the text); /api/open only POST; the
+    // rest only GET and HEAD.
+    if posted != (path == "/api/open") && path != "/open" {
+        return Err(Fault::Method(if posted {
+            "only /open and /api/open take POST".into()
+        } else {
+            "/api/open takes the text by POST".into()
+        }));
+    }
     match path {
+        "/open" if posted => open::open_page(db, req, deadline),
+        "/open" => Ok(open::open_form()),
+        "/api/open" => json(open::open_json(db, req)?),
         "/" => list_page(db, req),
         "/position" => position_page(db, req),
+        "/editor" => editor_page(db, req),
         "/api/games" => json(list_json(db, req)?),
         "/api/position" => json(position_json(db, req)?),
         "/api/tree" => json(tree_json(db, req)?),
         "/api/diagram.svg" => diagram(db, req),
+        "/api/board.svg" => board::board_svg(db, req),
+        "/api/moves" => json(board::moves_json(db, req)?),
         _ => {
             if let Some(id) = path.strip_prefix("/game/") {
                 game_page(db, req, game_id(id)?, deadline)
@@ -130,7 +150,7 @@ fn side(c: Color) -> &'static str {
 
 // ---------------------------------------------------------------- params
 
-fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault> {
+pub(crate) fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault> {
     req.param("variant")
         .map(|v| {
             db.registry()
@@ -140,7 +160,7 @@ fn variant_param(db: &Database, req: &Request) -> Result<Option<Variant>, Fault>
         .transpose()
 }
 
-fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     crate::notation::printable::printable(text, 80).into_owned()
 }
 
@@ -325,8 +345,8 @@ const DEADLINE_EVERY: usize = 4096;
 
 /// A stored game: its columns, its text (whole, or its start for a long
 /// one), and for a short one the game read again and replayed.
-struct GameView {
-    stored: StoredGame,
+pub(crate) struct GameView {
+    pub(crate) stored: StoredGame,
     /// The original as text: whole, or its first [`LONG_TEXT`] bytes.
     text: String,
     /// The game read again (short games only).
@@ -335,7 +355,7 @@ struct GameView {
     /// a long one's are read from the database when walked).
     replay: Option<(Position, Vec<Move>)>,
     /// Every diagnostic as JSON objects (see `docs/serve.md`).
-    diagnostics: Value,
+    pub(crate) diagnostics: Value,
 }
 
 impl GameView {
@@ -370,6 +390,42 @@ impl GameView {
         Ok(view)
     }
 
+    /// A game of an opened text, checked as an import checks it and kept
+    /// in memory only.
+    pub(crate) fn opened(
+        registry: &crate::rules::Registry,
+        text: crate::notation::reader::GameText,
+        game: Game,
+    ) -> GameView {
+        let checked = check_game(registry, &game, None);
+        let variant = crate::notation::replay::game_variant(registry, &game)
+            .map_or_else(|_| "chess".to_string(), |v| v.name().to_string());
+        let stored = StoredGame {
+            id: 0,
+            variant,
+            status: if checked.is_valid() {
+                "valid"
+            } else {
+                "invalid"
+            }
+            .into(),
+            diagnostic: checked.first_error().map(|d| d.message.clone()),
+            tags: game.tags.clone(),
+            plies: checked.replay.as_ref().map_or(0, |r| r.moves.len() as i64),
+            source: ("opened text".into(), text.start.line as i64),
+            original_len: text.raw.len() as u64,
+            original: text.raw,
+            opening: None,
+        };
+        GameView {
+            stored,
+            text: text.text,
+            replay: checked.replay.map(|r| (r.start, r.moves)),
+            diagnostics: serde_json::to_value(&checked.diagnostics).unwrap_or_default(),
+            game: Some(game),
+        }
+    }
+
     /// Whether only the start of the text was read.
     fn is_long(&self) -> bool {
         self.stored.original_len > self.stored.original.len() as u64
@@ -400,6 +456,11 @@ impl GameView {
             let start = line.start.clone();
             (start, Box::new(line) as MoveSource<'a>)
         }))
+    }
+
+    /// Whether the node of ply `ply` has variations.
+    fn has_variations(&self, ply: usize) -> bool {
+        self.node(ply).is_some_and(|n| !n.variations.is_empty())
     }
 
     /// The node of ply `ply` (1-based) as read, for a short game.
@@ -438,6 +499,9 @@ struct PlyView {
     turn: Color,
     fullmove: u32,
     fen: String,
+    /// The position before the ply, kept for a ply whose alternatives
+    /// are replayed from it.
+    before: Option<Position>,
 }
 
 /// What one walk along a main line keeps: the position at one ply, the
@@ -451,12 +515,12 @@ struct Walk {
 }
 
 /// Where and how far to walk: to ply `ply` (and the move after it) and
-/// through the plies of `window` (1-based, end excluded), writing their
-/// coordinates and positions only when `texts` (the API's, not the page's).
-struct WalkTo {
+/// through the plies of `window` (1-based, end excluded), keeping the
+/// position before each ply `keep_before` says (those with variations).
+struct WalkTo<'k> {
     ply: usize,
     window: std::ops::Range<usize>,
-    texts: bool,
+    keep_before: &'k dyn Fn(usize) -> bool,
 }
 
 /// Walks `moves` from `start` as far as `to` needs, and stops with
@@ -468,7 +532,11 @@ fn walk(
     to: WalkTo,
     deadline: Instant,
 ) -> Result<Walk, Fault> {
-    let WalkTo { ply, window, texts } = to;
+    let WalkTo {
+        ply,
+        window,
+        keep_before,
+    } = to;
     let mut w = Walk {
         at: start.clone(),
         last: None,
@@ -486,20 +554,16 @@ fn walk(
             w.next = Some(m);
         }
         let before = window.contains(&(i + 1)).then(|| {
-            let coord = if texts {
-                write_coord(&pos, &m)
-            } else {
-                String::new()
-            };
             (
                 write_san(&pos, &m),
-                coord,
+                write_coord(&pos, &m),
                 pos.turn(),
                 pos.fullmove_number(),
+                keep_before(i + 1).then(|| pos.clone()),
             )
         });
         packed::play(&mut pos, &m, i + 1).map_err(|source| DbError::Corrupt { game, source })?;
-        if let Some((san, coord, turn, fullmove)) = before {
+        if let Some((san, coord, turn, fullmove, before)) = before {
             w.window.push(PlyView {
                 ply: i + 1,
                 mv: m,
@@ -507,11 +571,8 @@ fn walk(
                 coord,
                 turn,
                 fullmove,
-                fen: if texts {
-                    write_position(&pos)
-                } else {
-                    String::new()
-                },
+                fen: write_position(&pos),
+                before,
             });
         }
         if i + 1 == ply {
@@ -556,7 +617,7 @@ fn line_text(nodes: &[Node]) -> String {
         }
         out.push_str(node.text.as_str());
         for &n in &node.nags {
-            out.push_str(nag(n).as_ref());
+            out.push_str(&board::nag_text(n));
         }
         out.push(' ');
         for c in &node.comments {
@@ -576,27 +637,6 @@ fn line_text(nodes: &[Node]) -> String {
         }
     }
     out.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// A NAG as its usual glyph, or `$n`.
-fn nag(n: u8) -> std::borrow::Cow<'static, str> {
-    match n {
-        1 => "!".into(),
-        2 => "?".into(),
-        3 => "!!".into(),
-        4 => "??".into(),
-        5 => "!?".into(),
-        6 => "?!".into(),
-        10 => " =".into(),
-        13 => " ∞".into(),
-        14 => " ⩲".into(),
-        15 => " ⩱".into(),
-        16 => " ±".into(),
-        17 => " ∓".into(),
-        18 => " +−".into(),
-        19 => " −+".into(),
-        n => format!(" ${n}").into(),
-    }
 }
 
 /// A ply number parameter: absent is `None`; anything but a number is
@@ -634,7 +674,7 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
                 WalkTo {
                     ply,
                     window: window.clone(),
-                    texts: true,
+                    keep_before: &|p| v.has_variations(p),
                 },
                 deadline,
             )?,
@@ -657,6 +697,11 @@ fn game_json(db: &Database, req: &Request, id: i64, deadline: Instant) -> Result
                 "comments_before": node.map(|n| n.comments_before.clone()),
                 "comments": node.map(|n| n.comments.clone()),
                 "variations": node.map(|n| n.variations.iter().map(|l| line_text(l)).collect::<Vec<_>>()),
+                "lines": match (node, &p.before) {
+                    (Some(n), Some(before)) => board::lines_json(&board::replay_variations(before, n, "", 0)),
+                    _ => json!([]),
+                },
+                "annotations": node.map(|n| board::notes_json(&annotations::read(&n.comments))),
             })
         })
         .collect();
@@ -777,7 +822,7 @@ fn diagram(db: &Database, req: &Request) -> Answer {
 
 // ---------------------------------------------------------------- HTML
 
-fn page(title: &str, body: &str) -> Response {
+pub(crate) fn page(title: &str, body: &str) -> Response {
     Response::ok(
         HTML,
         format!(
@@ -786,7 +831,8 @@ fn page(title: &str, body: &str) -> Response {
              <title>{} · xpgn</title><link rel=\"stylesheet\" href=\"/assets/app.css\">\
              <script src=\"/assets/app.js\" defer></script></head><body>\
              <header><a class=\"brand\" href=\"/\">xpgn</a> <a href=\"/\">Games</a> \
-             <a href=\"/position\">Positions</a></header><main>{body}</main></body></html>\n",
+             <a href=\"/position\">Positions</a> <a href=\"/editor\">Board editor</a> \
+             <a href=\"/open\">Open a file</a></header><main>{body}</main></body></html>\n",
             escape(title)
         ),
     )
@@ -1034,6 +1080,57 @@ fn tree_table(
     );
 }
 
+/// `/editor?variant=V&fen=F`: a board to set up (from `fen`, as the
+/// position search reads it, or the variant's start), whose position the
+/// form sends to the position search (`/position`). The page's script
+/// places and removes pieces and writes the position string; without it,
+/// the string can be typed.
+fn editor_page(db: &Database, req: &Request) -> Answer {
+    let (variant, positions, fen) = position_param(db, req)?;
+    let hands = variant.def().hand.is_some();
+    let mut out = String::from(
+        "<h1>Board editor</h1><form class=\"position-form editor-form\" id=\"editor-form\" method=\"get\" action=\"/position\"><label>variant ",
+    );
+    select(
+        &mut out,
+        "variant",
+        Some(variant.name()),
+        &variant_options(db)
+            .iter()
+            .map(|(n, d)| (n.as_str(), d.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    out.push_str("</label> <label>side to move <select id=\"editor-turn\"><option value=\"\">either</option><option value=\"w\">White</option><option value=\"b\">Black</option></select></label> <label>castling <input id=\"editor-castling\" size=\"6\" placeholder=\"any\" title=\"as in a position string (KQkq, -); with a side to move only\"></label>");
+    if hands {
+        out.push_str(" <label>in hand <input id=\"editor-hand\" size=\"10\" placeholder=\"none\" title=\"piece letters, as Qnp\"></label>");
+    }
+    let _ = write!(
+        out,
+        " <label>position <input name=\"fen\" id=\"f-fen\" size=\"60\" value=\"{}\"></label> <button type=\"submit\" id=\"editor-search\">Search games</button></form>",
+        escape(&fen)
+    );
+    let _ = write!(
+        out,
+        "<div class=\"layout\"><div class=\"board-col\"><div class=\"board editor-board\" id=\"editor-board\" role=\"group\" aria-label=\"board: pick a piece or the eraser, then click squares\" data-variant=\"{}\" data-hands=\"{}\">",
+        escape(variant.name()),
+        u8::from(hands)
+    );
+    out.push_str(&render_svg(
+        &positions[0],
+        &Diagram {
+            coordinates: true,
+            legend: false,
+            ..Diagram::default()
+        },
+    ));
+    out.push_str("</div></div><div class=\"side-col\"><p class=\"note\">Pick a piece (or the eraser), then click squares to place it; the position string above follows, and <em>Search games</em> shows the opening tree and the games reaching it. Leave the side to move and castling open to search every state.</p><div class=\"palette\" id=\"palette\" role=\"toolbar\" aria-label=\"pieces\">");
+    out.push_str(&crate::render::render_palette(&variant));
+    out.push_str("</div><p class=\"editor-tools\"><button type=\"button\" id=\"editor-eraser\">eraser</button> <button type=\"button\" id=\"editor-clear\">clear the board</button> <a id=\"editor-start\" href=\"/editor?variant=");
+    out.push_str(&escape(&percent_encode(variant.name())));
+    out.push_str("\">start position</a></p></div></div>");
+    Ok(page("Board editor", &out))
+}
+
 fn position_page(db: &Database, req: &Request) -> Answer {
     let (variant, positions, fen) = position_param(db, req)?;
     let paging = paging(req)?;
@@ -1092,7 +1189,7 @@ fn position_page(db: &Database, req: &Request) -> Answer {
     out.push_str("</section></div></div>");
     let _ = write!(
         out,
-        "<p class=\"api\"><a href=\"/api/tree?{q}\">tree JSON</a> · <a href=\"/api/position?{q}\">games JSON</a> · <a href=\"/api/diagram.svg?{q}\">SVG</a></p>",
+        "<p class=\"api\"><a id=\"edit\" href=\"/editor?{q}\">edit this position</a> · <a href=\"/api/tree?{q}\">tree JSON</a> · <a href=\"/api/position?{q}\">games JSON</a> · <a href=\"/api/diagram.svg?{q}\">SVG</a></p>",
         q = escape(&format!(
             "variant={}&fen={}",
             percent_encode(variant.name()),
@@ -1103,32 +1200,81 @@ fn position_page(db: &Database, req: &Request) -> Answer {
 }
 
 /// Writes the comments of a move as spans.
+/// Writes the comments of a move as spans, without the commands the
+/// board, the clocks and the graph show (`[%clk 0:03:00]`, `[%eval 0.2]`,
+/// `[%cal Gf3e5]`: docs/notation.md §14); a comment of commands alone is
+/// not written (the original text, linked below, keeps them).
 fn comments(out: &mut String, list: &[String]) {
     for c in list {
-        let _ = write!(out, " <span class=\"comment\">{}</span>", escape(c.trim()));
+        let text = without_commands(c);
+        if !text.is_empty() {
+            let _ = write!(out, " <span class=\"comment\">{}</span>", escape(&text));
+        }
     }
+}
+
+/// `comment` without its `[%name ...]` commands, its spaces closed up.
+fn without_commands(comment: &str) -> String {
+    let mut out = String::with_capacity(comment.len());
+    let mut rest = comment;
+    while let Some(at) = rest.find("[%") {
+        out.push_str(&rest[..at]);
+        match rest[at..].find(']') {
+            Some(end) => rest = &rest[at + end + 1..],
+            None => {
+                // An unclosed command is text.
+                out.push_str(&rest[at..]);
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer {
     let v = GameView::load(db, id)?;
+    let (title, body) = game_body(db, req, &v, Some(id), deadline)?;
+    Ok(page(&title, &body))
+}
+
+/// A game's page (without its frame): the stored game `id`, or a game
+/// of an opened text (`None`: its moves link to nothing the server
+/// keeps, and the page's script steps through them). Gives the title too.
+pub(crate) fn game_body(
+    db: &Database,
+    req: &Request,
+    v: &GameView,
+    id: Option<i64>,
+    deadline: Instant,
+) -> Result<(String, String), Fault> {
     let plies = v.plies();
     let ply = ply_param(req, "ply")?.unwrap_or(0).min(plies);
+    let var = board::var_param(req)?;
     let window = window_of(ply, plies);
-    let walked = match v.line(db)? {
+    let line = v.line(db)?;
+    let start_fen = line.as_ref().map(|(s, _)| write_position(s));
+    let walked = match line {
         Some((start, moves)) => Some(walk(
-            id,
+            id.unwrap_or(0),
             start,
             moves,
             WalkTo {
                 ply,
                 window: window.clone(),
-                texts: false,
+                keep_before: &|p| v.has_variations(p),
             },
             deadline,
         )?),
         None => None,
     };
     let flip = req.param("flip").is_some_and(|f| f != "0");
+    let links = MoveLinks {
+        id,
+        flip,
+        ply,
+        var: var.as_deref(),
+    };
     // What the main line's comments say ([%clk], [%eval], [%cal], ...),
     // by ply from 1 (short games: a long one's comments are not read).
     let notes: Vec<Annotations> = v.game.as_ref().map_or_else(Vec::new, |g| {
@@ -1138,35 +1284,81 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
             .map(|n| annotations::read(&n.comments))
             .collect()
     });
+    // The variations of the window's plies, replayed.
+    let branches: Vec<(usize, Vec<Vec<LineMove>>)> = walked
+        .iter()
+        .flat_map(|w| &w.window)
+        .filter_map(|p| {
+            let node = v.node(p.ply)?;
+            Some((
+                p.ply,
+                board::replay_variations(p.before.as_ref()?, node, "", 0),
+            ))
+        })
+        .collect();
+    let lines_at = |p: usize| {
+        branches
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(&[][..], |(_, l)| &l[..])
+    };
+    let shown_var = match &var {
+        None => None,
+        Some(path) => Some(
+            board::find_in(lines_at(ply), path)
+                .filter(|m| m.played.is_some())
+                .ok_or_else(|| {
+                    Fault::BadRequest(format!(
+                        "var: ply {ply} has no variation move {path} that replays"
+                    ))
+                })?,
+        ),
+    };
     let white = v.tag("White").unwrap_or("?");
     let black = v.tag("Black").unwrap_or("?");
     let title = format!("{white} – {black}");
     let variant = db.registry().lookup(&v.stored.variant);
     let mut out = String::new();
-    game_heading(&mut out, &v, white, black, variant.as_ref());
+    game_heading(&mut out, v, white, black, variant.as_ref());
     out.push_str("<div class=\"layout\"><div class=\"board-col\">");
-    let href = |p: usize| {
-        let mut h = format!("/game/{id}?ply={p}");
-        if flip {
-            h.push_str("&flip=1");
-        }
-        h
-    };
-    if let Some(w) = &walked {
-        let pos = &w.at;
-        let last = w
-            .last
+    let href = |p: usize, path: Option<&str>| links.href(p, path);
+    let main_href = |p: usize| href(p, None);
+    let shown = match (&walked, shown_var) {
+        (Some(w), None) => Some((
+            w.at.clone(),
+            w.last.filter(|m| !m.is_null()),
+            ply.checked_sub(1).and_then(|i| notes.get(i)),
+        )),
+        (Some(_), Some(m)) => m
+            .played
             .as_ref()
-            .filter(|m| !m.is_null())
-            .map(|m| (m.from, m.to));
-        out.push_str("<div class=\"board\" id=\"board\">");
-        let marks = ply.checked_sub(1).and_then(|i| notes.get(i));
+            .map(|(mv, after)| (after.clone(), Some(*mv), Some(&m.notes))),
+        (None, _) => None,
+    };
+    if let (Some((pos, last, marks)), Some(start_fen)) = (&shown, &start_fen) {
+        let fen = write_position(pos);
+        let _ = write!(
+            out,
+            "<div class=\"board\" id=\"board\" role=\"group\" aria-label=\"board: click a piece, then a square, to move it\"{} data-variant=\"{}\" data-fen=\"{}\" data-start=\"{}\" data-flip=\"{}\" data-ply=\"{ply}\" data-plies=\"{plies}\" data-var=\"{}\">",
+            id.map_or(String::new(), |id| format!(" data-game=\"{id}\"")),
+            escape(&v.stored.variant),
+            escape(&fen),
+            escape(start_fen),
+            u8::from(flip),
+            escape(var.as_deref().unwrap_or("")),
+        );
         out.push_str(&render_svg(
             pos,
             &Diagram {
                 flip,
                 coordinates: true,
-                last_move: last,
+                last_move: last.map(|m| {
+                    if m.dropped().is_some() {
+                        (m.to, m.to)
+                    } else {
+                        (m.from, m.to)
+                    }
+                }),
                 colored_arrows: marks.map_or_else(Vec::new, |m| {
                     m.arrows
                         .iter()
@@ -1182,23 +1374,50 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
                 ..Diagram::default()
             },
         ));
-        let _ = write!(
-            out,
-            "</div><nav class=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"/game/{id}?ply={ply}{}\" title=\"turn the board\">⇅</a></nav>",
-            href(0),
-            href(ply.saturating_sub(1)),
-            href((ply + 1).min(plies)),
-            href(plies),
-            if flip { "" } else { "&flip=1" },
-        );
-        let _ = write!(
-            out,
-            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">Ply {ply} of {plies}</p><p class=\"fen\"><code id=\"fen\">{}</code></p>",
-            escape(&write_position(pos))
-        );
+        let (prev, next) = match &var {
+            None => (
+                main_href(ply.saturating_sub(1)),
+                main_href((ply + 1).min(plies)),
+            ),
+            Some(path) => {
+                let (p, before) = board::before_var(ply, path);
+                let after = board::after_var(lines_at(ply), path);
+                (
+                    href(p, before.as_deref()),
+                    href(ply, Some(after.as_deref().unwrap_or(path))),
+                )
+            }
+        };
+        // Under the board: the clocks, the steps and what the board says,
+        // then the evaluation graph, in sight with the board.
+        out.push_str("</div>");
         let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
         clocks(&mut out, &notes, ply, first_mover);
-        eval_graph(&mut out, &notes, ply, &href);
+        let _ = write!(
+            out,
+            "<p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav><form class=\"move-form\" id=\"move-form\" hidden><label>move <input id=\"move-input\" size=\"10\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"Nf3, e2e4\" aria-label=\"type a move to play on the board\"></label> <button type=\"submit\">play</button></form>",
+            main_href(0),
+            escape(&prev),
+            escape(&next),
+            main_href(plies),
+            escape(
+                &MoveLinks {
+                    flip: !flip,
+                    ..links
+                }
+                .href(ply, var.as_deref())
+            ),
+        );
+        eval_graph(&mut out, &notes, ply, &main_href);
+        let _ = write!(
+            out,
+            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">{}</p><p class=\"fen\"><code id=\"fen\">{}</code></p><div class=\"export-box\" id=\"export-box\" hidden><textarea id=\"export-text\" readonly rows=\"6\" aria-label=\"the line as XPGN\"></textarea><a id=\"export-download\" download=\"line.xpgn\" href=\"#\">download</a></div>",
+            match &var {
+                None => format!("Ply {ply} of {plies}"),
+                Some(_) => format!("Variation at ply {ply} of {plies}"),
+            },
+            escape(&fen)
+        );
         if let Some(variant) = &variant {
             let _ = write!(
                 out,
@@ -1210,20 +1429,195 @@ fn game_page(db: &Database, req: &Request, id: i64, deadline: Instant) -> Answer
         out.push_str("<p class=\"empty\">The game's start position cannot be read.</p>");
     }
     out.push_str("</div><div class=\"side-col\">");
-    let shown = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
-    move_list(&mut out, &v, shown, &window, ply, &href);
-    diagnostics_section(&mut out, &v);
+    let shown_plies = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
+    move_list(&mut out, v, shown_plies, &notes, &lines_at, &window, &links);
+    diagnostics_section(&mut out, v);
     // Tree of the current position: the page is shown without it when it
     // takes too long.
-    if let (Some(variant), Some(w)) = (&variant, &walked) {
-        match db.tree(&w.at) {
-            Ok(tree) => tree_table(&mut out, variant, &w.at, &tree, w.next.as_ref()),
+    if let (Some(variant), Some((pos, _, _))) = (&variant, &shown) {
+        let next = if var.is_none() {
+            walked.as_ref().and_then(|w| w.next)
+        } else {
+            None
+        };
+        match db.tree(pos) {
+            Ok(tree) => tree_table(&mut out, variant, pos, &tree, next.as_ref()),
             Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
             Err(e) => return Err(e.into()),
         }
     }
-    tags_and_original(&mut out, &v, id);
-    Ok(page(&title, &out))
+    tags_and_original(&mut out, v, id);
+    Ok((title, out))
+}
+
+/// How the move list links its moves: the game, the board's side, and
+/// the move shown (main-line ply, variation path).
+#[derive(Clone, Copy)]
+struct MoveLinks<'a> {
+    id: Option<i64>,
+    flip: bool,
+    ply: usize,
+    var: Option<&'a str>,
+}
+
+impl MoveLinks<'_> {
+    /// The URL of a move: its page, or for an opened text, a fragment.
+    fn href(&self, ply: usize, path: Option<&str>) -> String {
+        let mut h = match self.id {
+            Some(id) => format!("/game/{id}?ply={ply}"),
+            None => format!("#ply={ply}"),
+        };
+        if let Some(path) = path {
+            h.push_str("&var=");
+            h.push_str(path);
+        }
+        if self.flip {
+            h.push_str("&flip=1");
+        }
+        h
+    }
+}
+
+/// A move of the move list: an `a.move` whose attributes the page's
+/// script steps with (docs/serve.md, "The board").
+struct MoveLink<'a> {
+    id: String,
+    ply: usize,
+    anchor: usize,
+    path: Option<&'a str>,
+    san: &'a str,
+    fen: &'a str,
+    mv: &'a Move,
+    mover: Color,
+    prev: &'a str,
+    notes: Option<&'a Annotations>,
+    nags: &'a [u8],
+}
+
+fn move_link(out: &mut String, m: &MoveLink, links: &MoveLinks) {
+    let current = links.ply == m.anchor && links.var == m.path;
+    let _ = write!(
+        out,
+        " <a class=\"move{}\" id=\"{}\" data-ply=\"{}\" data-fen=\"{}\" data-to=\"{}\" data-side=\"{}\"",
+        if current { " current" } else { "" },
+        m.id,
+        m.ply,
+        escape(m.fen),
+        m.mv.to,
+        side(m.mover),
+    );
+    // A main-line move's anchor is its ply, and the move before it ply - 1.
+    if let Some(path) = m.path {
+        let _ = write!(
+            out,
+            " data-anchor=\"{}\" data-path=\"{}\" data-prev=\"{}\"",
+            m.anchor,
+            escape(path),
+            m.prev
+        );
+    }
+    if m.mv.dropped().is_none() {
+        let _ = write!(out, " data-from=\"{}\"", m.mv.from);
+    }
+    if let Some(n) = m.notes {
+        board::note_attributes(out, n);
+    }
+    let _ = write!(
+        out,
+        " href=\"{}\">{}",
+        escape(&links.href(m.anchor, m.path)),
+        escape(m.san)
+    );
+    for &n in m.nags {
+        nag_html(out, n);
+    }
+    out.push_str("</a>");
+}
+
+/// A NAG as its symbol, with its meaning as a tooltip.
+fn nag_html(out: &mut String, n: u8) {
+    match board::nag_symbol(n) {
+        Some((_, meaning)) => {
+            let _ = write!(
+                out,
+                "<span class=\"nag\" title=\"{meaning} (${n})\">{}</span>",
+                escape(&board::nag_text(n))
+            );
+        }
+        None => out.push_str(&escape(&board::nag_text(n))),
+    }
+}
+
+/// The variations of `node` (the move of ply `ply`, main-line ply
+/// `anchor`) as nested spans of move links; `prev` is the id of the move
+/// before `node`. Variations too deep to replay are text.
+fn variations_html(
+    out: &mut String,
+    lines: &[Vec<LineMove>],
+    node: &Node,
+    (anchor, ply): (usize, usize),
+    prev: &str,
+    links: &MoveLinks,
+) {
+    if lines.is_empty() {
+        for line in &node.variations {
+            let _ = write!(
+                out,
+                " <span class=\"variation\">({})</span>",
+                escape(&line_text(line))
+            );
+        }
+        return;
+    }
+    for line in lines {
+        out.push_str(" <span class=\"variation\">(");
+        let mut before = prev.to_string();
+        for (i, m) in line.iter().enumerate() {
+            comments(out, &m.node.comments_before);
+            let (Some((mv, after)), Some((turn, fullmove))) = (&m.played, m.number) else {
+                let _ = write!(
+                    out,
+                    " <span class=\"move unplayed\" title=\"does not replay\">{}</span>",
+                    escape(&m.san)
+                );
+                comments(out, &m.node.comments);
+                continue;
+            };
+            if turn == Color::White || i == 0 {
+                let dots = if turn == Color::White { "." } else { "..." };
+                let _ = write!(out, " <span class=\"num\">{fullmove}{dots}</span>");
+            }
+            let id = format!("v{anchor}-{}", m.path.replace('.', "-"));
+            move_link(
+                out,
+                &MoveLink {
+                    id: id.clone(),
+                    ply: ply + i,
+                    anchor,
+                    path: Some(&m.path),
+                    san: &m.san,
+                    fen: &write_position(after),
+                    mv,
+                    mover: turn,
+                    prev: &before,
+                    notes: Some(&m.notes),
+                    nags: &m.node.nags,
+                },
+                links,
+            );
+            comments(out, &m.node.comments);
+            variations_html(
+                out,
+                &m.variations,
+                m.node,
+                (anchor, ply + i),
+                &before,
+                links,
+            );
+            before = id;
+        }
+        out.push_str(")</span>");
+    }
 }
 
 /// A clock in milliseconds as `H:MM:SS` (and tenths when it has them).
@@ -1355,16 +1749,19 @@ fn game_heading(
     out.push_str("</p>");
 }
 
-/// One window of the move list (`shown`, the plies of `window`), with
-/// links to the windows before and after it; the moves as read that did
-/// not replay, the final comments and the result after the last.
-fn move_list(
+/// One window of the move list (`shown`, the plies of `window`), each
+/// move a link carrying the position after it, the variations of each
+/// replayed (`lines_at`), with links to the windows before and after it;
+/// the moves as read that did not replay, the final comments and the
+/// result after the last.
+fn move_list<'g>(
     out: &mut String,
     v: &GameView,
     shown: &[PlyView],
+    notes: &[Annotations],
+    lines_at: &dyn Fn(usize) -> &'g [Vec<LineMove<'g>>],
     window: &std::ops::Range<usize>,
-    ply: usize,
-    href: &dyn Fn(usize) -> String,
+    links: &MoveLinks,
 ) {
     let plies = v.plies();
     out.push_str("<section class=\"moves\"><h2>Moves</h2>");
@@ -1376,12 +1773,17 @@ fn move_list(
             window.end.saturating_sub(1)
         );
     }
-    out.push_str("<div class=\"movelist\" id=\"moves\">");
+    let _ = write!(
+        out,
+        "<div class=\"movelist\" id=\"moves\" data-from=\"{}\" data-to=\"{}\">",
+        window.start,
+        window.end.saturating_sub(1)
+    );
     if window.start > 1 {
         let _ = write!(
             out,
             "<a class=\"window-prev\" id=\"window-prev\" href=\"{}\">&larr; plies {}–{}</a>",
-            href(window.start - 1),
+            escape(&links.href(window.start - 1, None)),
             window.start.saturating_sub(MOVES_PAGE),
             window.start - 1
         );
@@ -1395,34 +1797,38 @@ fn move_list(
             let dots = if p.turn == Color::White { "." } else { "..." };
             let _ = write!(out, " <span class=\"num\">{}{dots}</span>", p.fullmove);
         }
-        let current = if p.ply == ply { " current" } else { "" };
-        let _ = write!(
+        let prev = if p.ply > 1 {
+            format!("m{}", p.ply - 1)
+        } else {
+            String::new()
+        };
+        move_link(
             out,
-            " <a class=\"move{current}\" data-ply=\"{}\" href=\"{}\">{}",
-            p.ply,
-            href(p.ply),
-            escape(&p.san)
+            &MoveLink {
+                id: format!("m{}", p.ply),
+                ply: p.ply,
+                anchor: p.ply,
+                path: None,
+                san: &p.san,
+                fen: &p.fen,
+                mv: &p.mv,
+                mover: p.turn,
+                prev: &prev,
+                notes: notes.get(p.ply - 1),
+                nags: node.map_or(&[][..], |n| &n.nags[..]),
+            },
+            links,
         );
-        for &n in node.map_or(&[][..], |n| &n.nags[..]) {
-            out.push_str(&escape(&nag(n)));
-        }
-        out.push_str("</a>");
         if let Some(n) = node {
             comments(out, &n.comments);
-            for line in &n.variations {
-                let _ = write!(
-                    out,
-                    " <span class=\"variation\">({})</span>",
-                    escape(&line_text(line))
-                );
-            }
+            variations_html(out, lines_at(p.ply), n, (p.ply, p.ply), &prev, links);
         }
     }
     if window.end <= plies {
         let _ = write!(
             out,
             " <a class=\"window-next\" id=\"window-next\" href=\"{}\">plies {}–{} &rarr;</a>",
-            href(window.end),
+            escape(&links.href(window.end, None)),
             window.end,
             (window.end + MOVES_PAGE - 1).min(plies)
         );
@@ -1495,7 +1901,7 @@ fn diagnostics_section(out: &mut String, v: &GameView) {
     out.push_str("</ul></section>");
 }
 
-fn tags_and_original(out: &mut String, v: &GameView, id: i64) {
+fn tags_and_original(out: &mut String, v: &GameView, id: Option<i64>) {
     out.push_str("<section class=\"tags\"><h2>Tags</h2><table class=\"tags\">");
     for (n, val) in &v.stored.tags {
         let _ = write!(
@@ -1521,16 +1927,33 @@ fn tags_and_original(out: &mut String, v: &GameView, id: i64) {
         v.stored.source.1,
         escape(&v.text)
     );
-    let _ = write!(
-        out,
-        "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p></div></div>"
-    );
+    if let Some(id) = id {
+        let _ = write!(
+            out,
+            "<p class=\"api\"><a href=\"/api/game/{id}\">JSON</a> · <a href=\"/api/export/{id}\">XPGN</a> · <a href=\"/api/export/{id}?to=original\">original</a></p>"
+        );
+    }
+    out.push_str("</div></div>");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::pgn::parse_game;
+
+    #[test]
+    fn comments_are_shown_without_their_commands() {
+        assert_eq!(
+            without_commands("[%eval 0.2] [%clk 0:03:00] A fine move [%cal Gf3e5]"),
+            "A fine move"
+        );
+        assert_eq!(without_commands("[%clk 0:03:00]"), "");
+        assert_eq!(
+            without_commands("no commands, [brackets] kept"),
+            "no commands, [brackets] kept"
+        );
+        assert_eq!(without_commands("open [%clk 0:03"), "open [%clk 0:03");
+    }
 
     #[test]
     fn variations_are_written_in_order_nested_and_deep_ones_cut() {

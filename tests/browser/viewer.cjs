@@ -33,6 +33,16 @@ async function pieceOn(page, sq) {
   ).catch(() => null);
 }
 
+// Waits until the board shows `fen` (its data-fen changes once the
+// squares are drawn).
+async function boardAt(page, fen) {
+  await page.waitForFunction((f) => document.querySelector("#board").dataset.fen === f, fen, { timeout: 5000 });
+}
+
+async function noOverflow(page) {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
 async function main() {
   const browser = await chromium.launch({
     executablePath: process.env.XPGN_CHROMIUM,
@@ -76,24 +86,29 @@ async function main() {
     const gameUrl = new URL(page.url());
     const id = gameUrl.pathname.split("/").pop();
 
-    // 3. Step to the waiting promotion: click its move, then the arrow keys.
+    // 3. Step to the waiting promotion: click its move, then the arrow keys
+    // (the page steps without loading another).
     const promo = page.locator("a.move", { hasText: "&h8=C" });
     check((await promo.count()) === 1, "the move list shows the waiting promotion Cb3&h8=C");
-    await Promise.all([page.waitForNavigation(), promo.click()]);
+    await promo.click();
+    await boardAt(page, await promo.getAttribute("data-fen"));
     const ply = Number(new URL(page.url()).searchParams.get("ply"));
     check(ply > 0, "the ply is in the URL (ply=" + ply + ")");
     check((await pieceOn(page, "h8")) === "white courier", "at that ply h8 holds the promoted white Courier");
     await page.screenshot({ path: path.join(shots, "2-courier-spiel-promotion.png") });
-    await Promise.all([page.waitForNavigation(), page.keyboard.press("ArrowLeft")]);
+    await page.keyboard.press("ArrowLeft");
+    await boardAt(page, await page.getAttribute("#m" + (ply - 1), "data-fen"));
     check(new URL(page.url()).searchParams.get("ply") === String(ply - 1), "ArrowLeft steps back one ply");
     check((await pieceOn(page, "h8")) === "white pawn", "one ply earlier h8 holds the waiting pawn");
     check((await page.$('#board g.waiting[data-square="h8"]')) !== null, "the waiting pawn is marked");
     const legend = await page.$eval("#board g.legend", (g) => g.textContent);
     check(legend.includes("waiting pawn on h8"), "the legend names the waiting pawn");
     await page.screenshot({ path: path.join(shots, "3-courier-spiel-waiting.png") });
-    await Promise.all([page.waitForNavigation(), page.keyboard.press("ArrowRight")]);
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, await promo.getAttribute("data-fen"));
     check(new URL(page.url()).searchParams.get("ply") === String(ply), "ArrowRight steps forward again");
-    await Promise.all([page.waitForNavigation(), page.click("#next")]);
+    await page.click("#next");
+    await boardAt(page, await page.getAttribute("#m" + (ply + 1), "data-fen"));
     check(new URL(page.url()).searchParams.get("ply") === String(ply + 1), "the > button steps forward");
 
     // 4. A tree move: from the game's start position.
@@ -165,6 +180,212 @@ async function main() {
     await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete && i.naturalWidth > 0));
     await page.screenshot({ path: path.join(shots, "0-all-variants-40px.png"), fullPage: true });
     check(true, "every variant's start position drawn at 40 px a square");
+
+    // 10. The analysis board: keys, variations, the URL, clocks, arrows.
+    await page.setViewportSize({ width: 1320, height: 960 });
+    const blitz = (await api(page, "/api/games?event=Online%20blitz")).games[0].id;
+    await page.goto(base + "/game/" + blitz);
+    const startFen = await page.getAttribute("#board", "data-fen");
+    check((await pieceOn(page, "e2")) === "white pawn", "the game opens at its start");
+    for (let p = 1; p <= 3; p++) {
+      await page.keyboard.press("ArrowRight");
+      await boardAt(page, await page.getAttribute("#m" + p, "data-fen"));
+    }
+    check((await pieceOn(page, "f3")) === "white knight" && (await pieceOn(page, "e5")) === "black pawn",
+      "three ArrowRight steps reach 2. Nf3, square by square");
+    check(new URL(page.url()).searchParams.get("ply") === "3", "the URL follows the ply shown");
+    await page.keyboard.press("Home");
+    await boardAt(page, startFen);
+    check((await pieceOn(page, "f3")) === null, "Home goes back to the start");
+    await page.keyboard.press("End");
+    await boardAt(page, await page.getAttribute("#m39", "data-fen"));
+    check((await pieceOn(page, "f3")) === "white queen", "End shows the last position (20. Qf3)");
+    const d5 = page.locator("#v6-0-3");
+    check((await d5.textContent()) === "d5", "the variation 3... Nf6 4. Ng5 d5 is listed move by move");
+    await d5.click();
+    await boardAt(page, await d5.getAttribute("data-fen"));
+    const inVar = new URL(page.url());
+    check((await pieceOn(page, "d5")) === "black pawn" && (await pieceOn(page, "g5")) === "white knight" &&
+      inVar.searchParams.get("ply") === "6" && inVar.searchParams.get("var") === "0.3",
+      "clicking the variation move d5 shows its position, and the URL names it");
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, await page.getAttribute("#v6-0-4", "data-fen"));
+    check((await pieceOn(page, "d5")) === "white pawn", "ArrowRight steps along the variation (5. exd5)");
+    await page.keyboard.press("ArrowUp");
+    await boardAt(page, await page.getAttribute("#m5", "data-fen"));
+    check((await pieceOn(page, "c4")) === "white bishop" && (await pieceOn(page, "f6")) === null,
+      "ArrowUp leaves the variation for the position it branches from");
+    await page.keyboard.press("ArrowDown");
+    await boardAt(page, await page.getAttribute("#v6-0-1", "data-fen"));
+    check((await pieceOn(page, "f6")) === "black knight", "ArrowDown enters the variation (3... Nf6)");
+    await page.goto(base + "/game/" + blitz + "?ply=6&var=0.3");
+    check((await page.getAttribute("#board", "data-fen")) === (await d5.getAttribute("data-fen")) &&
+      (await pieceOn(page, "d5")) === "black pawn", "the variation's URL opens that position");
+    await page.click("#m17");
+    await boardAt(page, await page.getAttribute("#m17", "data-fen"));
+    const clocks = await page.textContent("#clocks");
+    check(clocks.includes("White 0:03:50") && clocks.includes("Black 0:04:00"),
+      "the clocks follow the ply shown (" + clocks + ")");
+    check((await page.$('#board g.arrow[data-from="d5"][data-to="c6"][data-color="green"]')) !== null,
+      "the comment's arrow is drawn at its ply");
+    const x = await page.getAttribute("#eval-graph line.current", "x1");
+    check(Math.abs(Number(x) - 17 / 39 * 560) < 0.2, "the evaluation graph marks the ply shown");
+    await page.keyboard.press("f");
+    await page.waitForFunction(() => document.querySelector('#board rect.square[data-square="a1"]').getAttribute("y") === "0");
+    check(new URL(page.url()).searchParams.get("flip") === "1", "f turns the board, and the URL says so");
+    await page.keyboard.press("f");
+    await page.waitForFunction(() => document.querySelector('#board rect.square[data-square="a1"]').getAttribute("y") !== "0");
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.click("#m19");
+    await boardAt(page, await page.getAttribute("#m19", "data-fen"));
+    // The board's column alone: the board, the clocks, the graph.
+    await page.locator(".board-col").screenshot({ path: path.join(docs || shots, "blitz-clocks-evaluation.png") });
+    await page.setViewportSize({ width: 1320, height: 960 });
+
+    // 11. Moves on a 12x8 board (Counsellor Chess), by clicking.
+    await page.goto(base + "/game/" + coId + "?ply=0");
+    const coStart = await page.getAttribute("#board", "data-fen");
+    const q = (p) => "/api/moves?variant=counsellor&fen=" + encodeURIComponent(coStart) + p;
+    const why = (await api(page, q("&from=l1&to=l5"))).reason;
+    await page.click('#board g.piece[data-square="l1"]');
+    await page.click('#board rect.square[data-square="l5"]', { force: true });
+    await page.waitForFunction(() => document.querySelector("#board-message").textContent.length > 0);
+    const said = await page.textContent("#board-message");
+    check(said === "Illegal: " + why && (await page.getAttribute("#board", "data-fen")) === coStart &&
+      (await pieceOn(page, "l1")) === "white rook",
+      "an illegal move on the 12x8 board snaps back with the reason (" + said + ")");
+    const k4 = (await api(page, q("&from=k2&to=k4"))).moves[0];
+    await page.click('#board g.piece[data-square="k2"]');
+    check((await page.$('#board rect.square.target[data-square="k4"]')) !== null, "a selected piece shows where it may go");
+    await page.click('#board rect.square[data-square="k4"]', { force: true });
+    await boardAt(page, k4.fen);
+    check((await pieceOn(page, "k4")) === "white pawn" && (await pieceOn(page, "k2")) === null &&
+      (await page.getAttribute("#moves a.move.current", "data-fen")) === k4.fen,
+      "a legal move by clicking on the 12x8 board is played and listed (" + k4.san + ")");
+    await page.click("#export");
+    const exported = await page.inputValue("#export-text");
+    check(exported.includes('[Variant "counsellor"]') && exported.includes("1. " + k4.san + " *"),
+      "the line made on the board exports as XPGN");
+    await page.keyboard.press("ArrowLeft");
+    await boardAt(page, coStart);
+    check((await pieceOn(page, "k2")) === "white pawn", "stepping back from the new move restores the board");
+    const nj3 = (await api(page, q("&from=k1&to=j3"))).moves[0];
+    const centre = async (sel) => {
+      const b = await page.locator(sel).boundingBox();
+      return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    const [kx, ky] = await centre('#board rect.square[data-square="k1"]');
+    const [jx, jy] = await centre('#board rect.square[data-square="j3"]');
+    await page.mouse.move(kx, ky);
+    await page.mouse.down();
+    await page.mouse.move((kx + jx) / 2, (ky + jy) / 2, { steps: 4 });
+    await page.mouse.move(jx, jy, { steps: 4 });
+    await page.mouse.up();
+    await boardAt(page, nj3.fen);
+    check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null,
+      "dragging the knight from k1 to j3 plays " + nj3.san);
+
+    // 12. Crazyhouse: the hands beside the board, a drop by clicking.
+    const zh = (await api(page, "/api/games?variant=crazyhouse")).games[0].id;
+    await page.goto(base + "/game/" + zh + "?ply=16");
+    const hand = await page.$$eval('#board g.hand[data-color="white"] g.hand-piece', (gs) => gs.map((g) => g.getAttribute("data-piece")));
+    check(hand.includes("white pawn"), "White's captured pawn is drawn in its hand (" + hand.join(", ") + ")");
+    await page.click('#board g.hand-piece[data-piece="white pawn"]');
+    await page.click('#board rect.square[data-square="e5"]', { force: true });
+    await boardAt(page, await page.getAttribute("#m17", "data-fen"));
+    check((await pieceOn(page, "e5")) === "white pawn" && new URL(page.url()).searchParams.get("ply") === "17",
+      "dropping the pawn on e5 by clicking is the game's own 9. P@e5");
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await page.goto(base + "/game/" + zh + "?ply=30");
+    await page.locator("#board").screenshot({ path: path.join(docs || shots, "crazyhouse-hands.png") });
+    await page.setViewportSize({ width: 1320, height: 960 });
+
+    // 14. Open a text without importing it: a pasted game with an error.
+    await page.goto(base + "/open");
+    const pasted = '[Event "Pasted"]\n[Variant "Counsellor"]\n\n1. k4 k5 2. l1l5 *\n';
+    await page.fill("#open-text", pasted);
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    const diag = await page.textContent("section.diagnostics li.error");
+    check(diag.includes("ply 3") && diag.includes("the Rook on l1 cannot reach l5: l2 is in the way"),
+      "the pasted game's diagnostic is shown (" + diag + ")");
+    check((await page.textContent("#opened")).includes("not stored"), "the page says the text is not stored");
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, await page.getAttribute("#m1", "data-fen"));
+    check((await pieceOn(page, "k4")) === "white pawn", "the opened game steps on its board");
+    // A move typed: played if legal, refused with the reason if not.
+    await page.keyboard.press("Home");
+    await boardAt(page, await page.getAttribute("#board", "data-start"));
+    await page.fill("#move-input", "Ke2");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => document.querySelector("#board-message").textContent.length > 0);
+    check((await page.textContent("#board-message")).startsWith("Illegal: "), "a typed illegal move is refused with the reason");
+    await page.fill("#move-input", "Nj3");
+    await page.press("#move-input", "Enter");
+    await page.waitForFunction(() => document.querySelector('#board g.piece[data-square="j3"]') !== null);
+    check((await pieceOn(page, "j3")) === "white knight", "a typed move is played on the board");
+    // Gating (Seirawan): the squares alone do not say which move; buttons ask.
+    await page.goto(base + "/open");
+    await page.fill("#open-text", '[Event "Gates"]\n[Variant "Seirawan"]\n\n1. e4 e5 *\n');
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    await page.click('#board g.piece[data-square="g1"]');
+    await page.click('#board rect.square[data-square="f3"]', { force: true });
+    await page.waitForSelector("#choices button.choice");
+    const offered = await page.$$eval("#choices button.choice", (bs) => bs.map((b) => b.textContent));
+    check(offered.join(" ") === "Nf3 Nf3/H Nf3/E", "moving the knight off its gate offers " + offered.join(", "));
+    await page.click('#choices button.choice:has-text("Nf3/H")');
+    await page.waitForFunction(() => document.querySelector('#board g.piece[data-square="g1"]') !== null &&
+      document.querySelector('#board g.piece[data-square="g1"]').getAttribute("data-piece") === "white hawk");
+    check((await pieceOn(page, "f3")) === "white knight", "the chosen move gates the Hawk onto g1");
+    const stored = await api(page, "/api/games?event=Pasted");
+    check(stored.games.length === 0, "nothing of it was stored");
+
+    // 15. The board editor: set up 1. e4 e5 2. Nf3 from the start position,
+    // Black to move; the search finds what `xpgn query --fen` finds.
+    await page.goto(base + "/editor?variant=chess");
+    await page.click("#editor-eraser");
+    for (const sq of ["e2", "e7", "g1"]) await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    for (const [piece, sq] of [["white pawn", "e4"], ["white knight", "f3"], ["black pawn", "e5"]]) {
+      await page.click('#palette g.palette-piece[data-piece="' + piece + '"]');
+      await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    }
+    await page.selectOption("#editor-turn", "b");
+    const edited = await page.inputValue("#f-fen");
+    check(edited === process.env.XPGN_EDITOR_POSITION, "the editor writes the position string of its board (" + edited + ")");
+    await page.screenshot({ path: path.join(shots, "7-board-editor.png") });
+    await Promise.all([page.waitForNavigation(), page.click("#editor-search")]);
+    const foundIds = await page.$$eval("section.reaching a.game-link", (as) => as.map((a) => a.textContent));
+    check(foundIds.join(",") === process.env.XPGN_EDITOR_GAMES,
+      "the editor's position finds the games xpgn query --fen finds (" + foundIds.join(", ") + ")");
+
+    // 16. A game of 1200 plies: its move list comes 500 plies at a time;
+    // stepping past a window's end loads the next, and back again.
+    const long = (await api(page, "/api/games?event=Knights")).games[0].id;
+    await page.goto(base + "/game/" + long + "?ply=500");
+    check((await page.$$("#moves a.move")).length === 500 && (await page.$("#m501")) === null,
+      "the page holds the window of plies 1-500");
+    const after501 = (await api(page, "/api/game/" + long + "?ply=501&from=501&count=1")).position.fen;
+    await page.keyboard.press("ArrowRight");
+    await boardAt(page, after501);
+    check(new URL(page.url()).searchParams.get("ply") === "501" && (await page.$("#m501")) !== null &&
+      (await page.$("#m500")) === null && (await pieceOn(page, "f3")) === "white knight",
+      "stepping past the window's last ply loads the next window");
+    await page.keyboard.press("ArrowLeft");
+    await boardAt(page, await page.getAttribute("#m500", "data-fen"));
+    check(new URL(page.url()).searchParams.get("ply") === "500", "stepping back before its first ply loads the window before");
+    await page.keyboard.press("End");
+    await boardAt(page, await page.getAttribute("#m1200", "data-fen"));
+    check((await page.textContent("#ply")) === "Ply 1200 of 1200", "End loads the last window");
+
+    // 13. From a phone to a wide screen: no horizontal overflow.
+    for (const width of [360, 1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const p of ["/", "/game/" + blitz + "?ply=17", "/game/" + coId + "?ply=23", "/position?variant=chess",
+        "/editor?variant=counsellor", "/open"]) {
+        await page.goto(base + p);
+        check(await noOverflow(page), "no horizontal overflow at " + width + " px on " + p);
+      }
+      check(true, "no horizontal overflow at " + width + " px");
+    }
 
     check(errors.length === 0, "no script errors on any page (" + errors.join("; ") + ")");
   } finally {

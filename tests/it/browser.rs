@@ -9,8 +9,8 @@
 //! missing the test says what and how to install it, and is skipped.
 //!
 //! Screenshots go to `target/browser-shots/`; with
-//! `XPGN_DOCS_SCREENSHOTS=1` the two README screenshots are written to
-//! `docs/` instead.
+//! `XPGN_DOCS_SCREENSHOTS=1` the screenshots of docs/serve.md are written
+//! to `docs/` instead.
 #![cfg(feature = "serve")]
 
 use crate::support;
@@ -71,6 +71,10 @@ fn missing_tools(root: &Path) -> Option<String> {
     None
 }
 
+/// The position the browser sets up in the board editor: the board and
+/// side to move after 1. e4 e5 2. Nf3.
+const EDITOR_POSITION: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b";
+
 #[test]
 fn the_viewer_works_in_headless_chromium() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -85,13 +89,49 @@ fn the_viewer_works_in_headless_chromium() {
     let modules = playwright(root).expect("found above");
     let shots = root.join("target/browser-shots");
     std::fs::create_dir_all(&shots).unwrap();
-    let served = support::serve("browser", 0);
+    // 600 moves of knights out and back: 1200 plies, three windows of moves.
+    let mut knights = String::from("[Event \"Knights\"]\n[White \"Out\"]\n[Black \"Back\"]\n\n");
+    for i in 0..600 {
+        let pair = if i % 2 == 0 { "Nf3 Nf6" } else { "Ng1 Ng8" };
+        knights.push_str(&format!("{}. {pair}\n", i + 1));
+    }
+    knights.push_str("*\n");
+    let games = [
+        ("knights.pgn", knights.as_str()),
+        (
+            "blitz-with-clocks.pgn",
+            include_str!("../browser/games/blitz-with-clocks.pgn"),
+        ),
+        (
+            "crazyhouse.pgn",
+            include_str!("../browser/games/crazyhouse.pgn"),
+        ),
+    ];
+    let served = support::serve_with("browser", 0, &games, &[]);
+    // The games `xpgn query --fen` finds for the position the board
+    // editor sets up (1. e4 e5 2. Nf3, Black to move, any castling).
+    let query = support::xpgn(&[
+        "query",
+        "--db",
+        served.db().to_str().unwrap(),
+        "--fen",
+        EDITOR_POSITION,
+        "--format",
+        "json",
+    ]);
+    let expected: Vec<String> = String::from_utf8_lossy(&query.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].to_string())
+        .collect();
+    assert!(!expected.is_empty(), "xpgn query --fen finds games");
     let mut cmd = Command::new("node");
     cmd.arg(root.join("tests/browser/viewer.cjs"))
         .env("NODE_PATH", &modules)
         .env("XPGN_URL", format!("http://{}", served.addr))
         .env("XPGN_CHROMIUM", &chromium)
-        .env("XPGN_SHOTS", &shots);
+        .env("XPGN_SHOTS", &shots)
+        .env("XPGN_EDITOR_POSITION", EDITOR_POSITION)
+        .env("XPGN_EDITOR_GAMES", expected.join(","));
     if std::env::var_os("XPGN_DOCS_SCREENSHOTS").is_some() {
         cmd.env("XPGN_DOCS", root.join("docs"));
     }
@@ -101,5 +141,13 @@ fn the_viewer_works_in_headless_chromium() {
     println!("{out}");
     assert!(o.status.success(), "browser checks failed:\n{out}\n{err}");
     assert!(out.contains("ok: at that ply h8 holds the promoted white Courier"));
+    assert!(out.contains("ok: clicking the variation move d5 shows its position"));
+    assert!(out.contains("ok: an illegal move on the 12x8 board snaps back with the reason"));
+    assert!(out.contains("ok: no horizontal overflow at 360 px"));
+    assert!(out.contains("ok: the pasted game's diagnostic is shown"));
+    assert!(out.contains("ok: dragging the knight from k1 to j3 plays"));
+    assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
+    assert!(out.contains("ok: stepping past the window's last ply loads the next window"));
+    assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     println!("screenshots in {}", shots.display());
 }

@@ -121,10 +121,14 @@ fn paths_outside_the_routes_and_assets_are_404_and_only_get_is_served() {
     assert_eq!(status, 200);
     assert!(head.contains("Content-Type: text/css"));
     assert!(body.contains(".board-col"));
-    assert_eq!(
-        raw(&s.addr, "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n").0,
-        405
-    );
+    // POST opens a text (/open); nothing else takes it.
+    for path in ["/", "/game/1", "/api/games"] {
+        let post = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 0\r\n\r\n",
+            s.addr
+        );
+        assert_eq!(raw(&s.addr, &post).0, 405, "{path}");
+    }
     assert_eq!(raw(&s.addr, "DELETE /game/1 HTTP/1.1\r\n\r\n").0, 405);
     assert_eq!(raw(&s.addr, "GET http://evil/ HTTP/1.1\r\n\r\n").0, 400);
     assert_eq!(raw(&s.addr, "nonsense\r\n\r\n").0, 400);
@@ -305,7 +309,7 @@ fn a_long_game_is_shown_and_given_a_window_of_moves_at_a_time() {
     assert!(body.contains(&format!("Ply 59998 of {plies}")));
     assert!(body.contains(&format!("Plies 59501–60000 of {plies}")));
     assert_eq!(body.matches("<a class=\"move").count(), 500);
-    assert!(body.contains(r#"data-ply="59998" href="#));
+    assert!(body.contains(r#"<a class="move current" id="m59998" data-ply="59998" data-fen="#));
     assert!(body.contains(&format!("id=\"window-prev\" href=\"/game/{id}?ply=59500\"")));
     assert!(body.contains("<code id=\"fen\">rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w"));
 
@@ -603,4 +607,381 @@ fn a_game_page_shows_clocks_an_evaluation_graph_and_the_comment_arrows() {
     let other = game_id(&s, "event=Hostile");
     let (_, _, plain) = get(&s.addr, &format!("/game/{other}"));
     assert!(!plain.contains("id=\"clocks\"") && !plain.contains("eval-graph"));
+}
+
+const BLITZ: &str = include_str!("../browser/games/blitz-with-clocks.pgn");
+const HOUSE: &str = include_str!("../browser/games/crazyhouse.pgn");
+
+fn enc(text: &str) -> String {
+    xpgn::serve::http::percent_encode(text)
+}
+
+/// What `xpgn validate` says of the one faulty move of `game`: the text
+/// after the move as written.
+fn cli_reason(name: &str, game: &str, mv: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("xpgn-reason-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("game.xpgn");
+    std::fs::write(&file, game).unwrap();
+    let o = xpgn(&["validate", file.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    let line = out.lines().next().unwrap_or("");
+    let marker = format!("`{mv}`: ");
+    line[line.find(&marker).unwrap_or_else(|| panic!("{out}")) + marker.len()..].to_string()
+}
+
+#[test]
+fn the_legal_moves_of_a_position_come_with_their_san_and_an_illegal_one_with_the_cli_reason() {
+    let s = serve_with("moves", 0, &[("house.pgn", HOUSE)], &[]);
+    // Counsellor Chess, 12x8: the start position as the server writes it.
+    let start = get_json(&s.addr, "/api/position?variant=counsellor")["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let base = format!("/api/moves?variant=counsellor&fen={}", enc(&start));
+    let all = get_json(&s.addr, &base);
+    let moves = all["moves"].as_array().unwrap();
+    assert!(moves.len() > 20, "{all}");
+    assert_eq!(all["turn"], "white");
+    let k4 = moves
+        .iter()
+        .find(|m| m["from"] == "k2" && m["to"] == "k4")
+        .unwrap_or_else(|| panic!("{all}"));
+    assert_eq!(k4["san"], "k4");
+    assert!(k4["fen"].as_str().unwrap().contains(" b "), "{k4}");
+    // Each move's position is the one that move leads to: no two alike.
+    let mut fens: Vec<&str> = moves.iter().map(|m| m["fen"].as_str().unwrap()).collect();
+    fens.sort_unstable();
+    fens.dedup();
+    assert_eq!(fens.len(), moves.len());
+    // From one square to another that no legal move joins: the reason.
+    let illegal = get_json(&s.addr, &format!("{base}&from=l1&to=l5"));
+    assert_eq!(illegal["moves"].as_array().unwrap().len(), 0);
+    let game = "[Variant \"Counsellor\"]\n\n1. l1l5 *\n";
+    assert_eq!(
+        illegal["reason"].as_str().unwrap(),
+        cli_reason("co", game, "l1l5")
+    );
+    // Only the moves asked for: from k2.
+    let from_k2 = get_json(&s.addr, &format!("{base}&from=k2"));
+    assert!(
+        from_k2["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["from"] == "k2")
+    );
+    // Crazyhouse: drops from the hand, and a drop of a piece not held.
+    let id = game_id(&s, "event=House%20rules");
+    let at = get_json(&s.addr, &format!("/api/game/{id}?ply=16"));
+    let fen = at["position"]["fen"].as_str().unwrap().to_string();
+    let zh = format!("/api/moves?variant=crazyhouse&fen={}", enc(&fen));
+    let drops = get_json(&s.addr, &format!("{zh}&drop=pawn"));
+    let drops = drops["moves"].as_array().unwrap();
+    assert!(!drops.is_empty());
+    assert!(drops.iter().all(|m| m["drop"] == "pawn"
+        && m["from"].is_null()
+        && m["san"].as_str().unwrap().starts_with("P@")));
+    let no_queen = get_json(&s.addr, &format!("{zh}&drop=queen&to=h6"));
+    let text = HOUSE.split("\n\n").nth(1).unwrap();
+    let upto: Vec<&str> = text.split(' ').take(24).collect();
+    let game = format!("[Variant \"Crazyhouse\"]\n\n{} 9. Q@h6 *\n", upto.join(" "));
+    assert_eq!(
+        no_queen["reason"].as_str().unwrap(),
+        cli_reason("zh", &game, "Q@h6")
+    );
+    // Bad input: 400 with the reason.
+    for (query, why) in [
+        ("variant=chess&fen=nonsense", "fen: "),
+        ("variant=chess", "fen: a position string is needed"),
+        ("variant=dragonchess&fen=8", "unknown variant"),
+        (
+            &format!("variant=counsellor&fen={}&from=m9", enc(&start)),
+            "from: `m9` is no square",
+        ),
+        (
+            &format!("variant=counsellor&fen={}&drop=dragon", enc(&start)),
+            "drop: Counsellor Chess has no piece",
+        ),
+    ] {
+        let (status, _, body) = get(&s.addr, &format!("/api/moves?{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(why), "{query}: {body}");
+    }
+}
+
+#[test]
+fn the_board_svg_draws_an_exact_position_with_its_marks_and_refuses_bad_input() {
+    let s = serve("board-svg", 0);
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let base = format!("/api/board.svg?variant=chess&fen={}", enc(start));
+    let (status, head, svg) = get(
+        &s.addr,
+        &format!("{base}&flip=1&last=e2.e4&arrow=green.f3.e5&arrow=red.a1.a8&mark=blue.e5"),
+    );
+    assert_eq!(status, 200, "{svg}");
+    assert!(head.contains("Content-Type: image/svg+xml"));
+    assert!(svg.contains("data-from=\"f3\" data-to=\"e5\" data-color=\"green\""));
+    assert!(svg.contains("data-from=\"a1\" data-to=\"a8\" data-color=\"red\""));
+    assert!(svg.contains("class=\"mark\" data-square=\"e5\" data-color=\"blue\""));
+    assert!(svg.contains("<g class=\"last-move\"><rect data-square=\"e2\""));
+    for (query, why) in [
+        ("&last=e2.z9", "last: `z9` is no square"),
+        ("&arrow=purple.e2.e4", "arrow: `purple.e2.e4`"),
+        ("&arrow=green.e2", "arrow: COLOUR.FROM.TO"),
+        ("&mark=red.i1", "mark: `i1` is no square"),
+    ] {
+        let (status, _, body) = get(&s.addr, &format!("{base}{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(why), "{query}: {body}");
+    }
+    // The board alone is no position to draw a move on.
+    let (status, _, body) = get(
+        &s.addr,
+        "/api/board.svg?variant=chess&fen=8%2F8%2F8%2F8%2F8%2F8%2F8%2F8",
+    );
+    assert_eq!(status, 400);
+    assert!(body.contains("fen: position string"), "{body}");
+}
+
+/// The values of attribute `name` in `html`, in order.
+fn attributes<'h>(html: &'h str, name: &str) -> Vec<&'h str> {
+    let pattern = format!(" {name}=\"");
+    html.match_indices(&pattern)
+        .map(|(i, _)| {
+            let rest = &html[i + pattern.len()..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect()
+}
+
+#[test]
+fn variations_are_a_tree_of_moves_with_positions_and_each_move_has_its_own_url() {
+    let s = serve_with("variations", 0, &[("blitz.pgn", BLITZ)], &[]);
+    let id = game_id(&s, "event=Online%20blitz");
+    let g = get_json(&s.addr, &format!("/api/game/{id}"));
+    // 3... Nf6 4. Ng5 d5 5. exd5 Na5 $5, an alternative to 3... Bc5 (ply 6).
+    let line = &g["plies"][5]["lines"][0];
+    let sans: Vec<&str> = line
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["Nf6", "Ng5", "d5", "exd5", "Na5"]);
+    assert_eq!(line[4]["nags"], serde_json::json!([5]));
+    assert_eq!(line[2]["path"], "0.3");
+    let d5 = line[2]["fen"].as_str().unwrap();
+    assert!(
+        d5.starts_with("r1bqkb1r/ppp2ppp/2n2n2/3pp1N1/2B1P3/"),
+        "{d5}"
+    );
+    assert_eq!(g["plies"][16]["annotations"]["arrows"][0]["from"], "d5");
+    assert_eq!(g["plies"][16]["annotations"]["clock_ms"], 230_000);
+    // The page: each move a link with the position after it, the
+    // variation's third move at its own URL.
+    let (status, _, page) = get(&s.addr, &format!("/game/{id}?ply=6&var=0.3"));
+    assert_eq!(status, 200, "{page}");
+    let board = &page[page.find("id=\"board\"").unwrap()..];
+    assert_eq!(attributes(board, "data-fen")[0], d5);
+    assert!(
+        page.contains("<a class=\"move current\" id=\"v6-0-3\""),
+        "{page}"
+    );
+    let moves = &page[page.find("id=\"moves\"").unwrap()..page.find("</section>").unwrap()];
+    let fens = attributes(moves, "data-fen");
+    // 39 plies and 5 + 7 variation moves.
+    assert_eq!(fens.len(), 39 + 5 + 7);
+    assert!(fens.contains(&d5));
+    assert_eq!(attributes(moves, "data-clock").len(), 39);
+    // The steps of a variation move: back to its second move, on to its
+    // fourth.
+    assert!(page.contains(&format!(
+        "id=\"prev\" href=\"/game/{id}?ply=6&amp;var=0.2\""
+    )));
+    assert!(page.contains(&format!(
+        "id=\"next\" href=\"/game/{id}?ply=6&amp;var=0.4\""
+    )));
+    // Its first move steps back to the main line's ply 5.
+    let (_, _, first) = get(&s.addr, &format!("/game/{id}?ply=6&var=0.1"));
+    assert!(first.contains(&format!("id=\"prev\" href=\"/game/{id}?ply=5\"")));
+    // NAGs as their symbols, with their meaning.
+    assert!(
+        page.contains("<span class=\"nag\" title=\"White has a slight advantage ($14)\"> ⩲</span>")
+    );
+    // Malformed or unknown: 400 with the reason.
+    for (query, why) in [
+        ("ply=6&var=0.9", "var: ply 6 has no variation move 0.9"),
+        ("ply=7&var=0.1", "var: ply 7 has no variation move 0.1"),
+        ("ply=6&var=0", "var must be pairs of numbers"),
+        ("ply=6&var=0.x", "var must be pairs of numbers"),
+        ("ply=six", "ply must be a number"),
+    ] {
+        let (status, _, body) = get(&s.addr, &format!("/game/{id}?{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains(why), "{query}: {body}");
+    }
+}
+
+fn post(addr: &str, path: &str, content_type: &str, body: &str) -> (u16, String, String) {
+    raw(
+        addr,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
+#[test]
+fn an_opened_text_is_read_and_checked_in_memory_and_never_stored() {
+    let s = serve("open", 0);
+    let before = get_json(&s.addr, "/api/games?per=100")["games"]
+        .as_array()
+        .unwrap()
+        .len();
+    let faulty = "[Variant \"Counsellor\"]\n[White \"Pasted\"]\n\n1. k4 k5 2. l1l5 *\n";
+    let two = format!("{faulty}\n{BLITZ}");
+    // The JSON: each game with its diagnostics, those of xpgn validate.
+    let (status, _, body) = post(&s.addr, "/api/open", "text/plain", &two);
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    assert_eq!(v["games"][0]["status"], "invalid");
+    assert_eq!(v["games"][0]["variant"], "counsellor");
+    let message = v["games"][0]["diagnostics"][0]["message"].as_str().unwrap();
+    assert_eq!(
+        message,
+        format!("`l1l5`: {}", cli_reason("open", faulty, "l1l5"))
+    );
+    assert_eq!(v["games"][1]["status"], "valid");
+    assert_eq!(v["games"][1]["plies"], 39);
+    // The page, from a form as a browser without script sends it: the
+    // board, the moves and the diagnostic, every value escaped.
+    let form = format!("text={}", enc(faulty).replace("%20", "+"));
+    let (status, _, page) = post(&s.addr, "/open", "application/x-www-form-urlencoded", &form);
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("Opened text, not stored: 1 game read, 0 valid, 1 invalid."));
+    assert!(
+        page.contains(&format!(
+            "<li class=\"error\">line 4, column 13, ply 3: {}</li>",
+            escape_html(message)
+        )),
+        "{}",
+        &page[page.len().saturating_sub(3000)..]
+    );
+    assert!(page.contains("id=\"board\"") && !page.contains("data-game="));
+    assert!(page.contains("<a class=\"move\" id=\"m1\" data-ply=\"1\""));
+    // The second game of two, by number.
+    let (status, _, page) = post(&s.addr, "/open?game=2", "text/plain", &two);
+    assert_eq!(status, 200);
+    assert!(page.contains("<span class=\"white\">Morgan</span>"));
+    assert!(page.contains("<tr class=\"invalid\"><td>1</td><td>Pasted</td>"));
+    // Bad input: 400, 411, 413 with the reason; GET of the API is 405.
+    for (path, ty, body, status, why) in [
+        ("/open", "text/plain", "   \n", 400, "no text was sent"),
+        (
+            "/open?game=3",
+            "text/plain",
+            two.as_str(),
+            400,
+            "game 3: the text has 2 games",
+        ),
+        (
+            "/open?game=0",
+            "text/plain",
+            two.as_str(),
+            400,
+            "game must be a number from 1",
+        ),
+    ] {
+        let (got, _, answer) = post(&s.addr, path, ty, body);
+        assert_eq!(got, status, "{path}: {answer}");
+        assert!(answer.contains(why), "{path}: {answer}");
+    }
+    let big = "a".repeat(xpgn::serve::http::MAX_BODY + 1);
+    let (status, _, answer) = post(&s.addr, "/open", "text/plain", &big);
+    assert_eq!(status, 413, "{answer}");
+    assert!(answer.contains("over 1 MB"), "{answer}");
+    let no_length = format!("POST /open HTTP/1.1\r\nHost: {}\r\n\r\n", s.addr);
+    assert_eq!(raw(&s.addr, &no_length).0, 411);
+    assert_eq!(get(&s.addr, "/api/open").0, 405);
+    let (status, _, form_page) = get(&s.addr, "/open");
+    assert_eq!(status, 200);
+    assert!(
+        form_page.contains(
+            "<form class=\"open-form\" id=\"open-form\" method=\"post\" action=\"/open\">"
+        )
+    );
+    // Nothing was stored.
+    let after = get_json(&s.addr, "/api/games?per=100")["games"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(before, after);
+}
+
+fn escape_html(text: &str) -> String {
+    xpgn::render::escape(text)
+}
+
+#[test]
+fn the_board_editor_offers_every_piece_of_the_variant_and_refuses_a_bad_position() {
+    let s = serve("editor", 0);
+    let (status, _, page) = get(&s.addr, "/editor?variant=counsellor");
+    assert_eq!(status, 200);
+    for piece in [
+        "white counsellor",
+        "black elephant",
+        "white king",
+        "black pawn",
+    ] {
+        assert!(
+            page.contains(&format!("data-piece=\"{piece}\" role=\"button\"")),
+            "{piece}"
+        );
+    }
+    assert!(page.contains("data-files=\"12\" data-ranks=\"8\""));
+    assert!(page.contains("<form class=\"position-form editor-form\" id=\"editor-form\" method=\"get\" action=\"/position\">"));
+    // Crazyhouse has hands: the editor asks for them.
+    let (_, _, zh) = get(&s.addr, "/editor?variant=crazyhouse");
+    assert!(zh.contains("id=\"editor-hand\""));
+    assert!(!page.contains("id=\"editor-hand\""));
+    let (status, _, body) = get(&s.addr, "/editor?variant=chess&fen=rnbqkbnr%2Fpppppppp%2F9");
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("fen: "), "{body}");
+    // The position page links to the editor with its position.
+    let (_, _, position) = get(&s.addr, "/position?variant=counsellor");
+    assert!(position.contains("<a id=\"edit\" href=\"/editor?variant=counsellor&amp;fen="));
+}
+
+#[test]
+fn gates_are_separate_moves_and_a_typed_move_is_resolved_as_the_cli_reads_it() {
+    let s = serve("gates", 0);
+    let start = get_json(&s.addr, "/api/position?variant=seirawan")["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let base = format!("/api/moves?variant=seirawan&fen={}", enc(&start));
+    let nf3 = get_json(&s.addr, &format!("{base}&from=g1&to=f3"));
+    let sans: Vec<&str> = nf3["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap())
+        .collect();
+    assert_eq!(sans, ["Nf3", "Nf3/H", "Nf3/E"], "{nf3}");
+    assert_eq!(nf3["moves"][1]["gate"]["square"], "g1");
+    assert_eq!(nf3["moves"][1]["gate"]["piece"], "hawk");
+    // A move typed: found in any notation, or refused as validate does.
+    let typed = get_json(&s.addr, &format!("{base}&san=g1f3h"));
+    assert_eq!(typed["moves"][0]["san"], "Nf3/H");
+    let bad = get_json(&s.addr, &format!("{base}&san=Ke2"));
+    assert!(bad["moves"].as_array().unwrap().is_empty());
+    let game = "[Variant \"Seirawan\"]\n\n1. Ke2 *\n";
+    assert_eq!(
+        bad["reason"].as_str().unwrap(),
+        cli_reason("gates", game, "Ke2")
+    );
 }

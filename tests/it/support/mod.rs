@@ -15,6 +15,12 @@ pub struct Served {
 }
 
 impl Served {
+    /// The database served.
+    #[allow(dead_code)]
+    pub fn db(&self) -> PathBuf {
+        self.dir.join("games.db")
+    }
+
     /// The server's process id.
     #[allow(dead_code)]
     pub fn pid(&self) -> u32 {
