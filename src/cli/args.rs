@@ -86,6 +86,11 @@ pub enum Command {
         /// Warnings count as errors: a game with any is invalid.
         #[arg(long)]
         strict: bool,
+        /// With `--format json`: each game's main line ply by ply, with
+        /// what its comments say (`[%clk]`, `[%emt]`, `[%eval]`, `[%cal]`,
+        /// `[%csl]`), in a field `annotations`.
+        #[arg(long)]
+        annotations: bool,
         /// Worker threads (default: one per core; 1 for one); the output is
         /// the same for any number.
         #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
@@ -536,6 +541,11 @@ pub struct QueryArgs {
     /// Output form.
     #[arg(long, value_enum, default_value = "table")]
     pub format: QueryFormat,
+    /// With `--format json`: each game's main line ply by ply, with what
+    /// its comments say (`[%clk]`, `[%emt]`, `[%eval]`, `[%cal]`,
+    /// `[%csl]`), in a field `annotations`.
+    #[arg(long)]
+    pub annotations: bool,
 }
 
 /// `xpgn export` arguments.

@@ -392,10 +392,7 @@ impl OpeningBook {
     /// A game's opening: that of the last of its main-line positions
     /// (the start first) that the book names.
     pub fn classify(&self, keys: impl IntoIterator<Item = u64>) -> Option<Opening> {
-        let last = keys
-            .into_iter()
-            .filter_map(|k| self.by_key.get(k))
-            .last()?;
+        let last = keys.into_iter().filter_map(|k| self.by_key.get(k)).last()?;
         self.opening_at(last)
     }
 }
@@ -530,11 +527,7 @@ mod tests {
         }
         // Keys no line reaches: none is found, whatever slot it starts at.
         for key in (1..2_000u64).map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D)) {
-            assert_eq!(
-                kept.by_key_only(key),
-                replayed.by_key_only(key),
-                "{key}"
-            );
+            assert_eq!(kept.by_key_only(key), replayed.by_key_only(key), "{key}");
         }
     }
 
