@@ -619,7 +619,8 @@ pub struct CleanArgs {
     #[arg(long)]
     pub drop_duplicates: bool,
     /// Write the games into files of N games each: OUT-1.pgn, OUT-2.pgn...
-    /// (with -o OUT.pgn).
+    /// (with -o OUT.pgn; with -o OUT.pgn.gz, .zst or .bz2 each part is
+    /// compressed: OUT-1.pgn.gz...).
     #[arg(long, value_name = "N", conflicts_with = "split_by_eco", value_parser = clap::value_parser!(u64).range(1..))]
     pub split_every: Option<u64>,
     /// Write the games into one file per ECO letter: OUT-A.pgn ... OUT-E.pgn,
