@@ -503,7 +503,9 @@ pub struct SelectArgs {
 #[derive(Args, Debug)]
 pub struct FilterCommandArgs {
     /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-    /// case); `-` for standard input.
+    /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+    /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+    /// their first bytes and read as they are decompressed.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// The variant of games that have no Variant tag (default orthodox
@@ -523,7 +525,8 @@ pub struct FilterCommandArgs {
     /// Most games to write.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Output file (default, and `-`: standard output).
+    /// Output file (default, and `-`: standard output); compressed when
+    /// its name ends in `.gz`, `.zst` or `.bz2`.
     #[arg(long, short = 'o')]
     pub output: Option<String>,
     /// Worker threads (default: one per core; 1 for one); the output is
