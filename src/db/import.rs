@@ -349,7 +349,11 @@ impl Importer<'_> {
             Some(invalid) => invalid,
             None => self.invalid.insert(StoredInvalid::load(&self.db.conn)?),
         };
-        if let Some(id) = invalid.take(raw) {
+        // Still invalid now, in the write lock: another import may have
+        // replaced it since the set was read.
+        if let Some(id) = invalid.take(raw)
+            && reimport::is_invalid(&self.db.conn, id)?
+        {
             return self.replace(id, source, raw, packed, p, summary).map(Some);
         }
         let id = self.next_id;

@@ -77,6 +77,18 @@ impl StoredInvalid {
     }
 }
 
+/// Whether stored game `id` is invalid.
+///
+/// # Errors
+/// SQLite errors.
+pub(crate) fn is_invalid(conn: &Connection, id: i64) -> Result<bool, DbError> {
+    Ok(conn
+        .prepare_cached("SELECT status = 'invalid' FROM games WHERE id = ?1")?
+        .query_row([id], |r| r.get::<_, bool>(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// The position keys of the stored main line of game `id` (the start
 /// first, as the index holds them); empty when it has none; `None` when
 /// its variant is not known or its line does not decode.
