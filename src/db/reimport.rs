@@ -397,6 +397,70 @@ mod tests {
         assert_eq!(rows(&conn).first().map(|r| r.0), Some(5));
     }
 
+    /// Stores the games of `text` through `importer`, read with the
+    /// variants of `registry`.
+    fn store_all(
+        importer: &mut super::super::import::Importer<'_>,
+        registry: &Registry,
+        text: &str,
+    ) -> super::super::import::ImportSummary {
+        let mut summary = super::super::import::ImportSummary::default();
+        for game in crate::notation::reader::read_games(text.as_bytes()) {
+            let (game_text, game) = game.unwrap();
+            let p = crate::record::prepare(registry, "g.pgn", &game_text, game);
+            importer
+                .store("g.pgn", &game_text.raw, &p, &mut summary)
+                .unwrap();
+        }
+        summary
+    }
+
+    /// A game another connection replaced since this one stored it stays
+    /// as the other stored it: read again as it was first read, it is that
+    /// game already stored.
+    #[test]
+    fn a_game_another_connection_replaced_is_not_replaced_back() {
+        let path = std::env::temp_dir().join(format!("xpgn-reimport-{}.db", std::process::id()));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+        let zh = "[Event \"zh\"]\n\n1. e4 d5 2. exd5 Qxd5 3. P@d3 *\n";
+        let other = "[Event \"other\"]\n\n1. d4 d5 *\n";
+        let chess = Registry::builtin();
+        let crazyhouse =
+            Registry::builtin().with_untagged_variant(chess.lookup("crazyhouse").unwrap());
+        let mut a = super::super::Database::open(&path).unwrap();
+        let mut b = super::super::Database::open(&path).unwrap();
+        b.use_variants(crazyhouse.clone()).unwrap();
+        let mut s = super::super::import::ImportSummary::default();
+        a.import("g.pgn", zh.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
+        assert_eq!(s.invalid, 1);
+        // `a` stores another game, then `b` replaces the crazyhouse game
+        // with its valid reading.
+        let mut importer = a.importer().unwrap();
+        assert_eq!(store_all(&mut importer, &chess, other).imported, 1);
+        importer.finish().unwrap();
+        let mut s = super::super::import::ImportSummary::default();
+        b.import("g.pgn", zh.as_bytes(), &mut s, &mut |_| {})
+            .unwrap();
+        assert_eq!((s.replaced, s.invalid), (1, 0));
+        // Read as chess again by `a`, which knew the chess reading's hash.
+        let mut importer = a.importer().unwrap();
+        let s = store_all(&mut importer, &chess, zh);
+        importer.finish().unwrap();
+        assert_eq!((s.replaced, s.imported, s.duplicates), (0, 0, 1));
+        let status: String = a
+            .conn
+            .query_row("SELECT status FROM games WHERE id = 1", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(status, "valid");
+        drop((a, b));
+        for ext in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{ext}", path.display()));
+        }
+    }
+
     #[test]
     fn the_text_key_ignores_white_space_only() {
         assert_eq!(
