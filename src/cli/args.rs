@@ -86,6 +86,11 @@ pub enum Command {
         /// Warnings count as errors: a game with any is invalid.
         #[arg(long)]
         strict: bool,
+        /// With `--format json`: each game's main line ply by ply, with
+        /// what its comments say (`[%clk]`, `[%emt]`, `[%eval]`, `[%cal]`,
+        /// `[%csl]`), in a field `annotations`.
+        #[arg(long)]
+        annotations: bool,
         /// Worker threads (default: one per core; 1 for one); the output is
         /// the same for any number.
         #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024))]
@@ -498,7 +503,9 @@ pub struct SelectArgs {
 #[derive(Args, Debug)]
 pub struct FilterCommandArgs {
     /// Files or folders (`.pgn`, `.xpgn` below them, in any letter
-    /// case); `-` for standard input.
+    /// case, and those compressed: `.pgn.gz`, `.pgn.zst`, `.pgn.bz2`);
+    /// `-` for standard input. gzip, zstd and bzip2 inputs are told by
+    /// their first bytes and read as they are decompressed.
     #[arg(required = true)]
     pub files: Vec<String>,
     /// The variant of games that have no Variant tag (default orthodox
@@ -518,7 +525,8 @@ pub struct FilterCommandArgs {
     /// Most games to write.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Output file (default, and `-`: standard output).
+    /// Output file (default, and `-`: standard output); compressed when
+    /// its name ends in `.gz`, `.zst` or `.bz2`.
     #[arg(long, short = 'o')]
     pub output: Option<String>,
     /// Worker threads (default: one per core; 1 for one); the output is
@@ -536,6 +544,11 @@ pub struct QueryArgs {
     /// Output form.
     #[arg(long, value_enum, default_value = "table")]
     pub format: QueryFormat,
+    /// With `--format json`: each game's main line ply by ply, with what
+    /// its comments say (`[%clk]`, `[%emt]`, `[%eval]`, `[%cal]`,
+    /// `[%csl]`), in a field `annotations`.
+    #[arg(long)]
+    pub annotations: bool,
 }
 
 /// `xpgn export` arguments.
@@ -609,7 +622,8 @@ pub struct CleanArgs {
     #[arg(long)]
     pub drop_duplicates: bool,
     /// Write the games into files of N games each: OUT-1.pgn, OUT-2.pgn...
-    /// (with -o OUT.pgn).
+    /// (with -o OUT.pgn; with -o OUT.pgn.gz, .zst or .bz2 each part is
+    /// compressed: OUT-1.pgn.gz...).
     #[arg(long, value_name = "N", conflicts_with = "split_by_eco", value_parser = clap::value_parser!(u64).range(1..))]
     pub split_every: Option<u64>,
     /// Write the games into one file per ECO letter: OUT-A.pgn ... OUT-E.pgn,

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use rusqlite::{Connection, params};
 
 use super::postings::{self, Posting};
+use super::reimport::{self, Replaced, StoredInvalid};
 use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
@@ -41,6 +42,10 @@ pub struct ImportSummary {
     pub imported: u64,
     /// Games skipped because the same content was already stored.
     pub duplicates: u64,
+    /// Games stored invalid before, read again (the same text) and stored
+    /// as the current rules read them, under the same id (not counted in
+    /// `imported`).
+    pub replaced: u64,
     /// Games stored as invalid.
     pub invalid: u64,
     /// Games stored as valid with warnings.
@@ -139,6 +144,12 @@ pub(crate) struct StoredHashes {
 }
 
 impl StoredHashes {
+    /// `new` in place of `old`, for a stored game stored again.
+    pub(crate) fn replace(&mut self, old: &[u8; HASH_BYTES], new: [u8; HASH_BYTES]) {
+        self.hashes.remove(old);
+        self.hashes.insert(new);
+    }
+
     /// Adds the hashes of the games stored from id `self.next_id` on (by
     /// this connection before it knew them, or by another process), up to
     /// `next_id`.
@@ -207,6 +218,8 @@ struct Batch {
     /// When its first game was stored.
     opened: Option<std::time::Instant>,
     games: u64,
+    /// Games stored again in place ([`super::reimport`]).
+    replaced: u64,
     content: Vec<u8>,
     moves: Vec<u8>,
     postings: Vec<Posting>,
@@ -237,6 +250,12 @@ pub struct Importer<'db> {
     /// The stored opening trees, loaded as each transaction opens and
     /// written back in it with the games it stores added.
     trees: stored::Kept,
+    /// The games stored invalid, by their texts, read when the first game
+    /// whose content is not stored comes.
+    invalid: Option<StoredInvalid>,
+    /// What the games stored again in place change in the index and the
+    /// trees, written as the transaction commits.
+    replaced: Replaced,
 }
 
 impl Database {
@@ -259,6 +278,8 @@ impl Database {
             recorded: HashSet::new(),
             unchecked: 0,
             trees: stored::Kept::default(),
+            invalid: None,
+            replaced: Replaced::default(),
         })
     }
 }
@@ -324,15 +345,19 @@ impl Importer<'_> {
             summary.duplicates += 1;
             return Ok(None);
         }
-        let id = self.next_id;
-        let source = match self.sources.get(source) {
-            Some(&s) => s,
-            None => {
-                let s = source_id(&self.db.conn, source)?;
-                self.sources.insert(source.to_string(), s);
-                s
-            }
+        let invalid = match &mut self.invalid {
+            Some(invalid) => invalid,
+            None => self.invalid.insert(StoredInvalid::load(&self.db.conn)?),
         };
+        // Still invalid now, in the write lock: another import may have
+        // replaced it since the set was read.
+        if let Some(id) = invalid.take(raw)
+            && reimport::is_invalid(&self.db.conn, id)?
+        {
+            return self.replace(id, source, raw, packed, p, summary).map(Some);
+        }
+        let id = self.next_id;
+        let source = self.source_id(source)?;
         let packed = match packed {
             Some(packed) => std::borrow::Cow::Borrowed(packed),
             None => std::borrow::Cow::Owned(original::pack(raw)),
@@ -364,6 +389,72 @@ impl Importer<'_> {
         Ok(Some(id))
     }
 
+    /// The id in `sources` of the file `path`.
+    fn source_id(&mut self, path: &str) -> Result<i64, DbError> {
+        if let Some(&s) = self.sources.get(path) {
+            return Ok(s);
+        }
+        let s = source_id(&self.db.conn, path)?;
+        self.sources.insert(path.to_string(), s);
+        Ok(s)
+    }
+
+    /// Stores `p` in place of stored invalid game `id`, whose text it has
+    /// (read from `source` as `raw`): the game's row and main line written
+    /// again, its hashes rewritten, its entries in the index and the trees
+    /// it counts in noted for the commit ([`Replaced::write`]).
+    fn replace(
+        &mut self,
+        id: i64,
+        source: &str,
+        raw: &[u8],
+        packed: Option<&[u8]>,
+        p: &Prepared,
+        summary: &mut ImportSummary,
+    ) -> Result<i64, DbError> {
+        let old_keys = reimport::stored_keys(&self.db.conn, &self.db.registry, id)?;
+        let source = self.source_id(source)?;
+        let packed = match packed {
+            Some(packed) => std::borrow::Cow::Borrowed(packed),
+            None => std::borrow::Cow::Owned(original::pack(raw)),
+        };
+        let conn = &self.db.conn;
+        conn.prepare_cached("DELETE FROM moves WHERE game = ?1")?
+            .execute([id])?;
+        conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
+            .execute([id])?;
+        insert_game(conn, id, source, &packed, p)?;
+        let mut added = Vec::new();
+        store_line(conn, id, p, &mut added)?;
+        let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
+        let new_keys: &[u64] = if p.has_line { &p.keys } else { &[] };
+        let trees = &self.trees;
+        self.replaced
+            .note(game, old_keys.as_deref(), new_keys, |k| trees.has_tree(k));
+        let db = &mut *self.db;
+        let hashes = db.stored_hashes.get_or_insert_with(Default::default);
+        reimport::rewrite_hashes(
+            &db.conn,
+            hashes,
+            id,
+            p.hash,
+            p.moves_hash.unwrap_or([0; HASH_BYTES]),
+        )?;
+        summary.replaced += 1;
+        summary.invalid += u64::from(!p.valid);
+        summary.warned += u64::from(p.valid && p.warnings > 0);
+        let batch = &mut self.batch;
+        batch.replaced += 1;
+        let opened = *batch.opened.get_or_insert_with(std::time::Instant::now);
+        if batch.games + batch.replaced >= BATCH || opened.elapsed() >= BATCH_TIME {
+            self.commit()?;
+            if self.unchecked >= CHECKPOINT_GAMES {
+                self.checkpoint()?;
+            }
+        }
+        Ok(id)
+    }
+
     /// Writes the batch's hashes and postings and commits it.
     fn commit(&mut self) -> Result<(), DbError> {
         if !self.in_transaction {
@@ -388,9 +479,12 @@ impl Importer<'_> {
             postings::store_batch(&self.db.conn, first, batch.postings, self.fit)?;
             self.trees.write(&self.db.conn)?;
         }
+        // After the new games' rows and trees: the trees the replaced
+        // games count in are counted again from everything stored.
+        std::mem::take(&mut self.replaced).write(&self.db.conn, &self.db.registry, self.fit)?;
         self.db.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
-        self.unchecked += batch.games;
+        self.unchecked += batch.games + batch.replaced;
         if let Some(h) = self.db.stored_hashes.as_mut() {
             h.next_id = self.next_id;
         }

@@ -69,6 +69,7 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Sql(include_str!("sql/009_openings.sql")),
         Step::Code(name_openings),
     ],
+    &[Step::Sql(include_str!("sql/010_invalid_games.sql"))],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it

@@ -18,6 +18,7 @@ pub use crate::record::packed;
 pub mod pattern;
 pub mod postings;
 pub mod query;
+mod reimport;
 mod tags;
 pub mod tree;
 pub mod variants;

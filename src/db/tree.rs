@@ -627,6 +627,11 @@ pub(crate) mod stored {
             })
         }
 
+        /// Whether the position of `key` has a stored tree.
+        pub(crate) fn has_tree(&self, key: u64) -> bool {
+            self.trees.contains_key(&key)
+        }
+
         /// Adds stored game `game` of `variant`, whose main line reaches
         /// the positions of `keys` (by ply from 0, as the position index
         /// holds them) and is packed as `packed`, with `result` (its

@@ -11,8 +11,11 @@
 //! stays text, and the reader warns of it ([`malformed`]). Commands of
 //! other names (`[%evp ...]`, `[%mdl ...]`) are text.
 
-use crate::rules::Square;
+use crate::rules::{Color, Registry, Square};
 
+use super::game::Game;
+use super::replay::{resolve_node, start_position};
+use super::san::write_san;
 use super::square::square_at;
 
 /// What the commands of a move's comments say.
@@ -383,14 +386,7 @@ pub fn write_json_fields(out: &mut String, a: &Annotations) {
         out.push_str(&format!(",\"emt\":{}", seconds(ms)));
     }
     if let Some(e) = a.eval {
-        let mut v = match e.score {
-            Score::Centipawns(cp) => serde_json::json!({ "cp": cp }),
-            Score::Mate(n) => serde_json::json!({ "mate": n }),
-        };
-        if let Some(d) = e.depth {
-            v["depth"] = d.into();
-        }
-        out.push_str(&format!(",\"eval\":{v}"));
+        out.push_str(&format!(",\"eval\":{}", eval_json(&e)));
     }
     if !a.arrows.is_empty() {
         let arrows: Vec<_> = a
@@ -415,6 +411,113 @@ pub fn write_json_fields(out: &mut String, a: &Annotations) {
     }
 }
 
+/// An evaluation as JSON: `{"cp": 25}` or `{"mate": -3}`, and `"depth"`
+/// when given.
+fn eval_json(e: &Eval) -> serde_json::Value {
+    let mut v = match e.score {
+        Score::Centipawns(cp) => serde_json::json!({ "cp": cp }),
+        Score::Mate(n) => serde_json::json!({ "mate": n }),
+    };
+    if let Some(d) = e.depth {
+        v["depth"] = d.into();
+    }
+    v
+}
+
+/// A main-line move with what its comments say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlyNotes {
+    /// 1-based ply.
+    pub ply: usize,
+    /// The side that made it.
+    pub mover: Color,
+    /// The move in SAN.
+    pub san: String,
+    /// What its comments say.
+    pub notes: Annotations,
+}
+
+/// The moves of `game`'s main line, as far as it replays (up to its
+/// first fault), each with what its comments say.
+pub fn main_line(registry: &Registry, game: &Game) -> Vec<PlyNotes> {
+    let Ok(mut pos) = start_position(registry, game) else {
+        return Vec::new();
+    };
+    let mut out = Vec::with_capacity(game.moves.len());
+    for (i, node) in game.moves.iter().enumerate() {
+        let Ok(mv) = resolve_node(&pos, node) else {
+            break;
+        };
+        out.push(PlyNotes {
+            ply: i + 1,
+            mover: pos.turn(),
+            san: write_san(&pos, &mv),
+            notes: read(&node.comments),
+        });
+        pos.play_unchecked(&mv);
+    }
+    out
+}
+
+/// A game's summary of its main line's commands: `clocks`, each side's
+/// last `[%clk]` in seconds (`{"white": 175.5, "black": 160}`, a side
+/// without one left out; `null` when neither has one), and
+/// `final_eval`, the last `[%eval]` with its ply (`{"ply": 57, "cp":
+/// 25}`; `null` for none).
+pub fn summary_json(plies: &[PlyNotes]) -> (serde_json::Value, serde_json::Value) {
+    let mut clocks = serde_json::Map::new();
+    for color in [Color::White, Color::Black] {
+        let last = plies
+            .iter()
+            .rev()
+            .filter(|p| p.mover == color)
+            .find_map(|p| p.notes.clock_ms);
+        if let Some(ms) = last {
+            let side = if color == Color::White {
+                "white"
+            } else {
+                "black"
+            };
+            clocks.insert(side.into(), (ms as f64 / 1000.0).into());
+        }
+    }
+    let clocks = if clocks.is_empty() {
+        serde_json::Value::Null
+    } else {
+        clocks.into()
+    };
+    let final_eval = plies
+        .iter()
+        .rev()
+        .find_map(|p| p.notes.eval.map(|e| (p.ply, e)))
+        .map_or(serde_json::Value::Null, |(ply, e)| {
+            let mut v = eval_json(&e);
+            v["ply"] = ply.into();
+            v
+        });
+    (clocks, final_eval)
+}
+
+/// The main line ply by ply as JSON: `[{"ply", "san", "clock", "emt",
+/// "eval", "arrows", "squares"}]`, the last five as in
+/// [`write_json_fields`] (where the comments say them).
+pub fn plies_json(plies: &[PlyNotes]) -> serde_json::Value {
+    plies
+        .iter()
+        .map(|p| {
+            let mut text = format!(
+                "{{\"ply\":{},\"san\":{}",
+                p.ply,
+                serde_json::Value::from(p.san.as_str())
+            );
+            write_json_fields(&mut text, &p.notes);
+            text.push('}');
+            // What write_json_fields writes is JSON by construction.
+            serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,6 +525,38 @@ mod tests {
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()
+    }
+
+    #[test]
+    fn a_main_line_is_summed_up_by_each_sides_last_clock_and_the_last_eval() {
+        let text = "[Variant \"chess\"]\n\n1. e4 { [%clk 0:03:00] [%eval 0.2] } e5 { [%clk 0:02:58] } \
+                    2. Nf3 { [%clk 0:02:55.5] } (2. Qh5 { [%eval -1] }) Nc6 { [%cal Gb8c6] } 3. Zz9 *";
+        let game = crate::notation::pgn::read_game(text, 1);
+        let plies = main_line(&crate::rules::Registry::builtin(), &game);
+        // The faulty third move ends the main line; the variation is not in it.
+        assert_eq!(plies.len(), 4);
+        assert_eq!(plies[2].san, "Nf3");
+        assert_eq!(plies[1].mover, Color::Black);
+        let (clocks, final_eval) = summary_json(&plies);
+        assert_eq!(clocks, serde_json::json!({"white": 175.5, "black": 178.0}));
+        assert_eq!(final_eval, serde_json::json!({"ply": 1, "cp": 20}));
+        let listed = plies_json(&plies);
+        assert_eq!(
+            listed[3],
+            serde_json::json!({"ply": 4, "san": "Nc6", "arrows": [{"color": "green", "from": "b8", "to": "c6"}]})
+        );
+        assert_eq!(
+            listed[1],
+            serde_json::json!({"ply": 2, "san": "e5", "clock": 178.0})
+        );
+        let none = main_line(
+            &crate::rules::Registry::builtin(),
+            &crate::notation::pgn::read_game("1. e4 *", 1),
+        );
+        assert_eq!(
+            summary_json(&none),
+            (serde_json::Value::Null, serde_json::Value::Null)
+        );
     }
 
     #[test]

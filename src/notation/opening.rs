@@ -68,7 +68,7 @@ pub struct OpeningBook {
     variant: Variant,
     /// The names, by the index `by_key` gives.
     names: Names,
-    by_key: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    by_key: KeyIndex,
 }
 
 /// Where a book's names are.
@@ -76,10 +76,39 @@ pub struct OpeningBook {
 enum Names {
     /// Read from its lines.
     Owned(Vec<Opening>),
-    /// The built-in book: `by_key` gives the line's number in
-    /// [`CHESS_KEYS`], which holds where the line is in [`CHESS_BOOK`];
-    /// the line is read when its name is asked for.
+    /// The built-in book: `by_key` gives a slot of [`CHESS_TABLE`], which
+    /// holds where the line is in [`CHESS_BOOK`]; the line is read when
+    /// its name is asked for.
     Builtin,
+}
+
+/// From a position key to the index of its opening.
+#[derive(Clone, Debug)]
+enum KeyIndex {
+    /// Built from the lines read.
+    Map(HashMap<u64, u32, BuildHasherDefault<KeyHasher>>),
+    /// The built-in table ([`CHESS_TABLE`]) as it is in the binary: the
+    /// index is the slot. Nothing is built at start-up.
+    Table(&'static [u8]),
+}
+
+impl KeyIndex {
+    fn get(&self, key: u64) -> Option<u32> {
+        match self {
+            KeyIndex::Map(map) => map.get(&key).copied(),
+            KeyIndex::Table(table) => table_slot(table, key),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            KeyIndex::Map(map) => map.len(),
+            KeyIndex::Table(table) => table
+                .chunks_exact(TABLE_ENTRY)
+                .filter(|entry| entry_key(entry) != EMPTY_SLOT)
+                .count(),
+        }
+    }
 }
 
 /// The books read from files, once each: the variant and the file they
@@ -96,18 +125,59 @@ const CHESS_BOOK: [&str; 5] = [
     include_str!("../../data/chess-openings/e.tsv"),
 ];
 
-/// Per line of [`CHESS_BOOK`], in order (header lines left out): the
-/// position key its moves reach (8 bytes little-endian), then where the
-/// line starts in the five texts taken one after another (4 bytes
-/// little-endian): what replaying the lines gives
-/// (`tests::the_kept_keys_are_those_the_lines_reach` checks it, and
-/// writes the file again when `XPGN_WRITE_OPENING_KEYS` is set). Read at
-/// start-up instead of replaying 3,807 lines (30 ms), and the names only
-/// when asked for.
-const CHESS_KEYS: &[u8] = include_bytes!("../../data/chess-openings/keys.bin");
+/// The built-in book as a hash table of [`TABLE_SLOTS`] slots, looked
+/// up where it lies in the binary: a slot holds a position key a line of
+/// [`CHESS_BOOK`] reaches (8 bytes little-endian; [`EMPTY_SLOT`] for
+/// none), then where that line starts in the five texts taken one after
+/// another (4 bytes little-endian). A key is in the slot [`home_slot`]
+/// gives or, that one taken, in the next free one after it (the last
+/// slot followed by the first); where two lines reach one position, only
+/// the first is there. It is what replaying the lines gives
+/// (`tests::the_kept_table_is_what_the_lines_reach` checks it, and writes
+/// the file again when `XPGN_WRITE_OPENING_KEYS` is set): nothing is
+/// replayed (3,807 lines, 30 ms) nor built (a map of their keys, about
+/// 0.3 ms) when a process starts, and a name is read only when asked for.
+const CHESS_TABLE: &[u8] = include_bytes!("../../data/chess-openings/keys.bin");
 
-/// Bytes per line in [`CHESS_KEYS`].
-const KEY_ENTRY: usize = 12;
+/// Bytes per slot of [`CHESS_TABLE`].
+const TABLE_ENTRY: usize = 12;
+
+/// Slots of [`CHESS_TABLE`]: a power of two, about four times the
+/// lines, so that a key the book lacks (most positions of a game) is
+/// mostly told by its first probe.
+const TABLE_SLOTS: usize = 16_384;
+
+/// The key of a free slot (no position has it: a unit test checks that
+/// no line reaches it).
+const EMPTY_SLOT: u64 = 0;
+
+/// The slot where the search for `key` starts: the key's top bits after
+/// a multiplication that mixes all of them in.
+fn home_slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_SLOTS.trailing_zeros())) as usize
+}
+
+fn entry_key(entry: &[u8]) -> u64 {
+    u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"))
+}
+
+/// The slot of `table` that holds `key`, if one does.
+fn table_slot(table: &[u8], key: u64) -> Option<u32> {
+    let mut slot = home_slot(key);
+    // A table always has free slots: the search ends at one at the latest.
+    for _ in 0..TABLE_SLOTS {
+        let at = slot * TABLE_ENTRY;
+        let found = entry_key(table.get(at..at + 8)?);
+        if found == key {
+            return Some(slot as u32);
+        }
+        if found == EMPTY_SLOT {
+            return None;
+        }
+        slot = (slot + 1) & (TABLE_SLOTS - 1);
+    }
+    None
+}
 
 /// The eco and name of the built-in line starting at `offset` of the
 /// [`CHESS_BOOK`] texts taken one after another.
@@ -135,7 +205,7 @@ impl OpeningBook {
     fn chess_arc() -> &'static Arc<OpeningBook> {
         static BOOK: OnceLock<Arc<OpeningBook>> = OnceLock::new();
         BOOK.get_or_init(|| {
-            Arc::new(OpeningBook::chess_from_keys().unwrap_or_else(OpeningBook::chess_replayed))
+            Arc::new(OpeningBook::chess_from_table().unwrap_or_else(OpeningBook::chess_replayed))
         })
     }
 
@@ -150,21 +220,19 @@ impl OpeningBook {
         book
     }
 
-    /// The built-in book from the keys its lines reach, computed once and
-    /// kept beside them ([`CHESS_KEYS`]). `None` if the file holds no
-    /// whole entries (a unit test keeps it matched to the lines).
-    fn chess_from_keys() -> Option<OpeningBook> {
-        if CHESS_KEYS.is_empty() || !CHESS_KEYS.len().is_multiple_of(KEY_ENTRY) {
+    /// The built-in book from the table of the keys its lines reach,
+    /// computed once and kept beside them ([`CHESS_TABLE`]). `None` if the
+    /// file is not a whole table (a unit test keeps it matched to the
+    /// lines).
+    fn chess_from_table() -> Option<OpeningBook> {
+        if CHESS_TABLE.len() != TABLE_SLOTS * TABLE_ENTRY {
             return None;
         }
-        let mut book = OpeningBook::new(Variant::chess());
-        book.names = Names::Builtin;
-        for (line, entry) in CHESS_KEYS.chunks_exact(KEY_ENTRY).enumerate() {
-            let key = u64::from_le_bytes(entry[..8].try_into().expect("8 bytes"));
-            // Where two lines reach one position, the first names it.
-            book.by_key.entry(key).or_insert(line as u32);
-        }
-        Some(book)
+        Some(OpeningBook {
+            variant: Variant::chess(),
+            names: Names::Builtin,
+            by_key: KeyIndex::Table(CHESS_TABLE),
+        })
     }
 
     /// The opening of index `i` (a value of `by_key`).
@@ -172,8 +240,8 @@ impl OpeningBook {
         match &self.names {
             Names::Owned(openings) => openings.get(i as usize).cloned(),
             Names::Builtin => {
-                let at = i as usize * KEY_ENTRY + 8;
-                let offset = CHESS_KEYS.get(at..at + 4)?;
+                let at = i as usize * TABLE_ENTRY + 8;
+                let offset = CHESS_TABLE.get(at..at + 4)?;
                 builtin_line(u32::from_le_bytes(offset.try_into().ok()?) as usize)
             }
         }
@@ -225,7 +293,7 @@ impl OpeningBook {
         OpeningBook {
             variant,
             names: Names::Owned(Vec::new()),
-            by_key: HashMap::default(),
+            by_key: KeyIndex::Map(HashMap::default()),
         }
     }
 
@@ -264,7 +332,8 @@ impl OpeningBook {
                 },
             ));
         }
-        let Names::Owned(openings) = &mut self.names else {
+        let (Names::Owned(openings), KeyIndex::Map(by_key)) = (&mut self.names, &mut self.by_key)
+        else {
             return Err(OpeningBookError {
                 source_name: source_name.to_string(),
                 line: 0,
@@ -273,7 +342,7 @@ impl OpeningBook {
         };
         for (key, opening) in added {
             let index = openings.len() as u32;
-            if let std::collections::hash_map::Entry::Vacant(e) = self.by_key.entry(key) {
+            if let std::collections::hash_map::Entry::Vacant(e) = by_key.entry(key) {
                 e.insert(index);
                 openings.push(opening);
             }
@@ -307,7 +376,7 @@ impl OpeningBook {
 
     /// Whether no position has a name.
     pub fn is_empty(&self) -> bool {
-        self.by_key.is_empty()
+        self.by_key.len() == 0
     }
 
     /// The opening `pos` is named after, if the book names it.
@@ -317,17 +386,14 @@ impl OpeningBook {
 
     /// The opening of a position key, if the book names it.
     pub fn by_key_only(&self, key: u64) -> Option<Opening> {
-        self.by_key.get(&key).and_then(|&i| self.opening_at(i))
+        self.by_key.get(key).and_then(|i| self.opening_at(i))
     }
 
     /// A game's opening: that of the last of its main-line positions
     /// (the start first) that the book names.
     pub fn classify(&self, keys: impl IntoIterator<Item = u64>) -> Option<Opening> {
-        let last = keys
-            .into_iter()
-            .filter_map(|k| self.by_key.get(&k))
-            .last()?;
-        self.opening_at(*last)
+        let last = keys.into_iter().filter_map(|k| self.by_key.get(k)).last()?;
+        self.opening_at(last)
     }
 }
 
@@ -361,14 +427,14 @@ impl OpeningTracker {
             self.stopped = true;
             return;
         };
-        if first && let Some(&i) = book.by_key.get(&before.key()) {
+        if first && let Some(i) = book.by_key.get(before.key()) {
             self.last = Some(i);
         }
         if m.is_null() {
             self.stopped = true;
             return;
         }
-        if let Some(&i) = book.by_key.get(&after.key()) {
+        if let Some(i) = book.by_key.get(after.key()) {
             self.last = Some(i);
         }
     }
@@ -401,10 +467,11 @@ mod tests {
         out
     }
 
-    /// The key and place of every line of the built-in book, replayed.
-    fn replayed_keys() -> Vec<u8> {
+    /// The table of the built-in book ([`CHESS_TABLE`]), its lines
+    /// replayed.
+    fn replayed_table() -> Vec<u8> {
         let book = OpeningBook::new(Variant::chess());
-        let mut out = Vec::new();
+        let mut table = vec![0u8; TABLE_SLOTS * TABLE_ENTRY];
         let mut before = 0;
         for text in CHESS_BOOK {
             let mut at = 0;
@@ -415,31 +482,52 @@ mod tests {
                     continue;
                 }
                 let moves = line.trim_end().split('\t').nth(2).unwrap();
-                out.extend_from_slice(&book.key_after(moves).unwrap().to_le_bytes());
-                out.extend_from_slice(&((before + start) as u32).to_le_bytes());
+                let key = book.key_after(moves).unwrap();
+                assert_ne!(key, EMPTY_SLOT, "{line}");
+                let mut slot = home_slot(key);
+                loop {
+                    let entry = &mut table[slot * TABLE_ENTRY..(slot + 1) * TABLE_ENTRY];
+                    match entry_key(entry) {
+                        EMPTY_SLOT => {
+                            entry[..8].copy_from_slice(&key.to_le_bytes());
+                            entry[8..].copy_from_slice(&((before + start) as u32).to_le_bytes());
+                            break;
+                        }
+                        // Where two lines reach one position, the first names it.
+                        found if found == key => break,
+                        _ => slot = (slot + 1) & (TABLE_SLOTS - 1),
+                    }
+                }
             }
             before += text.len();
         }
-        out
+        table
     }
 
     #[test]
-    fn the_kept_keys_are_those_the_lines_reach() {
-        let keys = replayed_keys();
+    fn the_kept_table_is_what_the_lines_reach() {
+        let table = replayed_table();
         if std::env::var_os("XPGN_WRITE_OPENING_KEYS").is_some() {
             let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/chess-openings/keys.bin");
-            std::fs::write(path, &keys).unwrap();
+            std::fs::write(path, &table).unwrap();
         }
         assert!(
-            keys == CHESS_KEYS,
+            table == CHESS_TABLE,
             "data/chess-openings/keys.bin is not what the lines reach: \
              write it again with XPGN_WRITE_OPENING_KEYS=1 cargo test --lib opening"
         );
-        let kept = OpeningBook::chess_from_keys().unwrap();
+        let kept = OpeningBook::chess_from_table().unwrap();
         let replayed = OpeningBook::chess_replayed();
         assert_eq!(kept.len(), replayed.len());
-        for (key, &i) in &replayed.by_key {
+        let KeyIndex::Map(replayed_keys) = &replayed.by_key else {
+            panic!("a book read from lines has a map");
+        };
+        for (key, &i) in replayed_keys {
             assert_eq!(kept.by_key_only(*key), replayed.opening_at(i), "{key}");
+        }
+        // Keys no line reaches: none is found, whatever slot it starts at.
+        for key in (1..2_000u64).map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D)) {
+            assert_eq!(kept.by_key_only(key), replayed.by_key_only(key), "{key}");
         }
     }
 

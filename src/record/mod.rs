@@ -301,9 +301,12 @@ fn assemble(
         .iter()
         .find(|(n, _)| n == "Variant")
         .map(|(_, v)| v.as_str());
-    let variant = match variant_tag {
-        None => Variant::chess().name().to_string(),
-        Some(name) => {
+    // The variant the game was replayed as (an untagged game's is the one
+    // `--variant` names); as its tag writes it when it could not be.
+    let variant = match (&game.start, variant_tag) {
+        (Some(first), _) => first.variant().name().to_string(),
+        (None, None) => Variant::chess().name().to_string(),
+        (None, Some(name)) => {
             Variant::by_name(name).map_or_else(|| name.to_string(), |v| v.name().to_string())
         }
     };

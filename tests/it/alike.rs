@@ -60,6 +60,51 @@ fn every_reading_command_takes_a_folder_and_game_files_in_any_letter_case() {
     let c = xpgn_in(&dir, &["convert", "games", "--to", "uci"]);
     assert_eq!(c.status.code(), Some(0), "{}", text(&c.stderr));
     assert_eq!(text(&c.stdout).matches("[Event ").count(), 2);
+    let f = xpgn_in(&dir, &["filter", "games"]);
+    assert_eq!(f.status.code(), Some(0), "{}", text(&f.stderr));
+    assert_eq!(text(&f.stdout).matches("[Event ").count(), 2);
+    assert!(
+        text(&f.stderr).contains("1 file not a game file"),
+        "{}",
+        text(&f.stderr)
+    );
+    // Standard input, and a compressed file told by its first bytes, as
+    // every reading command takes them.
+    let game = sample("chess/01-two-knights-defence.pgn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xpgn"))
+        .current_dir(&*dir)
+        .args(["filter", "-", "--min-plies", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&game).unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert_eq!(piped.status.code(), Some(0), "{}", text(&piped.stderr));
+    assert_eq!(piped.stdout, game);
+    let mut packed = xpgn::notation::compressed::Encoder::new(
+        xpgn::notation::compressed::Format::Gzip,
+        Vec::new(),
+    )
+    .unwrap();
+    packed.write_all(&game).unwrap();
+    std::fs::write(dir.join("games/more/c.Pgn.GZ"), packed.finish().unwrap()).unwrap();
+    let f = xpgn_in(&dir, &["filter", "games", "-o", "out.pgn.zst"]);
+    assert_eq!(f.status.code(), Some(0), "{}", text(&f.stderr));
+    let written = std::fs::read(dir.join("out.pgn.zst")).unwrap();
+    assert_eq!(
+        xpgn::notation::compressed::Format::sniff(&written),
+        Some(xpgn::notation::compressed::Format::Zstd),
+        "an output is compressed when its name says so"
+    );
+    let back = xpgn_in(&dir, &["validate", "out.pgn.zst"]);
+    assert!(
+        text(&back.stdout).contains("3 games read, 3 valid"),
+        "{}",
+        text(&back.stdout)
+    );
+    std::fs::remove_file(dir.join("games/more/c.Pgn.GZ")).unwrap();
     let i = xpgn_in(&dir, &["import", "games", "--db", "g.db"]);
     assert_eq!(i.status.code(), Some(0), "{}", text(&i.stderr));
     assert!(
@@ -91,6 +136,8 @@ fn inputs_without_games_say_so_and_exit_1_and_an_empty_file_is_a_warning() {
         vec!["validate", "none"],
         vec!["convert", "none", "--to", "xpgn"],
         vec!["import", "none", "--db", "g.db"],
+        vec!["filter", "none"],
+        vec!["filter", "none", "-o", "out.pgn"],
     ];
     #[cfg(feature = "parquet")]
     commands.push(vec!["dataset", "none", "--out", "set"]);
@@ -125,6 +172,13 @@ fn inputs_without_games_say_so_and_exit_1_and_an_empty_file_is_a_warning() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("read 0 games from 1 file (1 file empty: empty.pgn)"));
     assert!(!dir.join("out.pgn").exists(), "no output for no game");
+    let o = xpgn_in(&dir, &["filter", "empty.pgn", "one.pgn"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("xpgn: warning: empty.pgn: empty file, no games"),
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 #[test]
@@ -140,6 +194,20 @@ fn import_and_dataset_exit_1_after_storing_what_they_can_when_a_game_breaks_the_
         "{}",
         text(&o.stdout)
     );
+    // filter writes what it selects as read, invalid games too, and says
+    // that some break the rules.
+    let f = xpgn_in(&dir, &["filter", "two.pgn", "-o", "sel.pgn"]);
+    assert_eq!(f.status.code(), Some(1), "{}", text(&f.stderr));
+    assert!(
+        text(&f.stderr).contains("xpgn: 1 game breaks the rules"),
+        "{}",
+        text(&f.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join("sel.pgn")).unwrap(), bytes);
+    // A game read that breaks the rules counts, selected or not.
+    let valid_only = xpgn_in(&dir, &["filter", "two.pgn", "--tag", "Event!=bad"]);
+    assert_eq!(valid_only.status.code(), Some(1));
+    assert_eq!(text(&valid_only.stdout).matches("[Event ").count(), 1);
     let q = xpgn_in(&dir, &["query", "--db", "g.db", "--event", "no such event"]);
     assert_eq!(
         q.status.code(),
@@ -161,6 +229,7 @@ fn help_gives_the_exit_codes_and_examples_and_errors_start_with_xpgn() {
         vec!["--help"],
         vec!["validate", "--help"],
         vec!["tree", "--help"],
+        vec!["filter", "--help"],
     ] {
         let o = xpgn_in(&dir, &args);
         assert_eq!(o.status.code(), Some(0));
@@ -296,10 +365,18 @@ fn interrupt_when(child: &mut std::process::Child, ready: impl Fn() -> bool) {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_convert_leaves_no_temporary_file() {
-    let dir = Scratch::new("alike", "sigint-convert");
+    for command in [&["convert", "-", "--to", "xpgn"][..], &["filter", "-"][..]] {
+        interrupted_leaves_no_temporary_file(command);
+    }
+}
+
+#[cfg(unix)]
+fn interrupted_leaves_no_temporary_file(command: &[&str]) {
+    let dir = Scratch::new("alike", &format!("sigint-{}", command[0]));
     let mut child = Command::new(env!("CARGO_BIN_EXE_xpgn"))
         .current_dir(&dir)
-        .args(["convert", "-", "--to", "xpgn", "-o", "out.pgn"])
+        .args(command)
+        .args(["-o", "out.pgn"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

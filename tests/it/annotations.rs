@@ -159,3 +159,82 @@ fn a_diagram_of_a_ply_draws_its_comment_arrows_and_squares_in_their_colours() {
     let o = xpgn(&["diagram", f, "--ply", "4"]);
     assert!(!stdout(&o).contains("data-color"));
 }
+
+#[test]
+fn validate_and_query_json_sum_up_clocks_and_the_last_eval_and_list_plies_when_asked() {
+    let dir = Scratch::new("annotations", "summary");
+    let file = dir.join("a.pgn");
+    std::fs::write(
+        &file,
+        "[Event \"a\"]\n\n1. e4 { [%eval 0.18] [%clk 0:03:00] } 1... e5 { [%eval #-3] [%emt 0:00:04] [%clk 0:02:58] }\n\
+         2. Nf3 { [%csl Ye5] [%clk 0:02:55] } (2. Qh5 { [%eval -0.5] }) 2... Nc6 *\n\n\
+         [Event \"b\"]\n\n1. d4 d5 *\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let db = dir.join("a.db");
+    let db = db.to_str().unwrap();
+    assert_eq!(xpgn(&["import", f, "--db", db]).status.code(), Some(0));
+    let check = |out: &Output, listed: bool| {
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let games: Vec<serde_json::Value> = stdout(out)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(games.len(), 2);
+        assert_eq!(
+            games[0]["clocks"],
+            serde_json::json!({"white": 175.0, "black": 178.0})
+        );
+        assert_eq!(
+            games[0]["final_eval"],
+            serde_json::json!({"ply": 2, "mate": -3})
+        );
+        assert_eq!(games[1]["clocks"], serde_json::Value::Null);
+        assert_eq!(games[1]["final_eval"], serde_json::Value::Null);
+        if listed {
+            let plies = games[0]["annotations"].as_array().unwrap();
+            assert_eq!(plies.len(), 4);
+            assert_eq!(
+                plies[1],
+                serde_json::json!({"ply": 2, "san": "e5", "eval": {"mate": -3}, "emt": 4.0, "clock": 178.0})
+            );
+            assert_eq!(
+                plies[2]["squares"],
+                serde_json::json!([{"color": "yellow", "square": "e5"}])
+            );
+            assert_eq!(plies[3], serde_json::json!({"ply": 4, "san": "Nc6"}));
+            assert_eq!(games[1]["annotations"].as_array().unwrap().len(), 2);
+        } else {
+            assert!(games[0].get("annotations").is_none());
+        }
+    };
+    check(&xpgn(&["validate", "--format", "json", f]), false);
+    check(
+        &xpgn(&["validate", "--format", "json", "--annotations", f]),
+        true,
+    );
+    check(&xpgn(&["query", "--db", db, "--format", "json"]), false);
+    check(
+        &xpgn(&["query", "--db", db, "--format", "json", "--annotations"]),
+        true,
+    );
+    // The plies are a part of the JSON only.
+    for args in [
+        &["validate", "--annotations", f][..],
+        &["query", "--db", db, "--annotations"][..],
+    ] {
+        let o = xpgn(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("--format json"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -344,6 +344,75 @@ fn outputs_are_compressed_when_their_name_says_so() {
     assert_eq!(std::fs::read(dir.join("out.gz.pgn")).unwrap(), plain.stdout);
 }
 
+/// What `path` holds, decompressed as xpgn reads it.
+fn decompressed(path: &Path) -> Vec<u8> {
+    let mut back = Vec::new();
+    xpgn::notation::parallel::open_input(path.to_str().unwrap())
+        .unwrap()
+        .read_to_end(&mut back)
+        .unwrap();
+    back
+}
+
+#[test]
+fn split_outputs_are_compressed_part_by_part_when_their_name_says_so() {
+    let dir = Scratch::new("compressed", "split");
+    std::fs::write(dir.join("g.pgn"), real_games()).unwrap();
+    let o = xpgn_in(&dir, &["import", "g.pgn", "--db", "g.db"]);
+    assert_eq!(o.status.code(), Some(0));
+    for (command, split) in [
+        ("convert", &["--split-every", "500"][..]),
+        ("export", &["--split-by-eco"][..]),
+    ] {
+        let run = |out: &str| {
+            let mut args: Vec<&str> = match command {
+                "convert" => vec!["convert", "--to", "xpgn", "g.pgn"],
+                _ => vec!["export", "--db", "g.db"],
+            };
+            args.extend_from_slice(split);
+            args.extend_from_slice(&["-o", out]);
+            let o = xpgn_in(&dir, &args);
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        };
+        run("plain.pgn");
+        let parts: Vec<String> = std::fs::read_dir(&*dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("plain-"))
+            .collect();
+        assert!(parts.len() >= 3, "{command}: {parts:?}");
+        for (suffix, format) in [
+            ("gz", Format::Gzip),
+            ("zst", Format::Zstd),
+            ("BZ2", Format::Bzip2),
+        ] {
+            run(&format!("packed.pgn.{suffix}"));
+            for plain in &parts {
+                let label = plain.trim_start_matches("plain-").trim_end_matches(".pgn");
+                let name = format!("packed-{label}.pgn.{suffix}");
+                let bytes = std::fs::read(dir.join(&name))
+                    .unwrap_or_else(|e| panic!("{command}: {name}: {e}"));
+                assert_eq!(Format::sniff(&bytes), Some(format), "{command} {name}");
+                assert!(
+                    decompressed(&dir.join(&name)) == std::fs::read(dir.join(plain)).unwrap(),
+                    "{command} {name}"
+                );
+                std::fs::remove_file(dir.join(&name)).unwrap();
+            }
+            // No other part, nor anything named otherwise.
+            let left: Vec<String> = std::fs::read_dir(&*dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("packed") || n.contains("xpgn-part"))
+                .collect();
+            assert!(left.is_empty(), "{command} {suffix}: {left:?}");
+        }
+        for plain in &parts {
+            std::fs::remove_file(dir.join(plain)).unwrap();
+        }
+    }
+}
+
 /// Damage done to an archive, and what the message says of it.
 #[derive(Clone, Copy, Debug)]
 enum Damage {

@@ -1499,13 +1499,14 @@ fn reading_commands_leave_an_empty_file_empty_and_import_makes_a_database_in_it(
 }
 
 /// A database of an older schema (version 7: the current one without the
-/// stored opening trees of version 8), made before xpgn set its
-/// application id.
+/// stored opening trees of version 8, the names of version 9 and the index
+/// of version 10), made before xpgn set its application id.
 fn older_schema(dir: &Path) -> String {
     let db = imported(dir, "old", PATTERN_GAMES);
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
-        "DROP TABLE opening_tree;
+        "DROP INDEX games_invalid;
+         DROP TABLE opening_tree;
          ALTER TABLE games DROP COLUMN eco;
          ALTER TABLE games DROP COLUMN opening;
          PRAGMA user_version = 7;

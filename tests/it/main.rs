@@ -34,6 +34,7 @@ mod position_keys;
 mod real_files;
 mod reference_check;
 mod registries;
+mod reimport;
 mod render;
 mod roundtrip;
 mod rulings_chancellor;

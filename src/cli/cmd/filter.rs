@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::output::{output_file, write_atomically};
+use super::output::{output_file, write_output};
 use super::shown;
 use crate::cli::args::{FilterCommandArgs, SelectArgs};
 use crate::cli::exit::{CliError, Exit};
@@ -69,6 +69,9 @@ pub(super) fn selection(
 struct Tally {
     read: u64,
     written: u64,
+    /// Games read that break the rules (written all the same when they
+    /// match, as read).
+    invalid: u64,
 }
 
 pub(super) fn run(
@@ -83,7 +86,7 @@ pub(super) fn run(
     let tally = match output_file(args.output.as_deref()) {
         Some(target) => {
             super::convert::check_inputs(files, target)?;
-            write_atomically(target, |out| {
+            write_output(target, |out| {
                 let tally = select(registry, files, &selection, args, jobs, out)?;
                 match inputs.no_games(tally.read) {
                     Some(e) => Err(e),
@@ -108,6 +111,15 @@ pub(super) fn run(
         tally.written,
         if args.invert { " (not matching)" } else { "" }
     );
+    // The exit code every reading command gives: a game that breaks the
+    // rules makes it 1.
+    if tally.invalid > 0 {
+        eprintln!(
+            "xpgn: {} the rules (`xpgn validate` says where)",
+            super::import::plural(tally.invalid as usize, "game breaks", "games break")
+        );
+        return Err(CliError::Quiet(Exit::Rejected));
+    }
     Ok(())
 }
 
@@ -130,16 +142,22 @@ fn select(
         &open_input,
         jobs,
         |_, game| {
-            let keep = selection.matches(&facts(registry, game).0) != args.invert;
-            (keep.then(|| game.raw.to_vec()), game.raw.len() as u64)
+            let (facts, _) = facts(registry, game);
+            let keep = selection.matches(&facts) != args.invert;
+            (
+                keep.then(|| game.raw.to_vec()),
+                game.raw.len() as u64,
+                facts.valid,
+            )
         },
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game {
-                    value: (kept, size),
+                    value: (kept, size, valid),
                     input,
                 } => {
                     tally.read += 1;
+                    tally.invalid += u64::from(!valid);
                     done += size;
                     progress.show(|| format!("{}: ", shown(&files[input])), tally.read, done);
                     if let Some(bytes) = kept {

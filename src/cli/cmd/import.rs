@@ -308,9 +308,15 @@ pub(super) fn run(
     let same_moves = database
         .count_move_duplicates(first_id)
         .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    // Said only when some were: the line of every other import stays.
+    let replaced = if summary.replaced > 0 {
+        format!(", replaced {}", summary.replaced)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "read {}, imported {}, duplicates {}, invalid {}, {:.2} seconds; {} with warnings; {} repeat the moves of another stored game (xpgn duplicates lists them)",
+        "read {}, imported {}, duplicates {}{replaced}, invalid {}, {:.2} seconds; {} with warnings; {} repeat the moves of another stored game (xpgn duplicates lists them)",
         summary.read,
         summary.imported,
         summary.duplicates,

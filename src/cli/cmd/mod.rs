@@ -131,8 +131,19 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
             variant: _,
             format,
             strict,
+            annotations,
             jobs,
-        } => validate::run(registry, files, *format, *strict, jobs_or_all(*jobs), out),
+        } => validate::run(
+            registry,
+            files,
+            validate::Shown {
+                format: *format,
+                strict: *strict,
+                annotations: *annotations,
+            },
+            jobs_or_all(*jobs),
+            out,
+        ),
         Command::Convert {
             files,
             variant: _,

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::shown;
 use crate::cli::exit::CliError;
+use xpgn::notation::compressed::{Encoder, Format};
 
 /// The file `-o` names: `None` for standard output, which `-o -` means as
 /// well as no `-o` at all (a file named `-` is written as `./-`).
@@ -79,7 +80,6 @@ pub(super) fn write_output<T>(
     target: &str,
     write: impl FnOnce(&mut dyn Write) -> Result<T, CliError>,
 ) -> Result<T, CliError> {
-    use xpgn::notation::compressed::{Encoder, Format};
     let Some(format) = Format::of_name(target) else {
         return write_atomically(target, write);
     };
@@ -250,37 +250,77 @@ impl FileId {
 }
 
 /// Output split into parts beside `-o OUT`: part `LABEL` is
-/// `OUT-LABEL.EXT` (`games.pgn` gives `games-1.pgn`, `games-B.pgn`). Each
+/// `OUT-LABEL.EXT` (`games.pgn` gives `games-1.pgn`, `games-B.pgn`); an
+/// `OUT` ending in `.gz`, `.zst` or `.bz2` gives parts compressed alike,
+/// the suffix kept last (`games.pgn.gz` gives `games-1.pgn.gz`). Each
 /// part is written into a temporary file beside it, renamed when every
 /// part is complete ([`Parts::finish`]); dropped unfinished, the
 /// temporary files are removed and no part is written.
 pub(super) struct Parts {
-    base: std::path::PathBuf,
-    open: Vec<(
-        String,
-        std::path::PathBuf,
-        std::io::BufWriter<std::fs::File>,
-    )>,
+    /// `OUT` without its compression suffix.
+    base: PathBuf,
+    /// The compression of `OUT`, and its suffix as written.
+    compression: Option<(Format, String)>,
+    open: Vec<(String, PathBuf, PartWriter)>,
+}
+
+/// A part being written.
+enum PartWriter {
+    Plain(BufWriter<File>),
+    Compressed(Encoder<BufWriter<File>>),
+}
+
+impl PartWriter {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            PartWriter::Plain(w) => w,
+            PartWriter::Compressed(w) => w,
+        }
+    }
+
+    /// Ends the compressed stream, if any, and flushes the file.
+    fn into_file(self) -> std::io::Result<File> {
+        let buffered = match self {
+            PartWriter::Plain(w) => w,
+            PartWriter::Compressed(w) => w.finish()?,
+        };
+        buffered.into_inner().map_err(|e| e.into_error())
+    }
 }
 
 impl Parts {
     pub(super) fn new(target: &str) -> Parts {
-        Parts {
-            base: std::path::PathBuf::from(target),
-            open: Vec::new(),
+        let compression = Format::of_name(target).and_then(|format| {
+            let (rest, suffix) = target.rsplit_once('.')?;
+            Some((rest, (format, suffix.to_string())))
+        });
+        match compression {
+            Some((rest, compression)) => Parts {
+                base: PathBuf::from(rest),
+                compression: Some(compression),
+                open: Vec::new(),
+            },
+            None => Parts {
+                base: PathBuf::from(target),
+                compression: None,
+                open: Vec::new(),
+            },
         }
     }
 
     /// The path of part `label`.
-    pub(super) fn path_of(&self, label: &str) -> std::path::PathBuf {
+    pub(super) fn path_of(&self, label: &str) -> PathBuf {
         let stem = self
             .base
             .file_stem()
             .map_or_else(|| "games".into(), |s| s.to_string_lossy().into_owned());
-        let name = match self.base.extension() {
+        let mut name = match self.base.extension() {
             Some(ext) => format!("{stem}-{label}.{}", ext.to_string_lossy()),
             None => format!("{stem}-{label}"),
         };
+        if let Some((_, suffix)) = &self.compression {
+            name = format!("{name}.{suffix}");
+        }
         self.base.with_file_name(name)
     }
 
@@ -296,25 +336,34 @@ impl Parts {
                         .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
                     std::process::id()
                 ));
-                let file = std::fs::File::create(&temp)
-                    .map_err(|e| cannot_write(&path.display().to_string(), &e))?;
-                self.open
-                    .push((label.to_string(), temp, std::io::BufWriter::new(file)));
+                let cannot = |e: std::io::Error| cannot_write(&path.display().to_string(), &e);
+                let file = BufWriter::new(File::create(&temp).map_err(cannot)?);
+                let writer = match &self.compression {
+                    Some((format, _)) => match Encoder::new(*format, file) {
+                        Ok(encoder) => PartWriter::Compressed(encoder),
+                        Err(e) => {
+                            let _ = std::fs::remove_file(&temp);
+                            return Err(cannot(e));
+                        }
+                    },
+                    None => PartWriter::Plain(file),
+                };
+                self.open.push((label.to_string(), temp, writer));
                 self.open.len() - 1
             }
         };
-        Ok(&mut self.open[i].2)
+        Ok(self.open[i].2.writer())
     }
 
-    /// Flushes every part and renames it into place; returns the paths.
+    /// Ends and flushes every part and renames it into place; returns the
+    /// paths.
     pub(super) fn finish(mut self) -> Result<Vec<String>, CliError> {
         let mut written = Vec::new();
         for (label, temp, writer) in std::mem::take(&mut self.open) {
             let path = self.path_of(&label);
-            let file = writer
-                .into_inner()
-                .map_err(|e| cannot_write(&path.display().to_string(), e.error()))?;
-            file.sync_all()
+            writer
+                .into_file()
+                .and_then(|file| file.sync_all())
                 .and_then(|()| std::fs::rename(&temp, &path))
                 .map_err(|e| {
                     let _ = std::fs::remove_file(&temp);

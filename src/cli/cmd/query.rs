@@ -11,7 +11,9 @@ use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
 use xpgn::db::query::{
     DateRange, EcoRange, FoundGame, GameFilter, SearchPositions, search_positions,
 };
+use xpgn::notation::annotations::{PlyNotes, main_line, plies_json, summary_json};
 use xpgn::notation::position::FenField;
+use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::resolve_text;
 use xpgn::rules::{Position, Registry, Variant};
 
@@ -290,6 +292,11 @@ pub(super) fn run(
     args: &QueryArgs,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    if args.annotations && args.format != QueryFormat::Json {
+        return Err(CliError::Usage(
+            "--annotations lists plies in the JSON output: give --format json too".into(),
+        ));
+    }
     let (db, games, note) = select(registry, &args.filter)?;
     match (&note, args.format) {
         (Some(note), QueryFormat::Table) => writeln!(out, "{note}")?,
@@ -391,7 +398,9 @@ pub(super) fn run(
                 let diagnostics = db.game_diagnostics(g.id).map_err(|e| {
                     CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)))
                 })?;
-                let line = json!({
+                let plies = stored_main_line(&db, g.id, &g.variant).map_err(db_error)?;
+                let (clocks, final_eval) = summary_json(&plies);
+                let mut line = json!({
                     "id": g.id,
                     "variant": g.variant,
                     "tags": tags,
@@ -402,7 +411,12 @@ pub(super) fn run(
                     "eco": g.eco,
                     "opening": g.opening,
                     "diagnostics": diagnostics,
+                    "clocks": clocks,
+                    "final_eval": final_eval,
                 });
+                if args.annotations {
+                    line["annotations"] = plies_json(&plies);
+                }
                 writeln!(out, "{line}")?;
             }
         }
@@ -418,6 +432,31 @@ pub(super) fn run(
         }
     }
     Ok(())
+}
+
+/// The main line of stored game `id` (of variant `variant`) with what
+/// its comments say, read from the text as imported.
+fn stored_main_line(
+    db: &xpgn::db::Database,
+    id: i64,
+    variant: &str,
+) -> Result<Vec<PlyNotes>, xpgn::db::DbError> {
+    let Some(original) = db.export_game(id, ExportForm::Original)? else {
+        return Ok(Vec::new());
+    };
+    let Some(Ok((_, mut game))) = read_games(&original.bytes[..]).next() else {
+        return Ok(Vec::new());
+    };
+    // A game imported with --variant has no Variant tag: the stored
+    // variant names it.
+    if !game
+        .tags
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case("Variant"))
+    {
+        game.tags.push(("Variant".into(), variant.into()));
+    }
+    Ok(main_line(db.registry(), &game))
 }
 
 #[cfg(test)]

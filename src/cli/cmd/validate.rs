@@ -5,6 +5,7 @@ use serde::Serialize;
 use super::shown;
 use crate::cli::args::OutputFormat;
 use crate::cli::exit::CliError;
+use xpgn::notation::annotations::{main_line, plies_json, summary_json};
 use xpgn::notation::diagnostic::{Diagnostic, Severity};
 use xpgn::notation::opening::OpeningTracker;
 use xpgn::notation::parallel::{Event, map_games, open_input};
@@ -44,6 +45,13 @@ struct GameJson<'a> {
     eco: Option<String>,
     /// The opening's name.
     opening: Option<String>,
+    /// Each side's last `[%clk]` on the main line, in seconds.
+    clocks: serde_json::Value,
+    /// The main line's last `[%eval]`, with its ply.
+    final_eval: serde_json::Value,
+    /// With `--annotations`: the main line ply by ply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    annotations: Option<serde_json::Value>,
     /// The first error, as before diagnostics had severities.
     error: Option<ErrorJson<'a>>,
     diagnostics: &'a [Diagnostic],
@@ -71,14 +79,23 @@ struct Verdict {
     printed: Vec<u8>,
 }
 
+/// What `validate` prints, and how strictly it judges.
+#[derive(Clone, Copy)]
+pub(super) struct Shown {
+    pub(super) format: OutputFormat,
+    /// Warnings count as errors.
+    pub(super) strict: bool,
+    /// The JSON carries each game's main line ply by ply.
+    pub(super) annotations: bool,
+}
+
 /// Reads and replays one game and writes what is printed for it.
-fn judge(
-    registry: &Registry,
-    path: &str,
-    text: &GameBytes<'_>,
-    format: OutputFormat,
-    strict: bool,
-) -> Verdict {
+fn judge(registry: &Registry, path: &str, text: &GameBytes<'_>, shown_as: Shown) -> Verdict {
+    let Shown {
+        format,
+        strict,
+        annotations,
+    } = shown_as;
     let mut tracker = OpeningTracker::new();
     let checked = if format == OutputFormat::Json {
         let mut visit = |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a);
@@ -107,6 +124,14 @@ fn judge(
         OutputFormat::Json => {
             let first = checked.first_error();
             let opening = tracker.opening(None);
+            // The comments' commands: the game is read again into a tree
+            // only when it has some, or when its plies are asked for.
+            let plies = if annotations || text.text.contains("[%") {
+                main_line(registry, &text.to_game_text().read())
+            } else {
+                Vec::new()
+            };
+            let (clocks, final_eval) = summary_json(&plies);
             let json = GameJson {
                 file: path,
                 game: text.number,
@@ -126,6 +151,9 @@ fn judge(
                     .map(write_position),
                 eco: opening.as_ref().map(|o| o.eco.clone()),
                 opening: opening.map(|o| o.name),
+                clocks,
+                final_eval,
+                annotations: annotations.then(|| plies_json(&plies)),
                 error: first.map(|e| ErrorJson {
                     kind: e.kind.name(),
                     ply: e.ply,
@@ -154,11 +182,15 @@ fn judge(
 pub(super) fn run(
     registry: &Registry,
     files: &[String],
-    format: OutputFormat,
-    strict: bool,
+    shown_as: Shown,
     jobs: usize,
     out: &mut dyn Write,
 ) -> Result<(), CliError> {
+    if shown_as.annotations && shown_as.format != OutputFormat::Json {
+        return Err(CliError::Usage(
+            "--annotations lists plies in the JSON output: give --format json too".into(),
+        ));
+    }
     let inputs = super::import::Inputs::of_checked(files, false)?;
     let files = &inputs.files;
     let mut tally = Tally::default();
@@ -169,7 +201,7 @@ pub(super) fn run(
         files,
         &open_input,
         jobs,
-        |input, text| judge(registry, &files[input], text, format, strict),
+        |input, text| judge(registry, &files[input], text, shown_as),
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game { value, input } => {
@@ -199,8 +231,8 @@ pub(super) fn run(
         },
     )?;
     progress.clear();
-    if format == OutputFormat::Text {
-        let strictly = if strict {
+    if shown_as.format == OutputFormat::Text {
+        let strictly = if shown_as.strict {
             " (--strict: warnings count)"
         } else {
             ""
