@@ -357,6 +357,26 @@ async function main() {
     check(foundIds.join(",") === process.env.XPGN_EDITOR_GAMES,
       "the editor's position finds the games xpgn query --fen finds (" + foundIds.join(", ") + ")");
 
+    // 15b. The editor's pattern search: a white knight on f3 and a black
+    // one on f6 on a cleared board find the games (and the plies) that
+    // `xpgn query --piece white:N@f3 --piece black:n@f6` finds.
+    await page.goto(base + "/editor?variant=chess");
+    await page.click("#editor-clear");
+    for (const [piece, sq] of [["white knight", "f3"], ["black knight", "f6"]]) {
+      await page.click('#palette g.palette-piece[data-piece="' + piece + '"]');
+      await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    }
+    const pieces = await page.inputValue("#editor-pieces");
+    check(pieces === "white:N@f3 black:n@f6", "the editor writes its pieces as a pattern (" + pieces + ")");
+    const material = await page.inputValue("#editor-material");
+    check(material === "white:K0,Q0,R0,B0,N1,P0;black:K0,Q0,R0,B0,N1,P0",
+      "the editor writes its material (" + material + ")");
+    await Promise.all([page.waitForNavigation(), page.click("#editor-pattern-search")]);
+    const patternHits = await page.$$eval("#pattern-games a.ply-link", (as) =>
+      as.map((a) => new URL(a.href).pathname.split("/").pop() + "@" + new URL(a.href).searchParams.get("ply")));
+    check(patternHits.join(",") === process.env.XPGN_PATTERN_GAMES,
+      "the editor's pattern finds the games xpgn query --piece finds (" + patternHits.join(", ") + ")");
+
     // 16. A game of 1200 plies: its move list comes 500 plies at a time;
     // stepping past a window's end loads the next, and back again.
     const long = (await api(page, "/api/games?event=Knights")).games[0].id;

@@ -59,7 +59,35 @@
       return rows.join("/");
     }
 
+    // The pattern searches' fields: each piece on its square, and each
+    // side's count of every type (the palette's order), as /pattern reads
+    // them (the server fills them the same way for the first position).
+    function writePatterns() {
+      var specs = [], counts = { white: {}, black: {} };
+      svg.querySelectorAll("g.piece[data-square]").forEach(function (g) {
+        var side = g.dataset.piece.split(" ")[0], letter = letters[g.dataset.piece];
+        if (!letter || !counts[side]) return;
+        specs.push({ side: side, text: side + ":" + letter + "@" + g.dataset.square });
+        var kind = letter.toUpperCase();
+        counts[side][kind] = (counts[side][kind] || 0) + 1;
+      });
+      specs.sort(function (a, b) { return a.side === b.side ? 0 : a.side === "white" ? -1 : 1; });
+      var pieces = document.getElementById("editor-pieces");
+      if (pieces) pieces.value = specs.map(function (s) { return s.text; }).join(" ");
+      var material = document.getElementById("editor-material");
+      if (!material) return;
+      material.value = ["white", "black"].map(function (side) {
+        var terms = [];
+        palette.querySelectorAll('g.palette-piece[data-piece^="' + side + ' "]').forEach(function (g) {
+          var kind = g.dataset.letter.toUpperCase();
+          terms.push(kind + (counts[side][kind] || 0));
+        });
+        return side + ":" + terms.join(",");
+      }).join(";");
+    }
+
     function write() {
+      writePatterns();
       var text = boardField();
       if (box.dataset.hands === "1") text += "[" + (hand.value.trim()) + "]";
       if (turn.value) {
