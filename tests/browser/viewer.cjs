@@ -285,6 +285,41 @@ async function main() {
     check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null,
       "dragging the knight from k1 to j3 plays " + nj3.san);
 
+    // 11b. The same move by keyboard alone: Tab to the board, the arrow
+    // keys move the cursor from a1 to k1, Enter picks the knight, the
+    // cursor goes on to j3, Enter plays it.
+    await page.goto(base + "/game/" + coId + "?ply=0");
+    for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement.id)) !== "board"; i++) {
+      await page.keyboard.press("Tab");
+    }
+    check((await page.evaluate(() => document.activeElement.id)) === "board", "Tab reaches the board");
+    check((await page.getAttribute("#board", "aria-label")).startsWith("Board at the start, White to move."),
+      "the board's label names the position and the side to move");
+    await page.keyboard.press("ArrowRight");
+    check((await page.getAttribute("#board rect.key-cursor", "data-square")) === "a1", "the cursor starts on a1");
+    for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowRight");
+    check((await page.getAttribute("#board rect.key-cursor", "data-square")) === "l1",
+      "the arrow keys move the cursor along the 12 files and stop at the edge");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('#board rect.square.selected[data-square="k1"]');
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    await boardAt(page, nj3.fen);
+    check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null &&
+      (await page.getAttribute("#board", "aria-label")).includes("Black to move") &&
+      (await page.evaluate(() => document.activeElement.id)) === "board",
+      "a legal move made with the keyboard alone plays " + nj3.san + " and keeps the focus on the board");
+    await page.keyboard.press("Escape");
+    await page.click("#m1");
+    await page.keyboard.press("ArrowRight");
+    const m2 = await page.getAttribute("#m2", "data-fen");
+    await boardAt(page, m2);
+    check((await page.getAttribute("#board", "data-fen")) === m2 && (await page.$("#board rect.key-cursor")) === null,
+      "off the board the arrow keys step through the moves again");
+
     // 12. Crazyhouse: the hands beside the board, a drop by clicking.
     const zh = (await api(page, "/api/games?variant=crazyhouse")).games[0].id;
     await page.goto(base + "/game/" + zh + "?ply=16");

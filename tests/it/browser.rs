@@ -169,6 +169,7 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: the pasted game's diagnostic is shown"));
     assert!(out.contains("ok: dragging the knight from k1 to j3 plays"));
     assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
+    assert!(out.contains("ok: a legal move made with the keyboard alone plays"));
     assert!(out.contains("ok: stepping past the window's last ply loads the next window"));
     assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     assert!(out.contains("ok: the editor's pattern finds the games xpgn query --piece finds"));
