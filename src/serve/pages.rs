@@ -435,7 +435,7 @@ impl GameView {
     }
 
     /// The plies of the main line: replayed, or as stored.
-    fn plies(&self) -> usize {
+    pub(crate) fn plies(&self) -> usize {
         match &self.replay {
             Some((_, moves)) => moves.len(),
             None if self.is_long() => usize::try_from(self.stored.plies).unwrap_or(0),
@@ -1805,12 +1805,16 @@ fn move_list<'g>(
         window.end.saturating_sub(1)
     );
     if window.start > 1 {
-        let _ = write!(
+        window_link(
             out,
-            "<a class=\"window-prev\" id=\"window-prev\" href=\"{}\">&larr; plies {}–{}</a>",
-            escape(&links.href(window.start - 1, None)),
-            window.start.saturating_sub(MOVES_PAGE),
-            window.start - 1
+            links,
+            "window-prev",
+            window.start - 1,
+            &format!(
+                "&larr; plies {}–{}",
+                window.start.saturating_sub(MOVES_PAGE),
+                window.start - 1
+            ),
         );
     }
     for p in shown {
@@ -1850,17 +1854,41 @@ fn move_list<'g>(
         }
     }
     if window.end <= plies {
-        let _ = write!(
+        out.push(' ');
+        window_link(
             out,
-            " <a class=\"window-next\" id=\"window-next\" href=\"{}\">plies {}–{} &rarr;</a>",
-            escape(&links.href(window.end, None)),
+            links,
+            "window-next",
             window.end,
-            (window.end + MOVES_PAGE - 1).min(plies)
+            &format!(
+                "plies {}–{} &rarr;",
+                window.end,
+                (window.end + MOVES_PAGE - 1).min(plies)
+            ),
         );
     } else {
         move_list_end(out, v, plies);
     }
     out.push_str("</div></section>");
+}
+
+/// A link to the window of moves holding `ply` (`label` is markup): for
+/// a stored game its page at that ply; for an opened text, a button
+/// posting the text again with that ply (the form `open-window` of
+/// `open::window_form`), since the server keeps nothing of it.
+fn window_link(out: &mut String, links: &MoveLinks, class: &str, ply: usize, label: &str) {
+    if links.id.is_some() {
+        let _ = write!(
+            out,
+            "<a class=\"{class}\" id=\"{class}\" href=\"{}\">{label}</a>",
+            escape(&links.href(ply, None))
+        );
+    } else {
+        let _ = write!(
+            out,
+            "<button type=\"submit\" form=\"open-window\" name=\"ply\" value=\"{ply}\" class=\"{class}\" id=\"{class}\">{label}</button>"
+        );
+    }
 }
 
 /// After the last window: the moves as read past the replay, the final

@@ -431,6 +431,26 @@ async function main() {
     await boardAt(page, await page.getAttribute("#m1200", "data-fen"));
     check((await page.textContent("#ply")) === "Ply 1200 of 1200", "End loads the last window");
 
+    // 16b. The same game pasted into /open: the server keeps none of it,
+    // so the page posts the text it holds again for each window.
+    const knightsText = await page.evaluate((id) => fetch("/api/export/" + id + "?to=original").then((r) => r.text()), long);
+    const at1200 = (await api(page, "/api/game/" + long + "?ply=1200&count=1")).position.fen;
+    await page.goto(base + "/open");
+    await page.fill("#open-text", knightsText);
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    check((await page.$$("#moves a.move")).length === 500 && (await page.$("#window-next")) !== null,
+      "the pasted game of 1200 plies shows its first window of 500");
+    await page.keyboard.press("End");
+    await boardAt(page, at1200);
+    check((await page.textContent("#ply")) === "Ply 1200 of 1200" && (await page.$("#m1200")) !== null &&
+      (await page.$("#m500")) === null, "End steps the pasted game to ply 1200, its last window posted again");
+    await page.keyboard.press("Home");
+    await boardAt(page, await page.getAttribute("#board", "data-start"));
+    check((await page.$("#m1")) !== null, "Home brings back the pasted game's first window");
+    await page.click("#window-next");
+    await page.waitForSelector("#m501");
+    check((await page.$$("#moves a.move")).length === 500, "the button to the next window posts the text again (plies 501-1000)");
+
     // 13. From a phone to a wide screen: no horizontal overflow.
     for (const width of [360, 1280, 1440]) {
       await page.setViewportSize({ width, height: 800 });

@@ -171,6 +171,9 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
     assert!(out.contains("ok: a legal move made with the keyboard alone plays"));
     assert!(out.contains("ok: stepping past the window's last ply loads the next window"));
+    assert!(
+        out.contains("ok: End steps the pasted game to ply 1200, its last window posted again")
+    );
     assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
     assert!(out.contains("ok: the editor's pattern finds the games xpgn query --piece finds"));
     println!("screenshots in {}", shots.display());

@@ -1104,3 +1104,49 @@ fn the_editor_offers_its_pieces_and_material_to_search_and_bad_patterns_are_400(
         }
     }
 }
+
+#[test]
+fn an_opened_game_past_one_window_is_paged_by_posting_its_text_again_with_a_ply() {
+    let s = serve("open-windows", 0);
+    // A short game first: the long one is the text's second.
+    let text = format!(
+        "[Event \"Short\"]\n\n1. e4 e5 *\n\n{}",
+        knights(600).replace("Knights", "Pasted knights")
+    );
+    let (status, _, first) = post(&s.addr, "/open?game=2", "text/plain", &text);
+    assert_eq!(status, 200, "{first}");
+    assert!(first.contains("Plies 1–500 of 1200"), "{first}");
+    assert!(first.contains("id=\"m500\"") && !first.contains("id=\"m501\""));
+    // The next window is a button posting the text again with its ply.
+    assert!(first.contains(
+        "<button type=\"submit\" form=\"open-window\" name=\"ply\" value=\"501\" class=\"window-next\" id=\"window-next\">plies 501–1000 &rarr;</button>"
+    ));
+    assert!(first.contains("<form id=\"open-window\" method=\"post\" action=\"/open\" hidden><input type=\"hidden\" name=\"game\" value=\"2\">"));
+    assert!(first.contains(&escape_html("[Event \"Pasted knights\"]")));
+    // The body itself with the ply in the query, as the page's script sends it.
+    let (status, _, last) = post(&s.addr, "/open?game=2&ply=1200", "text/plain", &text);
+    assert_eq!(status, 200, "{last}");
+    assert!(last.contains("Plies 1001–1200 of 1200"), "{last}");
+    assert!(last.contains("id=\"m1200\"") && !last.contains("id=\"m1000\""));
+    assert!(last.contains("value=\"1000\" class=\"window-prev\" id=\"window-prev\""));
+    assert!(!last.contains("id=\"window-next\""));
+    // Knights out and back: after ply 1200 the board is the start's.
+    assert!(
+        last.contains("data-fen=\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1200 601\"")
+    );
+    // The form's fields, as the button sends them.
+    let form = format!("game=2&ply=501&text={}", enc(&text));
+    let (status, _, middle) = post(&s.addr, "/open", "application/x-www-form-urlencoded", &form);
+    assert_eq!(status, 200, "{middle}");
+    assert!(middle.contains("Plies 501–1000 of 1200"), "{middle}");
+    assert!(middle.contains("id=\"m501\"") && middle.contains("id=\"m1000\""));
+    // A short game needs no second window, and its page holds no copy.
+    let (_, _, short) = post(&s.addr, "/open", "text/plain", &text);
+    assert!(!short.contains("open-window"));
+    let (status, _, bad) = post(&s.addr, "/open?game=2&ply=x", "text/plain", &text);
+    assert_eq!(status, 400);
+    assert!(bad.contains("ply must be a number"), "{bad}");
+    // Nothing was stored.
+    let stored = get_json(&s.addr, "/api/games?event=Pasted");
+    assert_eq!(stored["games"].as_array().unwrap().len(), 0);
+}

@@ -222,8 +222,8 @@
     return "/api/board.svg?" + q(p);
   }
 
-  function fetchText(url) {
-    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+  function fetchText(url, init) {
+    return fetch(url, Object.assign({ credentials: "same-origin" }, init || {})).then(function (r) {
       return r.text().then(function (t) {
         if (!r.ok) throw new Error(t.replace(/^\d+ [^:]*: /, "").trim());
         return t;
@@ -292,11 +292,24 @@
     return el && el.parentElement === moveList();
   }
 
+  // The page holding main-line ply `ply`: a stored game's, or for an
+  // opened text, the text this page holds posted again (the server keeps
+  // none of it), as the body itself.
+  function windowPage(ply) {
+    if (game) return fetchText("/game/" + game + "?" + q({ ply: ply, flip: flip ? "1" : null }));
+    var form = document.getElementById("open-window");
+    if (!form) return Promise.reject(new Error("no other window of moves"));
+    var url = "/open?" + q({ game: form.elements.game.value, ply: ply, flip: flip ? "1" : null });
+    return fetchText(url, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      body: form.elements.text.value,
+    });
+  }
+
   // Loads the window of the move list that holds main-line ply `ply`.
   function loadWindow(ply) {
-    if (!game) return Promise.reject(new Error("an opened text shows its first 500 plies; import it to see them all"));
-    var url = "/game/" + game + "?" + q({ ply: ply, flip: flip ? "1" : null });
-    return fetchText(url).then(function (html) {
+    return windowPage(ply).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("moves");
       var label = doc.getElementById("window");
