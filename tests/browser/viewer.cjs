@@ -162,13 +162,17 @@ async function main() {
     await page.goto(base + "/game/" + coId + "?ply=23");
     const images = await page.$$eval("#board g.piece", (gs) => gs.map((g) => g.getAttribute("data-image")));
     check(images.includes("elephant") && images.includes("counsellor"), "the Counsellor Chess game mid-play shows Elephants and Counsellors");
+    // The board alone, and the tree alone, at a narrow width: a few tens
+    // of KB each.
     const shotA = path.join(docs || shots, "counsellor-game.png");
-    await page.screenshot({ path: shotA });
+    await page.setViewportSize({ width: 540, height: 800 });
+    await page.locator("#board").screenshot({ path: shotA });
+    await page.setViewportSize({ width: 760, height: 800 });
     await page.goto(base + "/position?variant=counsellor");
     const treeRows = await page.$$("table.tree tbody tr");
     check(treeRows.length >= 1, "the Counsellor Chess opening tree has moves");
     const shotB = path.join(docs || shots, "opening-tree.png");
-    await page.screenshot({ path: shotB });
+    await page.locator("section.tree").screenshot({ path: shotB });
 
     // 9. Every variant's pieces at 40 px a square, in one picture.
     const variants = [["chess", 8], ["counsellor", 12], ["royal", 10], ["chaturanga", 8],
