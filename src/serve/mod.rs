@@ -26,6 +26,7 @@ mod board;
 pub mod http;
 mod open;
 mod pages;
+mod pattern;
 
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;

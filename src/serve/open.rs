@@ -14,7 +14,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use super::http::{MAX_BODY, Request, Response, percent_decode};
-use super::pages::{Fault, GameView, game_body, page};
+use super::pages::{Fault, GameView, MOVES_PAGE, game_body, page};
 use crate::db::Database;
 use crate::notation::reader::read_games;
 use crate::render::escape;
@@ -23,15 +23,24 @@ use crate::rules::Registry;
 /// Most games of one text read.
 pub(crate) const MAX_GAMES: usize = 2000;
 
-/// The text a request posts and the game asked for (from 1): a form's
-/// `text` and `game` fields, or the body itself (with `game` in the
-/// query).
-fn posted(req: &Request) -> Result<(Vec<u8>, Option<usize>), Fault> {
+/// What a request posts: the text, the game asked for (from 1) and the
+/// ply to show (as the query's `ply` is read).
+struct Posted {
+    text: Vec<u8>,
+    game: Option<usize>,
+    ply: Option<String>,
+}
+
+/// The text a request posts, the game and the ply asked for: a form's
+/// `text`, `game` and `ply` fields, or the body itself (with `game` and
+/// `ply` in the query).
+fn posted(req: &Request) -> Result<Posted, Fault> {
     let form = req
         .content_type
         .as_deref()
         .is_some_and(|t| t.starts_with("application/x-www-form-urlencoded"));
     let mut game = req.param("game").map(str::to_string);
+    let mut ply = req.param("ply").map(str::to_string);
     let text = if form {
         let body = std::str::from_utf8(&req.body)
             .map_err(|_| Fault::BadRequest("the form is not URL-encoded text".into()))?;
@@ -44,6 +53,7 @@ fn posted(req: &Request) -> Result<(Vec<u8>, Option<usize>), Fault> {
             match name {
                 "text" => text = value.into_bytes(),
                 "game" if !value.is_empty() => game = Some(value),
+                "ply" if !value.is_empty() => ply = Some(value),
                 _ => {}
             }
         }
@@ -65,7 +75,7 @@ fn posted(req: &Request) -> Result<(Vec<u8>, Option<usize>), Fault> {
                 .ok_or_else(|| Fault::BadRequest("game must be a number from 1".into()))
         })
         .transpose()?;
-    Ok((text, game))
+    Ok(Posted { text, game, ply })
 }
 
 /// The games of `text`, each read and checked (at most [`MAX_GAMES`]).
@@ -106,7 +116,11 @@ pub(crate) fn open_page(
     req: &Request,
     deadline: Instant,
 ) -> Result<Response, Fault> {
-    let (text, chosen) = posted(req)?;
+    let Posted {
+        text,
+        game: chosen,
+        ply,
+    } = posted(req)?;
     let games = read_all(db.registry(), &text);
     if games.is_empty() {
         return Err(Fault::BadRequest("no game was found in the text".into()));
@@ -131,9 +145,39 @@ pub(crate) fn open_page(
         opened_list(&mut out, &games, n, &text);
     }
     out.push_str("</section>");
-    let (title, body) = game_body(db, req, shown, None, deadline)?;
+    // The game is shown at the ply asked for, wherever it was given.
+    let shown_at = Request {
+        query: req
+            .query
+            .iter()
+            .filter(|(name, _)| name != "ply")
+            .cloned()
+            .chain(ply.map(|p| ("ply".to_string(), p)))
+            .collect(),
+        method: req.method.clone(),
+        path: req.path.clone(),
+        host: req.host.clone(),
+        content_type: req.content_type.clone(),
+        body: Vec::new(),
+    };
+    let (title, body) = game_body(db, &shown_at, shown, None, deadline)?;
     out.push_str(&body);
+    if shown.plies() >= MOVES_PAGE {
+        window_form(&mut out, &text, n);
+    }
     Ok(page(&format!("{title} (opened)"), &out))
+}
+
+/// The form the buttons to another window of moves post (`ply` is the
+/// button's): the text again, and the game shown. The server keeps no
+/// opened text, so the page holds it to send back; the page's script
+/// sends it as the body itself (`POST /open?game=N&ply=P`).
+fn window_form(out: &mut String, text: &[u8], game: usize) {
+    let _ = write!(
+        out,
+        "<form id=\"open-window\" method=\"post\" action=\"/open\" hidden><input type=\"hidden\" name=\"game\" value=\"{game}\"><textarea name=\"text\" id=\"open-window-text\" hidden>{}</textarea></form>",
+        escape(&crate::notation::reader::decode(text).0)
+    );
 }
 
 /// The games of an opened text as a table, and a form to show another.
@@ -174,7 +218,7 @@ fn opened_list(out: &mut String, games: &[GameView], shown: usize, text: &[u8]) 
 /// `POST /api/open`: the games of the text sent, each with its tags,
 /// status, plies and diagnostics.
 pub(crate) fn open_json(db: &Database, req: &Request) -> Result<Value, Fault> {
-    let (text, _) = posted(req)?;
+    let text = posted(req)?.text;
     let games = read_all(db.registry(), &text);
     Ok(json!({
         "games": games.iter().enumerate().map(|(i, g)| json!({

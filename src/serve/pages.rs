@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::board::{self, LineMove};
 use super::http::{Request, Response, STREAM_CHUNK, percent_encode};
 use super::open;
+use super::pattern;
 use super::{DEFAULT_PAGE, MAX_PAGE};
 use crate::db::export::ExportForm;
 use crate::db::query::{DateRange, FoundGame, GameFilter, search_positions};
@@ -62,7 +63,7 @@ impl From<DbError> for Fault {
     }
 }
 
-type Answer = Result<Response, Fault>;
+pub(super) type Answer = Result<Response, Fault>;
 
 const HTML: &str = "text/html; charset=utf-8";
 const JSON: &str = "application/json";
@@ -93,6 +94,8 @@ pub(crate) fn route(db: &Rc<Database>, req: &Request, deadline: Instant) -> Answ
         "/" => list_page(db, req),
         "/position" => position_page(db, req),
         "/editor" => editor_page(db, req),
+        "/pattern" => pattern::pattern_page(db, req),
+        "/api/pattern" => json(pattern::pattern_json(db, req)?),
         "/api/games" => json(list_json(db, req)?),
         "/api/position" => json(position_json(db, req)?),
         "/api/tree" => json(tree_json(db, req)?),
@@ -137,7 +140,7 @@ fn game_id(text: &str) -> Result<i64, Fault> {
         .map_err(|_| Fault::NotFound("no such game".into()))
 }
 
-fn json(v: Value) -> Answer {
+pub(super) fn json(v: Value) -> Answer {
     Ok(Response::ok(JSON, v.to_string()))
 }
 
@@ -178,7 +181,7 @@ fn number_param(req: &Request, name: &str, default: u64, max: u64) -> Result<u64
 
 /// The page asked for: (page number from 1, games per page). More than
 /// [`MAX_PAGE`] games per page are asked for as `MAX_PAGE`.
-fn paging(req: &Request) -> Result<(u64, u64), Fault> {
+pub(super) fn paging(req: &Request) -> Result<(u64, u64), Fault> {
     Ok((
         number_param(req, "page", 1, 1_000_000_000)?,
         number_param(req, "per", DEFAULT_PAGE, u64::MAX)?.min(MAX_PAGE),
@@ -223,7 +226,7 @@ fn list_filter(db: &Database, req: &Request) -> Result<GameFilter, Fault> {
 }
 
 /// One page of the games `filter` selects, and whether more follow.
-fn page_of(
+pub(super) fn page_of(
     db: &Database,
     mut filter: GameFilter,
     (page, per): (u64, u64),
@@ -261,7 +264,7 @@ fn position_param(db: &Database, req: &Request) -> Result<(Variant, Vec<Position
 
 // ---------------------------------------------------------------- JSON
 
-fn found_json(g: &FoundGame) -> Value {
+pub(super) fn found_json(g: &FoundGame) -> Value {
     json!({
         "id": g.id, "variant": g.variant, "white": g.white, "black": g.black,
         "event": g.event, "date": g.date, "result": g.result, "plies": g.plies,
@@ -432,7 +435,7 @@ impl GameView {
     }
 
     /// The plies of the main line: replayed, or as stored.
-    fn plies(&self) -> usize {
+    pub(crate) fn plies(&self) -> usize {
         match &self.replay {
             Some((_, moves)) => moves.len(),
             None if self.is_long() => usize::try_from(self.stored.plies).unwrap_or(0),
@@ -847,7 +850,7 @@ fn cell(v: Option<&str>) -> String {
     }
 }
 
-fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
+pub(super) fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
     // A position search is of one variant: its column would repeat it.
     out.push_str("<table class=\"games\"><thead><tr><th>#</th>");
     if !show_ply {
@@ -898,7 +901,7 @@ fn games_table(out: &mut String, games: &[FoundGame], show_ply: bool) {
 }
 
 /// The query string of `req` with `page` replaced.
-fn with_page(req: &Request, page: u64) -> String {
+pub(super) fn with_page(req: &Request, page: u64) -> String {
     let mut parts: Vec<String> = req
         .query
         .iter()
@@ -909,7 +912,7 @@ fn with_page(req: &Request, page: u64) -> String {
     parts.join("&")
 }
 
-fn pager(out: &mut String, req: &Request, base: &str, page: u64, more: bool) {
+pub(super) fn pager(out: &mut String, req: &Request, base: &str, page: u64, more: bool) {
     out.push_str("<nav class=\"pager\">");
     if page > 1 {
         let _ = write!(
@@ -931,7 +934,12 @@ fn pager(out: &mut String, req: &Request, base: &str, page: u64, more: bool) {
     out.push_str("</nav>");
 }
 
-fn select(out: &mut String, name: &str, current: Option<&str>, options: &[(&str, &str)]) {
+pub(super) fn select(
+    out: &mut String,
+    name: &str,
+    current: Option<&str>,
+    options: &[(&str, &str)],
+) {
     let _ = write!(out, "<select name=\"{name}\" id=\"f-{name}\">");
     for (value, label) in options {
         let sel = if current == Some(*value) {
@@ -951,7 +959,7 @@ fn select(out: &mut String, name: &str, current: Option<&str>, options: &[(&str,
 
 /// The variants a form offers: name and display name of each the
 /// database's games may be of.
-fn variant_options(db: &Database) -> Vec<(String, String)> {
+pub(super) fn variant_options(db: &Database) -> Vec<(String, String)> {
     db.registry()
         .variants()
         .iter()
@@ -1127,8 +1135,25 @@ fn editor_page(db: &Database, req: &Request) -> Answer {
     out.push_str(&crate::render::render_palette(&variant));
     out.push_str("</div><p class=\"editor-tools\"><button type=\"button\" id=\"editor-eraser\">eraser</button> <button type=\"button\" id=\"editor-clear\">clear the board</button> <a id=\"editor-start\" href=\"/editor?variant=");
     out.push_str(&escape(&percent_encode(variant.name())));
-    out.push_str("\">start position</a></p></div></div>");
+    out.push_str("\">start position</a></p>");
+    pattern_forms(&mut out, &positions[0]);
+    out.push_str("</div></div>");
     Ok(page("Board editor", &out))
+}
+
+/// The editor's pattern and material searches (`/pattern`), filled with
+/// the pieces and the exact material of `pos`'s board; the page's script
+/// keeps them following the board, and either can be edited first (a
+/// square `*` for anywhere, a count `P>=5`).
+fn pattern_forms(out: &mut String, pos: &Position) {
+    let variant = escape(pos.variant().name());
+    let _ = write!(
+        out,
+        "<form class=\"pattern-form\" id=\"editor-pattern\" method=\"get\" action=\"/pattern\"><input type=\"hidden\" name=\"variant\" value=\"{variant}\"><label>pieces <input name=\"pieces\" id=\"editor-pieces\" size=\"40\" value=\"{}\" title=\"SIDE:LETTER@SQUARE, separated by spaces; all in one position\"></label> <button type=\"submit\" id=\"editor-pattern-search\">Find these pieces</button></form>\
+         <form class=\"pattern-form\" id=\"editor-material-form\" method=\"get\" action=\"/pattern\"><input type=\"hidden\" name=\"variant\" value=\"{variant}\"><label>material <input name=\"material\" id=\"editor-material\" size=\"40\" value=\"{}\" title=\"per side, each type with a count: R2 (exactly), P&gt;=5 (at least), N&lt;=1 (at most)\"></label> <button type=\"submit\" id=\"editor-material-search\">Find this material</button></form>",
+        escape(&pattern::pieces_of(pos).join(" ")),
+        escape(&pattern::material_of(pos)),
+    );
 }
 
 fn position_page(db: &Database, req: &Request) -> Answer {
@@ -1780,12 +1805,16 @@ fn move_list<'g>(
         window.end.saturating_sub(1)
     );
     if window.start > 1 {
-        let _ = write!(
+        window_link(
             out,
-            "<a class=\"window-prev\" id=\"window-prev\" href=\"{}\">&larr; plies {}–{}</a>",
-            escape(&links.href(window.start - 1, None)),
-            window.start.saturating_sub(MOVES_PAGE),
-            window.start - 1
+            links,
+            "window-prev",
+            window.start - 1,
+            &format!(
+                "&larr; plies {}–{}",
+                window.start.saturating_sub(MOVES_PAGE),
+                window.start - 1
+            ),
         );
     }
     for p in shown {
@@ -1825,17 +1854,41 @@ fn move_list<'g>(
         }
     }
     if window.end <= plies {
-        let _ = write!(
+        out.push(' ');
+        window_link(
             out,
-            " <a class=\"window-next\" id=\"window-next\" href=\"{}\">plies {}–{} &rarr;</a>",
-            escape(&links.href(window.end, None)),
+            links,
+            "window-next",
             window.end,
-            (window.end + MOVES_PAGE - 1).min(plies)
+            &format!(
+                "plies {}–{} &rarr;",
+                window.end,
+                (window.end + MOVES_PAGE - 1).min(plies)
+            ),
         );
     } else {
         move_list_end(out, v, plies);
     }
     out.push_str("</div></section>");
+}
+
+/// A link to the window of moves holding `ply` (`label` is markup): for
+/// a stored game its page at that ply; for an opened text, a button
+/// posting the text again with that ply (the form `open-window` of
+/// `open::window_form`), since the server keeps nothing of it.
+fn window_link(out: &mut String, links: &MoveLinks, class: &str, ply: usize, label: &str) {
+    if links.id.is_some() {
+        let _ = write!(
+            out,
+            "<a class=\"{class}\" id=\"{class}\" href=\"{}\">{label}</a>",
+            escape(&links.href(ply, None))
+        );
+    } else {
+        let _ = write!(
+            out,
+            "<button type=\"submit\" form=\"open-window\" name=\"ply\" value=\"{ply}\" class=\"{class}\" id=\"{class}\">{label}</button>"
+        );
+    }
 }
 
 /// After the last window: the moves as read past the replay, the final

@@ -162,13 +162,17 @@ async function main() {
     await page.goto(base + "/game/" + coId + "?ply=23");
     const images = await page.$$eval("#board g.piece", (gs) => gs.map((g) => g.getAttribute("data-image")));
     check(images.includes("elephant") && images.includes("counsellor"), "the Counsellor Chess game mid-play shows Elephants and Counsellors");
+    // The board alone, and the tree alone, at a narrow width: a few tens
+    // of KB each.
     const shotA = path.join(docs || shots, "counsellor-game.png");
-    await page.screenshot({ path: shotA });
+    await page.setViewportSize({ width: 540, height: 800 });
+    await page.locator("#board").screenshot({ path: shotA });
+    await page.setViewportSize({ width: 760, height: 800 });
     await page.goto(base + "/position?variant=counsellor");
     const treeRows = await page.$$("table.tree tbody tr");
     check(treeRows.length >= 1, "the Counsellor Chess opening tree has moves");
     const shotB = path.join(docs || shots, "opening-tree.png");
-    await page.screenshot({ path: shotB });
+    await page.locator("section.tree").screenshot({ path: shotB });
 
     // 9. Every variant's pieces at 40 px a square, in one picture.
     const variants = [["chess", 8], ["counsellor", 12], ["royal", 10], ["chaturanga", 8],
@@ -285,6 +289,41 @@ async function main() {
     check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null,
       "dragging the knight from k1 to j3 plays " + nj3.san);
 
+    // 11b. The same move by keyboard alone: Tab to the board, the arrow
+    // keys move the cursor from a1 to k1, Enter picks the knight, the
+    // cursor goes on to j3, Enter plays it.
+    await page.goto(base + "/game/" + coId + "?ply=0");
+    for (let i = 0; i < 80 && (await page.evaluate(() => document.activeElement.id)) !== "board"; i++) {
+      await page.keyboard.press("Tab");
+    }
+    check((await page.evaluate(() => document.activeElement.id)) === "board", "Tab reaches the board");
+    check((await page.getAttribute("#board", "aria-label")).startsWith("Board at the start, White to move."),
+      "the board's label names the position and the side to move");
+    await page.keyboard.press("ArrowRight");
+    check((await page.getAttribute("#board rect.key-cursor", "data-square")) === "a1", "the cursor starts on a1");
+    for (let i = 0; i < 12; i++) await page.keyboard.press("ArrowRight");
+    check((await page.getAttribute("#board rect.key-cursor", "data-square")) === "l1",
+      "the arrow keys move the cursor along the 12 files and stop at the edge");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('#board rect.square.selected[data-square="k1"]');
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Enter");
+    await boardAt(page, nj3.fen);
+    check((await pieceOn(page, "j3")) === "white knight" && (await pieceOn(page, "k1")) === null &&
+      (await page.getAttribute("#board", "aria-label")).includes("Black to move") &&
+      (await page.evaluate(() => document.activeElement.id)) === "board",
+      "a legal move made with the keyboard alone plays " + nj3.san + " and keeps the focus on the board");
+    await page.keyboard.press("Escape");
+    await page.click("#m1");
+    await page.keyboard.press("ArrowRight");
+    const m2 = await page.getAttribute("#m2", "data-fen");
+    await boardAt(page, m2);
+    check((await page.getAttribute("#board", "data-fen")) === m2 && (await page.$("#board rect.key-cursor")) === null,
+      "off the board the arrow keys step through the moves again");
+
     // 12. Crazyhouse: the hands beside the board, a drop by clicking.
     const zh = (await api(page, "/api/games?variant=crazyhouse")).games[0].id;
     await page.goto(base + "/game/" + zh + "?ply=16");
@@ -357,6 +396,26 @@ async function main() {
     check(foundIds.join(",") === process.env.XPGN_EDITOR_GAMES,
       "the editor's position finds the games xpgn query --fen finds (" + foundIds.join(", ") + ")");
 
+    // 15b. The editor's pattern search: a white knight on f3 and a black
+    // one on f6 on a cleared board find the games (and the plies) that
+    // `xpgn query --piece white:N@f3 --piece black:n@f6` finds.
+    await page.goto(base + "/editor?variant=chess");
+    await page.click("#editor-clear");
+    for (const [piece, sq] of [["white knight", "f3"], ["black knight", "f6"]]) {
+      await page.click('#palette g.palette-piece[data-piece="' + piece + '"]');
+      await page.click('#editor-board rect.square[data-square="' + sq + '"]', { force: true });
+    }
+    const pieces = await page.inputValue("#editor-pieces");
+    check(pieces === "white:N@f3 black:n@f6", "the editor writes its pieces as a pattern (" + pieces + ")");
+    const material = await page.inputValue("#editor-material");
+    check(material === "white:K0,Q0,R0,B0,N1,P0;black:K0,Q0,R0,B0,N1,P0",
+      "the editor writes its material (" + material + ")");
+    await Promise.all([page.waitForNavigation(), page.click("#editor-pattern-search")]);
+    const patternHits = await page.$$eval("#pattern-games a.ply-link", (as) =>
+      as.map((a) => new URL(a.href).pathname.split("/").pop() + "@" + new URL(a.href).searchParams.get("ply")));
+    check(patternHits.join(",") === process.env.XPGN_PATTERN_GAMES,
+      "the editor's pattern finds the games xpgn query --piece finds (" + patternHits.join(", ") + ")");
+
     // 16. A game of 1200 plies: its move list comes 500 plies at a time;
     // stepping past a window's end loads the next, and back again.
     const long = (await api(page, "/api/games?event=Knights")).games[0].id;
@@ -375,6 +434,26 @@ async function main() {
     await page.keyboard.press("End");
     await boardAt(page, await page.getAttribute("#m1200", "data-fen"));
     check((await page.textContent("#ply")) === "Ply 1200 of 1200", "End loads the last window");
+
+    // 16b. The same game pasted into /open: the server keeps none of it,
+    // so the page posts the text it holds again for each window.
+    const knightsText = await page.evaluate((id) => fetch("/api/export/" + id + "?to=original").then((r) => r.text()), long);
+    const at1200 = (await api(page, "/api/game/" + long + "?ply=1200&count=1")).position.fen;
+    await page.goto(base + "/open");
+    await page.fill("#open-text", knightsText);
+    await Promise.all([page.waitForNavigation(), page.click("#open-submit")]);
+    check((await page.$$("#moves a.move")).length === 500 && (await page.$("#window-next")) !== null,
+      "the pasted game of 1200 plies shows its first window of 500");
+    await page.keyboard.press("End");
+    await boardAt(page, at1200);
+    check((await page.textContent("#ply")) === "Ply 1200 of 1200" && (await page.$("#m1200")) !== null &&
+      (await page.$("#m500")) === null, "End steps the pasted game to ply 1200, its last window posted again");
+    await page.keyboard.press("Home");
+    await boardAt(page, await page.getAttribute("#board", "data-start"));
+    check((await page.$("#m1")) !== null, "Home brings back the pasted game's first window");
+    await page.click("#window-next");
+    await page.waitForSelector("#m501");
+    check((await page.$$("#moves a.move")).length === 500, "the button to the next window posts the text again (plies 501-1000)");
 
     // 13. From a phone to a wide screen: no horizontal overflow.
     for (const width of [360, 1280, 1440]) {

@@ -124,6 +124,27 @@ fn the_viewer_works_in_headless_chromium() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["id"].to_string())
         .collect();
     assert!(!expected.is_empty(), "xpgn query --fen finds games");
+    // The games and plies `xpgn query --piece` finds for the pattern the
+    // editor sets up (a white knight on f3, a black one on f6).
+    let query = support::xpgn(&[
+        "query",
+        "--db",
+        served.db().to_str().unwrap(),
+        "--piece",
+        "white:N@f3",
+        "--piece",
+        "black:n@f6",
+        "--format",
+        "json",
+    ]);
+    let pattern_hits: Vec<String> = String::from_utf8_lossy(&query.stdout)
+        .lines()
+        .map(|l| {
+            let v = serde_json::from_str::<serde_json::Value>(l).unwrap();
+            format!("{}@{}", v["id"], v["ply"])
+        })
+        .collect();
+    assert!(!pattern_hits.is_empty(), "xpgn query --piece finds games");
     let mut cmd = Command::new("node");
     cmd.arg(root.join("tests/browser/viewer.cjs"))
         .env("NODE_PATH", &modules)
@@ -131,7 +152,8 @@ fn the_viewer_works_in_headless_chromium() {
         .env("XPGN_CHROMIUM", &chromium)
         .env("XPGN_SHOTS", &shots)
         .env("XPGN_EDITOR_POSITION", EDITOR_POSITION)
-        .env("XPGN_EDITOR_GAMES", expected.join(","));
+        .env("XPGN_EDITOR_GAMES", expected.join(","))
+        .env("XPGN_PATTERN_GAMES", pattern_hits.join(","));
     if std::env::var_os("XPGN_DOCS_SCREENSHOTS").is_some() {
         cmd.env("XPGN_DOCS", root.join("docs"));
     }
@@ -147,7 +169,12 @@ fn the_viewer_works_in_headless_chromium() {
     assert!(out.contains("ok: the pasted game's diagnostic is shown"));
     assert!(out.contains("ok: dragging the knight from k1 to j3 plays"));
     assert!(out.contains("ok: the chosen move gates the Hawk onto g1"));
+    assert!(out.contains("ok: a legal move made with the keyboard alone plays"));
     assert!(out.contains("ok: stepping past the window's last ply loads the next window"));
+    assert!(
+        out.contains("ok: End steps the pasted game to ply 1200, its last window posted again")
+    );
     assert!(out.contains("ok: the editor's position finds the games xpgn query --fen finds"));
+    assert!(out.contains("ok: the editor's pattern finds the games xpgn query --piece finds"));
     println!("screenshots in {}", shots.display());
 }

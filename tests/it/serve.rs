@@ -985,3 +985,168 @@ fn gates_are_separate_moves_and_a_typed_move_is_resolved_as_the_cli_reads_it() {
         cli_reason("gates", game, "Ke2")
     );
 }
+
+/// (id, first matching ply) of each game `xpgn query ARGS --format json`
+/// finds in the served database.
+fn cli_found(s: &Served, args: &[&str]) -> Vec<(i64, i64)> {
+    let db = s.db();
+    let mut all = vec!["query", "--db", db.to_str().unwrap(), "--format", "json"];
+    all.extend_from_slice(args);
+    let o = xpgn(&all);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            (v["id"].as_i64().unwrap(), v["ply"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+fn served_found(v: &serde_json::Value) -> Vec<(i64, i64)> {
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["id"].as_i64().unwrap(), g["ply"].as_i64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn pattern_and_material_searches_find_what_the_cli_finds_at_the_same_ply() {
+    let s = serve("pattern", 0);
+    for (query, args) in [
+        (
+            "piece=white:N@f3&piece=black:n@f6",
+            vec!["--piece", "white:N@f3", "--piece", "black:n@f6"],
+        ),
+        (
+            "variant=counsellor&pieces=white:N@j3",
+            vec!["--variant", "counsellor", "--piece", "white:N@j3"],
+        ),
+        (
+            "variant=counsellor&material=white:P%3C%3D5",
+            vec!["--variant", "counsellor", "--material", "white:P<=5"],
+        ),
+        (
+            "material=white:N0%3Bblack:N%3C%3D1&piece=white:K@g1",
+            vec!["--material", "white:N0;black:N<=1", "--piece", "white:K@g1"],
+        ),
+    ] {
+        let expected = cli_found(&s, &args);
+        assert!(!expected.is_empty(), "{query}");
+        let v = get_json(&s.addr, &format!("/api/pattern?{query}"));
+        assert_eq!(served_found(&v), expected, "{query}");
+        assert_eq!(v["more"], false);
+        // The page links each game at the ply the pattern first stands.
+        let (status, _, page) = get(&s.addr, &format!("/pattern?{query}"));
+        assert_eq!(status, 200, "{page}");
+        for (id, ply) in &expected {
+            assert!(
+                page.contains(&format!("href=\"/game/{id}?ply={ply}\"")),
+                "{query}: {id} at {ply}"
+            );
+        }
+    }
+    // A page of one game at a time, the next one after it.
+    let all = cli_found(&s, &["--piece", "white:K@*"]);
+    assert!(all.len() > 2);
+    let second = get_json(&s.addr, "/api/pattern?piece=white:K@*&per=1&page=2");
+    assert_eq!(served_found(&second), all[1..2].to_vec());
+    assert_eq!(second["more"], true);
+}
+
+#[test]
+fn the_editor_offers_its_pieces_and_material_to_search_and_bad_patterns_are_400() {
+    let s = serve("pattern-bad", 0);
+    let (_, _, editor) = get(
+        &s.addr,
+        "/editor?variant=chess&fen=4k3%2F8%2F8%2F8%2F8%2F8%2F8%2FR3K3",
+    );
+    assert!(
+        editor.contains(
+            "id=\"editor-pieces\" size=\"40\" value=\"white:R@a1 white:K@e1 black:k@e8\""
+        ),
+        "{editor}"
+    );
+    assert!(
+        editor.contains("id=\"editor-material\" size=\"40\" value=\"white:K1,Q0,R1,B0,N0,P0;black:K1,Q0,R0,B0,N0,P0\""),
+        "{editor}"
+    );
+    for (query, reason) in [
+        ("piece=white:K-e1", "expected SIDE:LETTER@SQUARE"),
+        (
+            "piece=white:K@i1",
+            "`i1` is no square of the 8x8 board of Chess",
+        ),
+        (
+            "variant=counsellor&piece=white:K@m1",
+            "`m1` is no square of the 12x8 board",
+        ),
+        ("piece=white:X@e4", "`X` is no piece letter of Chess"),
+        ("piece=green:K@e1", "`green` is no side"),
+        ("material=white:Q%3D1", "`Q=1`: `=1` is no count"),
+        ("material=white:Q1%3Bwhite:R1", "white is given twice"),
+        (
+            "variant=nosuch&piece=white:K@e1",
+            "unknown variant `nosuch`",
+        ),
+        ("", "give a piece"),
+    ] {
+        for route in ["/pattern", "/api/pattern"] {
+            let (status, _, body) = get(&s.addr, &format!("{route}?{query}"));
+            assert_eq!(status, 400, "{route}?{query}: {body}");
+            assert!(
+                body.contains(&escape_html(reason)),
+                "{route}?{query}: {body}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_opened_game_past_one_window_is_paged_by_posting_its_text_again_with_a_ply() {
+    let s = serve("open-windows", 0);
+    // A short game first: the long one is the text's second.
+    let text = format!(
+        "[Event \"Short\"]\n\n1. e4 e5 *\n\n{}",
+        knights(600).replace("Knights", "Pasted knights")
+    );
+    let (status, _, first) = post(&s.addr, "/open?game=2", "text/plain", &text);
+    assert_eq!(status, 200, "{first}");
+    assert!(first.contains("Plies 1–500 of 1200"), "{first}");
+    assert!(first.contains("id=\"m500\"") && !first.contains("id=\"m501\""));
+    // The next window is a button posting the text again with its ply.
+    assert!(first.contains(
+        "<button type=\"submit\" form=\"open-window\" name=\"ply\" value=\"501\" class=\"window-next\" id=\"window-next\">plies 501–1000 &rarr;</button>"
+    ));
+    assert!(first.contains("<form id=\"open-window\" method=\"post\" action=\"/open\" hidden><input type=\"hidden\" name=\"game\" value=\"2\">"));
+    assert!(first.contains(&escape_html("[Event \"Pasted knights\"]")));
+    // The body itself with the ply in the query, as the page's script sends it.
+    let (status, _, last) = post(&s.addr, "/open?game=2&ply=1200", "text/plain", &text);
+    assert_eq!(status, 200, "{last}");
+    assert!(last.contains("Plies 1001–1200 of 1200"), "{last}");
+    assert!(last.contains("id=\"m1200\"") && !last.contains("id=\"m1000\""));
+    assert!(last.contains("value=\"1000\" class=\"window-prev\" id=\"window-prev\""));
+    assert!(!last.contains("id=\"window-next\""));
+    // Knights out and back: after ply 1200 the board is the start's.
+    assert!(
+        last.contains("data-fen=\"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1200 601\"")
+    );
+    // The form's fields, as the button sends them.
+    let form = format!("game=2&ply=501&text={}", enc(&text));
+    let (status, _, middle) = post(&s.addr, "/open", "application/x-www-form-urlencoded", &form);
+    assert_eq!(status, 200, "{middle}");
+    assert!(middle.contains("Plies 501–1000 of 1200"), "{middle}");
+    assert!(middle.contains("id=\"m501\"") && middle.contains("id=\"m1000\""));
+    // A short game needs no second window, and its page holds no copy.
+    let (_, _, short) = post(&s.addr, "/open", "text/plain", &text);
+    assert!(!short.contains("open-window"));
+    let (status, _, bad) = post(&s.addr, "/open?game=2&ply=x", "text/plain", &text);
+    assert_eq!(status, 400);
+    assert!(bad.contains("ply must be a number"), "{bad}");
+    // Nothing was stored.
+    let stored = get_json(&s.addr, "/api/games?event=Pasted");
+    assert_eq!(stored["games"].as_array().unwrap().len(), 0);
+}

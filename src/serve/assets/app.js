@@ -59,7 +59,35 @@
       return rows.join("/");
     }
 
+    // The pattern searches' fields: each piece on its square, and each
+    // side's count of every type (the palette's order), as /pattern reads
+    // them (the server fills them the same way for the first position).
+    function writePatterns() {
+      var specs = [], counts = { white: {}, black: {} };
+      svg.querySelectorAll("g.piece[data-square]").forEach(function (g) {
+        var side = g.dataset.piece.split(" ")[0], letter = letters[g.dataset.piece];
+        if (!letter || !counts[side]) return;
+        specs.push({ side: side, text: side + ":" + letter + "@" + g.dataset.square });
+        var kind = letter.toUpperCase();
+        counts[side][kind] = (counts[side][kind] || 0) + 1;
+      });
+      specs.sort(function (a, b) { return a.side === b.side ? 0 : a.side === "white" ? -1 : 1; });
+      var pieces = document.getElementById("editor-pieces");
+      if (pieces) pieces.value = specs.map(function (s) { return s.text; }).join(" ");
+      var material = document.getElementById("editor-material");
+      if (!material) return;
+      material.value = ["white", "black"].map(function (side) {
+        var terms = [];
+        palette.querySelectorAll('g.palette-piece[data-piece^="' + side + ' "]').forEach(function (g) {
+          var kind = g.dataset.letter.toUpperCase();
+          terms.push(kind + (counts[side][kind] || 0));
+        });
+        return side + ":" + terms.join(",");
+      }).join(";");
+    }
+
     function write() {
+      writePatterns();
       var text = boardField();
       if (box.dataset.hands === "1") text += "[" + (hand.value.trim()) + "]";
       if (turn.value) {
@@ -194,8 +222,8 @@
     return "/api/board.svg?" + q(p);
   }
 
-  function fetchText(url) {
-    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+  function fetchText(url, init) {
+    return fetch(url, Object.assign({ credentials: "same-origin" }, init || {})).then(function (r) {
       return r.text().then(function (t) {
         if (!r.ok) throw new Error(t.replace(/^\d+ [^:]*: /, "").trim());
         return t;
@@ -218,6 +246,7 @@
       if (old) board.replaceChild(svg, old); else board.appendChild(svg);
       board.dataset.fen = fen;
       markSelection();
+      drawCursor();
     }, function (e) {
       if (mine === drawn) say(String(e.message || e), true);
     });
@@ -263,11 +292,24 @@
     return el && el.parentElement === moveList();
   }
 
+  // The page holding main-line ply `ply`: a stored game's, or for an
+  // opened text, the text this page holds posted again (the server keeps
+  // none of it), as the body itself.
+  function windowPage(ply) {
+    if (game) return fetchText("/game/" + game + "?" + q({ ply: ply, flip: flip ? "1" : null }));
+    var form = document.getElementById("open-window");
+    if (!form) return Promise.reject(new Error("no other window of moves"));
+    var url = "/open?" + q({ game: form.elements.game.value, ply: ply, flip: flip ? "1" : null });
+    return fetchText(url, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+      body: form.elements.text.value,
+    });
+  }
+
   // Loads the window of the move list that holds main-line ply `ply`.
   function loadWindow(ply) {
-    if (!game) return Promise.reject(new Error("an opened text shows its first 500 plies; import it to see them all"));
-    var url = "/game/" + game + "?" + q({ ply: ply, flip: flip ? "1" : null });
-    return fetchText(url).then(function (html) {
+    return windowPage(ply).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("moves");
       var label = doc.getElementById("window");
@@ -675,7 +717,12 @@
       var parts = at.hand.split(" ");
       return select({ color: parts[0], drop: parts.slice(1).join(" ") });
     }
-    var sq = at.square;
+    pressSquare(at.square);
+  });
+
+  // A square clicked, or chosen with Enter or Space: selects the piece on
+  // it, or makes the move of the piece selected to it.
+  function pressSquare(sq) {
     var piece = board.querySelector('g.piece[data-square="' + sq + '"]');
     if (selected && selected.from === sq) return clearSelection();
     if (selected) {
@@ -688,7 +735,105 @@
       return attempt(selected, sq);
     }
     if (piece) select({ from: sq });
-  });
+  }
+
+  // ------------------------------------------------------------ the board by keyboard
+
+  // The board is one stop of the Tab order. While it has the keyboard's
+  // focus, the arrow keys move a square cursor (drawn over the squares),
+  // Enter or Space press the square under it as a click does, Escape
+  // cancels the selection; otherwise (and after a click on it) the arrow
+  // keys step through the moves as before.
+  var cursor = null;
+  var spoken = document.createElement("p");
+  spoken.className = "sr-only";
+  spoken.setAttribute("aria-live", "polite");
+  board.parentElement.insertBefore(spoken, board.nextSibling);
+  board.tabIndex = 0;
+
+  function boardSize() {
+    var svg = board.querySelector("svg");
+    return svg ? { files: Number(svg.dataset.files), ranks: Number(svg.dataset.ranks) } : null;
+  }
+
+  function squareName(file, rank) {
+    return String.fromCharCode(97 + file) + (rank + 1);
+  }
+
+  function cursorFocused() {
+    return document.activeElement === board && board.matches(":focus-visible");
+  }
+
+  function pieceName(sq) {
+    var g = board.querySelector('g.piece[data-square="' + sq + '"]');
+    return g ? g.dataset.piece : "empty";
+  }
+
+  // The board's label: the position shown and the side to move, then the
+  // square under the cursor.
+  function labelBoard() {
+    var turn = (fenOf(current).split(" ")[1] || "w") === "b" ? "Black" : "White";
+    var at = current ? "after ply " + current.dataset.ply + " (" + sanOf(current) + ")" : "at the start";
+    var text = "Board " + at + ", " + turn + " to move. Arrow keys move the cursor, Enter or Space selects a piece and then its square, Escape cancels.";
+    if (cursor) text += " Cursor on " + cursor + ", " + pieceName(cursor) + ".";
+    board.setAttribute("aria-label", text);
+  }
+
+  function drawCursor() {
+    board.querySelectorAll("rect.key-cursor").forEach(function (n) { n.remove(); });
+    labelBoard();
+    if (!cursor || !cursorFocused()) return;
+    var sq = board.querySelector('rect.square[data-square="' + cursor + '"]');
+    if (!sq) return;
+    var mark = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    ["x", "y", "width", "height"].forEach(function (a) { mark.setAttribute(a, sq.getAttribute(a)); });
+    mark.setAttribute("class", "key-cursor");
+    mark.setAttribute("data-square", cursor);
+    sq.ownerSVGElement.appendChild(mark);
+  }
+
+  // Where the cursor starts: the selected piece, the last move's square,
+  // or the corner nearest the viewer's left hand.
+  function firstCursor() {
+    if (selected && selected.from) return selected.from;
+    if (current && current.dataset.to) return current.dataset.to;
+    var size = boardSize();
+    return flip && size ? squareName(size.files - 1, size.ranks - 1) : "a1";
+  }
+
+  function moveCursor(right, up) {
+    var size = boardSize();
+    if (!size) return;
+    if (!cursor) cursor = firstCursor();
+    else {
+      if (flip) { right = -right; up = -up; }
+      var file = cursor.charCodeAt(0) - 97 + right, rank = Number(cursor.slice(1)) - 1 + up;
+      cursor = squareName(Math.max(0, Math.min(size.files - 1, file)), Math.max(0, Math.min(size.ranks - 1, rank)));
+    }
+    drawCursor();
+    spoken.textContent = cursor + ", " + pieceName(cursor);
+  }
+
+  // The keys of the board while it has the keyboard's focus; true when
+  // `e` was one of them.
+  function cursorKey(e) {
+    if (document.activeElement !== board) return false;
+    var arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1] };
+    if (arrows[e.key] && cursorFocused()) {
+      moveCursor(arrows[e.key][0], arrows[e.key][1]);
+      return true;
+    }
+    if (e.key === "Enter" || e.key === " ") {
+      if (!cursor) cursor = firstCursor();
+      drawCursor();
+      pressSquare(cursor);
+      return true;
+    }
+    return false;
+  }
+
+  board.addEventListener("focus", drawCursor);
+  board.addEventListener("blur", drawCursor);
 
   // ------------------------------------------------------------ export
 
@@ -752,6 +897,10 @@
 
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || typing(e)) return;
+    if (cursorKey(e)) {
+      e.preventDefault();
+      return;
+    }
     var act = {
       ArrowLeft: function () { step(-1); },
       ArrowRight: function () { step(1); },
