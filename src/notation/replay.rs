@@ -10,7 +10,7 @@ use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::{Game, Node};
 use super::pgn::{AnyMove, parse_any_move};
 use super::position::read_position_noting;
-use super::san::{CheckMark, SanError, resolve_san};
+use super::san::{CheckMark, SanError, gating_readings, resolve_san, write_san};
 use super::span::Location;
 use crate::rules::{Ending, Move, Outcome, Position, Registry, StalemateOutcome, Variant};
 
@@ -365,6 +365,37 @@ pub(crate) struct Replayer<'r, 'v, M> {
     /// The position before the main-line move `visit` is told about,
     /// copied into the same place each ply.
     before: Option<Position>,
+    /// The readings of an ambiguous gating move of the main line, while
+    /// more than one replays what follows.
+    fork: Option<Fork>,
+}
+
+/// A main-line gating move that stands for several legal moves, as a
+/// writer that never disambiguates gating moves leaves it (`Ne6/H` where
+/// two knights on their gates reach e6, docs/notation.md §13): each
+/// reading is replayed with the moves that follow, side by side, until
+/// one is left. Nothing is told about the moves until then.
+struct Fork {
+    /// The position before the move.
+    before: Position,
+    /// The move's ply, place and text.
+    ply: usize,
+    at: Location,
+    text: String,
+    /// Why the move alone is ambiguous.
+    ambiguity: String,
+    readings: Vec<Reading>,
+    /// Where the last move replayed was written.
+    last: Place,
+}
+
+/// One reading of a [`Fork`]: its moves (the ambiguous one first), the
+/// position they reach and their warnings; `alive` until a move fails.
+struct Reading {
+    pos: Position,
+    moves: Vec<Move>,
+    diagnostics: Vec<Diagnostic>,
+    alive: bool,
 }
 
 impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
@@ -390,6 +421,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             last_main: None,
             visit,
             before: None,
+            fork: None,
         }
     }
 
@@ -404,6 +436,11 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
 
     /// A variation opens: it replaces the last move of the current line.
     pub(crate) fn open(&mut self) {
+        // The variation starts from a position the readings do not agree
+        // on: the move stays ambiguous.
+        if self.lines.len() == 1 && self.fork.is_some() {
+            self.fail_fork("a variation follows before the moves after it tell its readings apart");
+        }
         let opened_with = self.diagnostics.len();
         let parent = self.top();
         let dead = parent.dead || parent.pending.is_none();
@@ -438,6 +475,9 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     pub(crate) fn finish(mut self, locate: &dyn Fn(usize) -> Location) -> Replayed {
         self.abandon_open_variations();
         self.flush(locate);
+        if self.fork.is_some() {
+            self.fail_fork("more than one of its readings replays to the end");
+        }
         let main = self.lines.pop().expect("the main line is always there");
         Replayed {
             end: main.pos,
@@ -458,6 +498,10 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     /// Plays the current line's pending move.
     fn flush(&mut self, locate: &dyn Fn(usize) -> Location) {
         let in_variation = self.lines.len() > 1;
+        if !in_variation && self.fork.is_some() {
+            self.flush_forked(locate);
+            return;
+        }
         let line = self
             .lines
             .last_mut()
@@ -513,17 +557,186 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 }
             }
             Err((kind, message)) => {
-                self.diagnostics.push(
-                    Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text()))
-                        .at_ply(ply, in_variation, m.text()),
-                );
-                line.dead = true;
-                if !in_variation {
-                    self.complete = false;
+                let readings = match (kind, in_variation) {
+                    (ReplayErrorKind::AmbiguousMove, false) => written_san(m)
+                        .map(|san| gating_readings(&line.pos, &san))
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                if readings.len() > 1 {
+                    self.fork = Some(Fork::new(&line.pos, readings, ply, m, locate, message));
+                    line.next_ply += 1;
+                } else {
+                    self.diagnostics.push(
+                        Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text()))
+                            .at_ply(ply, in_variation, m.text()),
+                    );
+                    line.dead = true;
+                    if !in_variation {
+                        self.complete = false;
+                    }
                 }
             }
         }
         line.pending = None;
+    }
+
+    /// Plays the main line's pending move in each living reading of the
+    /// fork; settles the fork when one reading is left, or none.
+    fn flush_forked(&mut self, locate: &dyn Fn(usize) -> Location) {
+        let line = self
+            .lines
+            .last_mut()
+            .expect("the main line is always there");
+        let (Some(m), Some(fork)) = (line.pending.take(), self.fork.as_mut()) else {
+            return;
+        };
+        let ply = line.next_ply;
+        for r in fork.readings.iter_mut().filter(|r| r.alive) {
+            match resolve_written(&r.pos, &m) {
+                Ok(mv) => {
+                    r.pos.play_unchecked(&mv);
+                    if let Some(message) = check_mark_warning(&m, &r.pos) {
+                        r.diagnostics.push(
+                            Diagnostic::warning(DiagnosticKind::CheckMark, m.at(locate), message)
+                                .at_ply(ply, false, m.text()),
+                        );
+                    }
+                    r.moves.push(mv);
+                }
+                Err(_) => r.alive = false,
+            }
+        }
+        line.next_ply += 1;
+        fork.last = m.place();
+        match fork.readings.iter().filter(|r| r.alive).count() {
+            0 => self.fail_fork("none of its readings replays the moves after it"),
+            1 => self.settle_fork(),
+            _ => {}
+        }
+    }
+
+    /// One reading of the fork is left: its moves are the main line's, told
+    /// and collected as if played one by one, with a warning at the
+    /// ambiguous move naming the reading taken.
+    fn settle_fork(&mut self) {
+        let Some(fork) = self.fork.take() else {
+            return;
+        };
+        let names: Vec<String> = fork
+            .readings
+            .iter()
+            .map(|r| write_san(&fork.before, &r.moves[0]))
+            .collect();
+        let Some((i, chosen)) = fork.readings.into_iter().enumerate().find(|(_, r)| r.alive) else {
+            return;
+        };
+        self.diagnostics.push(
+            Diagnostic::warning(
+                DiagnosticKind::AmbiguousMove,
+                fork.at,
+                format!(
+                    "`{}` stands for {} gating moves ({}), as a writer that never disambiguates gating moves leaves it: read as {}, the only one the moves after it allow (docs/notation.md §13)",
+                    fork.text,
+                    names.len(),
+                    names.join(", "),
+                    names[i]
+                ),
+            )
+            .at_ply(fork.ply, false, &fork.text),
+        );
+        self.diagnostics.extend(chosen.diagnostics);
+        let mut before = fork.before;
+        for mv in chosen.moves {
+            let mut after = before.clone();
+            after.play_unchecked(&mv);
+            if let Some(visit) = self.visit.as_mut() {
+                visit(&before, &mv, &after);
+            }
+            if let Some(moves) = self.moves.as_mut() {
+                moves.push(mv);
+            }
+            self.plies += 1;
+            before = after;
+        }
+        self.top().pos = before;
+        self.last_main = Some(fork.last);
+    }
+
+    /// The fork ends without one reading: the move is ambiguous, and the
+    /// main line ends before it.
+    fn fail_fork(&mut self, why: &str) {
+        let Some(fork) = self.fork.take() else {
+            return;
+        };
+        self.diagnostics.push(
+            Diagnostic::error(
+                DiagnosticKind::AmbiguousMove,
+                fork.at,
+                format!("`{}`: {} ({why})", fork.text, fork.ambiguity),
+            )
+            .at_ply(fork.ply, false, &fork.text),
+        );
+        self.complete = false;
+        let line = self.top();
+        line.pos = fork.before;
+        line.next_ply = fork.ply;
+        line.dead = true;
+    }
+}
+
+impl Fork {
+    /// A fork at the written move `m` (ply `ply`) of the position `before`,
+    /// with each of its `readings` played.
+    fn new<M: WrittenMove>(
+        before: &Position,
+        readings: Vec<Move>,
+        ply: usize,
+        m: &M,
+        locate: &dyn Fn(usize) -> Location,
+        ambiguity: String,
+    ) -> Fork {
+        let readings = readings
+            .into_iter()
+            .map(|mv| {
+                let mut pos = before.clone();
+                pos.play_unchecked(&mv);
+                let diagnostics = check_mark_warning(m, &pos)
+                    .map(|message| {
+                        Diagnostic::warning(DiagnosticKind::CheckMark, m.at(locate), message)
+                            .at_ply(ply, false, m.text())
+                    })
+                    .into_iter()
+                    .collect();
+                Reading {
+                    pos,
+                    moves: vec![mv],
+                    diagnostics,
+                    alive: true,
+                }
+            })
+            .collect();
+        Fork {
+            before: before.clone(),
+            ply,
+            at: m.at(locate),
+            text: m.text().to_string(),
+            ambiguity,
+            readings,
+            last: m.place(),
+        }
+    }
+}
+
+/// The SAN a written move is, if it is one.
+fn written_san<M: WrittenMove>(m: &M) -> Option<super::san::San> {
+    let parsed = match m.parsed() {
+        Some(p) => p.clone(),
+        None => parse_any_move(m.text()).map(|(p, _, _)| p)?,
+    };
+    match parsed {
+        AnyMove::San(san) => Some(san),
+        _ => None,
     }
 }
 

@@ -691,6 +691,51 @@ fn finish(
     resolved
 }
 
+/// The legal gating moves a piece move written with a gate (`Ne6/H`)
+/// may stand for, whatever other piece of its kind could make it: where
+/// there are several, the text is ambiguous as a writer that never
+/// disambiguates gating moves leaves it (docs/notation.md §13), and the
+/// replay may tell them apart by what follows. Empty for any other
+/// move.
+pub(crate) fn gating_readings(pos: &Position, san: &San) -> Vec<Move> {
+    let San::Normal {
+        piece,
+        file,
+        rank,
+        to,
+        promotion,
+        gate: Some(gate),
+        ..
+    } = san
+    else {
+        return Vec::new();
+    };
+    let variant = pos.variant();
+    let kind_of = |letter: Option<char>| match letter {
+        Some(l) => variant.kind_by_letter(l),
+        None => Some(variant.pawn_kind()),
+    };
+    let (Some(kind), Some(gated)) = (kind_of(*piece), kind_of(Some(gate.letter))) else {
+        return Vec::new();
+    };
+    let promoted = match promotion {
+        Some(l) => kind_of(Some(*l)),
+        None => None,
+    };
+    pos.legal_moves()
+        .into_iter()
+        .filter(|m| {
+            m.to == *to
+                && m.promotion == promoted
+                && file.is_none_or(|f| m.from.file() == f)
+                && rank.is_none_or(|r| m.from.rank() == r)
+                && pos.piece_at(m.from).is_some_and(|p| p.kind == kind)
+                && m.gate
+                    .is_some_and(|g| g.kind == gated && gate.square.is_none_or(|s| s == g.square))
+        })
+        .collect()
+}
+
 /// Keeps of `candidates` those with the gating `san` writes (none
 /// written: no gating), or says why none remain.
 fn narrow_by_gate(pos: &Position, candidates: &mut Vec<Move>, san: &San) -> Result<(), SanError> {

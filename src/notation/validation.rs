@@ -383,9 +383,17 @@ mod tests {
 1. d4 ( 1. e4 ) ( 1. c4 ) d5 ) *
 "#;
 
+    /// Gating moves written without their origin: read by the moves after
+    /// them, or ambiguous (docs/notation.md §13).
+    const UNDISAMBIGUATED_GATING: &[u8] =
+        include_bytes!("../../tests/data/played/fsf-gating-undisambiguated.pgn");
+
     #[test]
     fn validating_while_reading_says_what_the_tree_replay_says() {
-        let mut games = GameSplitter::new(GAMES.as_bytes());
+        let mut text = GAMES.as_bytes().to_vec();
+        text.extend_from_slice(b"\n");
+        text.extend_from_slice(UNDISAMBIGUATED_GATING);
+        let mut games = GameSplitter::new(&text[..]);
         let mut count = 0;
         while let Some(game) = games.next_game() {
             let game = game.unwrap();
@@ -402,7 +410,7 @@ mod tests {
             );
             assert_eq!(streamed.result.as_deref(), tree.recorded_result());
         }
-        assert_eq!(count, 14);
+        assert_eq!(count, 18);
     }
 
     /// Pieces of games: moves legal and not, in and out of turn, move

@@ -471,3 +471,83 @@ fn json_gives_each_position_its_hands_checks_and_gates() {
     assert!(!gates.as_array().unwrap().contains(&serde_json::json!("g1")));
     assert_eq!(s["moves"][0]["hands"]["white"], "E");
 }
+
+#[test]
+fn a_gating_move_written_without_its_origin_is_read_as_the_moves_after_it_allow() {
+    use xpgn::notation::diagnostic::{DiagnosticKind, Severity};
+    use xpgn::notation::position::write_position;
+    use xpgn::notation::reader::GameSplitter;
+    use xpgn::notation::validation::validate;
+    let registry = xpgn::rules::Registry::builtin();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/played/fsf-gating-undisambiguated.pgn");
+    let bytes = std::fs::read(path).unwrap();
+    let mut games = GameSplitter::new(&bytes[..]);
+    let mut seen = Vec::new();
+    while let Some(next) = games.next_game() {
+        let text = next.unwrap();
+        let checked = validate(&registry, &text);
+        let kinds: Vec<(DiagnosticKind, Severity, Option<usize>)> = checked
+            .diagnostics
+            .iter()
+            .map(|d| (d.kind, d.severity, d.ply))
+            .collect();
+        let message = checked.diagnostics.first().map(|d| d.message.clone());
+        let game = text.text.to_string();
+        let final_fen = game
+            .split("[FinalFEN \"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap()
+            .to_string();
+        seen.push((
+            text.number,
+            kinds,
+            message,
+            checked.end,
+            final_fen,
+            checked.plies,
+        ));
+    }
+    assert_eq!(seen.len(), 4);
+    // The first two: one reading is left, taken with a warning, and the
+    // game ends where the writer's final position says.
+    for (game, ply, taken) in [(1, 4, "Nab6/E"), (2, 5, "Nfe3/E")] {
+        let (_, kinds, message, end, final_fen, _) = &seen[game - 1];
+        assert_eq!(
+            kinds,
+            &[(DiagnosticKind::AmbiguousMove, Severity::Warning, Some(ply))],
+            "game {game}"
+        );
+        assert!(
+            message
+                .as_ref()
+                .unwrap()
+                .contains(&format!("read as {taken}")),
+            "{message:?}"
+        );
+        let end = end.as_ref().expect("replayed");
+        assert_eq!(
+            board_and_turn(&write_position(end)),
+            board_and_turn(final_fen),
+            "game {game}"
+        );
+    }
+    assert_eq!(seen[0].5, 91);
+    // Both readings of the third replay to the end; the fourth opens a
+    // variation before the moves tell them apart: ambiguous, and the
+    // main line stops before the move.
+    for (game, ply, why) in [
+        (3, 13, "more than one of its readings replays to the end"),
+        (4, 4, "a variation follows"),
+    ] {
+        let (_, kinds, message, _, _, plies) = &seen[game - 1];
+        assert_eq!(
+            kinds,
+            &[(DiagnosticKind::AmbiguousMove, Severity::Error, Some(ply))],
+            "game {game}"
+        );
+        assert!(message.as_ref().unwrap().contains(why), "{message:?}");
+        assert_eq!(*plies, ply - 1, "game {game}");
+    }
+}
