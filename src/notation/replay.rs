@@ -301,7 +301,10 @@ impl WrittenMove for &Node {
     }
 }
 
-/// Plays a move as written against `pos`.
+/// Plays a move as written against `pos`. Inlined: it is the replay's
+/// step for every ply, and the calls of the rare paths (a fork of
+/// readings) would otherwise make it a call for every ply.
+#[inline(always)]
 fn resolve_written<M: WrittenMove>(
     pos: &Position,
     m: &M,
@@ -741,6 +744,8 @@ fn written_san<M: WrittenMove>(m: &M) -> Option<super::san::San> {
 }
 
 /// The warning a check mark earns when the position does not bear it out.
+/// Inlined for the same reason as [`resolve_written`].
+#[inline(always)]
 fn check_mark_warning<M: WrittenMove>(m: &M, after: &Position) -> Option<String> {
     match m.check()? {
         CheckMark::Mate => {
