@@ -1,10 +1,12 @@
-//! `xpgn serve`: a local web viewer over one database, every asset
+//! `xpgn serve`: a local analysis board over one database, every asset
 //! embedded in the binary.
 //!
 //! A layer above `db` (as `cli` is), behind the `serve` cargo feature.
 //! Pages are written on the server (each value escaped: tags, comments
-//! and the original text are untrusted) and work without script; a small
-//! embedded script adds the arrow keys. Each page has a JSON twin under
+//! and the original text are untrusted) and work without script; the
+//! embedded script steps through a game without reloading, takes moves
+//! on the board (the server says which are legal) and keeps local
+//! variations, never the database's. Each page has a JSON twin under
 //! `/api/` (documented in `docs/serve.md`).
 //!
 //! Safe by default: [`Config::new`] binds the loopback address; the
