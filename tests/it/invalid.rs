@@ -1,8 +1,11 @@
 //! The faulty sample files: for every `samples/invalid/<name>.xpgn`, the
 //! diagnostic lines that `xpgn validate samples/invalid/<name>.xpgn` prints
 //! (run from the crate root, so paths start `samples/invalid/`; the summary
-//! line `N games read, ...` left out) must equal `samples/invalid/<name>.expected`
-//! line for line, and the command must exit with code 1 (input rejected).
+//! line `N games read, ...` left out) must equal
+//! `tests/data/invalid-expected/<name>.expected` line for line, and the
+//! command must exit with code 1 (input rejected). The expected files
+//! stand apart from the samples so that a reader of `samples/` finds only
+//! game files there.
 //!
 //! Each file holds exactly one fault (possibly after valid games, to show
 //! that reading goes on), so each expected file has exactly one diagnostic:
@@ -72,6 +75,11 @@ fn is_snippet(line: &str) -> bool {
         .is_some_and(|(gutter, _)| gutter.trim().chars().all(|c| c.is_ascii_digit()))
 }
 
+/// Where the expected diagnostics of the invalid samples are.
+fn expected_dir() -> PathBuf {
+    root().join("tests/data/invalid-expected")
+}
+
 #[test]
 fn invalid_samples_give_the_expected_diagnostics() {
     let bless = std::env::var_os("XPGN_BLESS").is_some_and(|v| v == "1");
@@ -79,7 +87,8 @@ fn invalid_samples_give_the_expected_diagnostics() {
     assert!(files.len() >= 10, "only {} invalid samples", files.len());
     let mut failures = Vec::new();
     for rel in &files {
-        let expected_path = root().join(rel.with_extension("expected"));
+        let expected_path =
+            expected_dir().join(rel.with_extension("expected").file_name().unwrap());
         let (code, diagnostics, stderr) = validate(rel);
         if code != Some(1) {
             failures.push(format!(
@@ -122,12 +131,17 @@ fn invalid_samples_give_the_expected_diagnostics() {
         }
     }
     // An expected file whose sample was removed or renamed.
-    for entry in std::fs::read_dir(root().join("samples/invalid")).unwrap() {
+    for entry in std::fs::read_dir(expected_dir()).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|x| x == "expected")
-            && !path.with_extension("xpgn").exists()
-        {
-            failures.push(format!("{}: no matching .xpgn", path.display()));
+        let sample = root()
+            .join("samples/invalid")
+            .join(path.with_extension("xpgn").file_name().unwrap());
+        if !sample.exists() {
+            failures.push(format!(
+                "{}: no matching {}",
+                path.display(),
+                sample.display()
+            ));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
