@@ -934,7 +934,7 @@ pub(super) fn pager(out: &mut String, req: &Request, base: &str, page: u64, more
     out.push_str("</nav>");
 }
 
-pub(super) fn select(
+fn select(
     out: &mut String,
     name: &str,
     current: Option<&str>,
@@ -959,12 +959,23 @@ pub(super) fn select(
 
 /// The variants a form offers: name and display name of each the
 /// database's games may be of.
-pub(super) fn variant_options(db: &Database) -> Vec<(String, String)> {
+fn variant_options(db: &Database) -> Vec<(String, String)> {
     db.registry()
         .variants()
         .iter()
         .map(|v| (v.name().to_string(), v.def().display_name.clone()))
         .collect()
+}
+
+/// The `variant` select of a form with `chosen` selected, one option per
+/// variant of [`variant_options`].
+pub(super) fn variant_select(out: &mut String, db: &Database, chosen: &str) {
+    let options = variant_options(db);
+    let options: Vec<(&str, &str)> = options
+        .iter()
+        .map(|(n, d)| (n.as_str(), d.as_str()))
+        .collect();
+    select(out, "variant", Some(chosen), &options);
 }
 
 fn list_page(db: &Database, req: &Request) -> Answer {
@@ -1099,15 +1110,7 @@ fn editor_page(db: &Database, req: &Request) -> Answer {
     let mut out = String::from(
         "<h1>Board editor</h1><form class=\"position-form editor-form\" id=\"editor-form\" method=\"get\" action=\"/position\"><label>variant ",
     );
-    select(
-        &mut out,
-        "variant",
-        Some(variant.name()),
-        &variant_options(db)
-            .iter()
-            .map(|(n, d)| (n.as_str(), d.as_str()))
-            .collect::<Vec<_>>(),
-    );
+    variant_select(&mut out, db, variant.name());
     out.push_str("</label> <label>side to move <select id=\"editor-turn\"><option value=\"\">either</option><option value=\"w\">White</option><option value=\"b\">Black</option></select></label> <label>castling <input id=\"editor-castling\" size=\"6\" placeholder=\"any\" title=\"as in a position string (KQkq, -); with a side to move only\"></label>");
     if hands {
         out.push_str(" <label>in hand <input id=\"editor-hand\" size=\"10\" placeholder=\"none\" title=\"piece letters, as Qnp\"></label>");
@@ -1170,15 +1173,7 @@ fn position_page(db: &Database, req: &Request) -> Answer {
     let mut out = String::from(
         "<h1>Position</h1><form class=\"position-form\" method=\"get\" action=\"/position\"><label>variant ",
     );
-    select(
-        &mut out,
-        "variant",
-        Some(variant.name()),
-        &variant_options(db)
-            .iter()
-            .map(|(n, d)| (n.as_str(), d.as_str()))
-            .collect::<Vec<_>>(),
-    );
+    variant_select(&mut out, db, variant.name());
     let _ = write!(
         out,
         "</label> <label>FEN <input name=\"fen\" id=\"f-fen\" size=\"60\" value=\"{}\"></label> <button type=\"submit\">Search</button></form>",

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use super::http::{Request, percent_encode};
 use super::pages::{
-    Answer, Fault, found_json, games_table, page, page_of, pager, paging, printable, select,
-    variant_options, variant_param, with_page,
+    Answer, Fault, found_json, games_table, page, page_of, pager, paging, printable, variant_param,
+    variant_select, with_page,
 };
 use crate::db::Database;
 use crate::db::pattern::{PositionPattern, parse_material, parse_piece};
@@ -157,15 +157,7 @@ pub(super) fn pattern_page(db: &Database, req: &Request) -> Answer {
     let mut out = String::from(
         "<h1>Pattern search</h1><form class=\"position-form\" id=\"pattern-form\" method=\"get\" action=\"/pattern\"><label>variant ",
     );
-    select(
-        &mut out,
-        "variant",
-        Some(asked.variant.name()),
-        &variant_options(db)
-            .iter()
-            .map(|(n, d)| (n.as_str(), d.as_str()))
-            .collect::<Vec<_>>(),
-    );
+    variant_select(&mut out, db, asked.variant.name());
     let _ = write!(
         out,
         "</label> <label>pieces <input name=\"pieces\" id=\"f-pieces\" size=\"60\" value=\"{}\" title=\"SIDE:LETTER@SQUARE, separated by spaces\"></label> <label>material <input name=\"material\" id=\"f-material\" size=\"40\" value=\"{}\" title=\"as white:Q1,R2,P&gt;=5;black:Q0\"></label> <button type=\"submit\">Search</button></form>",
