@@ -934,12 +934,7 @@ pub(super) fn pager(out: &mut String, req: &Request, base: &str, page: u64, more
     out.push_str("</nav>");
 }
 
-fn select(
-    out: &mut String,
-    name: &str,
-    current: Option<&str>,
-    options: &[(&str, &str)],
-) {
+fn select(out: &mut String, name: &str, current: Option<&str>, options: &[(&str, &str)]) {
     let _ = write!(out, "<select name=\"{name}\" id=\"f-{name}\">");
     for (value, label) in options {
         let sel = if current == Some(*value) {
