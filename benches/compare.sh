@@ -13,7 +13,8 @@
 # temporary folder), outside this repository: pgn-reader and shakmaty are
 # GPL and never a dependency of xpgn. Each job runs N times (default 5),
 # xpgn and the yardstick alternating, and the medians of CPU seconds
-# (user + system) and wall seconds are printed. Needs cargo, GNU time
+# (user + system) and wall seconds are printed. xpgn is built with the
+# `parquet` feature, for `dataset`. Needs cargo, GNU time
 # (/usr/bin/time) and network access for the yardstick's crates the
 # first time, and python3 to time each run.
 set -euo pipefail
@@ -41,7 +42,7 @@ repeated=()
 for _ in $(seq "$repeat"); do repeated+=("${files[@]}"); done
 
 echo "building xpgn (release) and the yardstick in $peer_dir" >&2
-cargo build --release --quiet
+cargo build --release --quiet --features parquet
 xpgn="$repo/target/release/xpgn"
 mkdir -p "$peer_dir"
 cp benches/peer/main.rs "$peer_dir/main.rs"

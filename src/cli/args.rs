@@ -234,6 +234,15 @@ pub enum Command {
     #[cfg(feature = "parquet")]
     #[command(after_help = examples!("xpgn dataset games/ --out games-parquet/", "xpgn dataset big.pgn --out part1/ --jobs 2"))]
     Dataset(Box<DatasetArgs>),
+    /// Write a Parquet dataset of games and positions: not in this build,
+    /// which left out the `parquet` feature (`cargo install --locked
+    /// --path . --features parquet` builds it in).
+    #[cfg(not(feature = "parquet"))]
+    Dataset {
+        /// The command's arguments, refused with the reason above.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
     /// Print the 64-bit key of a position as the datasets' `positions.key`
     /// column holds it (a signed decimal integer), or its Polyglot key.
     #[command(after_help = examples!("xpgn key --moves \"1. e4 e5\"", "xpgn key --polyglot --moves \"1. e4 e5\"", "xpgn key --variant chess960 --fen \"...\""))]
@@ -571,7 +580,6 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub clean: CleanArgs,
     /// With `--to parquet`: the dataset folder to write.
-    #[cfg(feature = "parquet")]
     #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
     /// With `--to parquet`: most rows per part file.
@@ -681,8 +689,7 @@ pub enum ExportTo {
     /// One JSON document per game (one per line).
     Json,
     /// A Parquet dataset of games and positions (`--out DIR`), as
-    /// `xpgn dataset` writes it.
-    #[cfg(feature = "parquet")]
+    /// `xpgn dataset` writes it (builds with the `parquet` feature).
     Parquet,
 }
 

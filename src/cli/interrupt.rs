@@ -13,6 +13,7 @@ enum Leftover {
     File(PathBuf),
     /// A folder where a dataset's parts are written, each through a
     /// hidden temporary file (`.games-00000.parquet.tmp`).
+    #[cfg_attr(not(feature = "parquet"), allow(dead_code))]
     PartsIn(PathBuf),
 }
 

@@ -651,3 +651,35 @@ fn import_stores_the_same_database_for_any_number_of_jobs() {
         );
     }
 }
+
+/// A build without the `parquet` feature keeps `dataset` and
+/// `export --to parquet` in its commands and says how to get them.
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn datasets_without_the_parquet_feature_say_how_to_build_them() {
+    let dir = scratch("no-parquet");
+    let out = dir.join("set");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["dataset", "samples", "--out", out],
+        vec![
+            "export",
+            "--db",
+            "missing.db",
+            "--to",
+            "parquet",
+            "--out",
+            out,
+        ],
+    ] {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains("`parquet` feature") && err.contains("--features parquet"),
+            "{err}"
+        );
+        assert!(!std::path::Path::new(out).exists(), "{args:?} wrote {out}");
+    }
+    assert!(stdout(&xpgn(&["--help"])).contains("dataset"));
+}

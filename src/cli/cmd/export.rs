@@ -25,7 +25,6 @@ fn write_games(
         (true, _) => ExportForm::Original,
         (false, ExportTo::Xpgn) => ExportForm::Xpgn,
         (false, ExportTo::Json) => ExportForm::Json,
-        #[cfg(feature = "parquet")]
         (false, ExportTo::Parquet) => unreachable!("run sends parquet to dataset::export"),
     };
     let how = How::of(&args.clean);
@@ -84,16 +83,16 @@ pub(super) fn run(
     args: &ExportArgs,
     stdout: &mut dyn Write,
 ) -> Result<(), CliError> {
-    #[cfg(feature = "parquet")]
-    {
-        if args.to == ExportTo::Parquet && !args.original {
-            return super::dataset::export(registry, args, stdout);
-        }
-        if args.out.is_some() {
-            return Err(CliError::Usage(
-                "--out DIR is for --to parquet; write other forms with -o FILE".into(),
-            ));
-        }
+    if args.to == ExportTo::Parquet && !args.original {
+        #[cfg(feature = "parquet")]
+        return super::dataset::export(registry, args, stdout);
+        #[cfg(not(feature = "parquet"))]
+        return Err(CliError::Usage(super::WITHOUT_PARQUET.into()));
+    }
+    if args.out.is_some() {
+        return Err(CliError::Usage(
+            "--out DIR is for --to parquet; write other forms with -o FILE".into(),
+        ));
     }
     check_original(args)?;
     let how = How::of(&args.clean);

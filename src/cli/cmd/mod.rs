@@ -1,6 +1,13 @@
 //! One function per subcommand.
 
 mod convert;
+
+/// Why `dataset` and `export --to parquet` refuse to run in a build
+/// without the `parquet` feature, and how to get them.
+#[cfg(not(feature = "parquet"))]
+const WITHOUT_PARQUET: &str = "Parquet datasets need the `parquet` feature, which this build of xpgn left out: \
+     rebuild with `cargo install --locked --path . --features parquet` \
+     (or `cargo build --release --features parquet`)";
 #[cfg(feature = "parquet")]
 mod dataset;
 mod diagram;
@@ -187,6 +194,8 @@ pub(super) fn run(cli: &Cli, registry: &Registry, out: &mut dyn Write) -> Result
         Command::Export(args) => export::run(registry, args, out),
         #[cfg(feature = "parquet")]
         Command::Dataset(args) => dataset::run(registry, args, out),
+        #[cfg(not(feature = "parquet"))]
+        Command::Dataset { .. } => Err(CliError::Usage(WITHOUT_PARQUET.into())),
         Command::Filter(args) => filter::run(registry, args, jobs_or_all(args.jobs), out),
         Command::Key { position, polyglot } => key::run(registry, position, *polyglot, out),
         Command::Tree {
