@@ -132,15 +132,15 @@ fn inputs_without_games_say_so_and_exit_1_and_an_empty_file_is_a_warning() {
     for name in ["a.json", "b.png", "c.txt"] {
         std::fs::write(none.join(name), "x").unwrap();
     }
-    let mut commands: Vec<Vec<&str>> = vec![
+    let commands: Vec<Vec<&str>> = vec![
         vec!["validate", "none"],
         vec!["convert", "none", "--to", "xpgn"],
         vec!["import", "none", "--db", "g.db"],
         vec!["filter", "none"],
         vec!["filter", "none", "-o", "out.pgn"],
+        #[cfg(feature = "parquet")]
+        vec!["dataset", "none", "--out", "set"],
     ];
-    #[cfg(feature = "parquet")]
-    commands.push(vec!["dataset", "none", "--out", "set"]);
     for args in &commands {
         let o = xpgn_in(&dir, args);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {}", text(&o.stderr));
