@@ -319,6 +319,7 @@ fn a_file_with_a_byte_order_mark_exports_as_json_lines_and_a_spaced_draw_stays_o
 fn every_reading_command(dir: &Path, file: &str) -> Vec<(&'static str, Output)> {
     let db = dir.join("refused.db");
     let db = db.to_str().unwrap();
+    #[cfg(feature = "parquet")]
     let out = dir.join("dataset");
     vec![
         ("validate", xpgn(&["validate", file])),
@@ -329,6 +330,7 @@ fn every_reading_command(dir: &Path, file: &str) -> Vec<(&'static str, Output)> 
         ("convert", xpgn(&["convert", "--to", "json", file])),
         ("import", xpgn(&["import", file, "--db", db])),
         ("export", xpgn(&["export", "--db", db, "--original"])),
+        #[cfg(feature = "parquet")]
         (
             "dataset",
             xpgn(&["dataset", file, "--out", out.to_str().unwrap()]),
