@@ -22,8 +22,8 @@
 //!
 //! Figures (`XPGN_BENCH_GAMES=500000`, openings taken from 2,496
 //! tournament and online games through `XPGN_CORPUS`, on a machine of 2
-//! cores shared with other builds: criterion's wall times were up to three
-//! times the CPU times; docs/database.md gives the CPU times of the whole
+//! cores shared with other builds: the benchmark's wall times were up to
+//! three times the CPU times; docs/database.md gives the CPU times of the whole
 //! process):
 //! - import: 22,037 games/s into the empty database, 20,307 games/s into
 //!   the one of 480,000 games (-7.9%); median step 20,570 games/s.
@@ -36,13 +36,15 @@
 //! - `--fen` with `--limit 30`: 6 to 7 ms of CPU for the whole process.
 //! - `--piece white:P@a1`: CPU of the whole `xpgn query` 1.55 s for
 //!   41.1 M positions, 26.5 M/s. `--piece white:K@h8 --piece black:Q@*`
-//!   24.3 M/s and `--material white:Q>=3` 26.4 M/s of wall time
-//!   (criterion).
+//!   24.3 M/s and `--material white:Q>=3` 26.4 M/s of wall time (the
+//!   benchmark's median).
+
+mod harness;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use harness::{Bench, Throughput};
 use xpgn::db::import::ImportSummary;
 use xpgn::db::pattern::{PositionPattern, parse_material, parse_piece};
 use xpgn::db::query::GameFilter;
@@ -57,17 +59,11 @@ use xpgn::rules::{Move, Position, Variant};
 /// Changes whenever the generator does, so a cached database is rebuilt.
 const GENERATOR: u32 = 5;
 
-/// Whether criterion measures (`cargo bench`) or smoke-runs each
-/// function once (`cargo test --benches`).
-fn measuring() -> bool {
-    std::env::args().any(|a| a == "--bench")
-}
-
-fn corpus_games() -> usize {
+fn corpus_games(bench: &Bench) -> usize {
     std::env::var("XPGN_BENCH_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(if measuring() { 100_000 } else { 300 })
+        .unwrap_or(if bench.measuring() { 100_000 } else { 300 })
 }
 
 /// xorshift64*: the same games on every machine.
@@ -346,15 +342,15 @@ fn report_size(path: &Path) {
     }
 }
 
-fn import(c: &mut Criterion) {
+fn import(bench: &Bench) {
     let real = real_lines();
-    let n = if measuring() { 2_000 } else { 50 };
+    let n = if bench.measuring() { 2_000 } else { 50 };
     let text = generate(0, n, &real, 0xfeed);
     let dir = bench_dir();
-    let mut group = c.benchmark_group("import");
+    let mut group = bench.group("import");
     group.sample_size(10);
     group.throughput(Throughput::Elements(n as u64));
-    group.bench_function(BenchmarkId::new("games", n), |b| {
+    group.bench_function(format!("games/{n}"), |b| {
         b.iter(|| {
             let path = dir.join(format!("import-{}.db", std::process::id()));
             for ext in ["", "-wal", "-shm"] {
@@ -367,12 +363,11 @@ fn import(c: &mut Criterion) {
             let _ = std::fs::remove_file(&path);
         })
     });
-    group.finish();
 }
 
-fn queries(c: &mut Criterion) {
+fn queries(bench: &Bench) {
     let real = real_lines();
-    let n = corpus_games();
+    let n = corpus_games(bench);
     let path = large_db(n, &real);
     report_size(&path);
     let db = Database::open_existing(&path).expect("bench database opens");
@@ -406,7 +401,7 @@ fn queries(c: &mut Criterion) {
         p
     };
     let start = Position::start(&chess);
-    let mut group = c.benchmark_group(format!("query ({n} games)"));
+    let mut group = bench.group(format!("query ({n} games)"));
     group.sample_size(20);
     for (name, p, limit) in [
         ("--fen popular", &pos, None),
@@ -434,9 +429,8 @@ fn queries(c: &mut Criterion) {
             b.iter(|| db.tree(p).expect("tree").moves.len())
         });
     }
-    group.finish();
 
-    let mut group = c.benchmark_group(format!("scan ({n} games)"));
+    let mut group = bench.group(format!("scan ({n} games)"));
     group.sample_size(10);
     let pieces = |specs: &[&str]| {
         specs
@@ -480,8 +474,10 @@ fn queries(c: &mut Criterion) {
             |b| b.iter(|| db.search(&filter).expect("scan").1.positions_scanned),
         );
     }
-    group.finish();
 }
 
-criterion_group!(benches, import, queries);
-criterion_main!(benches);
+fn main() {
+    let bench = Bench::from_args();
+    import(&bench);
+    queries(&bench);
+}

@@ -50,7 +50,9 @@
 //! and Counsellor 5 to 7% faster alike: a build decision left to the
 //! user.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+mod harness;
+
+use harness::{Bench, Throughput};
 use xpgn::notation::position::read_position;
 use xpgn::rules::{Position, Variant, perft};
 
@@ -76,8 +78,8 @@ fn cases() -> Vec<(&'static str, Position, u32)> {
     ]
 }
 
-fn perft_speed(c: &mut Criterion) {
-    let mut group = c.benchmark_group("perft");
+fn perft_speed(bench: &Bench) {
+    let mut group = bench.group("perft");
     group.sample_size(10);
     for (name, pos, depth) in cases() {
         let nodes = perft(&pos, depth);
@@ -86,8 +88,8 @@ fn perft_speed(c: &mut Criterion) {
             b.iter(|| perft(&pos, depth))
         });
     }
-    group.finish();
 }
 
-criterion_group!(benches, perft_speed);
-criterion_main!(benches);
+fn main() {
+    perft_speed(&Bench::from_args());
+}

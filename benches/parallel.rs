@@ -14,7 +14,9 @@
 
 use std::io::BufRead;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+mod harness;
+
+use harness::{Bench, Throughput};
 use xpgn::notation::parallel::{Event, default_jobs, map_games};
 use xpgn::notation::validation::validate;
 
@@ -65,9 +67,9 @@ fn validate_all(data: &'static [u8], jobs: usize) -> (usize, usize) {
     (games, valid)
 }
 
-fn parallel(c: &mut Criterion) {
+fn parallel(bench: &Bench) {
     let data: &'static [u8] = input().leak();
-    let mut group = c.benchmark_group("validate");
+    let mut group = bench.group("validate");
     group.sample_size(10);
     group.throughput(Throughput::Bytes(data.len() as u64));
     let all = default_jobs();
@@ -78,8 +80,8 @@ fn parallel(c: &mut Criterion) {
             b.iter(|| validate_all(data, jobs))
         });
     }
-    group.finish();
 }
 
-criterion_group!(benches, parallel);
-criterion_main!(benches);
+fn main() {
+    parallel(&Bench::from_args());
+}

@@ -30,7 +30,9 @@
 //! end-of-game checks 645 a ply (pgn-reader with shakmaty: 179.3 M in
 //! all).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+mod harness;
+
+use harness::{Bench, Throughput};
 use xpgn::notation::game::{Game, Node};
 use xpgn::notation::reader::{GameSplitter, read_games};
 use xpgn::notation::replay::replay;
@@ -132,7 +134,7 @@ fn real_games() -> Vec<u8> {
     data
 }
 
-fn reading(c: &mut Criterion) {
+fn reading(bench: &Bench) {
     let mut inputs: Vec<(&str, Vec<u8>)> = Vec::new();
     inputs.push(("chess/real", real_games()));
     let courier = Variant::by_name("courier-spiel").expect("builtin");
@@ -144,14 +146,13 @@ fn reading(c: &mut Criterion) {
         "chess/generated-200x80",
         generated(Variant::chess(), 200, 80),
     ));
-    let mut group = c.benchmark_group("split");
+    let mut group = bench.group("split");
     group.sample_size(10);
     for (name, data) in &inputs {
         group.throughput(Throughput::Bytes(data.len() as u64));
         group.bench_function(format!("{name} bytes"), |b| b.iter(|| split(data)));
     }
-    group.finish();
-    let mut group = c.benchmark_group("validate");
+    let mut group = bench.group("validate");
     group.sample_size(10);
     for (name, data) in &inputs {
         let (games, plies) = validate_streaming(data);
@@ -165,8 +166,7 @@ fn reading(c: &mut Criterion) {
             b.iter(|| validate_streaming(data))
         });
     }
-    group.finish();
-    let mut group = c.benchmark_group("read-tree");
+    let mut group = bench.group("read-tree");
     group.sample_size(10);
     for (name, data) in &inputs {
         group.throughput(Throughput::Bytes(data.len() as u64));
@@ -175,8 +175,7 @@ fn reading(c: &mut Criterion) {
         group.throughput(Throughput::Elements(games as u64));
         group.bench_function(format!("{name} games"), |b| b.iter(|| read_trees(data)));
     }
-    group.finish();
-    let mut group = c.benchmark_group("read+replay");
+    let mut group = bench.group("read+replay");
     group.sample_size(10);
     for (name, data) in &inputs {
         let (games, plies) = read_and_replay(data);
@@ -185,8 +184,8 @@ fn reading(c: &mut Criterion) {
             b.iter(|| read_and_replay(data))
         });
     }
-    group.finish();
 }
 
-criterion_group!(benches, reading);
-criterion_main!(benches);
+fn main() {
+    reading(&Bench::from_args());
+}
