@@ -549,7 +549,16 @@ fn position_keys(filter: &GameFilter) -> Vec<u64> {
 /// but the position (the key holds the variant), the first
 /// `offset + limit` games by id are all the query can return.
 fn staged_games(filter: &GameFilter) -> Option<u64> {
-    let only_position = filter.tags.is_empty()
+    filter
+        .limit
+        .filter(|_| only_position(filter))
+        .map(|l| l.saturating_add(filter.offset.unwrap_or(0)))
+}
+
+/// Whether `filter` asks for nothing but the games reaching its positions
+/// (the key holds the variant).
+fn only_position(filter: &GameFilter) -> bool {
+    filter.tags.is_empty()
         && filter.player.is_none()
         && filter.result.is_none()
         && filter.date_from.is_none()
@@ -561,11 +570,22 @@ fn staged_games(filter: &GameFilter) -> Option<u64> {
         && filter.selection.is_none()
         && filter.min_plies.is_none()
         && filter.max_plies.is_none()
-        && filter.pattern.is_none();
-    filter
-        .limit
-        .filter(|_| only_position)
-        .map(|l| l.saturating_add(filter.offset.unwrap_or(0)))
+        && filter.pattern.is_none()
+}
+
+/// How many games reach the position `key`: its index entries counted by
+/// game, no game row read.
+fn count_reaching(conn: &rusqlite::Connection, key: u64) -> Result<u64, DbError> {
+    let mut games = Vec::new();
+    postings::scan(conn, key, |p| {
+        if games.last() != Some(&p.game) {
+            games.push(p.game);
+        }
+        true
+    })?;
+    games.sort_unstable();
+    games.dedup();
+    Ok(games.len() as u64)
 }
 
 /// `SELECT ... FROM ...`: the game columns, the packed main line and its
@@ -729,6 +749,40 @@ impl Database {
     /// SQLite errors.
     pub fn find_games(&self, filter: &GameFilter) -> Result<Vec<FoundGame>, DbError> {
         Ok(self.search(filter)?.0)
+    }
+
+    /// How many games match `filter`, its limit and offset left aside: the
+    /// total a page of [`Database::find_games`] is part of. A position
+    /// alone is counted from the index without reading a game's row, and
+    /// other filters by SQLite without building the rows found.
+    ///
+    /// # Errors
+    /// SQLite errors, or a stored main line that does not replay.
+    pub fn count_games(&self, filter: &GameFilter) -> Result<u64, DbError> {
+        let all = GameFilter {
+            limit: None,
+            offset: None,
+            ..filter.clone()
+        };
+        let keys = position_keys(&all);
+        if let [key] = keys[..]
+            && only_position(&all)
+        {
+            return count_reaching(&self.conn, key);
+        }
+        if all.pattern.is_some() || all.selection.is_some() {
+            return Ok(self.find_games(&all)?.len() as u64);
+        }
+        if !keys.is_empty() {
+            stage_first_plies(&self.conn, &keys, None)?;
+        }
+        let (sql, params) = search_sql(&all, !keys.is_empty());
+        let count: i64 = self.conn.query_row(
+            &format!("SELECT count(*) FROM ({sql})"),
+            rusqlite::params_from_iter(params),
+            |r| r.get(0),
+        )?;
+        Ok(u64::try_from(count).unwrap_or(0))
     }
 
     /// The games matching `filter`, by id, and what the pattern scan did.
@@ -989,6 +1043,48 @@ mod tests {
             .iter()
             .map(|g| (g.id, g.ply))
             .collect()
+    }
+
+    /// A page's total is the count of the whole list, however the filter
+    /// is made: by a position alone (counted from the index), by a
+    /// position and a player, by an opening's moves, by nothing.
+    #[test]
+    fn the_count_of_games_is_the_length_of_the_unlimited_list() {
+        let db = db();
+        let mut after_e4 = Position::start(Variant::chess());
+        after_e4.play_unchecked(&moves("e2e4")[0]);
+        let filters = [
+            GameFilter::default(),
+            GameFilter {
+                position: Some(after_e4.key()),
+                ..Default::default()
+            },
+            GameFilter {
+                position: Some(after_e4.key()),
+                player: Some("bo".into()),
+                ..Default::default()
+            },
+            GameFilter {
+                moves_prefix: Some(moves("e2e4")),
+                ..Default::default()
+            },
+            GameFilter {
+                any_position: vec![after_e4.key(), Position::start(Variant::chess()).key()],
+                ..Default::default()
+            },
+        ];
+        let counts: Vec<u64> = filters.iter().map(|f| db.count_games(f).unwrap()).collect();
+        assert_eq!(counts, [5, 2, 1, 2, 4]);
+        for f in filters {
+            let whole = db.find_games(&f).unwrap().len() as u64;
+            let page = GameFilter {
+                limit: Some(1),
+                offset: Some(1),
+                ..f.clone()
+            };
+            assert_eq!(db.count_games(&page).unwrap(), whole, "{f:?}");
+            assert!(db.find_games(&page).unwrap().len() <= 1);
+        }
     }
 
     #[test]

@@ -370,14 +370,17 @@ pub(super) fn run(
                 .is_some_and(|limit| games.len() as u64 >= limit);
             if cut_short {
                 // The limit cut the list: say how many games match.
-                let mut all = filter(db.registry(), &args.filter)?.0;
-                all.limit = None;
-                let total = db.find_games(&all).map_err(db_error)?.len();
+                let all = filter(db.registry(), &args.filter)?.0;
+                let total = db.count_games(&all).map_err(db_error)?;
                 writeln!(
                     out,
                     "{} of {}",
                     games.len(),
-                    super::import::plural(total, "game", "games")
+                    super::import::plural(
+                        usize::try_from(total).unwrap_or(usize::MAX),
+                        "game",
+                        "games"
+                    )
                 )?;
             } else {
                 writeln!(
