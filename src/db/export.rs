@@ -95,7 +95,7 @@ impl Database {
             Option<String>,
             Vec<u8>,
             Option<Opening>,
-            Vec<(String, String)>,
+            tags::TagPairs,
         );
         let row: Option<Row> = self
             .conn

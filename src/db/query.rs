@@ -784,7 +784,7 @@ impl Database {
     /// Whether stored game `id` passes `selection`, read again from its
     /// original text as `xpgn filter` reads a file.
     fn selects(&self, id: i64, selection: &GameSelection) -> Result<bool, DbError> {
-        let stored: Option<(Vec<u8>, Vec<(String, String)>)> = self
+        let stored: Option<(Vec<u8>, super::tags::TagPairs)> = self
             .conn
             .prepare_cached(&format!(
                 "SELECT g.original_zstd, {} FROM games g WHERE g.id = ?1",
