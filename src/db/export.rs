@@ -90,25 +90,34 @@ impl Database {
         cleaning: &Cleaning,
         options: &WriteOptions,
     ) -> Result<Option<Exported>, DbError> {
-        type Row = (String, Option<String>, Vec<u8>, Option<Opening>);
+        type Row = (
+            String,
+            Option<String>,
+            Vec<u8>,
+            Option<Opening>,
+            tags::TagPairs,
+        );
         let row: Option<Row> = self
             .conn
-            .prepare_cached(
-                "SELECT status, diagnostic, original_zstd, eco, opening FROM games WHERE id = ?1",
-            )?
+            .prepare_cached(&format!(
+                "SELECT g.status, g.diagnostic, g.original_zstd, g.eco, g.opening, {}
+                 FROM games g WHERE g.id = ?1",
+                tags::COLUMNS
+            ))?
             .query_row([id], |r| {
                 Ok((
                     r.get(0)?,
                     r.get(1)?,
                     r.get(2)?,
                     opening_of(r.get(3)?, r.get(4)?),
+                    tags::from_row(r, 5)?,
                 ))
             })
             .optional()?;
-        let Some((status, diagnostic, stored, opening)) = row else {
+        let Some((status, diagnostic, stored, opening, stored_tags)) = row else {
             return Ok(None);
         };
-        let raw = original::read(id, &stored)?;
+        let raw = original::read(id, &stored, &stored_tags)?;
         let eco = opening.as_ref().map(|o| o.eco.clone());
         let exported = |bytes: Vec<u8>, unchanged: Option<String>| Exported {
             bytes,
@@ -296,6 +305,7 @@ impl Database {
                 moves_hash: moves_hash.unwrap_or_default(),
             });
         }
+        let original = original::read(id, &original, &tags)?;
         Ok(Some(GameRecord {
             hash,
             variant,
@@ -307,7 +317,7 @@ impl Database {
             diagnostics: diagnostics.unwrap_or_else(|| "[]".into()),
             source_file,
             source_line: u64::try_from(source_line).unwrap_or(0),
-            original: original::read(id, &original)?,
+            original,
             line: main_line,
             keys,
             opening,

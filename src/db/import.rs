@@ -319,7 +319,7 @@ impl Importer<'_> {
     }
 
     /// `Importer::store`, with `raw` already compressed as `packed` when
-    /// given ([`original::pack`]).
+    /// given ([`original::pack_game`]).
     ///
     /// # Errors
     /// As `Importer::store`.
@@ -360,7 +360,7 @@ impl Importer<'_> {
         let source = self.source_id(source)?;
         let packed = match packed {
             Some(packed) => std::borrow::Cow::Borrowed(packed),
-            None => std::borrow::Cow::Owned(original::pack(raw)),
+            None => std::borrow::Cow::Owned(original::pack_game(raw, &p.tags)),
         };
         insert_game(&self.db.conn, id, source, &packed, p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
@@ -416,7 +416,7 @@ impl Importer<'_> {
         let source = self.source_id(source)?;
         let packed = match packed {
             Some(packed) => std::borrow::Cow::Borrowed(packed),
-            None => std::borrow::Cow::Owned(original::pack(raw)),
+            None => std::borrow::Cow::Owned(original::pack_game(raw, &p.tags)),
         };
         let conn = &self.db.conn;
         conn.prepare_cached("DELETE FROM moves WHERE game = ?1")?
@@ -683,7 +683,7 @@ impl Database {
 struct Read {
     number: usize,
     raw: Vec<u8>,
-    /// Its original compressed ([`original::pack`]) by the worker when
+    /// Its original compressed ([`original::pack_game`]) by the worker when
     /// there are several, so the one writer does not; with one thread the
     /// writer compresses only the games it stores (not the duplicates).
     packed: Option<Vec<u8>>,
@@ -724,7 +724,7 @@ impl Database {
                 let prepared = prepare_bytes(&registry, &inputs[input], text);
                 Read {
                     number: text.number,
-                    packed: (jobs > 1).then(|| original::pack(text.raw)),
+                    packed: (jobs > 1).then(|| original::pack_game(text.raw, &prepared.tags)),
                     raw: text.raw.to_vec(),
                     prepared,
                 }
@@ -856,15 +856,15 @@ mod tests {
         let reached = postings::reached(&db.conn, pos.key()).unwrap();
         let shared = reached.iter().filter(|p| p.ply == 4).count();
         assert_eq!(shared, 2);
-        let (diag, original): (String, Vec<u8>) = db
+        let (diag, id): (String, i64) = db
             .conn
             .query_row(
-                "SELECT diagnostic, original_zstd FROM games WHERE status = 'invalid' AND variant = 'chess'",
+                "SELECT diagnostic, id FROM games WHERE status = 'invalid' AND variant = 'chess'",
                 [],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        let original = original::unpack(&original).unwrap();
+        let original = db.stored_game(id).unwrap().unwrap().original;
         assert!(
             diag.starts_with("t.pgn:9:7: game 3, ply 2: `Ke7`"),
             "{diag}"

@@ -70,6 +70,7 @@ const MIGRATIONS: &[&[Step]] = &[
         Step::Code(name_openings),
     ],
     &[Step::Sql(include_str!("sql/010_invalid_games.sql"))],
+    &[Step::Code(elide_tag_sections)],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it
@@ -521,6 +522,38 @@ fn pack_originals(tx: &Transaction<'_>) -> Result<(), DbError> {
     Ok(())
 }
 
+/// Version 11: the originals whose tag section renders back from the
+/// stored tags are stored without it ([`original::pack_game`]). Each is
+/// read back through the stored tags and compared before it is written:
+/// an upgrade never loses a byte of what the user gave.
+fn elide_tag_sections(tx: &Transaction<'_>) -> Result<(), DbError> {
+    let mut rows = tx.prepare(&format!(
+        "SELECT g.id, g.original_zstd, {} FROM games g ORDER BY g.id",
+        tags::COLUMNS
+    ))?;
+    let mut update = tx.prepare("UPDATE games SET original_zstd = ?2 WHERE id = ?1")?;
+    let mut query = rows.query([])?;
+    while let Some(row) = query.next()? {
+        let game: i64 = row.get(0)?;
+        let stored = super::query::blob(row, 1)?;
+        let tags = tags::from_row(row, 2)?;
+        let raw = original::read(game, stored, &tags)?;
+        let elided = original::pack_game(&raw, &tags);
+        if elided.first() != Some(&original::TAGS_ELIDED) {
+            continue;
+        }
+        if original::read(game, &elided, &tags)? != raw {
+            return Err(DbError::Migration {
+                version: 11,
+                game,
+                message: "the original text does not come back from its tags and the rest".into(),
+            });
+        }
+        update.execute(params![game, elided])?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -568,21 +601,23 @@ mod tests {
     type GameRow = (i64, Vec<u8>, Vec<u8>, Vec<u8>);
 
     fn game_rows(conn: &Connection) -> Vec<GameRow> {
-        conn.prepare(
+        conn.prepare(&format!(
             "SELECT g.id, substr(h.content, (g.id - h.first_game) * 32 + 1, 32),
-                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original_zstd
+                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original_zstd, {}
              FROM games g JOIN game_hashes h
                ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
              ORDER BY g.id",
-        )
+            tags::COLUMNS
+        ))
         .unwrap()
         .query_map([], |r| {
             let stored: Vec<u8> = r.get(3)?;
+            let id: i64 = r.get(0)?;
             Ok((
-                r.get(0)?,
+                id,
                 r.get(1)?,
                 r.get(2)?,
-                original::unpack(&stored).unwrap(),
+                original::read(id, &stored, &tags::from_row(r, 4)?).unwrap(),
             ))
         })
         .unwrap()
@@ -635,24 +670,33 @@ mod tests {
         tx.execute_batch(include_str!("sql/001_initial.sql"))
             .unwrap();
         tx.pragma_update(None, "user_version", 1).unwrap();
-        let games: Vec<Vec<rusqlite::types::Value>> = current
-            .prepare(
-                "SELECT g.id, variant, event, site, date, round, white, black, result, plies,
-                        status, diagnostic, (SELECT path FROM sources WHERE id = g.source),
+        type Row = (Vec<rusqlite::types::Value>, Vec<(String, String)>);
+        let games: Vec<Row> = current
+            .prepare(&format!(
+                "SELECT g.id, variant, g.event, g.site, g.date, g.round, g.white, g.black,
+                        g.result, plies, status, diagnostic,
+                        (SELECT path FROM sources WHERE id = g.source),
                         source_line, original_zstd,
-                        substr(h.content, (g.id - h.first_game) * 32 + 1, 32)
+                        substr(h.content, (g.id - h.first_game) * 32 + 1, 32), {}
                  FROM games g JOIN game_hashes h
                    ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
                  ORDER BY g.id",
-            )
+                tags::COLUMNS
+            ))
             .unwrap()
-            .query_map([], |r| (0..16).map(|i| r.get(i)).collect())
+            .query_map([], |r| {
+                Ok((
+                    (0..16).map(|i| r.get(i)).collect::<Result<_, _>>()?,
+                    tags::from_row(r, 16)?,
+                ))
+            })
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        for mut g in games {
+        for (mut g, game_tags) in games {
             if let rusqlite::types::Value::Blob(stored) = &g[14] {
-                g[14] = rusqlite::types::Value::Blob(original::unpack(stored).unwrap());
+                let raw = original::read(0, stored, &game_tags).unwrap();
+                g[14] = rusqlite::types::Value::Blob(raw);
             }
             tx.execute(
                 "INSERT INTO games VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",

@@ -19,6 +19,15 @@
 //! The dictionary is part of the format: changing a byte of it makes every
 //! stored original unreadable. A new dictionary needs a new schema version
 //! whose migration unpacks with the old one and packs with the new.
+//!
+//! Since schema 11 a game whose text begins with its tag section written
+//! as xpgn writes tags (`[Name "value"]` and a newline each, in the order
+//! stored: [`render_tags`]) keeps only the text after it, behind the byte
+//! [`TAGS_ELIDED`]: the tags are stored in their columns already
+//! (`roster`, the seven, `more_tags`), and rendered again when the text
+//! is read. The tag section is a third of a typical game's packed text.
+//! [`pack_game`] elides only what renders back byte for byte, so the
+//! text read is always the text imported.
 
 use std::cell::RefCell;
 use std::io::{BufReader, Read};
@@ -35,6 +44,56 @@ pub const DICTIONARY: &[u8] = include_bytes!("original_dictionary.txt");
 
 /// Zstandard's level: its default.
 const LEVEL: i32 = 3;
+
+/// The first byte of a stored value that leaves out the game's tag
+/// section ([`pack_game`]); a Zstandard frame's first byte is 0x28.
+pub(crate) const TAGS_ELIDED: u8 = 0x01;
+
+/// A game's tags as xpgn writes them: `[Name "value"]` and a newline each,
+/// in order, `\` and `"` escaped by a backslash.
+pub(crate) fn render_tags(tags: &[(String, String)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(tags.iter().map(|(n, v)| n.len() + v.len() + 6).sum());
+    for (name, value) in tags {
+        out.push(b'[');
+        out.extend_from_slice(name.as_bytes());
+        out.extend_from_slice(b" \"");
+        for b in value.bytes() {
+            if b == b'\\' || b == b'"' {
+                out.push(b'\\');
+            }
+            out.push(b);
+        }
+        out.extend_from_slice(b"\"]\n");
+    }
+    out
+}
+
+/// The stored form of the text `raw` of a game whose tags are `tags` (as
+/// their columns store them): without its tag section when `raw` begins
+/// with exactly [`render_tags`]'s text, else whole ([`pack`]).
+pub(crate) fn pack_game(raw: &[u8], tags: &[(String, String)]) -> Vec<u8> {
+    if tags.is_empty() {
+        return pack(raw);
+    }
+    let head = render_tags(tags);
+    if !raw.starts_with(&head) {
+        return pack(raw);
+    }
+    let rest = pack(&raw[head.len()..]);
+    let mut stored = Vec::with_capacity(1 + rest.len());
+    stored.push(TAGS_ELIDED);
+    stored.extend_from_slice(&rest);
+    stored
+}
+
+/// The frame of a stored value, and the text to put before what it holds
+/// (the rendered tags when they were left out).
+fn frame_and_head<'a>(stored: &'a [u8], tags: &[(String, String)]) -> (&'a [u8], Vec<u8>) {
+    match stored.split_first() {
+        Some((&TAGS_ELIDED, frame)) => (frame, render_tags(tags)),
+        _ => (stored, Vec::new()),
+    }
+}
 
 /// The longest original a stored value may claim to hold: a damaged
 /// header must not make a reader allocate without bound. (One game of
@@ -113,25 +172,61 @@ pub fn unpack(stored: &[u8]) -> Result<Vec<u8>, UnpackError> {
 }
 
 /// The original bytes of game `game` from its stored `original_zstd`
-/// value: the one way the database's readers take a game's text.
+/// value and its stored `tags`: the one way the database's readers take a
+/// game's text.
 ///
 /// # Errors
 /// [`DbError::Original`] for a value that does not unpack.
-pub(crate) fn read(game: i64, stored: &[u8]) -> Result<Vec<u8>, DbError> {
-    unpack(stored).map_err(|source| DbError::Original { game, source })
+pub(crate) fn read(
+    game: i64,
+    stored: &[u8],
+    tags: &[(String, String)],
+) -> Result<Vec<u8>, DbError> {
+    let (frame, mut text) = frame_and_head(stored, tags);
+    let rest = unpack(frame).map_err(|source| DbError::Original { game, source })?;
+    if text.is_empty() {
+        return Ok(rest);
+    }
+    text.extend_from_slice(&rest);
+    Ok(text)
+}
+
+/// Reads the first byte of a stored value when it is [`TAGS_ELIDED`], and
+/// gives the text to put before the frame's (the rendered tags), or the
+/// byte back to be read as the frame's first.
+fn take_head(
+    game: i64,
+    stored: &mut impl Read,
+    tags: &[(String, String)],
+) -> Result<(Vec<u8>, Vec<u8>), DbError> {
+    let mut first = [0u8; 1];
+    let n = stored.read(&mut first).map_err(|e| DbError::Original {
+        game,
+        source: UnpackError(e.to_string()),
+    })?;
+    Ok(match (n, first[0]) {
+        (1, TAGS_ELIDED) => (render_tags(tags), Vec::new()),
+        (1, b) => (Vec::new(), vec![b]),
+        _ => (Vec::new(), Vec::new()),
+    })
 }
 
 /// The first bytes of a stored value, its frame header (at most 18
 /// bytes: read first for the length, then given back to the decoder), and
 /// the original's length it gives.
-fn read_frame_header(game: i64, stored: &mut impl Read) -> Result<(Vec<u8>, u64), DbError> {
+/// `taken`: the value's first bytes already read.
+fn read_frame_header(
+    game: i64,
+    taken: Vec<u8>,
+    stored: &mut impl Read,
+) -> Result<(Vec<u8>, u64), DbError> {
     let fail = |why: String| DbError::Original {
         game,
         source: UnpackError(why),
     };
-    let mut header = Vec::with_capacity(18);
+    let mut header = taken;
     stored
-        .take(18)
+        .take(18 - header.len() as u64)
         .read_to_end(&mut header)
         .map_err(|e| fail(e.to_string()))?;
     let len = frame_len(&header).map_err(fail)?;
@@ -162,30 +257,40 @@ const STORED_CHUNK: usize = 64 * 1024;
 /// whole text. Reading fails (`InvalidData`) where the value is damaged
 /// or ends before the length its header gives.
 pub struct OriginalReader<R: Read> {
+    /// The rendered tags of a value that left them out, given first.
+    head: std::io::Cursor<Vec<u8>>,
     decoder: zstd::stream::read::Decoder<'static, Stored<R>>,
     len: u64,
     given: u64,
 }
 
 impl<R: Read> OriginalReader<R> {
-    /// The reader of the value `stored` (of game `game`), its header read.
+    /// The reader of the value `stored` of game `game`, whose stored tags
+    /// are `tags`, its header read.
     ///
     /// # Errors
-    /// [`DbError::Original`] for a value that is not a frame of [`pack`].
-    pub(crate) fn new(game: i64, mut stored: R) -> Result<OriginalReader<R>, DbError> {
+    /// [`DbError::Original`] for a value that is not one [`pack_game`]
+    /// writes.
+    pub(crate) fn new(
+        game: i64,
+        mut stored: R,
+        tags: &[(String, String)],
+    ) -> Result<OriginalReader<R>, DbError> {
         let fail = |why: String| DbError::Original {
             game,
             source: UnpackError(why),
         };
-        let (header, len) = read_frame_header(game, &mut stored)?;
+        let (head, taken) = take_head(game, &mut stored, tags)?;
+        let (header, len) = read_frame_header(game, taken, &mut stored)?;
         let input =
             BufReader::with_capacity(STORED_CHUNK, std::io::Cursor::new(header).chain(stored));
         let decoder =
             zstd::stream::read::Decoder::with_prepared_dictionary(input, decoder_dictionary())
                 .map_err(|e| fail(e.to_string()))?;
         Ok(OriginalReader {
+            len: head.len() as u64 + len,
+            head: std::io::Cursor::new(head),
             decoder,
-            len,
             given: 0,
         })
     }
@@ -203,7 +308,10 @@ impl<R: Read> OriginalReader<R> {
 
 impl<R: Read> Read for OriginalReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.decoder.read(buf)?;
+        let n = match self.head.read(buf)? {
+            0 => self.decoder.read(buf)?,
+            n => n,
+        };
         self.given += n as u64;
         let wrong =
             |why: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, why.to_string());
@@ -229,18 +337,23 @@ pub(crate) fn read_prefix(
     game: i64,
     mut stored: impl Read,
     keep: usize,
+    tags: &[(String, String)],
 ) -> Result<(Vec<u8>, u64), DbError> {
     let fail = |why: String| DbError::Original {
         game,
         source: UnpackError(why),
     };
-    let (mut header, len) = read_frame_header(game, &mut stored)?;
+    let (mut head, taken) = take_head(game, &mut stored, tags)?;
+    let (mut header, frame_len) = read_frame_header(game, taken, &mut stored)?;
+    let len = head.len() as u64 + frame_len;
     if len <= keep as u64 {
         // Whole: the thread's reused context, not a new stream's.
         stored
             .read_to_end(&mut header)
             .map_err(|e| fail(e.to_string()))?;
-        return read(game, &header).map(|whole| (whole, len));
+        let rest = unpack(&header).map_err(|source| DbError::Original { game, source })?;
+        head.extend_from_slice(&rest);
+        return Ok((head, len));
     }
     let input = BufReader::new(std::io::Cursor::new(header).chain(stored));
     let decoder =
@@ -248,7 +361,8 @@ pub(crate) fn read_prefix(
             .map_err(|e| fail(e.to_string()))?;
     let want = len.min(keep as u64);
     let mut out = Vec::with_capacity(want as usize);
-    decoder
+    std::io::Cursor::new(head)
+        .chain(decoder)
         .take(want)
         .read_to_end(&mut out)
         .map_err(|e| fail(e.to_string()))?;
@@ -270,12 +384,12 @@ mod tests {
             .flat_map(|i| format!("{}. Nf3 Nf6 {{{i}}} ", i + 1).into_bytes())
             .collect();
         let stored = pack(&game);
-        let (head, len) = read_prefix(1, &stored[..], 1000).unwrap();
+        let (head, len) = read_prefix(1, &stored[..], 1000, &[]).unwrap();
         assert_eq!((&head[..], len), (&game[..1000], game.len() as u64));
-        let (whole, _) = read_prefix(1, &stored[..], usize::MAX).unwrap();
+        let (whole, _) = read_prefix(1, &stored[..], usize::MAX, &[]).unwrap();
         assert_eq!(whole, game);
-        assert!(read_prefix(1, &stored[..stored.len() / 2], usize::MAX).is_err());
-        assert!(read_prefix(1, &b"not a frame"[..], 10).is_err());
+        assert!(read_prefix(1, &stored[..stored.len() / 2], usize::MAX, &[]).is_err());
+        assert!(read_prefix(1, &b"not a frame"[..], 10, &[]).is_err());
     }
 
     /// A reader that gives at most 7 bytes a call, and counts the bytes
@@ -299,7 +413,7 @@ mod tests {
             .collect();
         let stored = pack(&game);
         let read = std::rc::Rc::new(std::cell::Cell::new(0));
-        let mut reader = OriginalReader::new(1, Trickle(&stored, read.clone())).unwrap();
+        let mut reader = OriginalReader::new(1, Trickle(&stored, read.clone()), &[]).unwrap();
         assert_eq!(reader.len(), game.len() as u64);
         // The header, and no more than one chunk of the value, before the
         // first bytes of text are given.
@@ -316,9 +430,9 @@ mod tests {
         reader.read_to_end(&mut rest).unwrap();
         assert_eq!(rest, game[100..]);
         // A value cut short fails, where the cut is reached.
-        let mut cut = OriginalReader::new(1, &stored[..stored.len() - 10]).unwrap();
+        let mut cut = OriginalReader::new(1, &stored[..stored.len() - 10], &[]).unwrap();
         assert!(cut.read_to_end(&mut Vec::new()).is_err());
-        assert!(OriginalReader::new(1, &b"not a frame"[..]).is_err());
+        assert!(OriginalReader::new(1, &b"not a frame"[..], &[]).is_err());
     }
 
     #[test]
@@ -369,7 +483,81 @@ mod tests {
         assert!(unpack(&stored).is_err());
     }
 
+    fn tags(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_tag_section_written_as_xpgn_writes_it_is_left_out_and_rendered_back() {
+        let pairs = tags(&[
+            ("Event", "Rated \"Blitz\" game"),
+            ("Site", "C:\\games"),
+            ("White", "Hughes, P"),
+        ]);
+        let raw = b"[Event \"Rated \\\"Blitz\\\" game\"]\n[Site \"C:\\\\games\"]\n\
+            [White \"Hughes, P\"]\n\n1. e4 c5 2. Nf3 d6 {a comment} 1-0\n";
+        assert!(raw.starts_with(&render_tags(&pairs)));
+        let stored = pack_game(raw, &pairs);
+        assert_eq!(stored[0], TAGS_ELIDED);
+        assert!(
+            stored.len() < pack(raw).len(),
+            "{} of {}",
+            stored.len(),
+            pack(raw).len()
+        );
+        assert_eq!(read(1, &stored, &pairs).unwrap(), raw);
+        for keep in [0, 5, 40, 75, 80, raw.len(), usize::MAX] {
+            let (head, len) = read_prefix(1, &stored[..], keep, &pairs).unwrap();
+            assert_eq!(
+                (&head[..], len),
+                (&raw[..keep.min(raw.len())], raw.len() as u64)
+            );
+        }
+        let mut reader = OriginalReader::new(1, &stored[..], &pairs).unwrap();
+        assert_eq!(reader.len(), raw.len() as u64);
+        let mut all = Vec::new();
+        reader.read_to_end(&mut all).unwrap();
+        assert_eq!(all, raw);
+    }
+
+    #[test]
+    fn a_tag_section_written_otherwise_is_kept_whole() {
+        let pairs = tags(&[("Event", "x"), ("Site", "y")]);
+        for raw in [
+            &b"[Event \"x\"]\r\n[Site \"y\"]\r\n\r\n1. e4 *\r\n"[..],
+            b"[Event  \"x\"]\n[Site \"y\"]\n\n1. e4 *\n",
+            b"[Site \"y\"]\n[Event \"x\"]\n\n1. e4 *\n",
+            b"{before} [Event \"x\"]\n[Site \"y\"]\n1. e4 *\n",
+        ] {
+            let stored = pack_game(raw, &pairs);
+            assert_eq!(stored, pack(raw));
+            assert_eq!(read(1, &stored, &pairs).unwrap(), raw);
+        }
+        let raw = b"1. e4 e5 *\n";
+        assert_eq!(pack_game(raw, &[]), pack(raw));
+    }
+
     proptest! {
+        /// A game's text comes back byte for byte whatever its tags hold
+        /// and whether or not its tag section renders as xpgn writes it.
+        #[test]
+        fn games_round_trip_with_their_tags(
+            pairs in proptest::collection::vec(("[A-Za-z]{1,8}", "[ -~é\\\\\"]{0,12}"), 0..6),
+            rest in "[ -~\n]{0,60}",
+            written in any::<bool>(),
+        ) {
+            let head = if written { render_tags(&pairs) } else { b"[Other  \"tag\"]\n".to_vec() };
+            let raw = [head, rest.into_bytes()].concat();
+            let stored = pack_game(&raw, &pairs);
+            prop_assert_eq!(stored[0] == TAGS_ELIDED, written && !pairs.is_empty());
+            prop_assert_eq!(&read(1, &stored, &pairs).unwrap(), &raw);
+            let (head, len) = read_prefix(1, &stored[..], 7, &pairs).unwrap();
+            prop_assert_eq!((&head[..], len), (&raw[..7.min(raw.len())], raw.len() as u64));
+        }
+
         /// Any bytes (not UTF-8, empty, long) round-trip.
         #[test]
         fn any_bytes_round_trip(raw in proptest::collection::vec(any::<u8>(), 0..3000)) {

@@ -838,15 +838,18 @@ impl Database {
     /// Whether stored game `id` passes `selection`, read again from its
     /// original text as `xpgn filter` reads a file.
     fn selects(&self, id: i64, selection: &GameSelection) -> Result<bool, DbError> {
-        let stored: Option<Vec<u8>> = self
+        let stored: Option<(Vec<u8>, super::tags::TagPairs)> = self
             .conn
-            .prepare_cached("SELECT original_zstd FROM games WHERE id = ?1")?
-            .query_row([id], |r| r.get(0))
+            .prepare_cached(&format!(
+                "SELECT g.original_zstd, {} FROM games g WHERE g.id = ?1",
+                super::tags::COLUMNS
+            ))?
+            .query_row([id], |r| Ok((r.get(0)?, super::tags::from_row(r, 1)?)))
             .optional()?;
-        let Some(stored) = stored else {
+        let Some((stored, tags)) = stored else {
             return Ok(false);
         };
-        let bytes = super::original::read(id, &stored)?;
+        let bytes = super::original::read(id, &stored, &tags)?;
         let mut games = GameSplitter::new(&bytes[..]);
         Ok(match games.next_game() {
             Some(Ok(game)) => selection.matches(&facts(&self.registry, &game).0),

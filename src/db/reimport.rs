@@ -52,15 +52,16 @@ impl StoredInvalid {
     /// # Errors
     /// SQLite errors, or a stored text that does not decompress.
     pub(crate) fn load(conn: &Connection) -> Result<StoredInvalid, DbError> {
-        let mut stmt = conn.prepare(
-            "SELECT id, original_zstd FROM games INDEXED BY games_invalid
-             WHERE status = 'invalid' ORDER BY id",
-        )?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT g.id, g.original_zstd, {} FROM games g INDEXED BY games_invalid
+                 WHERE g.status = 'invalid' ORDER BY g.id",
+            super::tags::COLUMNS
+        ))?;
         let mut rows = stmt.query([])?;
         let mut by_text = HashMap::new();
         while let Some(r) = rows.next()? {
             let id: i64 = r.get(0)?;
-            let raw = original::read(id, super::query::blob(r, 1)?)?;
+            let raw = original::read(id, super::query::blob(r, 1)?, &super::tags::from_row(r, 2)?)?;
             // Two stored games of one text: the first is replaced.
             by_text.entry(text_key(&raw)).or_insert(id);
         }

@@ -13,6 +13,9 @@
 
 use rusqlite::Row;
 
+/// A game's tag pairs, in the order written.
+pub(crate) type TagPairs = Vec<(String, String)>;
+
 /// The Seven Tag Roster, in its order, as its columns hold it.
 pub(crate) const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 

@@ -51,7 +51,7 @@ impl Database {
         let Some((game, stored)) = self.stored_columns(id, "g.original_zstd")? else {
             return Ok(None);
         };
-        let original = original::read(game.id, &stored)?;
+        let original = original::read(game.id, &stored, &game.tags)?;
         Ok(Some(StoredGame {
             original_len: original.len() as u64,
             original,
@@ -73,7 +73,7 @@ impl Database {
         let blob = self
             .conn
             .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
-        let (original, original_len) = original::read_prefix(id, blob, keep)?;
+        let (original, original_len) = original::read_prefix(id, blob, keep, &game.tags)?;
         Ok(Some(StoredGame {
             original,
             original_len,
@@ -116,18 +116,13 @@ impl Database {
             self.conn.execute_batch("BEGIN")?;
         }
         let outcome = (|| {
-            let exists = self
-                .conn
-                .prepare_cached("SELECT 1 FROM games WHERE id = ?1")?
-                .query_row([id], |_| Ok(()))
-                .optional()?;
-            if exists.is_none() {
+            let Some((game, _)) = self.stored_columns(id, "x''")? else {
                 return Ok(None);
-            }
+            };
             let blob = self
                 .conn
                 .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
-            let mut reader = OriginalReader::new(id, blob)?;
+            let mut reader = OriginalReader::new(id, blob, &game.tags)?;
             Ok(Some(f(&mut reader)))
         })();
         if began {
