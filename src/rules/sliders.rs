@@ -166,7 +166,7 @@ fn walk(sq: usize, occ: u64, dirs: &[(i8, i8); 4], inner: bool) -> u64 {
     let mut set = 0;
     for &(df, dr) in dirs {
         let (mut f, mut r) = (f0 + df, r0 + dr);
-        while on_board(f, r) && !(inner && !on_board(f + df, r + dr)) {
+        while on_board(f, r) && (!inner || on_board(f + df, r + dr)) {
             let bit = 1u64 << (r * 8 + f);
             set |= bit;
             if occ & bit != 0 {

@@ -1148,8 +1148,8 @@ fn looked_up_slides(geo: &Geometry, rides: &Rides) -> Slides {
             .collect::<Option<Vec<u8>>>()
     };
     let families = [family(ORTHOGONAL), family(DIAGONAL)];
-    for ci in 0..2 {
-        for (k, list) in rides[ci].iter().enumerate() {
+    for (ci, kinds) in rides.iter().enumerate() {
+        for (k, list) in kinds.iter().enumerate() {
             for (f, dirs) in families.iter().enumerate() {
                 let Some(dirs) = dirs else { continue };
                 let full = |d: u8, max: u8, mode: Mode, modes: fn(Mode) -> bool| {
@@ -1450,7 +1450,7 @@ impl Tables {
     fn attack_reach(&self, words: usize, groups: &[Vec<RideGroup>; 2]) -> Vec<u64> {
         let area = self.area;
         let mut reach = vec![0u64; 2 * area * words];
-        for ci in 0..2 {
+        for (ci, groups) in groups.iter().enumerate() {
             for i in 0..area {
                 let at = (ci * area + i) * words;
                 for w in 0..words {
@@ -1459,7 +1459,7 @@ impl Tables {
                         set |= self.leap_capture_from
                             [((ci * self.kind_count + k) * area + i) * words + w];
                     }
-                    for g in &groups[ci] {
+                    for g in groups {
                         set |= g.lines[i * words + w];
                     }
                     reach[at + w] = set;
