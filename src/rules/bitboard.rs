@@ -103,6 +103,9 @@ pub(crate) trait Bits:
 {
     /// The empty set.
     const EMPTY: Self;
+    /// Whether a set is one `u64` (a board of at most 64 squares): code
+    /// for such boards only is compiled out of the other widths.
+    const ONE_WORD: bool = false;
     /// The bit indices of a set, lowest first.
     type Indices: Iterator<Item = usize>;
 
@@ -115,6 +118,11 @@ pub(crate) trait Bits:
     fn load(s: &Store) -> Self;
     /// The set of bit `i` alone.
     fn single(i: usize) -> Self;
+    /// The bits below 64, as a `u64` (the whole set on a board of at
+    /// most 64 squares).
+    fn low(self) -> u64;
+    /// The set of the bits of `w`, all below 64.
+    fn from_low(w: u64) -> Self;
     /// Whether bit `i` is set.
     fn has(self, i: usize) -> bool {
         self & Self::single(i) != Self::EMPTY
@@ -149,6 +157,7 @@ pub(crate) trait Bits:
 
 impl Bits for u64 {
     const EMPTY: u64 = 0;
+    const ONE_WORD: bool = true;
     type Indices = BitIter<u64>;
     #[inline]
     fn indices(self) -> BitIter<u64> {
@@ -165,6 +174,14 @@ impl Bits for u64 {
     #[inline]
     fn single(i: usize) -> u64 {
         1 << i
+    }
+    #[inline]
+    fn low(self) -> u64 {
+        self
+    }
+    #[inline]
+    fn from_low(w: u64) -> u64 {
+        w
     }
     #[inline]
     fn first(self) -> usize {
@@ -223,6 +240,14 @@ impl Bits for u128 {
     #[inline]
     fn single(i: usize) -> u128 {
         1 << i
+    }
+    #[inline]
+    fn low(self) -> u64 {
+        self as u64
+    }
+    #[inline]
+    fn from_low(w: u64) -> u128 {
+        u128::from(w)
     }
     /// The word holding bit `i`, shifted: cheaper than a 128-bit shift.
     #[inline]
@@ -360,6 +385,14 @@ impl Bits for Wide {
         Wide(w)
     }
     #[inline]
+    fn low(self) -> u64 {
+        self.0[0]
+    }
+    #[inline]
+    fn from_low(w: u64) -> Wide {
+        Wide([w, 0, 0, 0])
+    }
+    #[inline]
     fn first(self) -> usize {
         let i = self.0.iter().position(|&w| w != 0).unwrap_or(3);
         i * 64 + self.0[i].trailing_zeros() as usize
@@ -488,6 +521,8 @@ mod tests {
         assert_eq!(B::single(top).indices().collect::<Vec<_>>(), vec![top]);
         assert_eq!(B::EMPTY.indices().next(), None);
         assert!(s.has(5) && !s.has(6));
+        assert_eq!(s.low(), 1 | 1 << 5 | if top < 64 { 1 << top } else { 0 });
+        assert_eq!(B::from_low(s.low()), s & B::from_low(!0));
         let mut store = [0; STORE_WORDS];
         for i in [0, 5, top] {
             store_insert(&mut store, i);

@@ -17,6 +17,7 @@ mod play;
 mod polyglot;
 mod position;
 mod setup;
+mod sliders;
 mod square_set;
 pub mod variant;
 

@@ -50,6 +50,10 @@ struct Context<B: Bits> {
     only_to: Option<Square>,
     /// No waiting pawn changes a move (R-CS-4..6): moves are kept as found.
     plain: bool,
+    /// The squares the opponent attacks once our king has left its
+    /// square, where they are found at once
+    /// ([`Position::looked_up_attacks`]): made on first use.
+    king_danger: std::cell::OnceCell<Option<B>>,
 }
 
 impl<B: Bits> Context<B> {
@@ -267,6 +271,19 @@ impl Position {
                 return true;
             }
         }
+        if B::ONE_WORD
+            && let Some(s) = t.sliders
+        {
+            // An 8x8 board: the orthogonal and diagonal riders by look-up.
+            let [orth, diag] = t.slide_attackers[by.index()];
+            let (occ, attackers) = (occ.low(), attackers.low());
+            if orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & attackers != 0 {
+                return true;
+            }
+            if diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & attackers != 0 {
+                return true;
+            }
+        }
         for g in &t.ride_groups[by.index()] {
             let riders = self.of_kinds::<B>(g.kinds) & attackers & g.lines::<B>(i);
             if riders.is_empty() {
@@ -302,6 +319,58 @@ impl Position {
             }
         }
         false
+    }
+
+    /// [`Context::king_danger`], made on first use.
+    fn king_danger<B: Bits>(&self, ctx: &Context<B>) -> Option<B> {
+        *ctx.king_danger.get_or_init(|| {
+            let king = B::single(self.tables().bit(ctx.king));
+            self.looked_up_attacks::<B>(ctx.us.other(), self.occupancy::<B>() & !king)
+        })
+    }
+
+    /// Every square the pieces of `by` attack on occupancy `occ`, found
+    /// at once, where all their attacks are pawns' captures, leaps and
+    /// looked-up rides (an 8x8 board: `sliders` module) and kings have
+    /// no special attack; `None` elsewhere. A square is in it exactly
+    /// when [`Position::attacked_on`] says it is attacked on `occ`.
+    fn looked_up_attacks<B: Bits>(&self, by: Color, occ: B) -> Option<B> {
+        let t = self.tables();
+        if !B::ONE_WORD || !t.ride_groups[by.index()].is_empty() || !t.special_attacks.is_empty() {
+            return None;
+        }
+        let s = t.sliders?;
+        let (theirs, occ) = (self.side::<u64>(by), occ.low());
+        // The pawns' captures set-wise, each side's at once, as the
+        // generator counts them.
+        let pawns = self.of_kind::<u64>(t.pawn.index()) & theirs;
+        let rank = u32::from(t.size.files);
+        let mut map = 0u64;
+        for side in 0..2 {
+            let from = pawns & t.pawn_capture_side::<u64>(by, side);
+            let step = rank + side as u32 * 2 - 1;
+            map |= match by {
+                Color::White => from << step,
+                Color::Black => from >> (2 * rank - step),
+            };
+        }
+        let mut leapers = t.leap_capture_kinds[by.index()];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            let moves = t.kind_moves(by, k);
+            for i in (self.of_kind::<u64>(k) & theirs).indices() {
+                map |= moves.leap_set::<u64>(0, i) | moves.leap_set::<u64>(2, i);
+            }
+        }
+        let [orth, diag] = t.slide_attackers[by.index()];
+        for i in (self.of_kinds::<u64>(orth) & theirs).indices() {
+            map |= s.rook(i, occ);
+        }
+        for i in (self.of_kinds::<u64>(diag) & theirs).indices() {
+            map |= s.bishop(i, occ);
+        }
+        Some(B::from_low(map))
     }
 
     /// [`Position::attacked`] the slow way, walking every ray and leap
@@ -450,6 +519,27 @@ impl Position {
             & t.pin_lines::<B>(us, ki);
         if riders.is_empty() {
             return pinned;
+        }
+        if B::ONE_WORD
+            && let Some(s) = t.sliders
+            && t.ride_groups[them.index()].is_empty()
+        {
+            // Every enemy ride is looked up: the pinners are the enemy
+            // riders on the king's lines, each of a kind that rides that
+            // line, with one piece between, ours.
+            let [orth, diag] = t.slide_attackers[them.index()];
+            let snipers = riders.low()
+                & (s.rook(ki, 0) & self.of_kinds::<u64>(orth)
+                    | s.bishop(ki, 0) & self.of_kinds::<u64>(diag));
+            let (occ, ours) = (occ.low(), ours.low());
+            let mut pinned = 0;
+            for sniper in snipers.indices() {
+                let shield = s.between(ki, sniper) & occ;
+                if shield & ours != 0 && shield.without_first() == 0 {
+                    pinned |= shield;
+                }
+            }
+            return B::from_low(pinned);
         }
         for &d in &t.pin_dirs[us.index()] {
             let d = usize::from(d);
@@ -671,6 +761,7 @@ impl Position {
             test_legality,
             only_to,
             plain: true,
+            king_danger: std::cell::OnceCell::new(),
         };
         self.note_waiting_pawns(&mut ctx);
         ctx.plain = ctx.their_blocked.is_none() && ctx.our_promoting.is_none();
@@ -965,6 +1056,7 @@ impl Position {
                 continue;
             }
             let modes = t.leap_modes[us.index()][k];
+            let slides = t.slide_moves[us.index()][k];
             let moves = t.kind_moves(us, k);
             for fi in pieces.indices() {
                 // A piece hemmed in by its own has no move.
@@ -981,6 +1073,9 @@ impl Position {
                     targets |= (moves.leap_set::<B>(1, fi) & onto[1])
                         | (moves.leap_set::<B>(2, fi) & onto[2]);
                 }
+                if B::ONE_WORD && slides != 0 {
+                    targets |= B::from_low(t.slide_reach(slides, fi, occ.low())) & onto[0];
+                }
                 for r in moves.live_rides(fi) {
                     // A ride whose first square holds one of ours goes nowhere.
                     if own.has(usize::from(r.first)) {
@@ -988,7 +1083,20 @@ impl Position {
                     }
                     targets |= t.live_ride::<B>(r, occ) & onto[usize::from(r.onto)];
                 }
-                let test = ctx.must_test(fi, king);
+                let mut test = ctx.must_test(fi, king);
+                // The king with several moves: the squares attacked once
+                // it has left its square are found at once.
+                if B::ONE_WORD
+                    && test
+                    && fi == king
+                    && ctx.plain
+                    && !targets.is_empty()
+                    && !targets.without_first().is_empty()
+                    && let Some(danger) = self.king_danger(&ctx)
+                {
+                    targets &= !danger;
+                    test = false;
+                }
                 if S::COUNTS && ctx.plain && !test {
                     out.add_count(targets.count());
                     continue;
@@ -1234,14 +1342,26 @@ impl Position {
         }
         let t = self.tables();
         let us = ctx.us;
+        // The squares the opponent attacks, found once for every castling
+        // when they can be (without explosions, whose castling squares
+        // are judged otherwise). Made with the king off its square, the
+        // map differs only beyond it on a line from an enemy rider, which
+        // would then give check: there is no castling in check.
+        let attacked = |s: Square, castling: u8| {
+            let danger = if B::ONE_WORD && t.def.explosion.is_none() {
+                self.king_danger(ctx)
+            } else {
+                None
+            };
+            match danger {
+                Some(map) => map.has(t.bit(s)),
+                None => self.castling_square_attacked(s, us.other(), castling),
+            }
+        };
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
             let king_may_go = || {
                 if t.royal {
-                    ctx.king == c.king_from
-                        && !c
-                            .safe
-                            .iter()
-                            .any(|&s| self.castling_square_attacked(s, us.other(), c.index))
+                    ctx.king == c.king_from && !c.safe.iter().any(|&s| attacked(s, c.index))
                 } else {
                     // A king that is not royal castles out of, through and
                     // into attack (Fairy-Stockfish's giveaway). It is a
@@ -1420,6 +1540,55 @@ impl Position {
 mod tests {
     use super::*;
     use crate::rules::Variant;
+
+    /// The attacks found at once agree with the attack test, square by
+    /// square, for both sides, along random games of every variant that
+    /// has them (play rules included: their piece moves may take the
+    /// generator's legality tests), with and without the side to move's
+    /// king on the board.
+    #[test]
+    fn attack_maps_agree_with_the_attack_test() {
+        let mut seed = 0x3C6E_F372_FE94_F82B_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut maps = 0;
+        for variant in Variant::builtin() {
+            if variant.tables().width != Width::W64 {
+                continue;
+            }
+            for _ in 0..4 {
+                let mut pos = Position::start(variant.clone());
+                for _ in 0..100 {
+                    let t = pos.tables();
+                    let occ = pos.occupancy::<u64>();
+                    let king = t.bit(pos.state.kings[pos.state.turn.index()]);
+                    for by in [Color::White, Color::Black] {
+                        for occ in [occ, occ & !(1 << king)] {
+                            let Some(map) = pos.looked_up_attacks::<u64>(by, occ) else {
+                                continue;
+                            };
+                            maps += 1;
+                            for i in 0..t.area {
+                                let attacked = pos.attacked_on::<u64>(i, by, occ, pos.side(by));
+                                assert_eq!(map.has(i), attacked, "{pos:?} {by:?} bit {i}");
+                            }
+                        }
+                    }
+                    let all = pos.legal_moves();
+                    if all.is_empty() {
+                        break;
+                    }
+                    let m = all[(next() % all.len() as u64) as usize];
+                    pos.play_unchecked(&m);
+                }
+            }
+        }
+        assert!(maps > 1000, "{maps}");
+    }
 
     /// The backward search finds exactly the moves the full generation
     /// finds for each kind and destination (and, with origin hints, keeps

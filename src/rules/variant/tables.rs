@@ -11,6 +11,7 @@ use crate::rules::hash::{piece_key_formula, variant_key};
 use crate::rules::movement::{Atom, Mode};
 use crate::rules::piece::{Color, Piece, PieceKind};
 use crate::rules::position::State;
+use crate::rules::sliders::{DIAGONAL, ORTHOGONAL, Sliders};
 use crate::rules::square_set::SquareSet;
 use std::sync::OnceLock;
 
@@ -162,8 +163,22 @@ pub(crate) struct Tables {
     /// Per colour and kind: the modes (bit per mode number, as in
     /// [`Tables::leap_set`]) it has leaps of somewhere on the board.
     pub leap_modes: [[u8; 16]; 2],
-    /// Per colour: its capturing rides, grouped for the reverse lookup.
+    /// Per colour: its capturing rides, grouped for the reverse lookup,
+    /// but those `slide_attackers` looks up.
     pub ride_groups: [Vec<RideGroup>; 2],
+    /// The rook and bishop attack tables (`sliders` module), on an 8x8
+    /// board where some kind rides all four orthogonal or all four
+    /// diagonal directions without limit.
+    pub sliders: Option<&'static Sliders>,
+    /// Per colour and kind: the families of directions whose moves are
+    /// looked up in `sliders` (bit 0 the orthogonal, bit 1 the diagonal;
+    /// to empty squares and captures alike); its `live_rides` leave
+    /// those rides out.
+    pub slide_moves: [[u8; 16]; 2],
+    /// Per colour: the kinds that capture along all four orthogonal
+    /// directions without limit, and those along all four diagonal ones,
+    /// looked up in `sliders` when asking whether a square is attacked.
+    pub slide_attackers: [[u16; 2]; 2],
     /// Per colour: the directions from its king along which an enemy
     /// rider may attack it (where pins can be).
     pub pin_dirs: [Vec<u8>; 2],
@@ -1098,6 +1113,73 @@ fn ride_group_tables(geo: &Geometry, rides: &Rides) -> RideGroups {
     t
 }
 
+/// The rides the 8x8 look-up tables take over ([`Tables::sliders`]).
+struct Slides {
+    sliders: Option<&'static Sliders>,
+    /// [`Tables::slide_moves`].
+    moves: [[u8; 16]; 2],
+    /// [`Tables::slide_attackers`].
+    attackers: [[u16; 2]; 2],
+    /// The rides without those whose moves are looked up.
+    move_rides: Rides,
+    /// The rides without those whose captures are looked up.
+    attack_rides: Rides,
+}
+
+/// Finds, on an 8x8 board, the kinds that ride all four orthogonal or
+/// all four diagonal directions without limit, whose rides the look-up
+/// tables then answer: every other board, and every other ride, keeps
+/// the generic ray code.
+fn looked_up_slides(geo: &Geometry, rides: &Rides) -> Slides {
+    let mut s = Slides {
+        sliders: None,
+        moves: [[0; 16]; 2],
+        attackers: [[0; 2]; 2],
+        move_rides: rides.clone(),
+        attack_rides: rides.clone(),
+    };
+    if geo.size != BoardSize::new(8, 8) {
+        return s;
+    }
+    let family = |steps: [(i8, i8); 4]| {
+        steps
+            .iter()
+            .map(|step| geo.dirs.iter().position(|d| d == step).map(|d| d as u8))
+            .collect::<Option<Vec<u8>>>()
+    };
+    let families = [family(ORTHOGONAL), family(DIAGONAL)];
+    for (ci, kinds) in rides.iter().enumerate() {
+        for (k, list) in kinds.iter().enumerate() {
+            for (f, dirs) in families.iter().enumerate() {
+                let Some(dirs) = dirs else { continue };
+                let full = |d: u8, max: u8, mode: Mode, modes: fn(Mode) -> bool| {
+                    dirs.contains(&d) && max >= 15 && modes(mode)
+                };
+                let covers = |modes: fn(Mode) -> bool| {
+                    dirs.iter().all(|&d| {
+                        list.iter()
+                            .any(|&(rd, max, mode)| rd == d && full(rd, max, mode, modes))
+                    })
+                };
+                let any_mode: fn(Mode) -> bool = |m| m == Mode::Any;
+                if covers(any_mode) {
+                    s.moves[ci][k] |= 1 << f;
+                    s.move_rides[ci][k].retain(|&(d, max, mode)| !full(d, max, mode, any_mode));
+                }
+                if covers(Mode::captures) {
+                    s.attackers[ci][f] |= 1 << k;
+                    s.attack_rides[ci][k]
+                        .retain(|&(d, max, mode)| !full(d, max, mode, Mode::captures));
+                }
+            }
+        }
+    }
+    if s.attackers.iter().flatten().any(|&kinds| kinds != 0) {
+        s.sliders = Some(Sliders::get());
+    }
+    s
+}
+
 /// [`Tables::pin_lines`] and [`Tables::pin_dir`], from each colour's
 /// `pin_dirs`.
 fn pin_tables(geo: &Geometry, pin_dirs: &[Vec<u8>; 2]) -> (Vec<u64>, Vec<u8>) {
@@ -1266,6 +1348,8 @@ impl Tables {
         let [board_set, double_step_set, zone_set] =
             board_set_tables(&geo, double_step, promotion_zone);
         let groups = ride_group_tables(&geo, &moves.rides);
+        let slides = looked_up_slides(&geo, &moves.rides);
+        let attack_groups = ride_group_tables(&geo, &slides.attack_rides).ride_groups;
         let special_attacks = def
             .special_king_move
             .as_ref()
@@ -1282,6 +1366,14 @@ impl Tables {
             &leaps.leap_sets,
         );
         let near_kinds = near_kind_bits(&geo, n, pawn, &step_sets);
+        // The step sets keep the first squares of the looked-up rides; the
+        // generator walks only the others.
+        let (live_span, live_flat) = if slides.sliders.is_some() {
+            let steps = ride_steps(&geo, &slides.move_rides, &near_sets);
+            live_rides(&steps, &ray_sets, geo.area, geo.words)
+        } else {
+            (live_span, live_flat)
+        };
         let words = geo.words;
         let mut tables = Tables {
             size: geo.size,
@@ -1335,7 +1427,10 @@ impl Tables {
             pawn_capture_sides: pawn_captures.pawn_capture_sides,
             leap_capture_kinds: leaps.leap_capture_kinds,
             leap_modes: leaps.leap_modes,
-            ride_groups: groups.ride_groups,
+            ride_groups: attack_groups,
+            sliders: slides.sliders,
+            slide_moves: slides.moves,
+            slide_attackers: slides.attackers,
             pin_dirs: groups.pin_dirs,
             pin_kinds_all: groups.pin_kinds_all,
             pin_lines,
@@ -1346,15 +1441,16 @@ impl Tables {
             def,
             check_reach: Vec::new(),
         };
-        tables.check_reach = tables.attack_reach(words);
+        tables.check_reach = tables.attack_reach(words, &groups.ride_groups);
         Ok(tables)
     }
 
-    /// [`Tables::check_reach`], from the capture tables built before it.
-    fn attack_reach(&self, words: usize) -> Vec<u64> {
+    /// [`Tables::check_reach`], from the capture tables built before it
+    /// and every capturing ride (`groups`, looked-up ones included).
+    fn attack_reach(&self, words: usize, groups: &[Vec<RideGroup>; 2]) -> Vec<u64> {
         let area = self.area;
         let mut reach = vec![0u64; 2 * area * words];
-        for ci in 0..2 {
+        for (ci, groups) in groups.iter().enumerate() {
             for i in 0..area {
                 let at = (ci * area + i) * words;
                 for w in 0..words {
@@ -1363,7 +1459,7 @@ impl Tables {
                         set |= self.leap_capture_from
                             [((ci * self.kind_count + k) * area + i) * words + w];
                     }
-                    for g in &self.ride_groups[ci] {
+                    for g in groups {
                         set |= g.lines[i * words + w];
                     }
                     reach[at + w] = set;
@@ -1429,6 +1525,24 @@ impl Tables {
             reach &= hit.first_and_below();
         } else {
             reach &= hit.last_and_above();
+        }
+        reach
+    }
+
+    /// The squares a piece on bit `i` reaches by its looked-up rides
+    /// (`families` as in [`Tables::slide_moves`]) on occupancy `occ`.
+    /// Only with `sliders`.
+    #[inline(always)]
+    pub fn slide_reach(&self, families: u8, i: usize, occ: u64) -> u64 {
+        let Some(s) = self.sliders else {
+            return 0;
+        };
+        let mut reach = 0;
+        if families & 1 != 0 {
+            reach = s.rook(i, occ);
+        }
+        if families & 2 != 0 {
+            reach |= s.bishop(i, occ);
         }
         reach
     }
@@ -1660,6 +1774,58 @@ promotion-choices = "Q"
         reach
     }
 
+    /// The family of direction `d` as [`Tables::slide_moves`] numbers
+    /// it (1 orthogonal, 2 diagonal), or 0.
+    fn family(t: &Tables, d: u8) -> u8 {
+        let step = t.dirs[usize::from(d)];
+        if ORTHOGONAL.contains(&step) {
+            1
+        } else if DIAGONAL.contains(&step) {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// The captures looked up for the attack test agree with the walk of
+    /// the capturing rides of the kinds they stand for, on random
+    /// occupancies of every square.
+    fn attacks_match_the_walk(t: &Tables) {
+        let s = t.sliders.expect("an 8x8 board with riders");
+        let mut seed = 0x6a09_e667_f3bc_c908u64;
+        for _ in 0..200 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Sparse to dense: one, two or three random words combined.
+            let occ = match seed % 3 {
+                0 => seed.rotate_left(17) & seed.rotate_left(31) & seed,
+                1 => seed.rotate_left(23) & seed,
+                _ => seed,
+            };
+            for ci in 0..2 {
+                for (f, &kinds) in t.slide_attackers[ci].iter().enumerate() {
+                    for k in (0..t.kind_count).filter(|&k| kinds & 1 << k != 0) {
+                        for i in 0..64 {
+                            let walk = t.rides[ci][k]
+                                .iter()
+                                .filter(|&&(d, max, mode)| {
+                                    max >= 15 && mode.captures() && family(t, d) == 1 << f
+                                })
+                                .fold(0u64, |acc, &(d, max, _)| acc | walked(t, d, max, i, occ));
+                            let looked_up = if f == 0 {
+                                s.rook(i, occ)
+                            } else {
+                                s.bishop(i, occ)
+                            };
+                            assert_eq!(looked_up, walk, "kind {k} bit {i} {occ:x}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     fn rides_match_the_walk<B: Bits + std::fmt::Debug>(t: &Tables) {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
@@ -1681,20 +1847,27 @@ promotion-choices = "Q"
             for ci in 0..2 {
                 let color = if ci == 0 { Color::White } else { Color::Black };
                 for (k, rides) in t.rides[ci].iter().enumerate() {
+                    let slides = t.slide_moves[ci][k];
                     for i in 0..t.area {
                         let mut live = Vec::new();
-                        for &(d, max, _) in rides {
+                        let mut slid = B::EMPTY;
+                        for &(d, max, mode) in rides {
                             let want = walked(t, d, max, i, occ);
                             assert_eq!(
                                 t.ride_set(d, i, max, occ),
                                 want,
                                 "dir {d} max {max} bit {i}"
                             );
-                            if !walked(t, d, max, i, B::EMPTY).is_empty() {
+                            if max >= 15 && mode == Mode::Any && slides & family(t, d) != 0 {
+                                slid |= want;
+                            } else if !walked(t, d, max, i, B::EMPTY).is_empty() {
                                 live.push(want);
                             }
                             checked += want.indices().count();
                         }
+                        // The looked-up rides reach what their walk reaches.
+                        let looked_up = B::from_low(t.slide_reach(slides, i, occ.low()));
+                        assert_eq!(looked_up, slid, "kind {k} bit {i} {occ:?}");
                         let got: Vec<B> = t
                             .kind_moves(color, k)
                             .live_rides(i)
@@ -1792,6 +1965,27 @@ promotion-choices = "Q"
         ] {
             let t = v.tables();
             assert_eq!(t.width, width);
+            // Only the 8x8 board looks its riders up.
+            assert_eq!(t.sliders.is_some(), width == Width::W64);
+            if width == Width::W64 {
+                attacks_match_the_walk(t);
+                let (queen, rook, bishop) = [b'Q', b'R', b'B']
+                    .map(|l| usize::from(t.kind_of_letter[usize::from(l - b'A')]))
+                    .into();
+                assert_eq!(
+                    [
+                        t.slide_moves[0][queen],
+                        t.slide_moves[0][rook],
+                        t.slide_moves[0][bishop]
+                    ],
+                    [3, 1, 2]
+                );
+                assert_eq!(
+                    t.slide_attackers[1],
+                    [1 << queen | 1 << rook, 1 << queen | 1 << bishop]
+                );
+                assert!(t.ride_groups.iter().all(Vec::is_empty));
+            }
             match width {
                 Width::W64 => rides_match_the_walk::<u64>(t),
                 Width::W128 => rides_match_the_walk::<u128>(t),
