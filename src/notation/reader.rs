@@ -1084,7 +1084,9 @@ pub fn decode_borrowed(raw: &[u8]) -> (Cow<'_, str>, bool) {
             true,
         ),
     };
-    if body.contains(&b'\r') {
+    // `memchr`, not the slice's `contains`: it looks at a game's every
+    // byte, a few at a time.
+    if memchr::memchr(b'\r', body).is_some() {
         (
             Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")),
             windows_1252,
