@@ -151,7 +151,7 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
         loop {
             // `[` then `%`: a single-byte search, as most comments of
             // online games hold one or two commands.
-            let at = from + memchr::memchr(b'[', &bytes[from..])?;
+            let at = from + find_byte(b'[', &bytes[from..])?;
             from = at + 1;
             if bytes.get(at + 1) != Some(&b'%') {
                 continue;
@@ -167,7 +167,7 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
                 continue;
             }
             let rest = &body[name_len..];
-            return Some(match memchr::memchr(b']', rest.as_bytes()) {
+            return Some(match find_byte(b']', rest.as_bytes()) {
                 Some(end) => {
                     from = at + 2 + name_len + end + 1;
                     (at, name, Some(rest[..end].trim()), &text[at..from])
@@ -180,6 +180,19 @@ fn commands(text: &str) -> impl Iterator<Item = (usize, &str, Option<&str>, &str
             });
         }
     })
+}
+
+/// The first `needle` in `bytes`: in a short text (a comment of an
+/// online game, `[%clk 0:03:00]`, is a score of bytes) byte by byte,
+/// as `memchr`'s set-up costs more than the search there; in a longer
+/// one with `memchr`.
+#[inline]
+fn find_byte(needle: u8, bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < 32 {
+        bytes.iter().position(|&b| b == needle)
+    } else {
+        memchr::memchr(needle, bytes)
+    }
 }
 
 /// A clock `H:MM:SS`, `H:MM:SS.s` (or `MM:SS`), or seconds alone
@@ -357,9 +370,7 @@ pub fn read<S: AsRef<str>>(comments: &[S]) -> Annotations {
 
 /// The commands of `comment` that cannot be read.
 pub fn malformed(comment: &str) -> Vec<Malformed> {
-    if !comment.contains("[%") {
-        return Vec::new();
-    }
+    // No search for `[%` first: `commands` finds none as cheaply.
     commands(comment)
         .filter_map(|(offset, name, arg, whole)| {
             apply(&mut Annotations::default(), name, arg)
@@ -629,6 +640,29 @@ mod tests {
             json,
             r#","arrows":[{"color":"green","from":"e2","to":"e4"},{"color":"red","from":"d8","to":"d1"}],"squares":[{"color":"yellow","square":"d4"},{"color":"blue","square":"h7"}]"#
         );
+    }
+
+    #[test]
+    fn commands_are_found_in_short_and_long_comments_alike() {
+        let long = "a comment that goes on well past thirty-two bytes";
+        for text in [
+            "[%clk 0:00:07]".to_string(),
+            format!("{long} [%clk 0:00:07]"),
+            format!("[%clk 0:00:07] {long}"),
+            format!("{long} [%clk 0:00:07] {long}"),
+        ] {
+            assert_eq!(read(&[&text]).clock_ms, Some(7_000), "{text}");
+            let bad = text.replace("0:00:07", "0:0:7");
+            let found = malformed(&bad);
+            assert_eq!(found.len(), 1, "{bad}");
+            assert_eq!(found[0].offset, bad.find("[%").unwrap(), "{bad}");
+        }
+        for len in [0, 1, 31, 32, 33, 100] {
+            let mut bytes = vec![b'a'; len];
+            assert_eq!(find_byte(b'[', &bytes), None);
+            bytes.push(b'[');
+            assert_eq!(find_byte(b'[', &bytes), Some(len));
+        }
     }
 
     #[test]

@@ -239,6 +239,38 @@ fn skip_white_space(text: &str, mut i: usize) -> usize {
     }
 }
 
+/// The index of the first byte of `bytes` that is one of `needles`:
+/// eight bytes a step, the bytes of a word compared with each needle at
+/// once, then the last few one by one. Tag values and the like run to a
+/// score of bytes, where this beats both a byte loop and `memchr`'s
+/// set-up.
+#[inline(always)]
+pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option<usize> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(Ok(chunk)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) {
+        let word = u64::from_le_bytes(chunk);
+        // A byte of `x` is zero where the word holds the needle; the
+        // lowest bit this sets is that of the first such byte (a borrow
+        // can only set bits above it), so the lowest over all needles
+        // is the first byte that is any of them.
+        let mut found = 0;
+        for needle in needles {
+            let x = word ^ (LOW * u64::from(needle));
+            found |= x.wrapping_sub(LOW) & !x & HIGH;
+        }
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    bytes[i..]
+        .iter()
+        .position(|b| needles.contains(b))
+        .map(|j| i + j)
+}
+
 /// Production `tag-pair` at the start of `input`: `[Name "value"]`, with
 /// white space allowed around the name and before the `]`, and `\"` and
 /// `\\` escapes in the value (a `\` before any other character stays as
@@ -272,13 +304,7 @@ fn tag_pair(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
     }
     let value_start = quote + 1;
     // `"` and `\` are ASCII: a byte scan finds them in UTF-8.
-    let mut close = value_start;
-    while close < bytes.len() && !matches!(bytes[close], b'"' | b'\\') {
-        close += 1;
-    }
-    if close == bytes.len() {
-        return None;
-    }
+    let close = value_start + find_any(&bytes[value_start..], [b'"', b'\\'])?;
     let (value, end) = if bytes[close] == b'"' {
         (Cow::Borrowed(&input[value_start..close]), close + 1)
     } else {
@@ -635,6 +661,28 @@ fn move_number_prefix(token: &str) -> usize {
     }
 }
 
+/// A move number standing alone at the start of `bytes` (`12.`,
+/// `12...`): digits, dots, then white space or the end; its length, 0
+/// for any other token. [`Reader::token`] reads such a token as a move
+/// number with no move after it and skips it: the reader's fast path
+/// for the numbers of the main line.
+#[inline(always)]
+fn move_number_alone(bytes: &[u8]) -> usize {
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_digit() {
+        i += 1;
+    }
+    let digits = i;
+    while i < bytes.len() && bytes[i] == b'.' {
+        i += 1;
+    }
+    match bytes.get(i) {
+        _ if digits == 0 || i == digits => 0,
+        Some(&b) if !is_space_byte(b) => 0,
+        _ => i,
+    }
+}
+
 /// Production `nag`, `$` and a number 0..255, at the start of `text` (which starts with `$`), byte by byte:
 /// the NAG and its length, or `None` where no number 0..255 follows. A
 /// property test checks it against the grammar.
@@ -846,6 +894,7 @@ impl<'a> Reader<'a> {
 
     /// Production `tag-section`: tag pairs and the comments among them. A
     /// malformed pair is read as far as it goes, with a warning.
+    #[inline(never)]
     fn tag_section<V: Visitor<'a>>(&mut self, v: &mut V) -> Result<(), ParseError> {
         loop {
             self.c.skip_space();
@@ -897,6 +946,9 @@ impl<'a> Reader<'a> {
 
     /// Production `movetext`: moves, move numbers, comments, NAGs,
     /// variations, then the result. Returns whether a result was read.
+    /// Out of line, as is the tag section (a call a game): profiles then
+    /// tell the reading of tags from that of moves.
+    #[inline(never)]
     fn movetext<V: Visitor<'a>>(&mut self, v: &mut V) -> Result<bool, ParseError> {
         loop {
             self.c.skip_space();
@@ -928,6 +980,19 @@ impl<'a> Reader<'a> {
                     self.c.pos += 1;
                 }
                 b'$' => self.nag_token(v, start, rest)?,
+                b'0'..=b'9' => {
+                    // `12.` standing alone, half the tokens of a game:
+                    // skipped as `token` skips it, without asking
+                    // whether it is a result or holds a move.
+                    match move_number_alone(rest.as_bytes()) {
+                        0 => {
+                            if self.token(v, start, rest)? {
+                                return Ok(true);
+                            }
+                        }
+                        n => self.c.pos += n,
+                    }
+                }
                 _ => {
                     if self.token(v, start, rest)? {
                         return Ok(true);
@@ -1353,6 +1418,57 @@ mod tests {
             let standard = nom_grammar::result_marker(&result).ok().filter(|(rest, _)| rest.is_empty()).map(|(_, r)| r);
             let fast = whole_result(result.as_bytes());
             prop_assert_eq!(fast.filter(|(_, s)| *s).map(|(r, _)| r), standard, "{}", result);
+        }
+    }
+
+    proptest! {
+        /// `find_any` finds what a byte-by-byte search finds, wherever
+        /// the needles stand in the words it reads.
+        #[test]
+        fn find_any_finds_the_first_needle(
+            bytes in proptest::collection::vec(prop_oneof![Just(b'"'), Just(b'\\'), Just(b'\n'), Just(0x80u8), Just(0x22u8 ^ 0x80), any::<u8>()], 0..40),
+        ) {
+            let naive = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b == b'\n');
+            prop_assert_eq!(find_any(&bytes, [b'"', b'\\', b'\n']), naive);
+            prop_assert_eq!(find_any(&bytes, [b'"']), bytes.iter().position(|&b| b == b'"'));
+        }
+
+        /// The fast path of lone move numbers takes exactly the tokens
+        /// the general path (`Reader::token`) reads as a move number
+        /// with nothing after it: a whole token, no result, all number.
+        #[test]
+        fn a_lone_move_number_is_what_the_token_reader_skips(
+            text in "[0-9]{0,3}[.…]{0,3}[-0-9a-h/½*.]{0,3}[ \t\n\r{}()$;]?[a-h1-8 ]{0,2}",
+        ) {
+            let n = move_number_alone(text.as_bytes());
+            let token = &text[..token_length(&text)];
+            let skipped = !token.is_empty()
+                && whole_result(token.as_bytes()).is_none()
+                && token != "0000"
+                && move_number_prefix(token) == token.len();
+            // Digits then dots, then white space or the end: the shape
+            // the fast path must take.
+            let digits = token.bytes().take_while(u8::is_ascii_digit).count();
+            let starts_plainly = digits > 0
+                && token.len() > digits
+                && token[digits..].bytes().all(|b| b == b'.')
+                && text.as_bytes().get(token.len()).is_none_or(|&b| is_space_byte(b));
+            if n > 0 {
+                prop_assert!(skipped && n == token.len(), "{:?}", text);
+            } else {
+                prop_assert!(!(skipped && starts_plainly), "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn a_lone_move_number_is_read_up_to_white_space_or_the_end() {
+        assert_eq!(move_number_alone(b"12. e4"), 3);
+        assert_eq!(move_number_alone(b"12...\ne5"), 5);
+        assert_eq!(move_number_alone(b"3."), 2);
+        // Glued to its move, or no number at all: the general path.
+        for token in ["12.e4", "12", "1-0", "0.5-0.5", "1.{", "...", "12…", ". 12"] {
+            assert_eq!(move_number_alone(token.as_bytes()), 0, "{token}");
         }
     }
 

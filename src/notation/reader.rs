@@ -25,7 +25,7 @@ use std::io::{BufRead, Read};
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
 use super::pgn::{
-    comment_close, could_open_movetext, read_game_at, spaced_draw_rest, whole_result,
+    comment_close, could_open_movetext, find_any, read_game_at, spaced_draw_rest, whole_result,
 };
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
@@ -1038,21 +1038,14 @@ fn common_tag_line(bytes: &[u8]) -> Option<usize> {
         return None;
     }
     // To the opening quote: no `]` and no line end before it.
-    let mut i = 1;
-    loop {
-        match *bytes.get(i)? {
-            b'"' => break,
-            b']' | b'\n' | b'\r' => return None,
-            _ => i += 1,
-        }
+    let mut i = 1 + find_any(&bytes[1..], [b'"', b']', b'\n', b'\r'])?;
+    if bytes[i] != b'"' {
+        return None;
     }
     i += 1;
-    loop {
-        match *bytes.get(i)? {
-            b'"' => break,
-            b'\\' | b'\n' | b'\r' => return None,
-            _ => i += 1,
-        }
+    i += find_any(&bytes[i..], [b'"', b'\\', b'\n', b'\r'])?;
+    if bytes[i] != b'"' {
+        return None;
     }
     if bytes.get(i + 1) != Some(&b']') {
         return None;
@@ -1091,7 +1084,9 @@ pub fn decode_borrowed(raw: &[u8]) -> (Cow<'_, str>, bool) {
             true,
         ),
     };
-    if body.contains(&b'\r') {
+    // `memchr`, not the slice's `contains`: it looks at a game's every
+    // byte, a few at a time.
+    if memchr::memchr(b'\r', body).is_some() {
         (
             Cow::Owned(text.replace("\r\n", "\n").replace('\r', "\n")),
             windows_1252,

@@ -10,7 +10,7 @@ use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::{Game, Node};
 use super::pgn::{AnyMove, parse_any_move};
 use super::position::read_position_noting;
-use super::san::{CheckMark, SanError, gating_readings, resolve_san, write_san};
+use super::san::{CheckMark, SanError, gating_readings, resolve_plain_san, resolve_san, write_san};
 use super::span::Location;
 use crate::rules::{Ending, Move, Outcome, Position, Registry, StalemateOutcome, Variant};
 
@@ -219,11 +219,10 @@ fn resolve_parsed_lazily<'t>(
             CoordError::Illegal(m) => (ReplayErrorKind::IllegalMove, m),
             CoordError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
         }),
-        Some(AnyMove::San(san)) => resolve_san(pos, san).map_err(|e| match e {
-            SanError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
-            SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m.message),
-            SanError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
-        }),
+        Some(AnyMove::San(san)) => match resolve_plain_san(pos, san) {
+            Some(m) => Ok(m),
+            None => resolve_san_explained(pos, san),
+        },
         Some(AnyMove::Null) => pos.null_move().ok_or_else(|| {
             (
                 ReplayErrorKind::IllegalMove,
@@ -238,6 +237,20 @@ fn resolve_parsed_lazily<'t>(
             ),
         )),
     }
+}
+
+/// [`resolve_san`] with its error as the replay's: the general path of a
+/// SAN move, out of line.
+#[inline(never)]
+fn resolve_san_explained(
+    pos: &Position,
+    san: &super::san::San,
+) -> Result<Move, (ReplayErrorKind, String)> {
+    resolve_san(pos, san).map_err(|e| match e {
+        SanError::Syntax(_) => (ReplayErrorKind::BadMove, e.to_string()),
+        SanError::Illegal(m) => (ReplayErrorKind::IllegalMove, m.message),
+        SanError::Ambiguous(m) => (ReplayErrorKind::AmbiguousMove, m),
+    })
 }
 
 /// What a replay tells its caller about each main-line move: the position
@@ -366,11 +379,13 @@ pub(crate) struct Replayer<'r, 'v, M> {
     last_main: Option<Place>,
     visit: Option<&'r mut MoveVisitor<'v>>,
     /// The position before the main-line move `visit` is told about,
-    /// copied into the same place each ply.
-    before: Option<Position>,
+    /// copied into the same place each ply. Boxed, as is `fork`: a
+    /// position is about a kilobyte, and the replayer is moved a few
+    /// times a game, which then copies a few words instead.
+    before: Option<Box<Position>>,
     /// The readings of an ambiguous gating move of the main line, while
     /// more than one replays what follows.
-    fork: Option<Fork>,
+    fork: Option<Box<Fork>>,
 }
 
 /// A main-line gating move that stands for several legal moves, as a
@@ -523,8 +538,8 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 let told = self.visit.is_some() && !in_variation;
                 if told {
                     match self.before.as_mut() {
-                        Some(before) => before.clone_from(&line.pos),
-                        None => self.before = Some(line.pos.clone()),
+                        Some(before) => (**before).clone_from(&line.pos),
+                        None => self.before = Some(Box::new(line.pos.clone())),
                     }
                 }
                 line.pos.play_unchecked(&mv);
@@ -567,7 +582,9 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     _ => Vec::new(),
                 };
                 if readings.len() > 1 {
-                    self.fork = Some(Fork::new(&line.pos, readings, ply, m, locate, message));
+                    self.fork = Some(Box::new(Fork::new(
+                        &line.pos, readings, ply, m, locate, message,
+                    )));
                     line.next_ply += 1;
                 } else {
                     self.diagnostics.push(
