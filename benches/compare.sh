@@ -78,7 +78,7 @@ median() {
   sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.3f", m}'
 }
 
-kiwipete="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1"
+kiwipete="r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 for r in $(seq "$rounds"); do
   echo "round $r of $rounds" >&2
   run validate1 "$xpgn" validate --jobs 1 "${repeated[@]}"

@@ -22,11 +22,11 @@
 //!
 //! Since schema 11 a game whose text begins with its tag section written
 //! as xpgn writes tags (`[Name "value"]` and a newline each, in the order
-//! stored: [`render_tags`]) keeps only the text after it, behind the byte
-//! [`TAGS_ELIDED`]: the tags are stored in their columns already
+//! stored: `render_tags`) keeps only the text after it, behind the byte
+//! `TAGS_ELIDED`: the tags are stored in their columns already
 //! (`roster`, the seven, `more_tags`), and rendered again when the text
 //! is read. The tag section is a third of a typical game's packed text.
-//! [`pack_game`] elides only what renders back byte for byte, so the
+//! `pack_game` elides only what renders back byte for byte, so the
 //! text read is always the text imported.
 
 use std::cell::RefCell;
