@@ -356,6 +356,20 @@ struct ReplayLine<M> {
     dead: bool,
     /// How many diagnostics there were when the line opened.
     opened_with: usize,
+    /// For a variation of the main line that opened while a gating move's
+    /// readings were undecided (and so failed it): the main line as it
+    /// was, put back if the variation is left out.
+    undecided: Option<Box<Undecided>>,
+}
+
+/// The main line's replay when a variation failed its undecided gating
+/// move ([`Replayer::open`]).
+struct Undecided {
+    fork: Box<Fork>,
+    pos: Position,
+    next_ply: usize,
+    dead: bool,
+    complete: bool,
 }
 
 /// Replays moves as they are told, in text order: the main line and
@@ -430,6 +444,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 next_ply: 1,
                 dead: false,
                 opened_with: 0,
+                undecided: None,
             }],
             diagnostics: Vec::new(),
             moves: collect.then(Vec::new),
@@ -454,12 +469,26 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
 
     /// A variation opens: it replaces the last move of the current line.
     pub(crate) fn open(&mut self) {
-        // The variation starts from a position the readings do not agree
-        // on: the move stays ambiguous.
-        if self.lines.len() == 1 && self.fork.is_some() {
-            self.fail_fork("a variation follows before the moves after it tell its readings apart");
-        }
         let opened_with = self.diagnostics.len();
+        // The variation starts from a position the readings do not agree
+        // on: the move stays ambiguous. Should the text break off inside
+        // the variation, it is left out, and so is this failure.
+        let mut undecided = None;
+        if self.lines.len() == 1 && self.fork.is_some() {
+            let (main, complete) = (&self.lines[0], self.complete);
+            let (pos, next_ply, dead) = (main.pos.clone(), main.next_ply, main.dead);
+            undecided = self
+                .fail_fork("a variation follows before the moves after it tell its readings apart")
+                .map(|fork| {
+                    Box::new(Undecided {
+                        fork,
+                        pos,
+                        next_ply,
+                        dead,
+                        complete,
+                    })
+                });
+        }
         let parent = self.top();
         let dead = parent.dead || parent.pending.is_none();
         let line = ReplayLine {
@@ -468,6 +497,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             next_ply: parent.next_ply,
             dead,
             opened_with,
+            undecided,
         };
         self.lines.push(line);
     }
@@ -483,9 +513,17 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     /// The text broke off inside variations: they are left out, with what
     /// their replay said (as a tree leaves them out).
     pub(crate) fn abandon_open_variations(&mut self) {
-        if let Some(line) = self.lines.get(1) {
-            self.diagnostics.truncate(line.opened_with);
-            self.lines.truncate(1);
+        let Some(line) = self.lines.get_mut(1) else {
+            return;
+        };
+        let undecided = line.undecided.take();
+        self.diagnostics.truncate(line.opened_with);
+        self.lines.truncate(1);
+        if let Some(u) = undecided {
+            let main = &mut self.lines[0];
+            (main.pos, main.next_ply, main.dead) = (u.pos, u.next_ply, u.dead);
+            self.complete = u.complete;
+            self.fork = Some(u.fork);
         }
     }
 
@@ -630,7 +668,9 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         line.next_ply += 1;
         fork.last = m.place();
         match fork.readings.iter().filter(|r| r.alive).count() {
-            0 => self.fail_fork("none of its readings replays the moves after it"),
+            0 => {
+                self.fail_fork("none of its readings replays the moves after it");
+            }
             1 => self.settle_fork(),
             _ => {}
         }
@@ -684,11 +724,9 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     }
 
     /// The fork ends without one reading: the move is ambiguous, and the
-    /// main line ends before it.
-    fn fail_fork(&mut self, why: &str) {
-        let Some(fork) = self.fork.take() else {
-            return;
-        };
+    /// main line ends before it. Gives the fork back, for [`Replayer::open`].
+    fn fail_fork(&mut self, why: &str) -> Option<Box<Fork>> {
+        let fork = self.fork.take()?;
         self.diagnostics.push(
             Diagnostic::error(
                 DiagnosticKind::AmbiguousMove,
@@ -699,9 +737,10 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         );
         self.complete = false;
         let line = self.top();
-        line.pos = fork.before;
+        line.pos = fork.before.clone();
         line.next_ply = fork.ply;
         line.dead = true;
+        Some(fork)
     }
 }
 

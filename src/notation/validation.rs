@@ -381,6 +381,16 @@ mod tests {
 1. e4 {open
 [Event "next"]
 1. d4 ( 1. e4 ) ( 1. c4 ) d5 ) *
+
+[Event "a variation while a gating move is undecided"]
+[Variant "Seirawan960"]
+[FEN "rbqnknbr/pppppppp/8/8/8/8/PPPPPPPP/RBQNKNBR[HEhe] w ABCDEFGHabcdefgh - 0 1"]
+1. c4 a5 2. a4 e5 3. Ne3/E c5 4. Nc3/H (4. d3) 4... Ba7/E *
+
+[Event "the text broken inside that variation"]
+[Variant "Seirawan960"]
+[FEN "rbqnknbr/pppppppp/8/8/8/8/PPPPPPPP/RBQNKNBR[HEhe] w ABCDEFGHabcdefgh - 0 1"]
+1. c4 a5 2. a4 e5 3. Ne3/E c5 4. Nc3/H (20. RQc6/H 5. Ned5 Ba7/E 6. Nb5 Qd6 *
 "#;
 
     /// Gating moves written without their origin: read by the moves after
@@ -410,7 +420,7 @@ mod tests {
             );
             assert_eq!(streamed.result.as_deref(), tree.recorded_result());
         }
-        assert_eq!(count, 18);
+        assert_eq!(count, 20);
     }
 
     /// Pieces of games: moves legal and not, in and out of turn, move
