@@ -100,8 +100,9 @@ impl Database {
         let row: Option<Row> = self
             .conn
             .prepare_cached(&format!(
-                "SELECT g.status, g.diagnostic, g.original_zstd, g.eco, g.opening, {}
+                "SELECT g.status, g.diagnostic, {}, g.eco, g.opening, {}
                  FROM games g WHERE g.id = ?1",
+                original::ORIGINAL_SQL,
                 tags::COLUMNS
             ))?
             .query_row([id], |r| {
@@ -214,8 +215,9 @@ impl Database {
                 "SELECT g.variant, g.plies, g.status, g.warnings,
                         g.diagnostic, g.diagnostics,
                         (SELECT path FROM sources WHERE id = g.source), g.source_line,
-                        g.original_zstd, m.packed, m.start, m.game, {}, g.eco, g.opening
+                        {}, m.packed, m.start, m.game, {}, g.eco, g.opening
                  FROM games g LEFT JOIN moves m ON m.game = g.id WHERE g.id = ?1",
+                original::ORIGINAL_SQL,
                 tags::COLUMNS
             ))?
             .query_row([id], |r| {

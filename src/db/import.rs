@@ -19,7 +19,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::io::BufRead;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rusqlite::{Connection, params};
 
@@ -28,7 +28,7 @@ use super::reimport::{self, Replaced, StoredInvalid};
 use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
-use crate::notation::parallel::{Event, Open, map_games};
+use crate::notation::parallel::{Event, Open, map_game_chunks};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare, prepare_bytes};
@@ -315,11 +315,10 @@ impl Importer<'_> {
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<Option<i64>, DbError> {
-        self.store_packed(source, raw, None, p, summary)
+        self.store_packed(source, raw, Packed::Own(None), p, summary)
     }
 
-    /// `Importer::store`, with `raw` already compressed as `packed` when
-    /// given ([`original::pack_game`]).
+    /// `Importer::store`, with `raw` already packed as `packed` says.
     ///
     /// # Errors
     /// As `Importer::store`.
@@ -327,7 +326,7 @@ impl Importer<'_> {
         &mut self,
         source: &str,
         raw: &[u8],
-        packed: Option<&[u8]>,
+        packed: Packed<'_>,
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<Option<i64>, DbError> {
@@ -358,11 +357,8 @@ impl Importer<'_> {
         }
         let id = self.next_id;
         let source = self.source_id(source)?;
-        let packed = match packed {
-            Some(packed) => std::borrow::Cow::Borrowed(packed),
-            None => std::borrow::Cow::Owned(original::pack_game(raw, &p.tags)),
-        };
-        insert_game(&self.db.conn, id, source, &packed, p)?;
+        let (value, frame) = self.stored_value(raw, packed, p)?;
+        insert_game(&self.db.conn, id, source, (&value, frame), p)?;
         store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
         if p.has_line {
             self.trees
@@ -389,6 +385,33 @@ impl Importer<'_> {
         Ok(Some(id))
     }
 
+    /// The value of a game's `original_zstd` and its frame's id (the frame
+    /// written first when it is not yet).
+    fn stored_value<'a>(
+        &mut self,
+        raw: &[u8],
+        packed: Packed<'a>,
+        p: &Prepared,
+    ) -> Result<(std::borrow::Cow<'a, [u8]>, Option<i64>), DbError> {
+        use std::borrow::Cow;
+        Ok(match packed {
+            Packed::Own(Some(packed)) => (Cow::Borrowed(packed), None),
+            Packed::Own(None) => (Cow::Owned(original::pack_game(raw, &p.tags)), None),
+            Packed::Framed(frame, placed) => {
+                let id = match frame.id.get() {
+                    Some(id) => *id,
+                    None => {
+                        let conn = &self.db.conn;
+                        conn.prepare_cached("INSERT INTO original_frames (frame) VALUES (?1)")?
+                            .execute([&frame.stored])?;
+                        *frame.id.get_or_init(|| conn.last_insert_rowid())
+                    }
+                };
+                (Cow::Owned(placed.value()), Some(id))
+            }
+        })
+    }
+
     /// The id in `sources` of the file `path`.
     fn source_id(&mut self, path: &str) -> Result<i64, DbError> {
         if let Some(&s) = self.sources.get(path) {
@@ -408,22 +431,19 @@ impl Importer<'_> {
         id: i64,
         source: &str,
         raw: &[u8],
-        packed: Option<&[u8]>,
+        packed: Packed<'_>,
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<i64, DbError> {
         let old_keys = reimport::stored_keys(&self.db.conn, &self.db.registry, id)?;
         let source = self.source_id(source)?;
-        let packed = match packed {
-            Some(packed) => std::borrow::Cow::Borrowed(packed),
-            None => std::borrow::Cow::Owned(original::pack_game(raw, &p.tags)),
-        };
+        let (value, frame) = self.stored_value(raw, packed, p)?;
         let conn = &self.db.conn;
         conn.prepare_cached("DELETE FROM moves WHERE game = ?1")?
             .execute([id])?;
         conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
             .execute([id])?;
-        insert_game(conn, id, source, &packed, p)?;
+        insert_game(conn, id, source, (&value, frame), p)?;
         let mut added = Vec::new();
         store_line(conn, id, p, &mut added)?;
         let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
@@ -537,12 +557,12 @@ fn source_id(conn: &Connection, path: &str) -> Result<i64, DbError> {
 }
 
 /// Inserts the row of game `id`, read from the file of `source` (its id
-/// in `sources`), its original text compressed as `packed`.
+/// in `sources`), its original text stored as `(value, frame)`.
 fn insert_game(
     conn: &Connection,
     id: i64,
     source: i64,
-    packed: &[u8],
+    (value, frame): (&[u8], Option<i64>),
     p: &Prepared,
 ) -> Result<(), DbError> {
     let tag = |name: &str| {
@@ -551,13 +571,19 @@ fn insert_game(
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     };
-    let (roster, more_tags) = tags::split(&p.tags);
+    let (roster, more_tags) = match frame {
+        Some(_) => tags::split_framed(&p.tags),
+        None => {
+            let (roster, more) = tags::split(&p.tags);
+            (i64::from(roster), more)
+        }
+    };
     conn.prepare_cached(
         "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
                             status, diagnostic, source, source_line, roster, more_tags,
-                            diagnostics, warnings, original_zstd, eco, opening)
+                            diagnostics, warnings, original_zstd, eco, opening, frame)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-                 ?20, ?21)",
+                 ?20, ?21, ?22)",
     )?
     .execute(params![
         id,
@@ -582,9 +608,10 @@ fn insert_game(
             diagnostics_json(&p.diagnostics)
         },
         p.warnings as i64,
-        packed,
+        value,
         p.opening.as_ref().map(|o| o.eco.as_str()),
         p.opening.as_ref().map(|o| o.name.as_str()),
+        frame,
     ])?;
     Ok(())
 }
@@ -679,15 +706,74 @@ impl Database {
     }
 }
 
+/// How a game's text comes to the writer.
+pub(crate) enum Packed<'a> {
+    /// In a frame of its own ([`original::pack_game`]), or not packed yet
+    /// (`None`: the writer packs it if it stores the game).
+    Own(Option<&'a [u8]>),
+    /// In a frame shared with the games around it.
+    Framed(&'a SharedFrame, original::Placed),
+}
+
+/// A frame of the texts of consecutive games ([`original::pack_frames`]),
+/// written once, before the first of its games that is stored.
+pub(crate) struct SharedFrame {
+    stored: Vec<u8>,
+    /// Its id in `original_frames`, once written.
+    id: OnceLock<i64>,
+}
+
+/// A game's text as a worker packed it.
+enum PackedText {
+    Own(Option<Vec<u8>>),
+    Framed(Arc<SharedFrame>, original::Placed),
+}
+
 /// One game read and prepared by a worker thread, for the writer.
 struct Read {
     number: usize,
     raw: Vec<u8>,
-    /// Its original compressed ([`original::pack_game`]) by the worker when
-    /// there are several, so the one writer does not; with one thread the
-    /// writer compresses only the games it stores (not the duplicates).
-    packed: Option<Vec<u8>>,
+    /// Its text packed by the worker, with the texts of the games next to
+    /// it in its chunk ([`pack_chunk`]); a long game's compressed alone,
+    /// by the worker when there are several, so the one writer does not
+    /// (with one thread the writer compresses only the games it stores,
+    /// not the duplicates).
+    packed: PackedText,
     prepared: Prepared,
+}
+
+impl Read {
+    fn packed(&self) -> Packed<'_> {
+        match &self.packed {
+            PackedText::Own(own) => Packed::Own(own.as_deref()),
+            PackedText::Framed(frame, placed) => Packed::Framed(frame, *placed),
+        }
+    }
+}
+
+/// Packs the texts of a chunk of consecutive games together
+/// ([`original::pack_frames`]); with `jobs` > 1, those that keep a frame
+/// of their own too.
+fn pack_chunk(reads: &mut [Read], jobs: usize) {
+    let framed = original::pack_frames(reads.iter().map(|r| &r.raw[..]));
+    let frames: Vec<Arc<SharedFrame>> = framed
+        .frames
+        .into_iter()
+        .map(|stored| {
+            Arc::new(SharedFrame {
+                stored,
+                id: OnceLock::new(),
+            })
+        })
+        .collect();
+    for (read, place) in reads.iter_mut().zip(framed.places) {
+        read.packed = match place {
+            Some((frame, placed)) => PackedText::Framed(Arc::clone(&frames[frame]), placed),
+            None => PackedText::Own(
+                (jobs > 1).then(|| original::pack_game(&read.raw, &read.prepared.tags)),
+            ),
+        };
+    }
 }
 
 impl Database {
@@ -715,7 +801,7 @@ impl Database {
     ) -> Result<(), DbError> {
         let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
-        map_games(
+        map_game_chunks(
             inputs,
             open,
             jobs,
@@ -724,22 +810,18 @@ impl Database {
                 let prepared = prepare_bytes(&registry, &inputs[input], text);
                 Read {
                     number: text.number,
-                    packed: (jobs > 1).then(|| original::pack_game(text.raw, &prepared.tags)),
+                    packed: PackedText::Own(None),
                     raw: text.raw.to_vec(),
                     prepared,
                 }
             },
+            |reads| pack_chunk(reads, jobs),
             |event| match event {
                 Event::Game { input, value } => {
                     let source = &inputs[input];
                     let p = &value.prepared;
-                    let id = importer.store_packed(
-                        source,
-                        &value.raw,
-                        value.packed.as_deref(),
-                        p,
-                        summary,
-                    )?;
+                    let id =
+                        importer.store_packed(source, &value.raw, value.packed(), p, summary)?;
                     report(
                         input,
                         &GameReport {

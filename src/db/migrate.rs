@@ -71,6 +71,7 @@ const MIGRATIONS: &[&[Step]] = &[
     ],
     &[Step::Sql(include_str!("sql/010_invalid_games.sql"))],
     &[Step::Code(elide_tag_sections)],
+    &[Step::Sql(include_str!("sql/012_original_frames.sql"))],
 ];
 
 /// Games per batch of the position index as migrations 3 and 4 wrote it
@@ -529,7 +530,7 @@ fn pack_originals(tx: &Transaction<'_>) -> Result<(), DbError> {
 fn elide_tag_sections(tx: &Transaction<'_>) -> Result<(), DbError> {
     let mut rows = tx.prepare(&format!(
         "SELECT g.id, g.original_zstd, {} FROM games g ORDER BY g.id",
-        tags::COLUMNS
+        tags::COLUMNS_BEFORE_12
     ))?;
     let mut update = tx.prepare("UPDATE games SET original_zstd = ?2 WHERE id = ?1")?;
     let mut query = rows.query([])?;
@@ -603,10 +604,11 @@ mod tests {
     fn game_rows(conn: &Connection) -> Vec<GameRow> {
         conn.prepare(&format!(
             "SELECT g.id, substr(h.content, (g.id - h.first_game) * 32 + 1, 32),
-                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), g.original_zstd, {}
+                    substr(h.moves, (g.id - h.first_game) * 32 + 1, 32), {}, {}
              FROM games g JOIN game_hashes h
                ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
              ORDER BY g.id",
+            original::ORIGINAL_SQL,
             tags::COLUMNS
         ))
         .unwrap()
@@ -676,11 +678,12 @@ mod tests {
                 "SELECT g.id, variant, g.event, g.site, g.date, g.round, g.white, g.black,
                         g.result, plies, status, diagnostic,
                         (SELECT path FROM sources WHERE id = g.source),
-                        source_line, original_zstd,
+                        source_line, {},
                         substr(h.content, (g.id - h.first_game) * 32 + 1, 32), {}
                  FROM games g JOIN game_hashes h
                    ON h.first_game = (SELECT MAX(first_game) FROM game_hashes WHERE first_game <= g.id)
                  ORDER BY g.id",
+                original::ORIGINAL_SQL,
                 tags::COLUMNS
             ))
             .unwrap()

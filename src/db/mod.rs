@@ -475,6 +475,49 @@ fn register_functions(conn: &Connection) -> Result<(), DbError> {
             .and_then(query::DateRange::of_tag)
             .map(|r| i64::from(r.last)))
     })?;
+    register_original_functions(conn)
+}
+
+/// The SQL functions that read framed originals (`original`):
+/// `xpgn_original(frame, value, frame_value)`, a game's value, or a framed
+/// game's text behind `original::PLAIN` (`frame_value` may be NULL when
+/// `xpgn_frame_at_hand(frame)` says the thread has the frame at hand);
+/// `xpgn_text_tags(value)`, the JSON array of the tag pairs of the text
+/// that value gives (`tags::text_tags`).
+fn register_original_functions(conn: &Connection) -> Result<(), DbError> {
+    let fail = |e: original::UnpackError| rusqlite::Error::UserFunctionError(Box::new(e));
+    fn blob<'a>(
+        ctx: &'a rusqlite::functions::Context<'_>,
+        i: usize,
+    ) -> rusqlite::Result<Option<&'a [u8]>> {
+        ctx.get_raw(i)
+            .as_blob_or_null()
+            .map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
+    }
+    // Not deterministic: what they give depends on the frame at hand.
+    let flags = FunctionFlags::SQLITE_UTF8;
+    conn.create_scalar_function("xpgn_original", 3, flags, move |ctx| {
+        let stored = blob(ctx, 1)?.unwrap_or_default();
+        let Some(frame) = ctx.get::<Option<i64>>(0)? else {
+            return Ok(stored.to_vec());
+        };
+        let text = original::framed_text(frame, stored, blob(ctx, 2)?).map_err(fail)?;
+        let mut out = Vec::with_capacity(1 + text.len());
+        out.push(original::PLAIN);
+        out.extend_from_slice(&text);
+        Ok(out)
+    })?;
+    conn.create_scalar_function("xpgn_frame_at_hand", 1, flags, |ctx| {
+        Ok(ctx
+            .get::<Option<i64>>(0)?
+            .is_some_and(original::frame_is_at_hand))
+    })?;
+    conn.create_scalar_function("xpgn_text_tags", 1, flags, move |ctx| {
+        let stored = blob(ctx, 0)?.unwrap_or_default();
+        let raw = original::read(0, stored, &[])
+            .map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))?;
+        Ok(tags::json(&tags::text_tags(&raw)))
+    })?;
     Ok(())
 }
 

@@ -841,7 +841,8 @@ impl Database {
         let stored: Option<(Vec<u8>, super::tags::TagPairs)> = self
             .conn
             .prepare_cached(&format!(
-                "SELECT g.original_zstd, {} FROM games g WHERE g.id = ?1",
+                "SELECT {}, {} FROM games g WHERE g.id = ?1",
+                super::original::ORIGINAL_SQL,
                 super::tags::COLUMNS
             ))?
             .query_row([id], |r| Ok((r.get(0)?, super::tags::from_row(r, 1)?)))

@@ -53,8 +53,9 @@ impl StoredInvalid {
     /// SQLite errors, or a stored text that does not decompress.
     pub(crate) fn load(conn: &Connection) -> Result<StoredInvalid, DbError> {
         let mut stmt = conn.prepare(&format!(
-            "SELECT g.id, g.original_zstd, {} FROM games g INDEXED BY games_invalid
+            "SELECT g.id, {}, {} FROM games g INDEXED BY games_invalid
                  WHERE g.status = 'invalid' ORDER BY g.id",
+            original::ORIGINAL_SQL,
             super::tags::COLUMNS
         ))?;
         let mut rows = stmt.query([])?;

@@ -7,11 +7,24 @@
 //! `[name, value]` pairs in the order written. Schema 3 to 6 kept every
 //! pair in `tags`, the seven again: 150 bytes a game of a TWIC issue.
 //!
+//! Since schema 12 a game whose text is stored in a frame (its whole
+//! text, tags included: docs/database.md) and that has at most one tag
+//! of each of the seven names has `roster` 2: its tags are those its
+//! text gives ([`text_tags`], through the SQL function `xpgn_text_tags`),
+//! `more_tags` is empty, and the seven columns hold what they always
+//! hold (so a filter on one of the seven reads only its column).
+//!
 //! Every reader of a game's tags goes through [`COLUMNS`] and
 //! [`from_row`]; tag filters through [`has_tag_sql`] and
 //! [`has_player_sql`].
 
 use rusqlite::Row;
+
+use super::original::original_sql;
+use crate::notation::pgn::read_with;
+use crate::notation::reader::decode_borrowed;
+use crate::notation::span::Location;
+use crate::notation::visitor::{At, Flow, Visitor};
 
 /// A game's tag pairs, in the order written.
 pub(crate) type TagPairs = Vec<(String, String)>;
@@ -19,8 +32,30 @@ pub(crate) type TagPairs = Vec<(String, String)>;
 /// The Seven Tag Roster, in its order, as its columns hold it.
 pub(crate) const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// `roster` of a game whose tags are those of its stored text.
+pub(crate) const FROM_TEXT: i64 = 2;
+
+/// The JSON array of the tags besides the seven columns: all of a
+/// [`FROM_TEXT`] game's, read from its text.
+macro_rules! more_tags_sql {
+    () => {
+        concat!(
+            "CASE g.roster WHEN 2 THEN xpgn_text_tags(",
+            original_sql!(),
+            ") ELSE g.more_tags END"
+        )
+    };
+}
+
 /// The columns (of `games` as `g`) [`from_row`] reads, in its order.
-pub(crate) const COLUMNS: &str =
+pub(crate) const COLUMNS: &str = concat!(
+    "g.roster, g.event, g.site, g.date, g.round, g.white, g.black, g.result, ",
+    more_tags_sql!()
+);
+
+/// [`COLUMNS`] as the schema had them before version 12 (for the
+/// migrations that read games of an older schema).
+pub(crate) const COLUMNS_BEFORE_12: &str =
     "g.roster, g.event, g.site, g.date, g.round, g.white, g.black, g.result, g.more_tags";
 
 /// `(roster, more_tags)` for the tags of a game.
@@ -29,6 +64,38 @@ pub(crate) fn split(tags: &[(String, String)]) -> (bool, String) {
         tags.len() >= ROSTER.len() && tags.iter().zip(ROSTER).all(|((name, _), r)| name == r);
     let rest = if roster { &tags[ROSTER.len()..] } else { tags };
     (roster, json(rest))
+}
+
+/// `(roster, more_tags)` for the tags of a game whose whole text is
+/// stored in a frame: [`FROM_TEXT`] when each of the seven names is there
+/// at most once (its column is then the whole answer to a filter on it),
+/// else as [`split`] gives.
+pub(crate) fn split_framed(tags: &[(String, String)]) -> (i64, String) {
+    let once = ROSTER
+        .iter()
+        .all(|r| tags.iter().filter(|(name, _)| name == r).count() <= 1);
+    if once {
+        return (FROM_TEXT, "[]".into());
+    }
+    let (roster, more) = split(tags);
+    (i64::from(roster), more)
+}
+
+/// The tag pairs a game's text `raw` gives, read as an import reads them.
+pub(crate) fn text_tags(raw: &[u8]) -> TagPairs {
+    struct Tags(TagPairs);
+    impl Visitor<'_> for Tags {
+        fn tag(&mut self, name: &str, value: &str, _: At<'_>) {
+            self.0.push((name.to_string(), value.to_string()));
+        }
+        fn begin_movetext(&mut self) -> Flow {
+            Flow::Skip
+        }
+    }
+    let (text, _) = decode_borrowed(raw);
+    let mut tags = Tags(Vec::new());
+    read_with(&text, Location { line: 1, column: 1 }, &mut tags);
+    tags.0
 }
 
 /// Tag pairs as a JSON array of pairs.
@@ -48,10 +115,10 @@ pub(crate) fn from_json(text: &str) -> Vec<(String, String)> {
 /// # Errors
 /// SQLite errors (a column of another type).
 pub(crate) fn from_row(row: &Row<'_>, first: usize) -> rusqlite::Result<Vec<(String, String)>> {
-    let roster: bool = row.get(first)?;
+    let roster: i64 = row.get(first)?;
     let more: String = row.get(first + 8)?;
     let more = from_json(&more);
-    if !roster {
+    if roster != 1 {
         return Ok(more);
     }
     let mut tags = Vec::with_capacity(ROSTER.len() + more.len());
@@ -71,10 +138,14 @@ pub(crate) fn has_tag_sql(name: usize, value: usize) -> String {
         .map(|r| format!("WHEN '{r}' THEN g.{}", r.to_lowercase()))
         .collect::<Vec<_>>()
         .join(" ");
+    let seven = ROSTER.map(|r| format!("'{r}'")).join(", ");
     format!(
-        "(EXISTS (SELECT 1 FROM json_each(g.more_tags) t WHERE t.value ->> 0 = ?{name} \
+        "(CASE WHEN g.roster = 2 AND ?{name} IN ({seven}) \
+         THEN instr(xpgn_lower(CASE ?{name} {column} END), ?{value}) > 0 \
+         ELSE EXISTS (SELECT 1 FROM json_each({}) t WHERE t.value ->> 0 = ?{name} \
          AND instr(xpgn_lower(t.value ->> 1), ?{value}) > 0) \
-         OR (g.roster AND instr(xpgn_lower(CASE ?{name} {column} END), ?{value}) > 0))"
+         OR (g.roster = 1 AND instr(xpgn_lower(CASE ?{name} {column} END), ?{value}) > 0) END)",
+        more_tags_sql!()
     )
 }
 
@@ -82,10 +153,12 @@ pub(crate) fn has_tag_sql(name: usize, value: usize) -> String {
 /// lower-cased, contains parameter `?{value}`.
 pub(crate) fn has_player_sql(value: usize) -> String {
     format!(
-        "(EXISTS (SELECT 1 FROM json_each(g.more_tags) t WHERE t.value ->> 0 IN ('White', 'Black') \
+        "(CASE WHEN g.roster = 2 \
+         THEN instr(xpgn_lower(g.white), ?{value}) > 0 OR instr(xpgn_lower(g.black), ?{value}) > 0 \
+         ELSE EXISTS (SELECT 1 FROM json_each(g.more_tags) t WHERE t.value ->> 0 IN ('White', 'Black') \
          AND instr(xpgn_lower(t.value ->> 1), ?{value}) > 0) \
-         OR (g.roster AND (instr(xpgn_lower(g.white), ?{value}) > 0 \
-                           OR instr(xpgn_lower(g.black), ?{value}) > 0)))"
+         OR (g.roster = 1 AND (instr(xpgn_lower(g.white), ?{value}) > 0 \
+                           OR instr(xpgn_lower(g.black), ?{value}) > 0)) END)"
     )
 }
 
@@ -118,5 +191,42 @@ mod tests {
         let six = pairs(&ROSTER[..6]);
         assert_eq!(split(&six), (false, json(&six)));
         assert_eq!(split(&[]), (false, "[]".into()));
+    }
+
+    #[test]
+    fn a_framed_game_reads_its_tags_from_its_text_unless_one_of_the_seven_is_there_twice() {
+        let mut tags = pairs(&["Site", "White", "ECO", "Black"]);
+        assert_eq!(split_framed(&tags), (FROM_TEXT, "[]".into()));
+        tags.push(("White".into(), "again".into()));
+        assert_eq!(split_framed(&tags), (0, json(&tags)));
+        let mut roster = pairs(&ROSTER);
+        roster.push(("Result".into(), "*".into()));
+        assert_eq!(split_framed(&roster), (1, r#"[["Result","*"]]"#.into()));
+    }
+
+    #[test]
+    fn the_tags_of_a_text_are_those_the_reader_gives() {
+        let texts: [&[u8]; 5] = [
+            b"[Event \"a \\\"b\\\" c\"]\n[White \"x\\\\y\"]\n\n1. e4 *\n",
+            // Windows-1252, CRLF, a comment before the tags.
+            b"{note} [White \"Jos\xe9\"]\r\n[Black   \"B\"]\r\n1. e4 *\r\n",
+            b"\xEF\xBB\xBF[White \"A\"][Black \"B\"] 1. e4 [NotATag \"x\"] *",
+            b"1. e4 e5 *",
+            b"",
+        ];
+        for raw in texts {
+            let (text, _) = decode_borrowed(raw);
+            let game = crate::notation::pgn::read_game(&text, 1);
+            assert_eq!(
+                text_tags(raw),
+                game.tags,
+                "{}",
+                String::from_utf8_lossy(raw)
+            );
+        }
+        assert_eq!(
+            text_tags(b"{note} [White \"Jos\xe9\"]\r\n1. e4 *"),
+            vec![("White".to_string(), "Jos\u{e9}".to_string())]
+        );
     }
 }

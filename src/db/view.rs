@@ -42,16 +42,28 @@ pub struct StoredGame {
     pub opening: Option<crate::notation::opening::Opening>,
 }
 
+/// A blob column's value, NULL as `None`.
+type BlobValue = Option<Vec<u8>>;
+
+/// A framed game's text (behind [`original::PLAIN`]), NULL for a game
+/// whose value is its own frame (read as a stream from its blob).
+fn framed_text_sql() -> String {
+    format!(
+        "CASE WHEN g.frame IS NULL THEN NULL ELSE {} END",
+        original::ORIGINAL_SQL
+    )
+}
+
 impl Database {
     /// Game `id` as stored; `None` if there is no such game.
     ///
     /// # Errors
     /// SQLite errors.
     pub fn stored_game(&self, id: i64) -> Result<Option<StoredGame>, DbError> {
-        let Some((game, stored)) = self.stored_columns(id, "g.original_zstd")? else {
+        let Some((game, stored)) = self.stored_columns(id, original::ORIGINAL_SQL)? else {
             return Ok(None);
         };
-        let original = original::read(game.id, &stored, &game.tags)?;
+        let original = original::read(game.id, &stored.unwrap_or_default(), &game.tags)?;
         Ok(Some(StoredGame {
             original_len: original.len() as u64,
             original,
@@ -67,13 +79,23 @@ impl Database {
     /// # Errors
     /// SQLite errors, or a stored original that does not decompress.
     pub fn stored_game_head(&self, id: i64, keep: usize) -> Result<Option<StoredGame>, DbError> {
-        let Some((game, _)) = self.stored_columns(id, "x''")? else {
+        let Some((game, framed)) = self.stored_columns(id, &framed_text_sql())? else {
             return Ok(None);
         };
-        let blob = self
-            .conn
-            .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
-        let (original, original_len) = original::read_prefix(id, blob, keep, &game.tags)?;
+        let (original, original_len) = match framed {
+            Some(text) => {
+                let mut text = original::read(id, &text, &game.tags)?;
+                let len = text.len() as u64;
+                text.truncate(keep);
+                (text, len)
+            }
+            None => {
+                let blob = self
+                    .conn
+                    .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
+                original::read_prefix(id, blob, keep, &game.tags)?
+            }
+        };
         Ok(Some(StoredGame {
             original,
             original_len,
@@ -116,13 +138,18 @@ impl Database {
             self.conn.execute_batch("BEGIN")?;
         }
         let outcome = (|| {
-            let Some((game, _)) = self.stored_columns(id, "x''")? else {
+            let Some((game, framed)) = self.stored_columns(id, &framed_text_sql())? else {
                 return Ok(None);
             };
-            let blob = self
-                .conn
-                .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
-            let mut reader = OriginalReader::new(id, blob, &game.tags)?;
+            let mut reader = match framed {
+                Some(text) => OriginalReader::of_text(original::read(id, &text, &game.tags)?),
+                None => {
+                    let blob = self
+                        .conn
+                        .blob_open(MAIN_DB, "games", "original_zstd", id, true)?;
+                    OriginalReader::new(id, blob, &game.tags)?
+                }
+            };
             Ok(Some(f(&mut reader)))
         })();
         if began {
@@ -133,12 +160,13 @@ impl Database {
         outcome
     }
 
-    /// The columns of game `id` and the value of SQL expression `original`.
+    /// The columns of game `id` and the value of SQL expression `original`
+    /// (a blob or NULL).
     fn stored_columns(
         &self,
         id: i64,
         original: &str,
-    ) -> Result<Option<(StoredGame, Vec<u8>)>, DbError> {
+    ) -> Result<Option<(StoredGame, BlobValue)>, DbError> {
         Ok(self
             .conn
             .prepare_cached(&format!(

@@ -106,16 +106,45 @@ where
     C: FnMut(Event<T>) -> Result<(), E>,
 {
     if jobs <= 1 {
-        return map_in_place(inputs, open, &work, &mut take);
+        // Each result handed on as soon as it is ready.
+        return map_in_place(inputs, open, &work, None, &mut take);
+    }
+    map_game_chunks(inputs, open, jobs, work, |_| {}, take)
+}
+
+/// [`map_games`], with `finish` run on the results of each chunk of
+/// consecutive games of one input (at most [`CHUNK_GAMES`] games or about
+/// [`CHUNK_BYTES`] bytes) by the thread that worked on them, before they
+/// are handed on: for work done on several games together (an import
+/// compresses their texts together).
+///
+/// # Errors
+/// As [`map_games`].
+pub fn map_game_chunks<T, E, W, F, C>(
+    inputs: &[String],
+    open: &Open<'_>,
+    jobs: usize,
+    work: W,
+    finish: F,
+    mut take: C,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &GameBytes<'_>) -> T + Sync,
+    F: Fn(&mut [T]) + Sync,
+    C: FnMut(Event<T>) -> Result<(), E>,
+{
+    if jobs <= 1 {
+        return map_in_place(inputs, open, &work, Some(&finish), &mut take);
     }
     let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
     let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
     let splitting = Mutex::new(Splitting::new(inputs, open));
     std::thread::scope(|scope| {
-        let (work, splitting, window) = (&work, &splitting, &window);
+        let (work, finish, splitting, window) = (&work, &finish, &splitting, &window);
         for _ in 0..jobs {
             let done = done_tx.clone();
-            scope.spawn(move || worker(splitting, window, &done, work));
+            scope.spawn(move || worker(splitting, window, &done, work, finish));
         }
         // Only the threads hold the senders now: when every thread has
         // ended, `collect` sees the channel close.
@@ -128,13 +157,29 @@ where
     })
 }
 
-/// [`map_games`] in the calling thread.
+/// What [`map_game_chunks`] runs on a chunk's results.
+type Finish<'a, T> = dyn Fn(&mut [T]) + 'a;
+
+/// [`map_game_chunks`] in the calling thread: each game borrowed from
+/// the splitter's buffer; with `finish`, the results held until their
+/// chunk (split as the workers split) is whole.
 fn map_in_place<T, E>(
     inputs: &[String],
     open: &Open<'_>,
     work: &dyn Fn(usize, &GameBytes<'_>) -> T,
+    finish: Option<&Finish<'_, T>>,
     take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
 ) -> Result<(), E> {
+    let mut chunk = Vec::new();
+    let hand_on =
+        |input: usize, chunk: &mut Vec<T>, take: &mut dyn FnMut(Event<T>) -> Result<(), E>| {
+            if let Some(finish) = finish {
+                finish(chunk);
+            }
+            chunk
+                .drain(..)
+                .try_for_each(|value| take(Event::Game { input, value }))
+        };
     for (input, name) in inputs.iter().enumerate() {
         let reader = match open(name) {
             Ok(reader) => reader,
@@ -144,18 +189,25 @@ fn map_in_place<T, E>(
             }
         };
         let mut splitter = GameSplitter::new(reader);
+        let mut bytes = 0;
         while let Some(next) = splitter.next_game() {
             match next {
-                Ok(game) => take(Event::Game {
-                    input,
-                    value: work(input, &game),
-                })?,
+                Ok(game) => {
+                    bytes += game.raw.len();
+                    chunk.push(work(input, &game));
+                    if finish.is_none() || chunk.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES {
+                        hand_on(input, &mut chunk, take)?;
+                        bytes = 0;
+                    }
+                }
                 Err(error) => {
+                    hand_on(input, &mut chunk, take)?;
                     take(Event::Failed { input, error })?;
                     break;
                 }
             }
         }
+        hand_on(input, &mut chunk, take)?;
     }
     Ok(())
 }
@@ -321,13 +373,15 @@ impl<'a> Splitting<'a> {
 
 /// A worker thread: splits the next chunk when the window has room for
 /// it, runs `work` on its games, and again, until everything is split.
-fn worker<T, W>(
+fn worker<T, W, F>(
     splitting: &Mutex<Splitting<'_>>,
     window: &Window,
     done: &SyncSender<Done<T>>,
     work: &W,
+    finish: &F,
 ) where
     W: Fn(usize, &GameBytes<'_>) -> T,
+    F: Fn(&mut [T]),
 {
     loop {
         // The lock is held while splitting one piece (and waiting for room
@@ -355,13 +409,15 @@ fn worker<T, W>(
             }
         };
         let input = chunk.input;
-        let values = chunk
+        let mut values: Vec<T> = chunk
             .texts
             .into_iter()
-            .map(|text| Event::Game {
-                input,
-                value: work(input, &text.as_game_bytes()),
-            })
+            .map(|text| work(input, &text.as_game_bytes()))
+            .collect();
+        finish(&mut values);
+        let values = values
+            .into_iter()
+            .map(|value| Event::Game { input, value })
             .collect();
         if done.send(Done::Games(chunk.seq, values)).is_err() {
             return;
@@ -495,6 +551,51 @@ mod tests {
         assert_eq!(one[3 + 199], "1: failed");
         for jobs in [2, 3] {
             assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
+        }
+    }
+
+    #[test]
+    fn chunks_are_finished_whole_and_the_same_for_any_number_of_workers() {
+        // Each result names the first game of its chunk and the chunk's
+        // size, as `finish` saw them.
+        let chunked = |jobs: usize| {
+            let inputs: Vec<String> = ["games:150", "failing:70", "missing", "games:3"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let mut seen = Vec::new();
+            map_game_chunks::<_, (), _, _, _>(
+                &inputs,
+                &open_named,
+                jobs,
+                |input, text| (input, text.number, String::new()),
+                |chunk| {
+                    let (first, len) = (chunk.first().map(|&(i, n, _)| (i, n)), chunk.len());
+                    for result in chunk.iter_mut() {
+                        result.2 = format!("{first:?} of {len}");
+                    }
+                },
+                |event| {
+                    seen.push(match event {
+                        Event::Game { value, .. } => format!("{}:{} {}", value.0, value.1, value.2),
+                        Event::Unopened { input, .. } => format!("{input}: unopened"),
+                        Event::Failed { input, .. } => format!("{input}: failed"),
+                    });
+                    Ok(())
+                },
+            )
+            .unwrap();
+            seen
+        };
+        let one = chunked(1);
+        assert_eq!(one.len(), 150 + 69 + 1 + 1 + 3, "{one:?}");
+        assert_eq!(one[0], format!("0:1 Some((0, 1)) of {CHUNK_GAMES}"));
+        assert_eq!(one[149], "0:150 Some((0, 129)) of 22");
+        assert_eq!(one[150 + 68], "1:69 Some((1, 65)) of 5");
+        assert_eq!(one[150 + 69], "1: failed");
+        assert_eq!(one[150 + 71], "3:1 Some((3, 1)) of 3");
+        for jobs in [2, 3] {
+            assert_eq!(chunked(jobs), one, "{jobs} workers");
         }
     }
 

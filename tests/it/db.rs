@@ -1216,6 +1216,59 @@ fn names_match_case_blind_in_any_script_and_player_means_either_colour() {
     assert_eq!(w(&["--player", "müller", "--black", "anna"]), ["Øystein"]);
 }
 
+/// Games stored together in frames (schema 12) read their tags from their
+/// text: filters on the seven and on any other tag, a game with a second
+/// `White` tag (kept as JSON), the tags `show` gives, and a game too long
+/// to share a frame, read as before.
+#[test]
+fn games_stored_in_frames_keep_every_tag_and_text() {
+    let dir = temp("framed");
+    let long_comment = "x".repeat(20_000);
+    let text = format!(
+        "[Event \"Open\"][White \"Anna\"][Black \"Ben\"][ECO \"B90\"][WhiteElo \"2650\"]\n1. e4 c5 *\n\n\
+         [White \"Carl\"][White \"Dora\"][ECO \"C20\"]\n1. e4 e5 *\n\n\
+         [White \"Eve\"][Opening \"Long \\\"one\\\"\"]\n1. d4 {{{long_comment}}} d5 *\n\n\
+         [White \"Finn\"][ECO \"B91\"]\n1. e4 c5 *\n"
+    );
+    let db = imported(&dir, "f", &text);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let stored: Vec<(i64, Option<i64>)> = conn
+        .prepare("SELECT roster, frame FROM games ORDER BY id")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    // One frame for the three short games; the long one alone.
+    assert_eq!(
+        stored,
+        [(2, Some(1)), (0, Some(1)), (0, None), (2, Some(1))],
+        "{stored:?}"
+    );
+    let w = |args: &[&str]| whites(&db, args);
+    assert_eq!(w(&["--tag", "ECO=B9"]), ["Anna", "Finn"]);
+    assert_eq!(w(&["--tag", "Event=open"]), ["Anna"]);
+    // (The JSON object of a game's tags holds the last `White`.)
+    assert_eq!(w(&["--white", "dora"]), ["Dora"]);
+    assert_eq!(w(&["--white", "carl"]), ["Dora"]);
+    assert_eq!(w(&["--player", "ben"]), ["Anna"]);
+    assert_eq!(w(&["--tag", "WhiteElo>=2600"]), ["Anna"]);
+    assert_eq!(w(&["--tag", "Opening=long \"one"]), ["Eve"]);
+    // Export writes every tag again, the seven first.
+    let canonical = xpgn(&["export", "--db", &db, "--white", "anna"]);
+    assert_eq!(canonical.status.code(), Some(0), "{}", stderr(&canonical));
+    assert!(
+        summary(&canonical).starts_with(
+            "[Event \"Open\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+             [White \"Anna\"]\n[Black \"Ben\"]\n[Result \"*\"]\n[ECO \"B90\"]\n[WhiteElo \"2650\"]\n"
+        ),
+        "{}",
+        summary(&canonical)
+    );
+    let original = xpgn(&["export", "--db", &db, "--original"]);
+    assert_eq!(String::from_utf8_lossy(&original.stdout), text);
+}
+
 #[test]
 fn moves_take_move_numbers_and_any_notation() {
     let dir = temp("moves");
@@ -1502,11 +1555,25 @@ fn reading_commands_leave_an_empty_file_empty_and_import_makes_a_database_in_it(
 /// stored opening trees of version 8, the names of version 9 and the index
 /// of version 10), made before xpgn set its application id.
 fn older_schema(dir: &Path) -> String {
-    let db = imported(dir, "old", PATTERN_GAMES);
+    // Imported one game at a time, each text a frame of its own (as
+    // before version 12).
+    let db = dir.join("old.db");
+    xpgn::db::Database::open(&db)
+        .unwrap()
+        .import(
+            "old.xpgn",
+            PATTERN_GAMES.as_bytes(),
+            &mut xpgn::db::import::ImportSummary::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+    let db = db.to_str().unwrap().to_string();
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.execute_batch(
         "DROP INDEX games_invalid;
          DROP TABLE opening_tree;
+         DROP TABLE original_frames;
+         ALTER TABLE games DROP COLUMN frame;
          ALTER TABLE games DROP COLUMN eco;
          ALTER TABLE games DROP COLUMN opening;
          PRAGMA user_version = 7;
