@@ -72,8 +72,19 @@ pub(crate) struct Prepared {
 
 /// A tag value as the content hash reads it: white space runs as one
 /// space, trimmed; `None` for what says nothing (empty, `?`, `????.??.??`).
-fn tag_content(value: &str) -> Option<String> {
-    let v = value.split_whitespace().collect::<Vec<_>>().join(" ");
+fn tag_content(value: &str) -> Option<std::borrow::Cow<'_, str>> {
+    // Most values are written so already: borrowed, not built again.
+    let mut after_space = true;
+    let spaced = value.chars().all(|c| {
+        let ok = !c.is_whitespace() || (c == ' ' && !after_space);
+        after_space = c.is_whitespace();
+        ok
+    }) && !after_space;
+    let v = if spaced {
+        std::borrow::Cow::Borrowed(value)
+    } else {
+        std::borrow::Cow::Owned(value.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
     (!v.is_empty() && !v.chars().all(|c| c == '?' || c == '.' || c == '-')).then_some(v)
 }
 
@@ -107,7 +118,7 @@ pub(crate) fn content_hash(
     h.update(b"\0");
     h.update(start.unwrap_or("").as_bytes());
     h.update(b"\0");
-    let mut tags: Vec<(&str, String)> = game_tags
+    let mut tags: Vec<(&str, std::borrow::Cow<'_, str>)> = game_tags
         .iter()
         .filter(|(n, _)| !matches!(n.as_str(), "Variant" | "FEN" | "SetUp" | "Result"))
         .filter_map(|(n, v)| tag_content(v).map(|v| (n.as_str(), v)))
@@ -499,6 +510,17 @@ impl GameRecord {
 mod tests {
     use super::*;
     use crate::notation::reader::GameSplitter;
+
+    proptest::proptest! {
+        /// A tag value's content is its words joined by one space, whether
+        /// it is borrowed as written or built again.
+        #[test]
+        fn a_tag_values_content_is_its_words_joined_by_one_space(value in "[ a?.\t\u{a0}\u{2003}-]{0,12}") {
+            let words = value.split_whitespace().collect::<Vec<_>>().join(" ");
+            let says = !words.is_empty() && !words.chars().all(|c| c == '?' || c == '.' || c == '-');
+            proptest::prop_assert_eq!(tag_content(&value).map(|v| v.into_owned()), says.then_some(words));
+        }
+    }
 
     /// Games that take every path: faults in the main line and in
     /// variations, null moves, a FEN tag, an unknown variant, broken
