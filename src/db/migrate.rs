@@ -74,6 +74,9 @@ const MIGRATIONS: &[&[Step]] = &[
     &[Step::Sql(include_str!("sql/012_original_frames.sql"))],
 ];
 
+/// The schema the migrations build from an empty file, in one script.
+const CURRENT: &str = include_str!("sql/current.sql");
+
 /// Games per batch of the position index as migrations 3 and 4 wrote it
 /// (the import batch of schemas 3 to 5).
 const LEGACY_BATCH: u64 = 1000;
@@ -110,6 +113,16 @@ fn migrate_to(conn: &mut Connection, target: i64) -> Result<(), DbError> {
     if version > SCHEMA_VERSION {
         return Err(too_new(version));
     }
+    let empty = version == 0 && {
+        let objects: i64 = tx.query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))?;
+        objects == 0
+    };
+    if empty && target == SCHEMA_VERSION {
+        // A new database: the current schema at once, not twelve steps.
+        tx.execute_batch(CURRENT)?;
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    }
+    let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     for (i, steps) in MIGRATIONS
         .iter()
         .enumerate()
@@ -839,6 +852,38 @@ mod tests {
     /// A database left at each earlier version (1 to 6) upgrades to what
     /// an import stores now: every original byte for byte (version 7
     /// compresses them), the tags, hashes, main lines and position index.
+    /// Every object of the schema, as SQLite keeps it.
+    fn schema_of(conn: &Connection) -> Vec<(String, String, String, Option<String>)> {
+        conn.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    #[test]
+    fn a_new_database_has_the_schema_the_migrations_build() {
+        let mut new = Connection::open_in_memory().unwrap();
+        migrate(&mut new).unwrap();
+        let mut stepped = Connection::open_in_memory().unwrap();
+        migrate_to(&mut stepped, SCHEMA_VERSION - 1).unwrap();
+        migrate_to(&mut stepped, SCHEMA_VERSION).unwrap();
+        let schema = schema_of(&new);
+        assert!(schema.len() > 10, "{schema:?}");
+        assert_eq!(schema, schema_of(&stepped));
+        for conn in [&new, &stepped] {
+            let (version, id): (i64, i64) = conn
+                .query_row(
+                    "SELECT * FROM pragma_user_version, pragma_application_id",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!((version, id), (SCHEMA_VERSION, APPLICATION_ID));
+        }
+    }
+
     #[test]
     fn every_earlier_version_is_upgraded_with_every_original_kept() {
         let mut fresh = Database::in_memory().unwrap();
