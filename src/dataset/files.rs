@@ -5,7 +5,8 @@
 
 use std::collections::HashSet;
 
-use super::{DatasetError, DatasetWriter, WrittenSummary};
+use super::{DatasetError, DatasetWriter, WrittenSummary, ply_notes};
+use crate::notation::annotations::Annotations;
 use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::reader::GameBytes;
 use crate::record::{GameRecord, LineTexts, prepare_bytes_with};
@@ -29,22 +30,31 @@ pub struct FilesSummary {
     pub written: WrittenSummary,
 }
 
+/// One game prepared for the writer: its record, what the comments of its
+/// moves say, and its bytes read.
+type Prepared = (GameRecord, Vec<Annotations>, u64);
+
 /// Reads, replays and prepares one game (as read: no tree of its moves is
-/// built); with its bytes read.
-fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> (GameRecord, u64) {
+/// built), and reads its comments' clocks and evaluations.
+fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prepared {
     let texts = LineTexts {
         san: true,
         coord: true,
     };
     let p = prepare_bytes_with(registry, source, text, texts);
     let n = text.raw.len() as u64;
-    (GameRecord::from_prepared(p, source, text.raw.to_vec()), n)
+    let notes = ply_notes(text.raw);
+    (
+        GameRecord::from_prepared(p, source, text.raw.to_vec()),
+        notes,
+        n,
+    )
 }
 
 /// Adds one prepared game to the summary and the writer, unless an
 /// earlier game of the run had its content.
 fn take(
-    (record, bytes): (GameRecord, u64),
+    (record, notes, bytes): Prepared,
     seen: &mut HashSet<[u8; 32]>,
     summary: &mut FilesSummary,
     writer: &mut DatasetWriter,
@@ -57,7 +67,7 @@ fn take(
     }
     summary.invalid += u64::from(!record.valid);
     summary.warned += u64::from(record.valid && record.warnings > 0);
-    writer.push(record)
+    writer.push_noted(record, notes)
 }
 
 /// Reads every game of `inputs` (paths; `-` is standard input) with `jobs`

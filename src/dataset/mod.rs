@@ -29,7 +29,7 @@ use parquet::errors::ParquetError;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::Type;
+use parquet::schema::types::{ColumnPath, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::reader::read_games;
@@ -127,6 +127,18 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     optional int32 eval_mate;
 }";
 
+/// The columns of `games` whose values are all different (or nearly):
+/// written without a dictionary. (`game_id` is not one: in `positions`,
+/// which share the settings, a game's id comes once a ply.)
+const UNIQUE_COLUMNS: [&str; 6] = [
+    "content_hash",
+    "original",
+    "moves_packed",
+    "moves_san",
+    "moves_coord",
+    "moves_hash",
+];
+
 /// Games per row group of a `games` part.
 const GAME_GROUP_ROWS: usize = 8 * 1024;
 
@@ -171,7 +183,7 @@ struct PositionRow {
 /// What the comments of each main-line move of `original` (a game's
 /// text) say of clocks and evaluations, by ply from 1; empty when the
 /// text has no command in a comment (docs/notation.md §14).
-fn ply_notes(original: &[u8]) -> Vec<Annotations> {
+pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
     if memchr::memmem::find(original, b"[%").is_none() {
         return Vec::new();
     }
@@ -238,10 +250,15 @@ impl DatasetWriter {
                     source,
                 })
         };
-        let props = WriterProperties::builder()
+        let mut props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
-            .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")))
-            .build();
+            .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")));
+        // Columns whose every value is another: a dictionary of them would
+        // hash each value (a whole game's text) only to be given up.
+        for column in UNIQUE_COLUMNS {
+            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        let props = props.build();
         Ok(DatasetWriter {
             dir: dir.to_path_buf(),
             part_rows: part_rows.max(1),
@@ -260,6 +277,18 @@ impl DatasetWriter {
     /// # Errors
     /// Writing a full part failed.
     pub fn push(&mut self, record: GameRecord) -> Result<(), DatasetError> {
+        let notes = ply_notes(&record.original);
+        self.push_noted(record, notes)
+    }
+
+    /// [`DatasetWriter::push`], with what the comments of the game's moves
+    /// say already read ([`ply_notes`]: a worker reads them, not the one
+    /// writer).
+    pub(crate) fn push_noted(
+        &mut self,
+        record: GameRecord,
+        notes: Vec<Annotations>,
+    ) -> Result<(), DatasetError> {
         if !self.games.is_empty()
             && (self.games.len() + 1 > self.part_rows
                 || self.positions.len() + record.keys.len() > self.part_rows)
@@ -274,7 +303,6 @@ impl DatasetWriter {
             }
         } as u32;
         let game_id = record.game_id();
-        let notes = ply_notes(&record.original);
         self.positions
             .extend(record.keys.iter().enumerate().map(|(ply, &key)| {
                 let note = ply.checked_sub(1).and_then(|i| notes.get(i));
@@ -318,15 +346,26 @@ impl DatasetWriter {
         let part = self.summary.parts;
         let games = std::mem::take(&mut self.games);
         let mut positions = std::mem::take(&mut self.positions);
-        positions.sort_unstable();
-        let name = format!("games-{part:05}.parquet");
-        self.summary.games_bytes +=
-            self.write_file(&name, &self.games_schema, |w| write_games(w, &games))?;
-        let name = format!("positions-{part:05}.parquet");
-        let variants = &self.variants;
-        self.summary.positions_bytes += self.write_file(&name, &self.positions_schema, |w| {
-            write_positions(w, &positions, variants)
-        })?;
+        // The two files at once, on two threads: with one part, the
+        // writing is the end of a run that nothing else overlaps.
+        let this = &*self;
+        let (games_bytes, positions_bytes) = std::thread::scope(|scope| {
+            let games_file = scope.spawn(|| {
+                let name = format!("games-{part:05}.parquet");
+                this.write_file(&name, &this.games_schema, |w| write_games(w, &games))
+            });
+            positions.sort_unstable();
+            let name = format!("positions-{part:05}.parquet");
+            let positions_bytes = this.write_file(&name, &this.positions_schema, |w| {
+                write_positions(w, &positions, &this.variants)
+            });
+            let games_bytes = games_file
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (games_bytes, positions_bytes)
+        });
+        self.summary.games_bytes += games_bytes?;
+        self.summary.positions_bytes += positions_bytes?;
         self.summary.games += games.len() as u64;
         self.summary.positions += positions.len() as u64;
         self.summary.parts += 1;
@@ -620,6 +659,8 @@ fn write_positions(
     positions: &[PositionRow],
     variants: &[String],
 ) -> Result<(), ParquetError> {
+    // Each name's bytes once, shared by its rows.
+    let names: Vec<ByteArray> = variants.iter().map(|v| text(v)).collect();
     for rows in positions.chunks(POSITION_GROUP_ROWS) {
         let mut rg = w.next_row_group()?;
         let mut index = 0;
@@ -627,7 +668,7 @@ fn write_positions(
             match index {
                 0 => write_bytes(
                     &mut col,
-                    rows.iter().map(|p| text(&variants[p.variant as usize])),
+                    rows.iter().map(|p| names[p.variant as usize].clone()),
                 )?,
                 1 => write_i64(&mut col, &rows.iter().map(|p| p.key).collect::<Vec<_>>())?,
                 2 => write_i64(
