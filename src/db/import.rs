@@ -28,7 +28,7 @@ use super::reimport::{self, Replaced, StoredInvalid};
 use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
-use crate::notation::parallel::{Event, Open, map_game_chunks};
+use crate::notation::parallel::{CHUNK_BYTES, CHUNK_GAMES, Event, Open, map_game_chunks};
 use crate::notation::reader::read_games;
 // The preparation of a game is shared with the datasets (`crate::record`).
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare, prepare_bytes};
@@ -300,28 +300,14 @@ impl Importer<'_> {
         Ok(())
     }
 
-    /// Stores `p`, read from `source` as `raw`, unless a game with its
-    /// content is stored already; counts it in `summary`. Returns its id,
-    /// `None` for a duplicate.
+    /// Stores `p`, read from `source` as `raw` (packed as `packed` says),
+    /// unless a game with its content is stored already; counts it in
+    /// `summary`. Returns its id, `None` for a duplicate.
     ///
     /// # Errors
     /// SQLite errors (the open batch is rolled back when the importer is
     /// dropped), a game id past what the position index holds, or a stored
     /// definition of the game's variant other than the one in use.
-    pub(crate) fn store(
-        &mut self,
-        source: &str,
-        raw: &[u8],
-        p: &Prepared,
-        summary: &mut ImportSummary,
-    ) -> Result<Option<i64>, DbError> {
-        self.store_packed(source, raw, Packed::Own(None), p, summary)
-    }
-
-    /// `Importer::store`, with `raw` already packed as `packed` says.
-    ///
-    /// # Errors
-    /// As `Importer::store`.
     pub(crate) fn store_packed(
         &mut self,
         source: &str,
@@ -686,22 +672,52 @@ impl Database {
     ) -> Result<(), DbError> {
         let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
+        // Games in chunks as `import_files` splits them, their texts packed
+        // together the same way.
+        let mut chunk: Vec<Read> = Vec::new();
+        let mut bytes = 0;
+        let mut store = |chunk: &mut Vec<Read>, importer: &mut Importer<'_>| {
+            pack_chunk(chunk, 1);
+            for read in chunk.drain(..) {
+                let p = &read.prepared;
+                let id = importer.store_packed(source, &read.raw, read.packed(), p, summary)?;
+                report(&GameReport {
+                    number: read.number,
+                    line: p.line,
+                    id,
+                    valid: p.valid,
+                    diagnostics: &p.diagnostics,
+                });
+                progress(summary);
+            }
+            Ok::<_, DbError>(())
+        };
         for item in read_games(input) {
-            let (text, game) = item.map_err(|e| DbError::Io {
-                path: source.to_string(),
-                source: e,
-            })?;
-            let p = prepare(&registry, source, &text, game);
-            let id = importer.store(source, &text.raw, &p, summary)?;
-            report(&GameReport {
+            let (text, game) = match item {
+                Ok(read) => read,
+                Err(e) => {
+                    // The games read before the error stay.
+                    store(&mut chunk, &mut importer)?;
+                    importer.commit()?;
+                    return Err(DbError::Io {
+                        path: source.to_string(),
+                        source: e,
+                    });
+                }
+            };
+            bytes += text.raw.len();
+            chunk.push(Read {
                 number: text.number,
-                line: p.line,
-                id,
-                valid: p.valid,
-                diagnostics: &p.diagnostics,
+                packed: PackedText::Own(None),
+                prepared: prepare(&registry, source, &text, game),
+                raw: text.raw,
             });
-            progress(summary);
+            if chunk.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES {
+                store(&mut chunk, &mut importer)?;
+                bytes = 0;
+            }
         }
+        store(&mut chunk, &mut importer)?;
         importer.finish()
     }
 }

@@ -410,8 +410,9 @@ mod tests {
         for game in crate::notation::reader::read_games(text.as_bytes()) {
             let (game_text, game) = game.unwrap();
             let p = crate::record::prepare(registry, "g.pgn", &game_text, game);
+            let own = super::super::import::Packed::Own(None);
             importer
-                .store("g.pgn", &game_text.raw, &p, &mut summary)
+                .store_packed("g.pgn", &game_text.raw, own, &p, &mut summary)
                 .unwrap();
         }
         summary

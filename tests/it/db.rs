@@ -1555,20 +1555,35 @@ fn reading_commands_leave_an_empty_file_empty_and_import_makes_a_database_in_it(
 /// stored opening trees of version 8, the names of version 9 and the index
 /// of version 10), made before xpgn set its application id.
 fn older_schema(dir: &Path) -> String {
-    // Imported one game at a time, each text a frame of its own (as
-    // before version 12).
-    let db = dir.join("old.db");
-    xpgn::db::Database::open(&db)
-        .unwrap()
-        .import(
-            "old.xpgn",
-            PATTERN_GAMES.as_bytes(),
-            &mut xpgn::db::import::ImportSummary::default(),
-            &mut |_| {},
+    let db = imported(dir, "old", PATTERN_GAMES);
+    // Each text a frame of its own and the tags as JSON, as before
+    // version 12.
+    let games: Vec<xpgn::db::view::StoredGame> = {
+        let stored = xpgn::db::Database::open_existing(Path::new(&db)).unwrap();
+        (1..)
+            .map_while(|id| stored.stored_game(id).unwrap())
+            .collect()
+    };
+    assert_eq!(games.len(), 7);
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    for xpgn::db::view::StoredGame {
+        id,
+        original: text,
+        tags,
+        ..
+    } in games
+    {
+        conn.execute(
+            "UPDATE games SET original_zstd = ?2, frame = NULL, roster = 0, more_tags = ?3
+             WHERE id = ?1",
+            rusqlite::params![
+                id,
+                xpgn::db::original::pack(&text),
+                serde_json::to_string(&tags).unwrap()
+            ],
         )
         .unwrap();
-    let db = db.to_str().unwrap().to_string();
-    let conn = rusqlite::Connection::open(&db).unwrap();
+    }
     conn.execute_batch(
         "DROP INDEX games_invalid;
          DROP TABLE opening_tree;
