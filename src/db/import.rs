@@ -920,6 +920,36 @@ mod tests {
     }
 
     #[test]
+    fn the_games_read_before_a_read_error_are_stored_framed_together() {
+        /// A reader whose every read fails.
+        struct Failing;
+        impl std::io::Read for Failing {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("broken"))
+            }
+        }
+        let games: String = (0..3)
+            .map(|i| format!("[Event \"{i}\"]\n1. e4 e5 *\n\n"))
+            .collect();
+        let input = std::io::BufReader::new(std::io::Read::chain(games.as_bytes(), Failing));
+        let mut db = Database::in_memory().unwrap();
+        let mut summary = ImportSummary::default();
+        let failed = db.import("t.pgn", input, &mut summary, &mut |_| {});
+        assert!(matches!(failed, Err(DbError::Io { .. })), "{failed:?}");
+        // The third game may be cut short by the failure.
+        assert!(summary.imported >= 2, "{summary:?}");
+        let (games, frames): (i64, i64) = db
+            .conn
+            .query_row(
+                "SELECT count(*), count(DISTINCT frame) FROM games",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((games as u64, frames), (summary.imported, 1));
+    }
+
+    #[test]
     fn stores_valid_and_invalid_games_and_skips_duplicates() {
         let mut db = Database::in_memory().unwrap();
         let mut summary = ImportSummary::default();
