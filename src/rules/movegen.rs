@@ -448,9 +448,17 @@ impl Position {
                 t.leap_capture_from::<B>(us, k, ti)
             };
         }
-        // Each ride of the kind, ridden backwards from `to`: the first
-        // piece met is the only one of that ride that can come.
-        for &(d, max, mode) in &t.rides[us.index()][k] {
+        // The rook's and bishop's families of rides, looked up on an 8x8
+        // board: each is its own reverse, and it reaches from `to` the
+        // first piece met along each of its directions, moving or
+        // capturing alike.
+        let slides = t.slide_moves[us.index()][k];
+        if B::ONE_WORD && slides != 0 {
+            from |= B::from_low(t.slide_reach(slides, ti, occ.low()));
+        }
+        // Each other ride of the kind, ridden backwards from `to`: the
+        // first piece met is the only one of that ride that can come.
+        for &(d, max, mode) in &t.walked_rides[us.index()][k] {
             let back = t.reverse[d as usize];
             // A ride with none of our pieces of the kind on its line
             // brings none, whatever blocks it.
