@@ -12,7 +12,7 @@ use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
 use super::printable::printable;
-use super::san::{CheckMark, San, marks, san_move, suffix_annotation};
+use super::san::{CheckMark, San, marks, plain_san_prefix, san_move, suffix_annotation};
 use super::span::{Location, Locator};
 use super::tree::TreeBuilder;
 use super::visitor::{At, Flow, MoveToken, Visitor};
@@ -423,6 +423,39 @@ fn token_length(rest: &str) -> usize {
         }
     }
     i
+}
+
+/// A move token in its commonest form, read in one step: a piece's or a
+/// pawn's SAN move without promotion ([`plain_san_prefix`]), its marks,
+/// then the token's end; with the token's length. Where it answers, the
+/// general path ([`Reader::token`]) reads the same token as this move
+/// (no move number, result, comma or `e.p.` can be in it), and a property
+/// test holds it to that; `None` leaves the token to the general path.
+#[inline(always)]
+fn plain_move_token(bytes: &[u8]) -> Option<(MoveText, usize)> {
+    let (san, body) = plain_san_prefix(bytes)?;
+    // A pawn's origin written whole (`e2e4`) is a coordinate move to
+    // `any_move`, which asks coordinates before SAN.
+    if body > 2 && bytes.get(1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut end = body;
+    while end < bytes.len() && matches!(bytes[end], b'+' | b'#' | b'!' | b'?') {
+        end += 1;
+    }
+    if end < bytes.len() && TOKEN_BYTES[usize::from(bytes[end])] != TOKEN_END {
+        return None;
+    }
+    let (len, check, suffix) = marks(&bytes[..end]);
+    (len == body).then_some((
+        MoveText {
+            parsed: AnyMove::San(san),
+            check,
+            suffix,
+            len,
+        },
+        end,
+    ))
 }
 
 /// Production `en-passant-mark`: `e.p.`, or `(e.p.)` as some files write
@@ -993,11 +1026,17 @@ impl<'a> Reader<'a> {
                         n => self.c.pos += n,
                     }
                 }
-                _ => {
-                    if self.token(v, start, rest)? {
-                        return Ok(true);
+                _ => match plain_move_token(rest.as_bytes()) {
+                    Some((read, token_len)) => {
+                        let written = &rest[..read.len];
+                        self.tell_move(v, start, written, read, token_len);
                     }
-                }
+                    None => {
+                        if self.token(v, start, rest)? {
+                            return Ok(true);
+                        }
+                    }
+                },
             }
         }
         self.no_early_nags()?;
@@ -1184,12 +1223,6 @@ impl<'a> Reader<'a> {
                 }
             },
         };
-        let MoveText {
-            parsed,
-            check,
-            suffix,
-            len: text_len,
-        } = read;
         if comma {
             v.diagnostic(Diagnostic::warning(
                 DiagnosticKind::Syntax,
@@ -1200,14 +1233,31 @@ impl<'a> Reader<'a> {
                 ),
             ));
         }
+        let text_len = read.len;
+        self.tell_move(v, at, &move_text[..text_len], read, consumed);
+        Ok(())
+    }
+
+    /// The move `read`, written `text` at `at`, is the current line's
+    /// next: told, with the NAGs read before it, and `consumed` bytes
+    /// read past.
+    #[inline(always)]
+    fn tell_move<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        at: usize,
+        text: &'a str,
+        read: MoveText,
+        consumed: usize,
+    ) {
         self.pending = false;
         self.line().has_move = true;
         if self.telling() {
             v.move_token(MoveToken {
-                text: &move_text[..text_len],
-                parsed,
-                check,
-                suffix,
+                text,
+                parsed: read.parsed,
+                check: read.check,
+                suffix: read.suffix,
                 at: self.c.here(at),
             });
             for (n, _) in self.early_nags.drain(..) {
@@ -1216,7 +1266,6 @@ impl<'a> Reader<'a> {
         }
         self.early_nags.clear();
         self.c.pos += consumed;
-        Ok(())
     }
 
     /// The error for NAGs read before a line's first move when the line
@@ -1458,6 +1507,56 @@ mod tests {
             } else {
                 prop_assert!(!(skipped && starts_plainly), "{:?}", text);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Where the fast path reads a move token, the general path
+        /// (`Reader::token`) reads that token, as long, as that move:
+        /// no result, move number, comma or `e.p.` in it, and
+        /// `any_move` reads it the same.
+        #[test]
+        fn a_plain_move_token_is_what_the_token_reader_reads(
+            text in "([KQRBNOZ]?[a-px]{0,2}[0-9]{0,2}x?[a-p][0-9]{1,2}[-+#!?=QN/&@.,]{0,3}|[KQRBNOZa-px0-9+#!?=/&@.,e-]{1,7})[ \\t\\n{}()$;\\\"½]?[a-h ]{0,2}",
+        ) {
+            let Some((read, n)) = plain_move_token(text.as_bytes()) else {
+                return Ok(());
+            };
+            let token = &text[..token_length(&text)];
+            prop_assert_eq!(n, token.len(), "{:?}", text);
+            prop_assert!(whole_result(token.as_bytes()).is_none(), "{:?}", text);
+            prop_assert_eq!(move_number_prefix(token), 0, "{:?}", text);
+            prop_assert!(en_passant_mark(token).is_none(), "{:?}", text);
+            prop_assert!(!token.ends_with(',') && !token.ends_with("e.p."), "{:?}", text);
+            prop_assert_eq!(any_move_token(token), Some(read), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_fast_path_reads_the_usual_moves_and_leaves_the_rest() {
+        for (text, len) in [
+            ("e4 e5", 2),
+            ("Nf3", 3),
+            ("exd5+ {", 5),
+            ("Qxe7#)", 5),
+            ("Rae1!? $1", 6),
+            ("Nbd7??", 6),
+            ("Qh4xe1", 6),
+            ("Ng1", 3),
+        ] {
+            let (read, n) = plain_move_token(text.as_bytes()).expect(text);
+            assert_eq!((n, Some(read)), (len, any_move_token(&text[..len])));
+        }
+        // Coordinates, castling, promotions, gating, waiting pawns,
+        // drops, glued results and commas, two-digit ranks, `e.p.`, a
+        // no-break space, an evaluation glued on.
+        for text in [
+            "e2e4", "O-O", "e8=Q", "e8Q", "Nf3/H", "e7&e8=Q", "N@f3", "h6*", "Bxe7,", "a10",
+            "exd6e.p.", "Nf3\u{a0}", "Z0", "e4+-",
+        ] {
+            assert!(plain_move_token(text.as_bytes()).is_none(), "{text}");
         }
     }
 

@@ -281,6 +281,36 @@ fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
     })
 }
 
+/// The commonest SAN move at the start of `bytes`, a piece's or a pawn's
+/// without promotion (`Nf3`, `exd5`, `Rae1`): an optional piece letter,
+/// then the longest run of files, one-digit ranks and `x`, read as
+/// [`san_move`] reads that run; with its length. `None` where the run is
+/// no origin and target. The reader's fast path (`pgn::plain_move_token`)
+/// takes the move when the token ends there.
+#[inline(always)]
+pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(San, usize)> {
+    let (piece, from) = match bytes.first() {
+        Some(&c) if is_piece_letter(c) => (Some(c as char), 1),
+        _ => (None, 0),
+    };
+    let mut end = from;
+    while end < bytes.len() && matches!(bytes[end], b'a'..=b'p' | b'1'..=b'9' | b'x') {
+        end += 1;
+    }
+    let (file, rank, capture, to) = origin_and_target(&bytes[from..end])?;
+    let san = San::Normal {
+        piece,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+        waiting: Vec::new(),
+        gate: None,
+    };
+    Some((san, end))
+}
+
 /// Production `check-mark` at the end of `text`: `#`, `++` (read as
 /// `+`) or `+`; the mark and its length.
 #[inline(always)]
