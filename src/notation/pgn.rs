@@ -12,10 +12,10 @@ use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
 use super::printable::printable;
-use super::san::{CheckMark, San, marks, plain_san_prefix, san_move, suffix_annotation};
+use super::san::{CheckMark, PlainSan, San, marks, plain_san_prefix, san_move, suffix_annotation};
 use super::span::{Location, Locator};
 use super::tree::TreeBuilder;
-use super::visitor::{At, Flow, MoveToken, Visitor};
+use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
 
 /// A syntax error in a game's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -427,12 +427,13 @@ fn token_length(rest: &str) -> usize {
 
 /// A move token in its commonest form, read in one step: a piece's or a
 /// pawn's SAN move without promotion ([`plain_san_prefix`]), its marks,
-/// then the token's end; with the token's length. Where it answers, the
-/// general path ([`Reader::token`]) reads the same token as this move
-/// (no move number, result, comma or `e.p.` can be in it), and a property
-/// test holds it to that; `None` leaves the token to the general path.
+/// then the token's end: the move, its marks, the length of its text and
+/// that of the token. Where it answers, the general path
+/// ([`Reader::token`]) reads the same token as this move (no move
+/// number, result, comma or `e.p.` can be in it), and a property test
+/// holds it to that; `None` leaves the token to the general path.
 #[inline(always)]
-fn plain_move_token(bytes: &[u8]) -> Option<(MoveText, usize)> {
+fn plain_move_token(bytes: &[u8]) -> Option<(PlainSan, Marks, usize, usize)> {
     let (san, body) = plain_san_prefix(bytes)?;
     // A pawn's origin written whole (`e2e4`) is a coordinate move to
     // `any_move`, which asks coordinates before SAN.
@@ -447,16 +448,11 @@ fn plain_move_token(bytes: &[u8]) -> Option<(MoveText, usize)> {
         return None;
     }
     let (len, check, suffix) = marks(&bytes[..end]);
-    (len == body).then_some((
-        MoveText {
-            parsed: AnyMove::San(san),
-            check,
-            suffix,
-            len,
-        },
-        end,
-    ))
+    (len == body).then_some((san, (check, suffix), len, end))
 }
+
+/// A move's check mark and suffix annotation.
+type Marks = (Option<CheckMark>, Option<u8>);
 
 /// Production `en-passant-mark`: `e.p.`, or `(e.p.)` as some files write
 /// it (a bracket that opens no variation), at the start of `text`: its
@@ -1027,9 +1023,9 @@ impl<'a> Reader<'a> {
                     }
                 }
                 _ => match plain_move_token(rest.as_bytes()) {
-                    Some((read, token_len)) => {
-                        let written = &rest[..read.len];
-                        self.tell_move(v, start, written, read, token_len);
+                    Some((san, marks, len, token_len)) => {
+                        let syntax = MoveSyntax::Plain(san);
+                        self.tell_move(v, start, &rest[..len], (syntax, marks), token_len);
                     }
                     None => {
                         if self.token(v, start, rest)? {
@@ -1233,21 +1229,22 @@ impl<'a> Reader<'a> {
                 ),
             ));
         }
-        let text_len = read.len;
-        self.tell_move(v, at, &move_text[..text_len], read, consumed);
+        let text = &move_text[..read.len];
+        let read = (MoveSyntax::Read(read.parsed), (read.check, read.suffix));
+        self.tell_move(v, at, text, read, consumed);
         Ok(())
     }
 
-    /// The move `read`, written `text` at `at`, is the current line's
-    /// next: told, with the NAGs read before it, and `consumed` bytes
-    /// read past.
+    /// The move `read` (its syntax and marks), written `text` at `at`, is
+    /// the current line's next: told, with the NAGs read before it, and
+    /// `consumed` bytes read past.
     #[inline(always)]
     fn tell_move<V: Visitor<'a>>(
         &mut self,
         v: &mut V,
         at: usize,
         text: &'a str,
-        read: MoveText,
+        (parsed, (check, suffix)): (MoveSyntax, Marks),
         consumed: usize,
     ) {
         self.pending = false;
@@ -1255,9 +1252,9 @@ impl<'a> Reader<'a> {
         if self.telling() {
             v.move_token(MoveToken {
                 text,
-                parsed: read.parsed,
-                check: read.check,
-                suffix: read.suffix,
+                parsed,
+                check,
+                suffix,
                 at: self.c.here(at),
             });
             for (n, _) in self.early_nags.drain(..) {
@@ -1521,9 +1518,10 @@ mod tests {
         fn a_plain_move_token_is_what_the_token_reader_reads(
             text in "([KQRBNOZ]?[a-px]{0,2}[0-9]{0,2}x?[a-p][0-9]{1,2}[-+#!?=QN/&@.,]{0,3}|[KQRBNOZa-px0-9+#!?=/&@.,e-]{1,7})[ \\t\\n{}()$;\\\"½]?[a-h ]{0,2}",
         ) {
-            let Some((read, n)) = plain_move_token(text.as_bytes()) else {
+            let Some((san, (check, suffix), len, n)) = plain_move_token(text.as_bytes()) else {
                 return Ok(());
             };
+            let read = MoveText { parsed: AnyMove::San(san.san()), check, suffix, len };
             let token = &text[..token_length(&text)];
             prop_assert_eq!(n, token.len(), "{:?}", text);
             prop_assert!(whole_result(token.as_bytes()).is_none(), "{:?}", text);
@@ -1546,7 +1544,13 @@ mod tests {
             ("Qh4xe1", 6),
             ("Ng1", 3),
         ] {
-            let (read, n) = plain_move_token(text.as_bytes()).expect(text);
+            let (san, (check, suffix), text_len, n) = plain_move_token(text.as_bytes()).expect(text);
+            let read = MoveText {
+                parsed: AnyMove::San(san.san()),
+                check,
+                suffix,
+                len: text_len,
+            };
             assert_eq!((n, Some(read)), (len, any_move_token(&text[..len])));
         }
         // Coordinates, castling, promotions, gating, waiting pawns,

@@ -288,7 +288,7 @@ fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
 /// no origin and target. The reader's fast path (`pgn::plain_move_token`)
 /// takes the move when the token ends there.
 #[inline(always)]
-pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(San, usize)> {
+pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(PlainSan, usize)> {
     let (piece, from) = match bytes.first() {
         Some(&c) if is_piece_letter(c) => (Some(c as char), 1),
         _ => (None, 0),
@@ -298,15 +298,12 @@ pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(San, usize)> {
         end += 1;
     }
     let (file, rank, capture, to) = origin_and_target(&bytes[from..end])?;
-    let san = San::Normal {
+    let san = PlainSan {
         piece,
         file,
         rank,
         capture,
         to,
-        promotion: None,
-        waiting: Vec::new(),
-        gate: None,
     };
     Some((san, end))
 }
@@ -543,29 +540,76 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
 /// then comes without the error types of the general path.
 #[inline(always)]
 pub(crate) fn resolve_plain_san(pos: &Position, san: &San) -> Option<Move> {
-    let San::Normal {
-        piece,
-        file,
-        rank,
-        to,
-        promotion: None,
-        waiting,
-        gate: None,
-        ..
-    } = san
-    else {
-        return None;
-    };
-    let variant = pos.variant();
-    if !waiting.is_empty() || !variant.size().contains(*to) {
-        return None;
+    PlainSan::of(san).and_then(|plain| plain.resolve(pos))
+}
+
+/// A SAN move that names a plain move and nothing to choose (a piece
+/// letter or none, origin hints, the target: no promotion, waiting pawn
+/// or gate), in its parts: a small copy with nothing to free, which the
+/// reader hands over for nearly every move and the streaming replay keeps
+/// until it plays it. [`PlainSan::san`] gives it as a [`San`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainSan {
+    piece: Option<char>,
+    file: Option<u8>,
+    rank: Option<u8>,
+    capture: bool,
+    to: Square,
+}
+
+impl PlainSan {
+    /// `san` in parts, if it is such a move.
+    #[inline(always)]
+    pub(crate) fn of(san: &San) -> Option<PlainSan> {
+        match san {
+            &San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: None,
+                ref waiting,
+                gate: None,
+            } if waiting.is_empty() => Some(PlainSan {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+            }),
+            _ => None,
+        }
     }
-    let kind = match (piece, file, rank) {
-        (Some(l), _, _) => variant.kind_by_letter(*l)?,
-        (None, Some(f), Some(r)) => kind_on_origin(pos, Square::new(*f, *r)),
-        (None, _, _) => variant.pawn_kind(),
-    };
-    pos.plain_named_move(kind, *to, *file, *rank)
+
+    /// The move as a [`San`].
+    pub fn san(self) -> San {
+        San::Normal {
+            piece: self.piece,
+            file: self.file,
+            rank: self.rank,
+            capture: self.capture,
+            to: self.to,
+            promotion: None,
+            waiting: Vec::new(),
+            gate: None,
+        }
+    }
+
+    /// [`resolve_plain_san`] of the move.
+    #[inline(always)]
+    pub(crate) fn resolve(self, pos: &Position) -> Option<Move> {
+        let variant = pos.variant();
+        if !variant.size().contains(self.to) {
+            return None;
+        }
+        let kind = match (self.piece, self.file, self.rank) {
+            (Some(l), _, _) => variant.kind_by_letter(l)?,
+            (None, Some(f), Some(r)) => kind_on_origin(pos, Square::new(f, r)),
+            (None, _, _) => variant.pawn_kind(),
+        };
+        pos.plain_named_move(kind, self.to, self.file, self.rank)
+    }
 }
 
 /// The kind of a move written without a piece letter but with its whole

@@ -6,13 +6,15 @@
 //!
 //! [`check_game`]: super::replay::check_game
 
+use std::borrow::Cow;
+
 use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
 use super::replay::{MoveVisitor, Place, Replayer, WrittenMove, check_result, start_from_tags};
-use super::san::CheckMark;
+use super::san::{CheckMark, PlainSan};
 use super::span::Location;
-use super::visitor::{At, Flow, MoveToken, Visitor};
+use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
 use crate::rules::{Move, Position, Registry};
 
 /// What validating a game found.
@@ -77,7 +79,7 @@ pub fn validate(registry: &Registry, game: &GameBytes<'_>) -> Validation {
 /// game's text), and its offset.
 struct StreamMove<'t> {
     text: &'t str,
-    parsed: AnyMove,
+    parsed: MoveSyntax,
     check: Option<CheckMark>,
     offset: usize,
 }
@@ -87,8 +89,19 @@ impl WrittenMove for StreamMove<'_> {
         self.text
     }
 
-    fn parsed(&self) -> Option<&AnyMove> {
-        Some(&self.parsed)
+    fn parsed(&self) -> Option<Cow<'_, AnyMove>> {
+        Some(match &self.parsed {
+            MoveSyntax::Plain(plain) => Cow::Owned(AnyMove::San(plain.san())),
+            MoveSyntax::Read(parsed) => Cow::Borrowed(parsed),
+        })
+    }
+
+    #[inline(always)]
+    fn plain(&self) -> Option<PlainSan> {
+        match self.parsed {
+            MoveSyntax::Plain(plain) => Some(plain),
+            MoveSyntax::Read(_) => None,
+        }
     }
 
     fn check(&self) -> Option<CheckMark> {
