@@ -358,8 +358,8 @@ fn resolve_written_generally<M: WrittenMove>(
 
 /// What a [`Replayer`] found.
 pub(crate) struct Replayed {
-    /// The position the main line reached.
-    pub(crate) end: Position,
+    /// The position the main line reached (boxed, as the lines keep it).
+    pub(crate) end: Box<Position>,
     /// Whether the main line played to its end.
     pub(crate) complete: bool,
     /// Main-line moves played.
@@ -378,7 +378,9 @@ pub(crate) struct Replayed {
 /// position before it and are replayed first), the ply it has, and
 /// whether a fault ended the line.
 struct ReplayLine<M> {
-    pos: Position,
+    /// Boxed: a position is over a kilobyte, and the lines are pushed and
+    /// popped, and the main line's position handed on at the end.
+    pos: Box<Position>,
     pending: Option<M>,
     next_ply: usize,
     dead: bool,
@@ -394,7 +396,7 @@ struct ReplayLine<M> {
 /// move ([`Replayer::open`]).
 struct Undecided {
     fork: Box<Fork>,
-    pos: Position,
+    pos: Box<Position>,
     next_ply: usize,
     dead: bool,
     complete: bool,
@@ -467,7 +469,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     ) -> Replayer<'r, 'v, M> {
         Replayer {
             lines: vec![ReplayLine {
-                pos: start,
+                pos: Box::new(start),
                 pending: None,
                 next_ply: 1,
                 dead: false,
@@ -605,7 +607,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 if told {
                     match self.before.as_mut() {
                         Some(before) => (**before).clone_from(&line.pos),
-                        None => self.before = Some(Box::new(line.pos.clone())),
+                        None => self.before = Some(line.pos.clone()),
                     }
                 }
                 line.pos.play_unchecked(&mv);
@@ -747,7 +749,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             self.plies += 1;
             before = after;
         }
-        self.top().pos = before;
+        *self.top().pos = before;
         self.last_main = Some(fork.last);
     }
 
@@ -765,7 +767,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         );
         self.complete = false;
         let line = self.top();
-        line.pos = fork.before.clone();
+        (*line.pos).clone_from(&fork.before);
         line.next_ply = fork.ply;
         line.dead = true;
         Some(fork)
@@ -1151,7 +1153,7 @@ pub fn check_game(
             variant,
             start,
             moves,
-            end,
+            end: *end,
         }),
         diagnostics,
     }

@@ -24,8 +24,10 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// Main-line moves replayed.
     pub plies: usize,
-    /// The position after them (`None`: the start is unknown).
-    pub end: Option<Position>,
+    /// The position after them (`None`: the start is unknown); boxed, as
+    /// the replay keeps it: a position is over a kilobyte, and a
+    /// validation is handed on a few times.
+    pub end: Option<Box<Position>>,
     /// The result the game records: its termination marker, else its
     /// `Result` tag.
     pub result: Option<String>,
@@ -428,7 +430,7 @@ mod tests {
             let replay = checked.replay.as_ref();
             assert_eq!(streamed.plies, replay.map_or(0, |r| r.moves.len()));
             assert_eq!(
-                streamed.end.as_ref().map(write_position),
+                streamed.end.as_deref().map(write_position),
                 replay.map(|r| write_position(&r.end))
             );
             assert_eq!(streamed.result.as_deref(), tree.recorded_result());
