@@ -12,7 +12,10 @@ use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
 use super::printable::printable;
-use super::san::{CheckMark, PlainSan, San, marks, plain_san_prefix, san_move, suffix_annotation};
+use super::san::{
+    CheckMark, PlainSan, SAN_BYTES, SAN_MARK, San, marks, plain_san_prefix, san_move,
+    suffix_annotation,
+};
 use super::span::{Location, Locator};
 use super::tree::TreeBuilder;
 use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
@@ -409,6 +412,27 @@ const TOKEN_BYTES: [u8; 256] = {
     table
 };
 
+/// How a byte stands between tokens: ASCII white space, a byte after
+/// which other white space or an escape line may follow (not ASCII, or
+/// `%`), or the start of a token. One look-up a byte.
+const SPACE: u8 = 0;
+const SPACE_OR_ESCAPE: u8 = 1;
+const TOKEN_START: u8 = 2;
+const SPACE_BYTES: [u8; 256] = {
+    let mut table = [TOKEN_START; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if is_space_byte(byte) {
+            table[b] = SPACE;
+        } else if byte >= 0x80 || byte == b'%' {
+            table[b] = SPACE_OR_ESCAPE;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
 #[inline(always)]
@@ -441,7 +465,7 @@ fn plain_move_token(bytes: &[u8]) -> Option<(PlainSan, Marks, usize, usize)> {
         return None;
     }
     let mut end = body;
-    while end < bytes.len() && matches!(bytes[end], b'+' | b'#' | b'!' | b'?') {
+    while end < bytes.len() && SAN_BYTES[usize::from(bytes[end])] == SAN_MARK {
         end += 1;
     }
     if end < bytes.len() && TOKEN_BYTES[usize::from(bytes[end])] != TOKEN_END {
@@ -589,13 +613,11 @@ impl<'a> Cursor<'a> {
     fn skip_space(&mut self) {
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(self.pos) {
-            if !is_space_byte(b) {
-                if b >= 0x80 || b == b'%' {
-                    self.skip_space_and_escapes();
-                }
-                return;
+            match SPACE_BYTES[usize::from(b)] {
+                SPACE => self.pos += 1,
+                SPACE_OR_ESCAPE => return self.skip_space_and_escapes(),
+                _ => return,
             }
-            self.pos += 1;
         }
     }
 

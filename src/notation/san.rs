@@ -281,6 +281,25 @@ fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
     })
 }
 
+/// How a byte stands in the commonest SAN move: a file, a one-digit
+/// rank or `x` ([`plain_san_prefix`]), a mark after it (`+#!?`), or
+/// neither. One look-up a byte.
+pub(crate) const SAN_SQUARE: u8 = 1;
+pub(crate) const SAN_MARK: u8 = 2;
+pub(crate) const SAN_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b'a'..=b'p' | b'1'..=b'9' | b'x' => SAN_SQUARE,
+            b'+' | b'#' | b'!' | b'?' => SAN_MARK,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
 /// The commonest SAN move at the start of `bytes`, a piece's or a pawn's
 /// without promotion (`Nf3`, `exd5`, `Rae1`): an optional piece letter,
 /// then the longest run of files, one-digit ranks and `x`, read as
@@ -294,7 +313,7 @@ pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(PlainSan, usize)> {
         _ => (None, 0),
     };
     let mut end = from;
-    while end < bytes.len() && matches!(bytes[end], b'a'..=b'p' | b'1'..=b'9' | b'x') {
+    while end < bytes.len() && SAN_BYTES[usize::from(bytes[end])] == SAN_SQUARE {
         end += 1;
     }
     let (file, rank, capture, to) = origin_and_target(&bytes[from..end])?;
