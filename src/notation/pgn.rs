@@ -1566,7 +1566,8 @@ mod tests {
             ("Qh4xe1", 6),
             ("Ng1", 3),
         ] {
-            let (san, (check, suffix), text_len, n) = plain_move_token(text.as_bytes()).expect(text);
+            let (san, (check, suffix), text_len, n) =
+                plain_move_token(text.as_bytes()).expect(text);
             let read = MoveText {
                 parsed: AnyMove::San(san.san()),
                 check,
@@ -1579,8 +1580,20 @@ mod tests {
         // drops, glued results and commas, two-digit ranks, `e.p.`, a
         // no-break space, an evaluation glued on.
         for text in [
-            "e2e4", "O-O", "e8=Q", "e8Q", "Nf3/H", "e7&e8=Q", "N@f3", "h6*", "Bxe7,", "a10",
-            "exd6e.p.", "Nf3\u{a0}", "Z0", "e4+-",
+            "e2e4",
+            "O-O",
+            "e8=Q",
+            "e8Q",
+            "Nf3/H",
+            "e7&e8=Q",
+            "N@f3",
+            "h6*",
+            "Bxe7,",
+            "a10",
+            "exd6e.p.",
+            "Nf3\u{a0}",
+            "Z0",
+            "e4+-",
         ] {
             assert!(plain_move_token(text.as_bytes()).is_none(), "{text}");
         }

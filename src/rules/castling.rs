@@ -89,8 +89,7 @@ impl CastlingState {
     pub fn is_none(&self) -> bool {
         // The kings first: while castling remains, one of them nearly
         // always has it.
-        self.king == [Stage::Moved; 2]
-            && self.partners.iter().flatten().all(|&s| s == Stage::Moved)
+        self.king == [Stage::Moved; 2] && self.partners.iter().flatten().all(|&s| s == Stage::Moved)
     }
 
     /// Where the piece with stage `stage` and origin `origin` stands, if it is
