@@ -12,10 +12,13 @@ use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
 use super::printable::printable;
-use super::san::{CheckMark, San, marks, san_move, suffix_annotation};
+use super::san::{
+    CheckMark, PlainSan, SAN_BYTES, SAN_MARK, San, marks, plain_san_prefix, san_move,
+    suffix_annotation,
+};
 use super::span::{Location, Locator};
 use super::tree::TreeBuilder;
-use super::visitor::{At, Flow, MoveToken, Visitor};
+use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
 
 /// A syntax error in a game's text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -409,6 +412,27 @@ const TOKEN_BYTES: [u8; 256] = {
     table
 };
 
+/// How a byte stands between tokens: ASCII white space, a byte after
+/// which other white space or an escape line may follow (not ASCII, or
+/// `%`), or the start of a token. One look-up a byte.
+const SPACE: u8 = 0;
+const SPACE_OR_ESCAPE: u8 = 1;
+const TOKEN_START: u8 = 2;
+const SPACE_BYTES: [u8; 256] = {
+    let mut table = [TOKEN_START; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        if is_space_byte(byte) {
+            table[b] = SPACE;
+        } else if byte >= 0x80 || byte == b'%' {
+            table[b] = SPACE_OR_ESCAPE;
+        }
+        b += 1;
+    }
+    table
+};
+
 /// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
 /// first non-ASCII byte as characters (a no-break space ends a token too).
 #[inline(always)]
@@ -424,6 +448,35 @@ fn token_length(rest: &str) -> usize {
     }
     i
 }
+
+/// A move token in its commonest form, read in one step: a piece's or a
+/// pawn's SAN move without promotion ([`plain_san_prefix`]), its marks,
+/// then the token's end: the move, its marks, the length of its text and
+/// that of the token. Where it answers, the general path
+/// ([`Reader::token`]) reads the same token as this move (no move
+/// number, result, comma or `e.p.` can be in it), and a property test
+/// holds it to that; `None` leaves the token to the general path.
+#[inline(always)]
+fn plain_move_token(bytes: &[u8]) -> Option<(PlainSan, Marks, usize, usize)> {
+    let (san, body) = plain_san_prefix(bytes)?;
+    // A pawn's origin written whole (`e2e4`) is a coordinate move to
+    // `any_move`, which asks coordinates before SAN.
+    if body > 2 && bytes.get(1).is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut end = body;
+    while end < bytes.len() && SAN_BYTES[usize::from(bytes[end])] == SAN_MARK {
+        end += 1;
+    }
+    if end < bytes.len() && TOKEN_BYTES[usize::from(bytes[end])] != TOKEN_END {
+        return None;
+    }
+    let (len, check, suffix) = marks(&bytes[..end]);
+    (len == body).then_some((san, (check, suffix), len, end))
+}
+
+/// A move's check mark and suffix annotation.
+type Marks = (Option<CheckMark>, Option<u8>);
 
 /// Production `en-passant-mark`: `e.p.`, or `(e.p.)` as some files write
 /// it (a bracket that opens no variation), at the start of `text`: its
@@ -560,13 +613,11 @@ impl<'a> Cursor<'a> {
     fn skip_space(&mut self) {
         let bytes = self.text.as_bytes();
         while let Some(&b) = bytes.get(self.pos) {
-            if !is_space_byte(b) {
-                if b >= 0x80 || b == b'%' {
-                    self.skip_space_and_escapes();
-                }
-                return;
+            match SPACE_BYTES[usize::from(b)] {
+                SPACE => self.pos += 1,
+                SPACE_OR_ESCAPE => return self.skip_space_and_escapes(),
+                _ => return,
             }
-            self.pos += 1;
         }
     }
 
@@ -993,11 +1044,17 @@ impl<'a> Reader<'a> {
                         n => self.c.pos += n,
                     }
                 }
-                _ => {
-                    if self.token(v, start, rest)? {
-                        return Ok(true);
+                _ => match plain_move_token(rest.as_bytes()) {
+                    Some((san, marks, len, token_len)) => {
+                        let syntax = MoveSyntax::Plain(san);
+                        self.tell_move(v, start, &rest[..len], (syntax, marks), token_len);
                     }
-                }
+                    None => {
+                        if self.token(v, start, rest)? {
+                            return Ok(true);
+                        }
+                    }
+                },
             }
         }
         self.no_early_nags()?;
@@ -1184,12 +1241,6 @@ impl<'a> Reader<'a> {
                 }
             },
         };
-        let MoveText {
-            parsed,
-            check,
-            suffix,
-            len: text_len,
-        } = read;
         if comma {
             v.diagnostic(Diagnostic::warning(
                 DiagnosticKind::Syntax,
@@ -1200,11 +1251,29 @@ impl<'a> Reader<'a> {
                 ),
             ));
         }
+        let text = &move_text[..read.len];
+        let read = (MoveSyntax::Read(read.parsed), (read.check, read.suffix));
+        self.tell_move(v, at, text, read, consumed);
+        Ok(())
+    }
+
+    /// The move `read` (its syntax and marks), written `text` at `at`, is
+    /// the current line's next: told, with the NAGs read before it, and
+    /// `consumed` bytes read past.
+    #[inline(always)]
+    fn tell_move<V: Visitor<'a>>(
+        &mut self,
+        v: &mut V,
+        at: usize,
+        text: &'a str,
+        (parsed, (check, suffix)): (MoveSyntax, Marks),
+        consumed: usize,
+    ) {
         self.pending = false;
         self.line().has_move = true;
         if self.telling() {
             v.move_token(MoveToken {
-                text: &move_text[..text_len],
+                text,
                 parsed,
                 check,
                 suffix,
@@ -1216,7 +1285,6 @@ impl<'a> Reader<'a> {
         }
         self.early_nags.clear();
         self.c.pos += consumed;
-        Ok(())
     }
 
     /// The error for NAGs read before a line's first move when the line
@@ -1458,6 +1526,76 @@ mod tests {
             } else {
                 prop_assert!(!(skipped && starts_plainly), "{:?}", text);
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Where the fast path reads a move token, the general path
+        /// (`Reader::token`) reads that token, as long, as that move:
+        /// no result, move number, comma or `e.p.` in it, and
+        /// `any_move` reads it the same.
+        #[test]
+        fn a_plain_move_token_is_what_the_token_reader_reads(
+            text in "([KQRBNOZ]?[a-px]{0,2}[0-9]{0,2}x?[a-p][0-9]{1,2}[-+#!?=QN/&@.,]{0,3}|[KQRBNOZa-px0-9+#!?=/&@.,e-]{1,7})[ \\t\\n{}()$;\\\"½]?[a-h ]{0,2}",
+        ) {
+            let Some((san, (check, suffix), len, n)) = plain_move_token(text.as_bytes()) else {
+                return Ok(());
+            };
+            let read = MoveText { parsed: AnyMove::San(san.san()), check, suffix, len };
+            let token = &text[..token_length(&text)];
+            prop_assert_eq!(n, token.len(), "{:?}", text);
+            prop_assert!(whole_result(token.as_bytes()).is_none(), "{:?}", text);
+            prop_assert_eq!(move_number_prefix(token), 0, "{:?}", text);
+            prop_assert!(en_passant_mark(token).is_none(), "{:?}", text);
+            prop_assert!(!token.ends_with(',') && !token.ends_with("e.p."), "{:?}", text);
+            prop_assert_eq!(any_move_token(token), Some(read), "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn the_fast_path_reads_the_usual_moves_and_leaves_the_rest() {
+        for (text, len) in [
+            ("e4 e5", 2),
+            ("Nf3", 3),
+            ("exd5+ {", 5),
+            ("Qxe7#)", 5),
+            ("Rae1!? $1", 6),
+            ("Nbd7??", 6),
+            ("Qh4xe1", 6),
+            ("Ng1", 3),
+        ] {
+            let (san, (check, suffix), text_len, n) =
+                plain_move_token(text.as_bytes()).expect(text);
+            let read = MoveText {
+                parsed: AnyMove::San(san.san()),
+                check,
+                suffix,
+                len: text_len,
+            };
+            assert_eq!((n, Some(read)), (len, any_move_token(&text[..len])));
+        }
+        // Coordinates, castling, promotions, gating, waiting pawns,
+        // drops, glued results and commas, two-digit ranks, `e.p.`, a
+        // no-break space, an evaluation glued on.
+        for text in [
+            "e2e4",
+            "O-O",
+            "e8=Q",
+            "e8Q",
+            "Nf3/H",
+            "e7&e8=Q",
+            "N@f3",
+            "h6*",
+            "Bxe7,",
+            "a10",
+            "exd6e.p.",
+            "Nf3\u{a0}",
+            "Z0",
+            "e4+-",
+        ] {
+            assert!(plain_move_token(text.as_bytes()).is_none(), "{text}");
         }
     }
 

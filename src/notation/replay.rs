@@ -5,12 +5,16 @@
 //! Nothing here recurses on the text's nesting: variations are walked
 //! with a stack on the heap, so any depth the memory holds replays.
 
+use std::borrow::Cow;
+
 use super::coord::{CoordError, resolve_coord};
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::{Game, Node};
 use super::pgn::{AnyMove, parse_any_move};
 use super::position::read_position_noting;
-use super::san::{CheckMark, SanError, gating_readings, resolve_plain_san, resolve_san, write_san};
+use super::san::{
+    CheckMark, PlainSan, SanError, gating_readings, resolve_plain_san, resolve_san, write_san,
+};
 use super::span::Location;
 use crate::rules::{Ending, Move, Outcome, Position, Registry, StalemateOutcome, Variant};
 
@@ -263,7 +267,10 @@ pub(crate) trait WrittenMove {
     /// The move's text, without check mark or suffix annotation.
     fn text(&self) -> &str;
     /// Its syntax (`None`: parse the text).
-    fn parsed(&self) -> Option<&AnyMove>;
+    fn parsed(&self) -> Option<Cow<'_, AnyMove>>;
+    /// Its syntax when it is a plain SAN move ([`PlainSan`]), which the
+    /// replay resolves first.
+    fn plain(&self) -> Option<PlainSan>;
     /// Its check mark as written.
     fn check(&self) -> Option<CheckMark>;
     /// Where it was written.
@@ -301,8 +308,15 @@ impl WrittenMove for &Node {
         &self.text
     }
 
-    fn parsed(&self) -> Option<&AnyMove> {
-        self.parsed.as_ref()
+    fn parsed(&self) -> Option<Cow<'_, AnyMove>> {
+        self.parsed.as_ref().map(Cow::Borrowed)
+    }
+
+    fn plain(&self) -> Option<PlainSan> {
+        match self.parsed.as_ref()? {
+            AnyMove::San(san) => PlainSan::of(san),
+            _ => None,
+        }
     }
 
     fn check(&self) -> Option<CheckMark> {
@@ -314,24 +328,38 @@ impl WrittenMove for &Node {
     }
 }
 
-/// Plays a move as written against `pos`. Inlined: it is the replay's
-/// step for every ply, and the calls of the rare paths (a fork of
-/// readings) would otherwise make it a call for every ply.
+/// Plays a move as written against `pos`. The usual plain SAN move is
+/// found inline ([`resolve_plain_san`], the replay's step for nearly
+/// every ply); everything else, faults included, out of line.
 #[inline(always)]
 fn resolve_written<M: WrittenMove>(
     pos: &Position,
     m: &M,
 ) -> Result<Move, (ReplayErrorKind, String)> {
+    if let Some(plain) = m.plain()
+        && let Some(mv) = plain.resolve(pos)
+    {
+        return Ok(mv);
+    }
+    resolve_written_generally(pos, m)
+}
+
+/// [`resolve_written`] of any move, out of line.
+#[inline(never)]
+fn resolve_written_generally<M: WrittenMove>(
+    pos: &Position,
+    m: &M,
+) -> Result<Move, (ReplayErrorKind, String)> {
     match m.parsed() {
-        Some(parsed) => resolve_parsed_lazily(pos, || m.text(), Some(parsed)),
+        Some(parsed) => resolve_parsed_lazily(pos, || m.text(), Some(&parsed)),
         None => resolve_text(pos, m.text()),
     }
 }
 
 /// What a [`Replayer`] found.
 pub(crate) struct Replayed {
-    /// The position the main line reached.
-    pub(crate) end: Position,
+    /// The position the main line reached (boxed, as the lines keep it).
+    pub(crate) end: Box<Position>,
     /// Whether the main line played to its end.
     pub(crate) complete: bool,
     /// Main-line moves played.
@@ -350,7 +378,9 @@ pub(crate) struct Replayed {
 /// position before it and are replayed first), the ply it has, and
 /// whether a fault ended the line.
 struct ReplayLine<M> {
-    pos: Position,
+    /// Boxed: a position is over a kilobyte, and the lines are pushed and
+    /// popped, and the main line's position handed on at the end.
+    pos: Box<Position>,
     pending: Option<M>,
     next_ply: usize,
     dead: bool,
@@ -366,7 +396,7 @@ struct ReplayLine<M> {
 /// move ([`Replayer::open`]).
 struct Undecided {
     fork: Box<Fork>,
-    pos: Position,
+    pos: Box<Position>,
     next_ply: usize,
     dead: bool,
     complete: bool,
@@ -439,7 +469,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     ) -> Replayer<'r, 'v, M> {
         Replayer {
             lines: vec![ReplayLine {
-                pos: start,
+                pos: Box::new(start),
                 pending: None,
                 next_ply: 1,
                 dead: false,
@@ -577,7 +607,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 if told {
                     match self.before.as_mut() {
                         Some(before) => (**before).clone_from(&line.pos),
-                        None => self.before = Some(Box::new(line.pos.clone())),
+                        None => self.before = Some(line.pos.clone()),
                     }
                 }
                 line.pos.play_unchecked(&mv);
@@ -719,7 +749,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             self.plies += 1;
             before = after;
         }
-        self.top().pos = before;
+        *self.top().pos = before;
         self.last_main = Some(fork.last);
     }
 
@@ -737,7 +767,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         );
         self.complete = false;
         let line = self.top();
-        line.pos = fork.before.clone();
+        (*line.pos).clone_from(&fork.before);
         line.next_ply = fork.ply;
         line.dead = true;
         Some(fork)
@@ -790,7 +820,7 @@ impl Fork {
 /// The SAN a written move is, if it is one.
 fn written_san<M: WrittenMove>(m: &M) -> Option<super::san::San> {
     let parsed = match m.parsed() {
-        Some(p) => p.clone(),
+        Some(p) => p.into_owned(),
         None => parse_any_move(m.text()).map(|(p, _, _)| p)?,
     };
     match parsed {
@@ -1123,7 +1153,7 @@ pub fn check_game(
             variant,
             start,
             moves,
-            end,
+            end: *end,
         }),
         diagnostics,
     }

@@ -281,6 +281,52 @@ fn san_move_before(text: &[u8], waiting: Vec<(Square, char)>) -> Option<San> {
     })
 }
 
+/// How a byte stands in the commonest SAN move: a file, a one-digit
+/// rank or `x` ([`plain_san_prefix`]), a mark after it (`+#!?`), or
+/// neither. One look-up a byte.
+pub(crate) const SAN_SQUARE: u8 = 1;
+pub(crate) const SAN_MARK: u8 = 2;
+pub(crate) const SAN_BYTES: [u8; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = match b as u8 {
+            b'a'..=b'p' | b'1'..=b'9' | b'x' => SAN_SQUARE,
+            b'+' | b'#' | b'!' | b'?' => SAN_MARK,
+            _ => 0,
+        };
+        b += 1;
+    }
+    table
+};
+
+/// The commonest SAN move at the start of `bytes`, a piece's or a pawn's
+/// without promotion (`Nf3`, `exd5`, `Rae1`): an optional piece letter,
+/// then the longest run of files, one-digit ranks and `x`, read as
+/// [`san_move`] reads that run; with its length. `None` where the run is
+/// no origin and target. The reader's fast path (`pgn::plain_move_token`)
+/// takes the move when the token ends there.
+#[inline(always)]
+pub(crate) fn plain_san_prefix(bytes: &[u8]) -> Option<(PlainSan, usize)> {
+    let (piece, from) = match bytes.first() {
+        Some(&c) if is_piece_letter(c) => (Some(c as char), 1),
+        _ => (None, 0),
+    };
+    let mut end = from;
+    while end < bytes.len() && SAN_BYTES[usize::from(bytes[end])] == SAN_SQUARE {
+        end += 1;
+    }
+    let (file, rank, capture, to) = origin_and_target(&bytes[from..end])?;
+    let san = PlainSan {
+        piece,
+        file,
+        rank,
+        capture,
+        to,
+    };
+    Some((san, end))
+}
+
 /// Production `check-mark` at the end of `text`: `#`, `++` (read as
 /// `+`) or `+`; the mark and its length.
 #[inline(always)]
@@ -513,29 +559,76 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
 /// then comes without the error types of the general path.
 #[inline(always)]
 pub(crate) fn resolve_plain_san(pos: &Position, san: &San) -> Option<Move> {
-    let San::Normal {
-        piece,
-        file,
-        rank,
-        to,
-        promotion: None,
-        waiting,
-        gate: None,
-        ..
-    } = san
-    else {
-        return None;
-    };
-    let variant = pos.variant();
-    if !waiting.is_empty() || !variant.size().contains(*to) {
-        return None;
+    PlainSan::of(san).and_then(|plain| plain.resolve(pos))
+}
+
+/// A SAN move that names a plain move and nothing to choose (a piece
+/// letter or none, origin hints, the target: no promotion, waiting pawn
+/// or gate), in its parts: a small copy with nothing to free, which the
+/// reader hands over for nearly every move and the streaming replay keeps
+/// until it plays it. [`PlainSan::san`] gives it as a [`San`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlainSan {
+    piece: Option<char>,
+    file: Option<u8>,
+    rank: Option<u8>,
+    capture: bool,
+    to: Square,
+}
+
+impl PlainSan {
+    /// `san` in parts, if it is such a move.
+    #[inline(always)]
+    pub(crate) fn of(san: &San) -> Option<PlainSan> {
+        match san {
+            &San::Normal {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: None,
+                ref waiting,
+                gate: None,
+            } if waiting.is_empty() => Some(PlainSan {
+                piece,
+                file,
+                rank,
+                capture,
+                to,
+            }),
+            _ => None,
+        }
     }
-    let kind = match (piece, file, rank) {
-        (Some(l), _, _) => variant.kind_by_letter(*l)?,
-        (None, Some(f), Some(r)) => kind_on_origin(pos, Square::new(*f, *r)),
-        (None, _, _) => variant.pawn_kind(),
-    };
-    pos.plain_named_move(kind, *to, *file, *rank)
+
+    /// The move as a [`San`].
+    pub fn san(self) -> San {
+        San::Normal {
+            piece: self.piece,
+            file: self.file,
+            rank: self.rank,
+            capture: self.capture,
+            to: self.to,
+            promotion: None,
+            waiting: Vec::new(),
+            gate: None,
+        }
+    }
+
+    /// [`resolve_plain_san`] of the move.
+    #[inline(always)]
+    pub(crate) fn resolve(self, pos: &Position) -> Option<Move> {
+        let variant = pos.variant();
+        if !variant.size().contains(self.to) {
+            return None;
+        }
+        let kind = match (self.piece, self.file, self.rank) {
+            (Some(l), _, _) => variant.kind_by_letter(l)?,
+            (None, Some(f), Some(r)) => kind_on_origin(pos, Square::new(f, r)),
+            (None, _, _) => variant.pawn_kind(),
+        };
+        pos.plain_named_move(kind, self.to, self.file, self.rank)
+    }
 }
 
 /// The kind of a move written without a piece letter but with its whole

@@ -66,7 +66,7 @@ impl Visitor<'_> for TreeBuilder {
     fn move_token(&mut self, token: MoveToken<'_, '_>) {
         let mut node = Node::default();
         node.text = token.text.into();
-        node.parsed = Some(token.parsed);
+        node.parsed = Some(token.parsed.into_any());
         node.at = token.at.location();
         node.check = token.check;
         node.nags.extend(token.suffix);

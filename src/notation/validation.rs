@@ -6,13 +6,15 @@
 //!
 //! [`check_game`]: super::replay::check_game
 
+use std::borrow::Cow;
+
 use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
 use super::replay::{MoveVisitor, Place, Replayer, WrittenMove, check_result, start_from_tags};
-use super::san::CheckMark;
+use super::san::{CheckMark, PlainSan};
 use super::span::Location;
-use super::visitor::{At, Flow, MoveToken, Visitor};
+use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
 use crate::rules::{Move, Position, Registry};
 
 /// What validating a game found.
@@ -22,8 +24,10 @@ pub struct Validation {
     pub diagnostics: Vec<Diagnostic>,
     /// Main-line moves replayed.
     pub plies: usize,
-    /// The position after them (`None`: the start is unknown).
-    pub end: Option<Position>,
+    /// The position after them (`None`: the start is unknown); boxed, as
+    /// the replay keeps it: a position is over a kilobyte, and a
+    /// validation is handed on a few times.
+    pub end: Option<Box<Position>>,
     /// The result the game records: its termination marker, else its
     /// `Result` tag.
     pub result: Option<String>,
@@ -77,7 +81,7 @@ pub fn validate(registry: &Registry, game: &GameBytes<'_>) -> Validation {
 /// game's text), and its offset.
 struct StreamMove<'t> {
     text: &'t str,
-    parsed: AnyMove,
+    parsed: MoveSyntax,
     check: Option<CheckMark>,
     offset: usize,
 }
@@ -87,8 +91,19 @@ impl WrittenMove for StreamMove<'_> {
         self.text
     }
 
-    fn parsed(&self) -> Option<&AnyMove> {
-        Some(&self.parsed)
+    fn parsed(&self) -> Option<Cow<'_, AnyMove>> {
+        Some(match &self.parsed {
+            MoveSyntax::Plain(plain) => Cow::Owned(AnyMove::San(plain.san())),
+            MoveSyntax::Read(parsed) => Cow::Borrowed(parsed),
+        })
+    }
+
+    #[inline(always)]
+    fn plain(&self) -> Option<PlainSan> {
+        match self.parsed {
+            MoveSyntax::Plain(plain) => Some(plain),
+            MoveSyntax::Read(_) => None,
+        }
     }
 
     fn check(&self) -> Option<CheckMark> {
@@ -415,7 +430,7 @@ mod tests {
             let replay = checked.replay.as_ref();
             assert_eq!(streamed.plies, replay.map_or(0, |r| r.moves.len()));
             assert_eq!(
-                streamed.end.as_ref().map(write_position),
+                streamed.end.as_deref().map(write_position),
                 replay.map(|r| write_position(&r.end))
             );
             assert_eq!(streamed.result.as_deref(), tree.recorded_result());

@@ -7,7 +7,7 @@
 
 use super::diagnostic::Diagnostic;
 use super::pgn::AnyMove;
-use super::san::CheckMark;
+use super::san::{CheckMark, PlainSan};
 use super::span::{Location, Locator};
 
 /// Whether the reader goes on into what a visitor was just told of.
@@ -49,6 +49,26 @@ impl<'t> At<'t> {
     }
 }
 
+/// A move's syntax as the reader hands it over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveSyntax {
+    /// The commonest form, a SAN move naming a plain move and nothing to
+    /// choose, in parts (read without building an [`AnyMove`]).
+    Plain(PlainSan),
+    /// Any other, as [`super::pgn::any_move`] reads it.
+    Read(AnyMove),
+}
+
+impl MoveSyntax {
+    /// The syntax as [`super::pgn::any_move`] gives it.
+    pub fn into_any(self) -> AnyMove {
+        match self {
+            MoveSyntax::Plain(plain) => AnyMove::San(plain.san()),
+            MoveSyntax::Read(read) => read,
+        }
+    }
+}
+
 /// A move as the reader found it: its text borrowed from the game's text
 /// (`'t`), so a visitor may keep it as long as the text lives.
 pub struct MoveToken<'a, 't> {
@@ -56,7 +76,7 @@ pub struct MoveToken<'a, 't> {
     /// annotation or `e.p.`.
     pub text: &'t str,
     /// Its syntax.
-    pub parsed: AnyMove,
+    pub parsed: MoveSyntax,
     /// `+` or `#` as written (`++` reads as `+`).
     pub check: Option<CheckMark>,
     /// A suffix annotation glued to it, as a NAG (`!` = 1, ...).

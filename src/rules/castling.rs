@@ -87,7 +87,9 @@ impl CastlingState {
     /// Whether no castling remains for either side.
     #[inline]
     pub fn is_none(&self) -> bool {
-        *self == CastlingState::NONE
+        // The kings first: while castling remains, one of them nearly
+        // always has it.
+        self.king == [Stage::Moved; 2] && self.partners.iter().flatten().all(|&s| s == Stage::Moved)
     }
 
     /// Where the piece with stage `stage` and origin `origin` stands, if it is

@@ -227,6 +227,27 @@ impl Position {
         if !direct && !discovered {
             return false;
         }
+        // The moved piece by a pawn's capture or a leap.
+        let k = usize::from(kind_of(self.state.board[m.to.index()]));
+        if direct
+            && ((k == t.pawn.index() && t.pawn_capture_from::<B>(by, i).has(ti))
+                || (t.leap_capture_kinds[by.index()] & (1 << k) != 0
+                    && t.leap_capture_from::<B>(by, k, i).has(ti)))
+        {
+            return true;
+        }
+        if B::ONE_WORD
+            && let Some(s) = t.sliders
+            && t.ride_groups[by.index()].is_empty()
+        {
+            // Every capturing ride of `by` is looked up (an 8x8 board): a
+            // rider that sees the king now, which none did before the
+            // move, is the moved piece or one the move uncovered.
+            let [orth, diag] = t.slide_attackers[by.index()];
+            let (occ, theirs) = (self.occupancy::<B>().low(), self.side::<B>(by).low());
+            return (orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & theirs != 0)
+                || (diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & theirs != 0);
+        }
         let occ = self.occupancy::<B>();
         // The first piece from the king along `d` is a rider of `by` that
         // reaches it.
@@ -238,15 +259,9 @@ impl Position {
                 .any(|&d| t.ray_set::<B>(usize::from(d), i).has(sq) && rider_sees(usize::from(d))),
             d => rider_sees(usize::from(d)),
         };
-        // The moved piece by a pawn's capture or a leap, or a rider along
-        // the line it now stands on or the one it left.
-        let k = usize::from(kind_of(self.state.board[m.to.index()]));
-        (direct
-            && ((k == t.pawn.index() && t.pawn_capture_from::<B>(by, i).has(ti))
-                || (t.leap_capture_kinds[by.index()] & (1 << k) != 0
-                    && t.leap_capture_from::<B>(by, k, i).has(ti))
-                || along(ti)))
-            || (discovered && along(fi))
+        // A rider along the line the moved piece now stands on or the one
+        // it left.
+        (direct && along(ti)) || (discovered && along(fi))
     }
 
     fn attacked_here<B: Bits>(&self, i: usize, by: Color) -> bool {
@@ -448,9 +463,17 @@ impl Position {
                 t.leap_capture_from::<B>(us, k, ti)
             };
         }
-        // Each ride of the kind, ridden backwards from `to`: the first
-        // piece met is the only one of that ride that can come.
-        for &(d, max, mode) in &t.rides[us.index()][k] {
+        // The rook's and bishop's families of rides, looked up on an 8x8
+        // board: each is its own reverse, and it reaches from `to` the
+        // first piece met along each of its directions, moving or
+        // capturing alike.
+        let slides = t.slide_moves[us.index()][k];
+        if B::ONE_WORD && slides != 0 {
+            from |= B::from_low(t.slide_reach(slides, ti, occ.low()));
+        }
+        // Each other ride of the kind, ridden backwards from `to`: the
+        // first piece met is the only one of that ride that can come.
+        for &(d, max, mode) in &t.walked_rides[us.index()][k] {
             let back = t.reverse[d as usize];
             // A ride with none of our pieces of the kind on its line
             // brings none, whatever blocks it.

@@ -146,7 +146,7 @@ fn judge(registry: &Registry, path: &str, text: &GameBytes<'_>, shown_as: Shown)
                     .map(|o| o.ending().name()),
                 final_fen: checked
                     .end
-                    .as_ref()
+                    .as_deref()
                     .filter(|_| checked.is_valid())
                     .map(write_position),
                 eco: opening.as_ref().map(|o| o.eco.clone()),

@@ -648,6 +648,7 @@ impl Variant {
     }
 
     /// The kind with this upper-case letter.
+    #[inline]
     pub fn kind_by_letter(&self, letter: char) -> Option<PieceKind> {
         let up = letter.to_ascii_uppercase();
         if up.is_ascii_uppercase() {

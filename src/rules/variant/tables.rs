@@ -53,8 +53,14 @@ pub(crate) struct Tables {
     pub kind_of_letter: [u8; 26],
     pub king_origin: [Square; 2],
     pub setup_counts: [[u8; 16]; 2],
-    /// Per colour, per kind: (direction index, maximum steps, mode).
+    /// Per colour, per kind: (direction index, maximum steps, mode); the
+    /// tests compare the look-ups with these rides walked.
+    #[cfg(test)]
     pub rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
+    /// `rides` without those `slide_moves` looks up: the rides a written
+    /// move's origins are still walked back along (on 8x8 boards the
+    /// rook's and bishop's are looked up instead).
+    pub walked_rides: [Vec<Vec<(u8, u8, Mode)>>; 2],
     /// Per colour, kind and bit index: the rides of `ride_steps` whose
     /// ray from there is not empty, resolved to that square (a piece by
     /// the edge meets no other): spans of `live_flat`.
@@ -1374,6 +1380,11 @@ impl Tables {
         } else {
             (live_span, live_flat)
         };
+        let walked_rides = if slides.sliders.is_some() {
+            slides.move_rides
+        } else {
+            moves.rides.clone()
+        };
         let words = geo.words;
         let mut tables = Tables {
             size: geo.size,
@@ -1383,7 +1394,9 @@ impl Tables {
             kind_of_letter: letter_table(&def),
             king_origin,
             setup_counts,
+            #[cfg(test)]
             rides: moves.rides,
+            walked_rides,
             live_span,
             live_flat,
             step_sets,
