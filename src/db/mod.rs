@@ -512,11 +512,21 @@ fn register_original_functions(conn: &Connection) -> Result<(), DbError> {
             .get::<Option<i64>>(0)?
             .is_some_and(original::frame_is_at_hand))
     })?;
+    let text_of = |ctx: &rusqlite::functions::Context<'_>| {
+        original::read(0, blob(ctx, 0)?.unwrap_or_default(), &[])
+            .map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))
+    };
     conn.create_scalar_function("xpgn_text_tags", 1, flags, move |ctx| {
-        let stored = blob(ctx, 0)?.unwrap_or_default();
-        let raw = original::read(0, stored, &[])
-            .map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))?;
-        Ok(tags::json(&tags::text_tags(&raw)))
+        Ok(tags::json(&tags::text_tags(&text_of(ctx)?)))
+    })?;
+    // `xpgn_text_has_tag(value, name, needle)`: whether the text has a tag
+    // `name` whose value, lower-cased, contains `needle` (what a filter
+    // asks of every game: no JSON built and read again).
+    conn.create_scalar_function("xpgn_text_has_tag", 3, flags, move |ctx| {
+        let (name, needle) = (ctx.get::<String>(1)?, ctx.get::<String>(2)?);
+        Ok(tags::text_tags(&text_of(ctx)?)
+            .iter()
+            .any(|(n, v)| *n == name && v.to_lowercase().contains(&needle)))
     })?;
     Ok(())
 }

@@ -142,10 +142,11 @@ pub(crate) fn has_tag_sql(name: usize, value: usize) -> String {
     format!(
         "(CASE WHEN g.roster = 2 AND ?{name} IN ({seven}) \
          THEN instr(xpgn_lower(CASE ?{name} {column} END), ?{value}) > 0 \
-         ELSE EXISTS (SELECT 1 FROM json_each({}) t WHERE t.value ->> 0 = ?{name} \
+         WHEN g.roster = 2 THEN xpgn_text_has_tag({}, ?{name}, ?{value}) \
+         ELSE EXISTS (SELECT 1 FROM json_each(g.more_tags) t WHERE t.value ->> 0 = ?{name} \
          AND instr(xpgn_lower(t.value ->> 1), ?{value}) > 0) \
          OR (g.roster = 1 AND instr(xpgn_lower(CASE ?{name} {column} END), ?{value}) > 0) END)",
-        more_tags_sql!()
+        original_sql!()
     )
 }
 
