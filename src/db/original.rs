@@ -31,18 +31,18 @@
 //!
 //! Since schema 12 an import stores the texts of consecutive games
 //! together: one Zstandard frame (against the same dictionary) of up to
-//! [`FRAME_BYTES`] bytes of text, a row of `original_frames`, and each
-//! game's value is only where its text stands in the frame ([`FRAMED`],
-//! its offset and length) with the frame's id in `games.frame`. Games
-//! share their tag names, players, events and openings, which a frame of
-//! a few games compresses once: on 5,293 real games (lichess, a TWIC
-//! issue, chess.com) 344 bytes a game with every tag kept in the text,
-//! against 344 for one frame a game without its tags plus 302 for those
-//! tags as JSON, in about a third of the compression time. Readers see framed
-//! values through the SQL function `xpgn_original` ([`ORIGINAL_SQL`]),
-//! which gives the text itself behind [`PLAIN`]; a frame is decompressed
-//! once for all its games read in a row ([`framed_text`]). A game longer
-//! than [`SOLO_BYTES`] keeps a frame of its own, read as a stream.
+//! 32 KB of text, a row of `original_frames`, and each game's value is
+//! only where its text stands in the frame (the byte 0x02, its offset and
+//! length) with the frame's id in `games.frame`. Games share their tag
+//! names, players, events and openings, which a frame of a few games
+//! compresses once: on 5,293 real games (lichess, a TWIC issue,
+//! chess.com) 344 bytes a game with every tag kept in the text, against
+//! 344 for one frame a game without its tags plus 302 for those tags as
+//! JSON, in about a third of the compression time. Readers see framed
+//! values through the SQL function `xpgn_original`, which gives the text
+//! itself behind the byte 0x03; a frame is decompressed once for all its
+//! games read in a row on a thread. A game longer than 16 KB keeps a
+//! frame of its own, read as a stream.
 
 use std::cell::RefCell;
 use std::io::{BufReader, Read};
