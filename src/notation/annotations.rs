@@ -248,6 +248,36 @@ fn clock(text: &str) -> Result<u64, String> {
         .ok_or_else(bad)
 }
 
+/// Whether `comment` is one clock command and nothing else, in its usual
+/// form, `[%clk H:MM:SS]` (hours of 1 to 6 digits, minutes and seconds
+/// under 60, a fraction of 1 to 3 digits allowed), white space around it:
+/// a form [`clock`] always reads.
+fn is_plain_clock(comment: &[u8]) -> bool {
+    let Some(time) = comment
+        .trim_ascii()
+        .strip_prefix(b"[%clk ")
+        .and_then(|c| c.strip_suffix(b"]"))
+    else {
+        return false;
+    };
+    let hours = time.iter().take_while(|b| b.is_ascii_digit()).count();
+    let sixty = |d: &[u8]| matches!(d, [b'0'..=b'5', b'0'..=b'9']);
+    match &time[hours..] {
+        [b':', m1, m2, b':', s1, s2, rest @ ..] if (1..=6).contains(&hours) => {
+            sixty(&[*m1, *m2])
+                && sixty(&[*s1, *s2])
+                && match rest {
+                    [] => true,
+                    [b'.', fraction @ ..] => {
+                        (1..=3).contains(&fraction.len()) && fraction.iter().all(u8::is_ascii_digit)
+                    }
+                    _ => false,
+                }
+        }
+        _ => false,
+    }
+}
+
 /// The value and length of the run of ASCII digits that starts `bytes`;
 /// `None` if there is none or it is past `u64`.
 fn digits_at(bytes: &[u8]) -> Option<(u64, usize)> {
@@ -370,6 +400,11 @@ pub fn read<S: AsRef<str>>(comments: &[S]) -> Annotations {
 
 /// The commands of `comment` that cannot be read.
 pub fn malformed(comment: &str) -> Vec<Malformed> {
+    // The comment of nearly every move of an online game: known good
+    // without the general reading.
+    if is_plain_clock(comment.as_bytes()) {
+        return Vec::new();
+    }
     // No search for `[%` first: `commands` finds none as cheaply.
     commands(comment)
         .filter_map(|(offset, name, arg, whole)| {
@@ -533,6 +568,43 @@ pub fn plies_json(plies: &[PlyNotes]) -> serde_json::Value {
 mod tests {
     use super::*;
     use crate::notation::square::parse_square;
+
+    proptest::proptest! {
+        /// A comment the clock's fast path passes is one the general
+        /// reading finds well formed, and reads as a clock.
+        #[test]
+        fn a_plain_clock_is_well_formed(comment in "[ ]?\\[%clk [0-9]{0,7}[:.]?[0-9]{0,3}[:.]?[0-9]{0,4}\\]?[ ]?") {
+            if is_plain_clock(comment.as_bytes()) {
+                let found: Vec<_> = commands(&comment).map(|(_, _, arg, _)| arg).collect();
+                proptest::prop_assert_eq!(found.len(), 1);
+                proptest::prop_assert!(clock(found[0].unwrap()).is_ok(), "{}", comment);
+            }
+        }
+    }
+
+    #[test]
+    fn the_clocks_of_online_games_take_the_fast_path_and_others_do_not() {
+        for plain in [
+            "[%clk 0:10:00]",
+            " [%clk 0:09:57.1] ",
+            "[%clk 123:59:59.999]",
+        ] {
+            assert!(is_plain_clock(plain.as_bytes()), "{plain}");
+            assert!(malformed(plain).is_empty());
+        }
+        for other in [
+            "[%clk 0:60:00]",
+            "[%clk 0:9:00]",
+            "[%clk 0:10:00.1234]",
+            "[%clk 10:00]",
+            "[%clk 0:10:00] and text",
+            "[%eval 0.17] [%clk 0:03:00]",
+            "[%clk 1234567:00:00]",
+        ] {
+            assert!(!is_plain_clock(other.as_bytes()), "{other}");
+        }
+        assert_eq!(malformed("[%clk 0:60:00]").len(), 1);
+    }
 
     fn sq(s: &str) -> Square {
         parse_square(s).unwrap()
