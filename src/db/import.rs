@@ -29,9 +29,9 @@ use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{CHUNK_BYTES, CHUNK_GAMES, Event, Open, map_game_chunks};
-use crate::notation::reader::read_games;
+use crate::notation::reader::GameSplitter;
 // The preparation of a game is shared with the datasets (`crate::record`).
-pub(crate) use crate::record::{Prepared, diagnostics_json, prepare, prepare_bytes};
+pub(crate) use crate::record::{Prepared, diagnostics_json, prepare_bytes};
 
 /// What an import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -692,9 +692,10 @@ impl Database {
             }
             Ok::<_, DbError>(())
         };
-        for item in read_games(input) {
-            let (text, game) = match item {
-                Ok(read) => read,
+        let mut splitter = GameSplitter::new(input);
+        while let Some(next) = splitter.next_game() {
+            let game = match next {
+                Ok(game) => game,
                 Err(e) => {
                     // The games read before the error stay.
                     store(&mut chunk, &mut importer)?;
@@ -705,12 +706,13 @@ impl Database {
                     });
                 }
             };
-            bytes += text.raw.len();
+            bytes += game.raw.len();
+            // Replayed as read, as `import_files` does: no tree of the moves.
             chunk.push(Read {
-                number: text.number,
+                number: game.number,
                 packed: PackedText::Own(None),
-                prepared: prepare(&registry, source, &text, game),
-                raw: text.raw,
+                prepared: prepare_bytes(&registry, source, &game),
+                raw: game.raw.to_vec(),
             });
             if chunk.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES {
                 store(&mut chunk, &mut importer)?;

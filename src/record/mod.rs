@@ -171,6 +171,7 @@ pub(crate) struct LineTexts {
 /// Reads, replays and hashes one game for storage (the database's form:
 /// no move text, which the packed line gives back when asked for; SAN
 /// needs a legal-move count per move, most of an import's cost).
+#[cfg(test)]
 pub(crate) fn prepare(registry: &Registry, source: &str, text: &GameText, game: Game) -> Prepared {
     prepare_with(registry, source, text, game, LineTexts::default())
 }
