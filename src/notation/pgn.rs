@@ -376,7 +376,15 @@ fn loose_tag_pair(input: &str) -> (usize, Option<(String, String)>) {
 }
 
 fn is_delimiter(c: char) -> bool {
-    c.is_whitespace() || matches!(c, '{' | '}' | '(' | ')' | ';' | '$' | '[' | ']' | '"')
+    c.is_whitespace() || (c.is_ascii() && is_delimiter_mark(c as u8))
+}
+
+/// The delimiters of [`is_delimiter`] that are not white space.
+const fn is_delimiter_mark(b: u8) -> bool {
+    matches!(
+        b,
+        b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
+    )
 }
 
 /// An ASCII byte that is white space as `char::is_whitespace` says (tab,
@@ -397,12 +405,7 @@ const TOKEN_BYTES: [u8; 256] = {
         let byte = b as u8;
         table[b] = if byte >= 0x80 {
             NOT_ASCII
-        } else if is_space_byte(byte)
-            || matches!(
-                byte,
-                b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
-            )
-        {
+        } else if is_space_byte(byte) || is_delimiter_mark(byte) {
             TOKEN_END
         } else {
             TOKEN_PART

@@ -1564,6 +1564,16 @@ mod tests {
     use super::*;
     use crate::rules::Variant;
 
+    /// A repeatable sequence of pseudo-random numbers from `seed`.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// The attacks found at once agree with the attack test, square by
     /// square, for both sides, along random games of every variant that
     /// has them (play rules included: their piece moves may take the
@@ -1571,13 +1581,7 @@ mod tests {
     /// king on the board.
     #[test]
     fn attack_maps_agree_with_the_attack_test() {
-        let mut seed = 0x3C6E_F372_FE94_F82B_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x3C6E_F372_FE94_F82B_u64);
         let mut maps = 0;
         for variant in Variant::builtin() {
             if variant.tables().width != Width::W64 {
@@ -1622,13 +1626,7 @@ mod tests {
     /// covered by the result checks of the sample games).
     #[test]
     fn moves_to_a_square_are_those_of_the_full_generation() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15_u64);
         let mut positions = 0;
         let mut quick_answers = 0;
         for variant in Variant::builtin() {
