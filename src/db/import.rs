@@ -28,7 +28,7 @@ use super::reimport::{self, Replaced, StoredInvalid};
 use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
-use crate::notation::parallel::{CHUNK_BYTES, CHUNK_GAMES, Event, Open, map_game_chunks};
+use crate::notation::parallel::{Event, Open, chunk_is_whole, map_game_chunks};
 use crate::notation::reader::GameSplitter;
 // The preparation of a game is shared with the datasets (`crate::record`).
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare_bytes};
@@ -714,7 +714,7 @@ impl Database {
                 prepared: prepare_bytes(&registry, source, &game),
                 raw: game.raw.to_vec(),
             });
-            if chunk.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES {
+            if chunk_is_whole(chunk.len(), bytes) {
                 store(&mut chunk, &mut importer)?;
                 bytes = 0;
             }

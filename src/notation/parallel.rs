@@ -23,6 +23,14 @@ use super::reader::{GameBytes, GameSplitter, GameText};
 pub const CHUNK_GAMES: usize = 64;
 /// Bytes per chunk, about: a chunk is closed once it holds this many.
 pub const CHUNK_BYTES: usize = 256 * 1024;
+/// Whether a chunk of `games` games and `bytes` bytes is whole: every
+/// splitting of the inputs into chunks (by the workers, in the calling
+/// thread, or by a caller that reads one input itself) closes a chunk
+/// there, so that work done per chunk gives the same results.
+pub fn chunk_is_whole(games: usize, bytes: usize) -> bool {
+    games >= CHUNK_GAMES || bytes >= CHUNK_BYTES
+}
+
 /// Chunks in flight per worker, done or not.
 pub const WINDOW_PER_JOB: u64 = 4;
 
@@ -195,7 +203,7 @@ fn map_in_place<T, E>(
                 Ok(game) => {
                     bytes += game.raw.len();
                     chunk.push(work(input, &game));
-                    if finish.is_none() || chunk.len() >= CHUNK_GAMES || bytes >= CHUNK_BYTES {
+                    if finish.is_none() || chunk_is_whole(chunk.len(), bytes) {
                         hand_on(input, &mut chunk, take)?;
                         bytes = 0;
                     }
@@ -344,7 +352,7 @@ impl<'a> Splitting<'a> {
             };
             let input = *input;
             let (mut texts, mut bytes, mut ended) = (Vec::new(), 0, false);
-            while texts.len() < CHUNK_GAMES && bytes < CHUNK_BYTES {
+            while !chunk_is_whole(texts.len(), bytes) {
                 match splitter.next() {
                     Some(Ok(text)) => {
                         bytes += text.raw.len();
