@@ -479,13 +479,13 @@ fn register_functions(conn: &Connection) -> Result<(), DbError> {
 }
 
 /// The SQL functions that read framed originals (`original`):
-/// `xpgn_original(frame, value, frame_value)`, a game's value, or a framed
-/// game's text behind `original::PLAIN` (`frame_value` may be NULL when
-/// `xpgn_frame_at_hand(frame)` says the thread has the frame at hand);
+/// `xpgn_original(game, frame, value, frame_value)`, a game's value, or a
+/// framed game's text behind `original::PLAIN` (`frame_value` may be NULL
+/// when `xpgn_frame_at_hand(frame)` says the thread has the frame at hand;
+/// an error names the game);
 /// `xpgn_text_tags(value)`, the JSON array of the tag pairs of the text
 /// that value gives (`tags::text_tags`).
 fn register_original_functions(conn: &Connection) -> Result<(), DbError> {
-    let fail = |e: original::UnpackError| rusqlite::Error::UserFunctionError(Box::new(e));
     fn blob<'a>(
         ctx: &'a rusqlite::functions::Context<'_>,
         i: usize,
@@ -496,12 +496,15 @@ fn register_original_functions(conn: &Connection) -> Result<(), DbError> {
     }
     // Not deterministic: what they give depends on the frame at hand.
     let flags = FunctionFlags::SQLITE_UTF8;
-    conn.create_scalar_function("xpgn_original", 3, flags, move |ctx| {
-        let stored = blob(ctx, 1)?.unwrap_or_default();
-        let Some(frame) = ctx.get::<Option<i64>>(0)? else {
+    conn.create_scalar_function("xpgn_original", 4, flags, move |ctx| {
+        let stored = blob(ctx, 2)?.unwrap_or_default();
+        let Some(frame) = ctx.get::<Option<i64>>(1)? else {
             return Ok(stored.to_vec());
         };
-        let text = original::framed_text(frame, stored, blob(ctx, 2)?).map_err(fail)?;
+        let text = original::framed_text(frame, stored, blob(ctx, 3)?).map_err(|source| {
+            let game = ctx.get::<i64>(0).unwrap_or_default();
+            rusqlite::Error::UserFunctionError(Box::new(DbError::Original { game, source }))
+        })?;
         let mut out = Vec::with_capacity(1 + text.len());
         out.push(original::PLAIN);
         out.extend_from_slice(&text);

@@ -136,7 +136,7 @@ pub(crate) const SOLO_BYTES: usize = 16 * 1024;
 /// [`ORIGINAL_SQL`] as a literal, for other SQL built at compile time.
 macro_rules! original_sql {
     () => {
-        "xpgn_original(g.frame, g.original_zstd, \
+        "xpgn_original(g.id, g.frame, g.original_zstd, \
          CASE WHEN g.frame IS NULL OR xpgn_frame_at_hand(g.frame) THEN NULL \
          ELSE (SELECT f.frame FROM original_frames f WHERE f.id = g.frame) END)"
     };

@@ -1269,6 +1269,32 @@ fn games_stored_in_frames_keep_every_tag_and_text() {
     assert_eq!(String::from_utf8_lossy(&original.stdout), text);
 }
 
+/// A frame gone from the database: reading a game of it says which game
+/// and what is missing, without a panic.
+#[test]
+fn a_missing_frame_names_the_game_that_needs_it() {
+    let dir = temp("frame-gone");
+    let db = imported(&dir, "g", PATTERN_GAMES);
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute_batch("DELETE FROM original_frames")
+        .unwrap();
+    for args in [
+        vec!["export", "--db", db.as_str(), "--original"],
+        vec!["query", "--db", db.as_str(), "--tag", "ECO=B"],
+    ] {
+        let o = xpgn(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains(
+                "game 1: the stored original text does not decompress: frame 1 is missing"
+            ),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn moves_take_move_numbers_and_any_notation() {
     let dir = temp("moves");
