@@ -214,7 +214,7 @@ pub(crate) fn pack_frames<'a>(texts: impl IntoIterator<Item = &'a [u8]>) -> Fram
     let mut content = Vec::new();
     let close = |content: &mut Vec<u8>, frames: &mut Vec<Vec<u8>>| {
         if !content.is_empty() {
-            frames.push(pack(content));
+            frames.push(pack_shared(content));
             content.clear();
         }
     };
@@ -299,6 +299,7 @@ thread_local! {
     /// One context per thread, reused: creating one costs more than
     /// compressing a game.
     static COMPRESSOR: RefCell<Option<Compressor<'static>>> = const { RefCell::new(None) };
+    static SHARED_COMPRESSOR: RefCell<Option<Compressor<'static>>> = const { RefCell::new(None) };
     static DECOMPRESSOR: RefCell<Option<Decompressor<'static>>> = const { RefCell::new(None) };
 }
 
@@ -320,7 +321,30 @@ pub fn pack(raw: &[u8]) -> Vec<u8> {
     })
 }
 
-/// The original bytes of a stored value written by [`pack`].
+/// The stored form of a frame of several games' texts, `content`.
+///
+/// Compressed without the dictionary: a frame's games give its compressor
+/// their own history, and loading the dictionary's tables for each frame
+/// cost a third of the compression time, for 11 bytes a game (344 against
+/// 355 on 5,293 real games). The dictionary's reader reads such a frame
+/// too: its matches reach only the frame's own bytes.
+///
+/// # Panics
+/// Only if Zstandard cannot allocate its context (out of memory).
+fn pack_shared(content: &[u8]) -> Vec<u8> {
+    SHARED_COMPRESSOR.with(|c| {
+        let mut c = c.borrow_mut();
+        let compressor = c.get_or_insert_with(|| {
+            Compressor::new(LEVEL).expect("a Zstandard context is allocated")
+        });
+        compressor
+            .compress(content)
+            .expect("Zstandard compresses into a buffer of its bound")
+    })
+}
+
+/// The original bytes of a stored value written by [`pack`] or
+/// [`pack_frames`].
 ///
 /// # Errors
 /// A value that is not such a frame.
@@ -819,6 +843,21 @@ mod tests {
             }
             prop_assert!(per_frame.iter().all(|&n| n > 0 && n <= FRAME_BYTES));
         }
+    }
+
+    #[test]
+    fn shared_frames_need_no_dictionary() {
+        // Text the dictionary holds nearly whole: packed against it, the
+        // frame would refer to it and not decompress alone.
+        let texts: Vec<&[u8]> = vec![
+            b"[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/abcdefgh\"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n",
+            b"[Event \"Rated Bullet game\"]\n[Site \"https://lichess.org/hgfedcba\"]\n1. d4 d5 2. c4 e6 3. Nc3 Nf6 0-1\n\n",
+        ];
+        let framed = pack_frames(texts.iter().copied());
+        assert_eq!(framed.frames.len(), 1);
+        let alone = zstd::bulk::decompress(&framed.frames[0], FRAME_BYTES).unwrap();
+        assert_eq!(alone, texts.concat());
+        assert_eq!(unpack(&framed.frames[0]).unwrap(), texts.concat());
     }
 
     #[test]

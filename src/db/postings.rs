@@ -87,15 +87,16 @@ fn get_small(blob: &[u8], at: &mut usize) -> Option<u64> {
 
 /// Sorts `entries`, given by game and ply, into buckets, in bucket
 /// order: per bucket its entries by key, game and ply.
-fn sorted_by_bucket(entries: Vec<Posting>) -> Vec<(i64, Vec<Posting>)> {
+fn sorted_by_bucket(entries: Vec<Posting>) -> ByBucket {
     let Some(&first) = entries.first() else {
-        return Vec::new();
+        return ByBucket::default();
     };
     // A counting sort by bucket, then each bucket's few entries by key:
     // linear, where a comparison sort of a whole batch is not. Both are
     // stable, so entries of one key stay by game and ply as they came,
     // and only keys are compared; entries that did not come in that order
-    // are put in it.
+    // are put in it. The buckets stay slices of one vector: a batch's
+    // entries are most of an import's memory, and are held once.
     let in_order = entries.is_sorted_by_key(|p| (p.game, p.ply));
     let buckets = 1usize << BUCKET_BITS;
     let mut starts = vec![0usize; buckets + 1];
@@ -112,20 +113,38 @@ fn sorted_by_bucket(entries: Vec<Posting>) -> Vec<(i64, Vec<Posting>)> {
         sorted[next[b]] = p;
         next[b] += 1;
     }
-    let mut out = Vec::new();
+    let mut runs = Vec::new();
     for b in 0..buckets {
-        let run = &mut sorted[starts[b]..starts[b + 1]];
-        if run.is_empty() {
+        let (start, end) = (starts[b], starts[b + 1]);
+        if start == end {
             continue;
         }
+        let run = &mut sorted[start..end];
         if in_order {
             run.sort_by_key(|p| p.key);
         } else {
             run.sort_unstable();
         }
-        out.push((b as i64, run.to_vec()));
+        runs.push((b as i64, start..end));
     }
-    out
+    ByBucket { sorted, runs }
+}
+
+/// A batch's entries sorted by bucket, then key, game and ply, with the
+/// range of each bucket that has any.
+#[derive(Default)]
+struct ByBucket {
+    sorted: Vec<Posting>,
+    runs: Vec<(i64, std::ops::Range<usize>)>,
+}
+
+impl ByBucket {
+    /// Each bucket with its entries, in bucket order.
+    fn iter(&self) -> impl Iterator<Item = (i64, &[Posting])> {
+        self.runs
+            .iter()
+            .map(|(b, range)| (*b, &self.sorted[range.clone()]))
+    }
 }
 
 /// The raw width of the key steps of a blob whose keys run from `first`
@@ -382,8 +401,8 @@ pub fn pieces(
 /// order, with the number of entries of each.
 pub fn group(entries: Vec<Posting>) -> Vec<(i64, usize, Vec<u8>)> {
     sorted_by_bucket(entries)
-        .into_iter()
-        .map(|(b, run)| (b, run.len(), encode(&run)))
+        .iter()
+        .map(|(b, run)| (b, run.len(), encode(run)))
         .collect()
 }
 
@@ -519,8 +538,8 @@ pub(crate) fn store_batch(
     entries: Vec<Posting>,
     fit: PageFit,
 ) -> Result<(), DbError> {
-    for (bucket, run) in sorted_by_bucket(entries) {
-        store_pieces(conn, bucket, batch, &run, fit)?;
+    for (bucket, run) in sorted_by_bucket(entries).iter() {
+        store_pieces(conn, bucket, batch, run, fit)?;
     }
     Ok(())
 }
@@ -642,9 +661,9 @@ pub(crate) mod legacy {
         let mut insert = conn.prepare_cached(
             "INSERT INTO position_postings (bucket, batch, entries) VALUES (?1, ?2, ?3)",
         )?;
-        for (bucket, run) in sorted_by_bucket(entries) {
+        for (bucket, run) in sorted_by_bucket(entries).iter() {
             let mut blob = Vec::with_capacity(run.len() * ENTRY);
-            for p in &run {
+            for p in run {
                 blob.extend_from_slice(&p.key.to_le_bytes());
                 blob.extend_from_slice(&p.game.to_le_bytes());
                 blob.extend_from_slice(&p.ply.to_le_bytes());
