@@ -30,7 +30,7 @@
 //! text read is always the text imported.
 //!
 //! Since schema 12 an import stores the texts of consecutive games
-//! together: one Zstandard frame (against the same dictionary) of up to
+//! together: one Zstandard frame (without the dictionary) of up to
 //! 32 KB of text, a row of `original_frames`, and each game's value is
 //! only where its text stands in the frame (the byte 0x02, its offset and
 //! length) with the frame's id in `games.frame`. Games share their tag
