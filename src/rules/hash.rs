@@ -84,16 +84,20 @@ impl Position {
         if self.state.turn == Color::Black {
             h ^= mix(TURN);
         }
-        if !self.state.castling.is_none() {
-            for c in Color::BOTH {
-                let ci = c.index() as u64;
-                if let Some(code) = stage_code(self.state.castling.king[c.index()]) {
-                    h ^= mix(CASTLE_KING | ci << 16 | code);
-                }
-                for (p, &stage) in self.state.castling.partners[c.index()].iter().enumerate() {
-                    if let Some(code) = stage_code(stage) {
-                        h ^= mix(CASTLE_PARTNER | ci << 20 | (p as u64) << 16 | code);
-                    }
+        // Only the variant's partners can be anything but moved: the key
+        // reads those, not the whole fixed-size table.
+        let castling = &self.state.castling;
+        for c in Color::BOTH {
+            let ci = c.index() as u64;
+            if let Some(code) = stage_code(castling.king[c.index()]) {
+                h ^= mix(CASTLE_KING | ci << 16 | code);
+            }
+            let (ours, unused) =
+                castling.partners[c.index()].split_at(self.tables().partners[c.index()].len());
+            debug_assert!(unused.iter().all(|&s| s == Stage::Moved));
+            for (p, &stage) in ours.iter().enumerate() {
+                if let Some(code) = stage_code(stage) {
+                    h ^= mix(CASTLE_PARTNER | ci << 20 | (p as u64) << 16 | code);
                 }
             }
         }
