@@ -91,13 +91,10 @@ fn sorted_by_bucket(entries: Vec<Posting>) -> ByBucket {
     let Some(&first) = entries.first() else {
         return ByBucket::default();
     };
-    // A counting sort by bucket, then each bucket's few entries by key:
-    // linear, where a comparison sort of a whole batch is not. Both are
-    // stable, so entries of one key stay by game and ply as they came,
-    // and only keys are compared; entries that did not come in that order
-    // are put in it. The buckets stay slices of one vector: a batch's
-    // entries are most of an import's memory, and are held once.
-    let in_order = entries.is_sorted_by_key(|p| (p.game, p.ply));
+    // A counting sort by bucket, then each bucket's few entries: linear,
+    // where a comparison sort of a whole batch is not. The buckets stay
+    // slices of one vector: a batch's entries are most of an import's
+    // memory, and are held once.
     let buckets = 1usize << BUCKET_BITS;
     let mut starts = vec![0usize; buckets + 1];
     for p in &entries {
@@ -119,12 +116,10 @@ fn sorted_by_bucket(entries: Vec<Posting>) -> ByBucket {
         if start == end {
             continue;
         }
-        let run = &mut sorted[start..end];
-        if in_order {
-            run.sort_by_key(|p| p.key);
-        } else {
-            run.sort_unstable();
-        }
+        // By key, game and ply: no two entries of a batch share a game
+        // and a ply, so this is also the order a stable sort by key alone
+        // gives entries that came by game and ply.
+        sorted[start..end].sort_unstable();
         runs.push((b as i64, start..end));
     }
     ByBucket { sorted, runs }
