@@ -840,7 +840,7 @@ mod tests {
                     // Few buckets, many buckets, or one shared key.
                     key: match kind {
                         0 => 42,
-                        1 | 2 => (bits % 4) << 62 | bits % 1000,
+                        1 | 2 => ((bits % 4) << 62) | (bits % 1000),
                         _ => bits,
                     },
                     game,
