@@ -88,22 +88,58 @@ enum KeyIndex {
     /// Built from the lines read.
     Map(HashMap<u64, u32, BuildHasherDefault<KeyHasher>>),
     /// The built-in table ([`CHESS_TABLE`]) as it is in the binary: the
-    /// index is the slot. Nothing is built at start-up.
-    Table(&'static [u8]),
+    /// index is the slot. Only its [`KeyFilter`] is built at start-up.
+    Table(&'static [u8], KeyFilter),
+}
+
+/// One bit for each of 65,536 groups of keys, set when the table holds a
+/// key of the group: 8 KB that stay in the nearest cache, where a probe
+/// of the 192 KB table mostly went to memory. Most positions of a game
+/// are in no book, and with 3,807 lines about 94% of those are told so
+/// by their bit alone.
+#[derive(Clone, Debug)]
+struct KeyFilter(Box<[u64]>);
+
+impl KeyFilter {
+    const BITS: u32 = 16;
+
+    fn group(key: u64) -> usize {
+        // Other bits than those `home_slot` reads.
+        (key.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> (64 - Self::BITS)) as usize
+    }
+
+    fn of(table: &[u8]) -> KeyFilter {
+        let mut bits = vec![0u64; (1 << Self::BITS) / 64].into_boxed_slice();
+        for entry in table.chunks_exact(TABLE_ENTRY) {
+            let key = entry_key(entry);
+            if key != EMPTY_SLOT {
+                let g = Self::group(key);
+                bits[g / 64] |= 1 << (g % 64);
+            }
+        }
+        KeyFilter(bits)
+    }
+
+    fn may_hold(&self, key: u64) -> bool {
+        let g = Self::group(key);
+        self.0[g / 64] & (1 << (g % 64)) != 0
+    }
 }
 
 impl KeyIndex {
     fn get(&self, key: u64) -> Option<u32> {
         match self {
             KeyIndex::Map(map) => map.get(&key).copied(),
-            KeyIndex::Table(table) => table_slot(table, key),
+            KeyIndex::Table(table, filter) => {
+                filter.may_hold(key).then(|| table_slot(table, key))?
+            }
         }
     }
 
     fn len(&self) -> usize {
         match self {
             KeyIndex::Map(map) => map.len(),
-            KeyIndex::Table(table) => table
+            KeyIndex::Table(table, _) => table
                 .chunks_exact(TABLE_ENTRY)
                 .filter(|entry| entry_key(entry) != EMPTY_SLOT)
                 .count(),
@@ -231,7 +267,7 @@ impl OpeningBook {
         Some(OpeningBook {
             variant: Variant::chess(),
             names: Names::Builtin,
-            by_key: KeyIndex::Table(CHESS_TABLE),
+            by_key: KeyIndex::Table(CHESS_TABLE, KeyFilter::of(CHESS_TABLE)),
         })
     }
 
@@ -529,6 +565,31 @@ mod tests {
         for key in (1..2_000u64).map(|k| k.wrapping_mul(0x2545_F491_4F6C_DD1D)) {
             assert_eq!(kept.by_key_only(key), replayed.by_key_only(key), "{key}");
         }
+    }
+
+    #[test]
+    fn the_key_filter_passes_every_key_of_the_table_and_few_others() {
+        let filter = KeyFilter::of(CHESS_TABLE);
+        let index = KeyIndex::Table(CHESS_TABLE, filter.clone());
+        for (slot, entry) in CHESS_TABLE.chunks_exact(TABLE_ENTRY).enumerate() {
+            let key = entry_key(entry);
+            if key != EMPTY_SLOT {
+                assert!(filter.may_hold(key));
+                assert_eq!(index.get(key), Some(slot as u32));
+            }
+        }
+        // Keys the table lacks: the filter answers for itself, and lets
+        // through only a few.
+        let mut x = 0x1234_5678_9abc_def1_u64;
+        let mut passed = 0;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            assert_eq!(index.get(x), table_slot(CHESS_TABLE, x));
+            passed += usize::from(filter.may_hold(x));
+        }
+        assert!(passed < 1_000, "{passed} of 10,000 passed");
     }
 
     #[test]
