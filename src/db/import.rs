@@ -222,7 +222,7 @@ struct Batch {
     replaced: u64,
     content: Vec<u8>,
     moves: Vec<u8>,
-    postings: Vec<Posting>,
+    postings: postings::BatchPostings,
 }
 
 /// The writer of an import: stores prepared games in the order given, in
@@ -345,7 +345,7 @@ impl Importer<'_> {
         let source = self.source_id(source)?;
         let (value, frame) = self.stored_value(raw, packed, p)?;
         insert_game(&self.db.conn, id, source, (&value, frame), p)?;
-        store_line(&self.db.conn, id, p, &mut self.batch.postings)?;
+        store_line(&self.db.conn, id, p, Some(&mut self.batch.postings))?;
         if p.has_line {
             self.trees
                 .add_game(id, &p.variant, &p.keys, &p.packed, result_tag(p))?;
@@ -430,8 +430,8 @@ impl Importer<'_> {
         conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
             .execute([id])?;
         insert_game(conn, id, source, (&value, frame), p)?;
-        let mut added = Vec::new();
-        store_line(conn, id, p, &mut added)?;
+        // Its positions are in the index already or noted below.
+        store_line(conn, id, p, None)?;
         let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
         let new_keys: &[u64] = if p.has_line { &p.keys } else { &[] };
         let trees = &self.trees;
@@ -482,7 +482,7 @@ impl Importer<'_> {
                 insert.execute(params![first_game, content, moves])?;
             }
             drop(insert);
-            postings::store_batch(&self.db.conn, first, batch.postings, self.fit)?;
+            batch.postings.store(&self.db.conn, first, self.fit)?;
             self.trees.write(&self.db.conn)?;
         }
         // After the new games' rows and trees: the trees the replaced
@@ -611,12 +611,12 @@ fn result_tag(p: &Prepared) -> Option<&str> {
 }
 
 /// Stores the main line of game `id` (as far as it replays) and queues its
-/// positions for the index.
+/// positions for the index in `postings`, when given.
 fn store_line(
     conn: &Connection,
     id: i64,
     p: &Prepared,
-    postings: &mut Vec<Posting>,
+    postings: Option<&mut postings::BatchPostings>,
 ) -> Result<(), DbError> {
     if !p.has_line {
         return Ok(());
@@ -625,6 +625,9 @@ fn store_line(
     conn.prepare_cached("INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, p.packed, p.start, result])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
+    let Some(postings) = postings else {
+        return Ok(());
+    };
     // Positions past ply 65,535 (no real game) are left out of the index.
     postings.extend(
         p.keys

@@ -560,16 +560,37 @@ fn find_in_row(blob: &[u8], key: u64, out: &mut Vec<Posting>) -> Result<(), DbEr
 ///
 /// # Errors
 /// SQLite errors.
-pub(crate) fn store_batch(
-    conn: &Connection,
-    batch: i64,
-    entries: Vec<Posting>,
-    fit: PageFit,
-) -> Result<(), DbError> {
-    for (bucket, run) in sorted_by_bucket(entries).iter() {
-        store_pieces(conn, bucket, batch, run, fit)?;
+/// A batch's postings as an import gives them, each put in its bucket's
+/// list as it comes: no sort of the whole batch and no second copy of it
+/// at the end (a batch's entries are most of an import's memory).
+#[derive(Default)]
+pub(crate) struct BatchPostings {
+    buckets: Vec<Vec<Posting>>,
+}
+
+impl BatchPostings {
+    /// Adds the entries of one game.
+    pub(crate) fn extend(&mut self, entries: impl IntoIterator<Item = Posting>) {
+        if self.buckets.is_empty() {
+            self.buckets = vec![Vec::new(); 1 << BUCKET_BITS];
+        }
+        for p in entries {
+            self.buckets[bucket(p.key) as usize].push(p);
+        }
     }
-    Ok(())
+
+    /// Stores the batch `batch`, bucket by bucket: each sorted by key,
+    /// game and ply, and cut into pieces.
+    pub(crate) fn store(self, conn: &Connection, batch: i64, fit: PageFit) -> Result<(), DbError> {
+        let mut scratch = Vec::new();
+        for (b, mut run) in self.buckets.into_iter().enumerate() {
+            if !run.is_empty() {
+                sort_bucket(&mut run, &mut scratch);
+                store_pieces(conn, b as i64, batch, &run, fit)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Entries per row at most: a few hundred KB, so a position query never
@@ -800,7 +821,9 @@ mod tests {
             let fit = PageFit::of(&conn).unwrap();
             for (i, n) in [300u32, 2_000, 9_000, 40_000].into_iter().enumerate() {
                 let all = bucket_entries(n, 7 + i as u64);
-                store_batch(&conn, 1 + i as i64 * 1000, all.clone(), fit).unwrap();
+                let mut batch = BatchPostings::default();
+                batch.extend(all.clone());
+                batch.store(&conn, 1 + i as i64 * 1000, fit).unwrap();
                 let mut back: Vec<Posting> = Vec::new();
                 let mut stmt = conn
                     .prepare(
@@ -849,7 +872,21 @@ mod tests {
                 .collect();
             let mut expected = entries.clone();
             expected.sort_unstable();
+            let mut batch = BatchPostings::default();
+            batch.extend(entries.iter().copied());
             let by_bucket = sorted_by_bucket(entries);
+            // An import's batch holds the same buckets, sorted the same.
+            let mut scratch = Vec::new();
+            let mut kept = Vec::new();
+            for (b, mut run) in batch.buckets.into_iter().enumerate() {
+                if !run.is_empty() {
+                    sort_bucket(&mut run, &mut scratch);
+                    kept.push((b as i64, run));
+                }
+            }
+            let given: Vec<(i64, Vec<Posting>)> =
+                by_bucket.iter().map(|(b, run)| (b, run.to_vec())).collect();
+            prop_assert_eq!(kept, given);
             prop_assert_eq!(&by_bucket.sorted, &expected);
             let mut covered = 0;
             for (b, run) in by_bucket.iter() {
