@@ -245,6 +245,8 @@ pub struct Importer<'db> {
     unchecked: u64,
     /// The page layout the posting rows are cut to fit.
     fit: postings::PageFit,
+    /// Threads that may cut a batch's postings into rows.
+    threads: usize,
     /// The id in `sources` of each file this import stored games from.
     sources: HashMap<String, i64>,
     /// The stored opening trees, loaded as each transaction opens and
@@ -270,6 +272,7 @@ impl Database {
         let fit = postings::PageFit::of(&self.conn)?;
         Ok(Importer {
             fit,
+            threads: 1,
             sources: HashMap::new(),
             db: self,
             in_transaction: false,
@@ -482,7 +485,9 @@ impl Importer<'_> {
                 insert.execute(params![first_game, content, moves])?;
             }
             drop(insert);
-            batch.postings.store(&self.db.conn, first, self.fit)?;
+            batch
+                .postings
+                .store(&self.db.conn, first, self.fit, self.threads)?;
             self.trees.write(&self.db.conn)?;
         }
         // After the new games' rows and trees: the trees the replaced
@@ -822,6 +827,7 @@ impl Database {
     ) -> Result<(), DbError> {
         let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
+        importer.threads = jobs.max(1);
         map_game_chunks(
             inputs,
             open,

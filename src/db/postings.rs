@@ -580,17 +580,87 @@ impl BatchPostings {
     }
 
     /// Stores the batch `batch`, bucket by bucket: each sorted by key,
-    /// game and ply, and cut into pieces.
-    pub(crate) fn store(self, conn: &Connection, batch: i64, fit: PageFit) -> Result<(), DbError> {
-        let mut scratch = Vec::new();
-        for (b, mut run) in self.buckets.into_iter().enumerate() {
-            if !run.is_empty() {
-                sort_bucket(&mut run, &mut scratch);
-                store_pieces(conn, b as i64, batch, &run, fit)?;
+    /// game and ply, and cut into pieces, on up to `threads` threads (the
+    /// rows are written in bucket order whatever their number).
+    pub(crate) fn store(
+        self,
+        conn: &Connection,
+        batch: i64,
+        fit: PageFit,
+        threads: usize,
+    ) -> Result<(), DbError> {
+        let buckets: Vec<(i64, Vec<Posting>)> = self
+            .buckets
+            .into_iter()
+            .enumerate()
+            .filter(|(_, run)| !run.is_empty())
+            .map(|(b, run)| (b as i64, run))
+            .collect();
+        let mut insert = conn.prepare_cached(
+            "INSERT INTO position_postings (bucket, batch, piece, count, entries)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )?;
+        for (bucket, cut) in cut_buckets(buckets, batch, fit, threads) {
+            for (piece, count, blob) in cut {
+                insert.execute(params![bucket, batch, piece, count as i64, blob])?;
             }
         }
         Ok(())
     }
+}
+
+/// A bucket and its pieces ([`pieces`]).
+type CutBucket = (i64, Vec<(i64, usize, Vec<u8>)>);
+
+/// Each bucket's pieces once its entries are sorted, in bucket order.
+/// With more than one thread the buckets are shared out in runs of
+/// consecutive ones: at the end of an import the last batch is stored
+/// while the threads that read the games have nothing left to do.
+fn cut_buckets(
+    buckets: Vec<(i64, Vec<Posting>)>,
+    batch: i64,
+    fit: PageFit,
+    threads: usize,
+) -> Vec<CutBucket> {
+    // Below this many entries a thread costs more than it saves.
+    const SHARED_FROM: usize = 50_000;
+    let cut = |buckets: Vec<(i64, Vec<Posting>)>| -> Vec<CutBucket> {
+        let mut scratch = Vec::new();
+        buckets
+            .into_iter()
+            .map(|(b, mut run)| {
+                sort_bucket(&mut run, &mut scratch);
+                (b, pieces(b, batch, &run, fit, MOST_PER_ROW))
+            })
+            .collect()
+    };
+    let entries: usize = buckets.iter().map(|(_, run)| run.len()).sum();
+    if threads <= 1 || entries < SHARED_FROM {
+        return cut(buckets);
+    }
+    let per_thread = buckets.len().div_ceil(threads);
+    let mut shares = Vec::new();
+    let mut rest = buckets;
+    while rest.len() > per_thread {
+        let tail = rest.split_off(per_thread);
+        shares.push(rest);
+        rest = tail;
+    }
+    shares.push(rest);
+    std::thread::scope(|scope| {
+        let cut = &cut;
+        let handles: Vec<_> = shares
+            .into_iter()
+            .map(|share| scope.spawn(move || cut(share)))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .expect("cutting buckets into pieces does not panic")
+            })
+            .collect()
+    })
 }
 
 /// Entries per row at most: a few hundred KB, so a position query never
@@ -808,6 +878,52 @@ mod tests {
     /// SQLite's own account of the rows `pieces` cuts: no unused byte in
     /// any overflow page (`dbstat`), for pages of 1, 4 and 8 KiB.
     #[test]
+    fn a_batch_is_stored_the_same_on_any_number_of_threads() {
+        let rows = |threads: usize| {
+            let conn = Connection::open_in_memory().unwrap();
+            conn.execute_batch(
+                "CREATE TABLE position_postings (bucket INTEGER NOT NULL, batch INTEGER NOT NULL,
+                     piece INTEGER NOT NULL, count INTEGER NOT NULL, entries BLOB NOT NULL,
+                     PRIMARY KEY (bucket, batch, piece)) WITHOUT ROWID;",
+            )
+            .unwrap();
+            let fit = PageFit::of(&conn).unwrap();
+            let mut batch = BatchPostings::default();
+            let mut x = 0x2545_f491_4f6c_dd1d_u64;
+            // Enough entries to be shared out; one shared key (the start).
+            batch.extend((0..120_000u32).map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                Posting {
+                    key: if i % 80 == 0 { 77 } else { x },
+                    game: 1 + i / 80,
+                    ply: (i % 80) as u16,
+                }
+            }));
+            batch.store(&conn, 1, fit, threads).unwrap();
+            let mut stmt = conn
+                .prepare("SELECT bucket, piece, count, entries FROM position_postings ORDER BY bucket, piece")
+                .unwrap();
+            stmt.query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Vec<u8>>(3)?,
+                ))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>()
+        };
+        let one = rows(1);
+        assert_eq!(one.iter().map(|r| r.2).sum::<i64>(), 120_000);
+        assert_eq!(rows(2), one);
+        assert_eq!(rows(3), one);
+    }
+
+    #[test]
     fn pieces_fill_their_overflow_pages() {
         for page in [1024, 4096, 8192] {
             let conn = Connection::open_in_memory().unwrap();
@@ -823,7 +939,9 @@ mod tests {
                 let all = bucket_entries(n, 7 + i as u64);
                 let mut batch = BatchPostings::default();
                 batch.extend(all.clone());
-                batch.store(&conn, 1 + i as i64 * 1000, fit).unwrap();
+                batch
+                    .store(&conn, 1 + i as i64 * 1000, fit, 1 + i % 3)
+                    .unwrap();
                 let mut back: Vec<Posting> = Vec::new();
                 let mut stmt = conn
                     .prepare(
