@@ -208,6 +208,11 @@ pub(crate) struct Tables {
     /// (`VariantDef::has_play_rules`): moves then take the generator's
     /// general path.
     pub play_rules: bool,
+    /// Whether no waiting promotion and no king's special attack can make
+    /// a plain move's check test look beyond the moved piece and the line
+    /// it left: the variant's half of that test (`Position::gives_check`),
+    /// asked on every move played.
+    pub plain_check_test: bool,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -1362,6 +1367,7 @@ impl Tables {
             .filter(|s| s.attacks_while_unused)
             .map(|s| s.offsets.clone())
             .unwrap_or_default();
+        let special_attacks_empty = special_attacks.is_empty();
         let (pin_lines, pin_dir) = pin_tables(&geo, &groups.pin_dirs);
         let steps = ride_steps(&geo, &moves.rides, &near_sets);
         let (live_span, live_flat) = live_rides(&steps, &ray_sets, geo.area, geo.words);
@@ -1451,6 +1457,8 @@ impl Tables {
             start: OnceLock::new(),
             royal: def.royal_king,
             play_rules: def.has_play_rules(),
+            plain_check_test: special_attacks_empty
+                && !matches!(def.pawns.promotion, PromotionRule::Waiting { .. }),
             def,
             check_reach: Vec::new(),
         };
