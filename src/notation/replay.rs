@@ -601,14 +601,11 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             return;
         };
         let ply = line.next_ply;
-        match resolve_written(&line.pos, m) {
+        let failure = match resolve_written(&line.pos, m) {
             Ok(mv) => {
                 let told = self.visit.is_some() && !in_variation;
                 if told {
-                    match self.before.as_mut() {
-                        Some(before) => (**before).clone_from(&line.pos),
-                        None => self.before = Some(line.pos.clone()),
-                    }
+                    keep_before(&mut self.before, &line.pos);
                 }
                 line.pos.play_unchecked(&mv);
                 if let Some(message) = check_mark_warning(m, &line.pos) {
@@ -641,29 +638,58 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     }
                     self.last_main = Some(m.place());
                 }
+                None
             }
-            Err((kind, message)) => {
-                let readings = match (kind, in_variation) {
-                    (ReplayErrorKind::AmbiguousMove, false) => written_san(m)
-                        .map(|san| gating_readings(&line.pos, &san))
-                        .unwrap_or_default(),
-                    _ => Vec::new(),
-                };
-                if readings.len() > 1 {
-                    self.fork = Some(Box::new(Fork::new(
-                        &line.pos, readings, ply, m, locate, message,
-                    )));
-                    line.next_ply += 1;
-                } else {
-                    self.diagnostics.push(
-                        Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text()))
-                            .at_ply(ply, in_variation, m.text()),
-                    );
-                    line.dead = true;
-                    if !in_variation {
-                        self.complete = false;
-                    }
-                }
+            Err(failure) => Some(failure),
+        };
+        match failure {
+            None => line.pending = None,
+            Some(failure) => self.fail_pending(failure, locate),
+        }
+    }
+
+    /// The current line's pending move names no legal move: a fork of its
+    /// readings (an ambiguous gating move of the main line), else an error
+    /// that ends the line. Out of the way of [`Replayer::flush`], which
+    /// plays a legal move on nearly every call.
+    #[cold]
+    #[inline(never)]
+    fn fail_pending(
+        &mut self,
+        (kind, message): (ReplayErrorKind, String),
+        locate: &dyn Fn(usize) -> Location,
+    ) {
+        let in_variation = self.lines.len() > 1;
+        let line = self
+            .lines
+            .last_mut()
+            .expect("the main line is always there");
+        let Some(m) = line.pending.as_ref() else {
+            return;
+        };
+        let ply = line.next_ply;
+        let readings = match (kind, in_variation) {
+            (ReplayErrorKind::AmbiguousMove, false) => written_san(m)
+                .map(|san| gating_readings(&line.pos, &san))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if readings.len() > 1 {
+            self.fork = Some(Box::new(Fork::new(
+                &line.pos, readings, ply, m, locate, message,
+            )));
+            line.next_ply += 1;
+        } else {
+            self.diagnostics.push(
+                Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text())).at_ply(
+                    ply,
+                    in_variation,
+                    m.text(),
+                ),
+            );
+            line.dead = true;
+            if !in_variation {
+                self.complete = false;
             }
         }
         line.pending = None;
@@ -814,6 +840,17 @@ impl Fork {
             readings,
             last: m.place(),
         }
+    }
+}
+
+/// Copies `pos` into `before`, the position a visitor is told a move was
+/// played from: into the same place each ply once there is one. Out of
+/// line: only a replay with a visitor asks it, and the position is large.
+#[inline(never)]
+fn keep_before(before: &mut Option<Box<Position>>, pos: &Position) {
+    match before.as_mut() {
+        Some(before) => (**before).clone_from(pos),
+        None => *before = Some(Box::new(pos.clone())),
     }
 }
 
