@@ -696,7 +696,10 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     }
 
     /// Plays the main line's pending move in each living reading of the
-    /// fork; settles the fork when one reading is left, or none.
+    /// fork; settles the fork when one reading is left, or none. Out of
+    /// line: a fork is rare, and its positions would widen the stack of
+    /// every [`Replayer::flush`].
+    #[inline(never)]
     fn flush_forked(&mut self, locate: &dyn Fn(usize) -> Location) {
         let line = self
             .lines
