@@ -1729,6 +1729,28 @@ mod tests {
     use crate::rules::variant::Variant;
     use crate::rules::variant::file::load_toml;
 
+    /// The short check test is the variant's to allow: not where pawns
+    /// wait to promote (Courier-Spiel) or an unused king attacks with its
+    /// special move (Chaturanga), and everywhere else.
+    #[test]
+    fn the_short_check_test_is_left_out_where_waiting_pawns_or_king_attacks_count() {
+        for (name, allowed) in [
+            ("chess", true),
+            ("counsellor", true),
+            ("courier-spiel", false),
+            ("chaturanga", false),
+        ] {
+            let v = Variant::by_name(name).expect("built in");
+            let t = v.tables();
+            assert_eq!(t.plain_check_test, allowed, "{name}");
+            assert_eq!(
+                t.plain_check_test,
+                t.special_attacks.is_empty() && !v.has_waiting_promotion(),
+                "{name}"
+            );
+        }
+    }
+
     /// A 16x12 board (192 squares: four-word sets) with full and
     /// limited rides in every direction, one-way rides and a hopper-free
     /// mix of modes.
