@@ -489,6 +489,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     }
 
     /// The next move of the current line.
+    #[inline(never)]
     pub(crate) fn play(&mut self, m: M, locate: &dyn Fn(usize) -> Location) {
         if self.top().dead {
             return;
