@@ -137,14 +137,14 @@ fn variant_named(
 /// # Errors
 /// Unknown variant, or a `FEN` tag that is not a legal position of it.
 pub fn start_position(registry: &Registry, game: &Game) -> Result<Position, ReplayError> {
-    start_noting(registry, game).map(|(pos, _)| pos)
+    start_noting(registry, game).map(|(pos, _)| *pos)
 }
 
 /// [`start_position`], with warnings for a `FEN` tag read with a fix.
 fn start_noting(
     registry: &Registry,
     game: &Game,
-) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+) -> Result<(Box<Position>, Vec<Diagnostic>), ReplayError> {
     start_from_tags(
         registry,
         placed_tag(game, "Variant"),
@@ -153,12 +153,14 @@ fn start_noting(
 }
 
 /// The start position the `Variant` and `FEN` tags (values and places)
-/// give, with warnings for a `FEN` tag read with a fix.
+/// give, with warnings for a `FEN` tag read with a fix. Boxed where it is
+/// made, as the replay keeps it: a position is over a kilobyte, and every
+/// game starts here.
 pub(crate) fn start_from_tags(
     registry: &Registry,
     variant: Option<(&str, Location)>,
     fen: Option<(&str, Location)>,
-) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+) -> Result<(Box<Position>, Vec<Diagnostic>), ReplayError> {
     let variant = variant_named(registry, variant)?;
     match fen {
         Some((fen, at)) => {
@@ -176,9 +178,9 @@ pub(crate) fn start_from_tags(
                     Diagnostic::warning(DiagnosticKind::PositionString, at, format!("FEN tag: {n}"))
                 })
                 .collect();
-            Ok((pos, warnings))
+            Ok((Box::new(pos), warnings))
         }
-        None => Ok((Position::start(variant), Vec::new())),
+        None => Ok((Box::new(Position::start(variant)), Vec::new())),
     }
 }
 
@@ -463,13 +465,13 @@ struct Reading {
 impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     /// A replay from `start`; `collect` keeps the main-line moves.
     pub(crate) fn new(
-        start: Position,
+        start: Box<Position>,
         collect: bool,
         visit: Option<&'r mut MoveVisitor<'v>>,
     ) -> Replayer<'r, 'v, M> {
         Replayer {
             lines: vec![ReplayLine {
-                pos: Box::new(start),
+                pos: start,
                 pending: None,
                 next_ply: 1,
                 dead: false,
@@ -1192,7 +1194,7 @@ pub fn check_game(
     Checked {
         replay: Some(Replay {
             variant,
-            start,
+            start: *start,
             moves,
             end: *end,
         }),

@@ -225,7 +225,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
                 self.start = notes;
                 let collect = self.kept.is_some();
                 if let Some(kept) = self.kept.as_mut() {
-                    kept.start = Some(pos.clone());
+                    kept.start = Some((*pos).clone());
                 }
                 self.replayer = Some(Replayer::new(pos, collect, self.visit.take()));
             }
