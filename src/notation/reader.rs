@@ -798,9 +798,7 @@ impl Scan {
                 // can change what the scan knows: moves, numbers, NAGs and
                 // white space are passed over in a tight loop.
                 let from = i;
-                while i < line.len() && !RESULT_OR_SPECIAL[usize::from(line[i])] {
-                    i += 1;
-                }
+                i = next_stop(line, i, &RESULT_OR_SPECIAL);
                 let Some(&b) = line.get(i) else {
                     break;
                 };
@@ -985,10 +983,18 @@ impl Scan {
 }
 
 /// The first byte of `MOVETEXT_STOPS` at or after `i` (`bytes.len()` if
-/// none): four bytes a step while none is, then one by one.
+/// none).
 #[inline]
-fn next_movetext_stop(bytes: &[u8], mut i: usize) -> usize {
-    let stop = |b: u8| MOVETEXT_STOPS[usize::from(b)];
+fn next_movetext_stop(bytes: &[u8], i: usize) -> usize {
+    next_stop(bytes, i, &MOVETEXT_STOPS)
+}
+
+/// The first byte of `bytes` at or after `i` that `stops` marks
+/// (`bytes.len()` if none): four bytes a step while none is, then one by
+/// one.
+#[inline(always)]
+fn next_stop(bytes: &[u8], mut i: usize, stops: &[bool; 256]) -> usize {
+    let stop = |b: u8| stops[usize::from(b)];
     while let Some(&[a, b, c, d]) = bytes
         .get(i..i + 4)
         .and_then(|s| <&[u8; 4]>::try_from(s).ok())
@@ -1761,6 +1767,29 @@ mod tests {
             line.extend_from_slice(&body);
             line.extend_from_slice(end);
             prop_assert_eq!(tag_length(&line), tag_length_bytewise(&line));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+        /// The four-bytes-a-step search finds the first marked byte, as a
+        /// byte-by-byte one does, from any start, with either table.
+        #[test]
+        fn next_stop_finds_the_first_marked_byte(
+            bytes in proptest::collection::vec(
+                prop::sample::select(vec![b'a', b'1', b'-', b'/', b'*', b' ', b'{', b'(', b'\n', b'\r', b'[', b'%']),
+                0..40,
+            ),
+            from in 0usize..44,
+        ) {
+            let from = from.min(bytes.len());
+            for stops in [&RESULT_OR_SPECIAL, &MOVETEXT_STOPS] {
+                let bytewise = bytes[from..]
+                    .iter()
+                    .position(|&b| stops[usize::from(b)])
+                    .map_or(bytes.len(), |j| from + j);
+                prop_assert_eq!(next_stop(&bytes, from, stops), bytewise);
+            }
         }
     }
 }

@@ -137,14 +137,14 @@ fn variant_named(
 /// # Errors
 /// Unknown variant, or a `FEN` tag that is not a legal position of it.
 pub fn start_position(registry: &Registry, game: &Game) -> Result<Position, ReplayError> {
-    start_noting(registry, game).map(|(pos, _)| pos)
+    start_noting(registry, game).map(|(pos, _)| *pos)
 }
 
 /// [`start_position`], with warnings for a `FEN` tag read with a fix.
 fn start_noting(
     registry: &Registry,
     game: &Game,
-) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+) -> Result<(Box<Position>, Vec<Diagnostic>), ReplayError> {
     start_from_tags(
         registry,
         placed_tag(game, "Variant"),
@@ -153,12 +153,14 @@ fn start_noting(
 }
 
 /// The start position the `Variant` and `FEN` tags (values and places)
-/// give, with warnings for a `FEN` tag read with a fix.
+/// give, with warnings for a `FEN` tag read with a fix. Boxed where it is
+/// made, as the replay keeps it: a position is over a kilobyte, and every
+/// game starts here.
 pub(crate) fn start_from_tags(
     registry: &Registry,
     variant: Option<(&str, Location)>,
     fen: Option<(&str, Location)>,
-) -> Result<(Position, Vec<Diagnostic>), ReplayError> {
+) -> Result<(Box<Position>, Vec<Diagnostic>), ReplayError> {
     let variant = variant_named(registry, variant)?;
     match fen {
         Some((fen, at)) => {
@@ -176,9 +178,9 @@ pub(crate) fn start_from_tags(
                     Diagnostic::warning(DiagnosticKind::PositionString, at, format!("FEN tag: {n}"))
                 })
                 .collect();
-            Ok((pos, warnings))
+            Ok((Box::new(pos), warnings))
         }
-        None => Ok((Position::start(variant), Vec::new())),
+        None => Ok((Box::new(Position::start(variant)), Vec::new())),
     }
 }
 
@@ -463,13 +465,13 @@ struct Reading {
 impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     /// A replay from `start`; `collect` keeps the main-line moves.
     pub(crate) fn new(
-        start: Position,
+        start: Box<Position>,
         collect: bool,
         visit: Option<&'r mut MoveVisitor<'v>>,
     ) -> Replayer<'r, 'v, M> {
         Replayer {
             lines: vec![ReplayLine {
-                pos: Box::new(start),
+                pos: start,
                 pending: None,
                 next_ply: 1,
                 dead: false,
@@ -489,6 +491,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     }
 
     /// The next move of the current line.
+    #[inline(never)]
     pub(crate) fn play(&mut self, m: M, locate: &dyn Fn(usize) -> Location) {
         if self.top().dead {
             return;
@@ -601,14 +604,11 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             return;
         };
         let ply = line.next_ply;
-        match resolve_written(&line.pos, m) {
+        let failure = match resolve_written(&line.pos, m) {
             Ok(mv) => {
                 let told = self.visit.is_some() && !in_variation;
                 if told {
-                    match self.before.as_mut() {
-                        Some(before) => (**before).clone_from(&line.pos),
-                        None => self.before = Some(line.pos.clone()),
-                    }
+                    keep_before(&mut self.before, &line.pos);
                 }
                 line.pos.play_unchecked(&mv);
                 if let Some(message) = check_mark_warning(m, &line.pos) {
@@ -641,36 +641,68 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     }
                     self.last_main = Some(m.place());
                 }
+                None
             }
-            Err((kind, message)) => {
-                let readings = match (kind, in_variation) {
-                    (ReplayErrorKind::AmbiguousMove, false) => written_san(m)
-                        .map(|san| gating_readings(&line.pos, &san))
-                        .unwrap_or_default(),
-                    _ => Vec::new(),
-                };
-                if readings.len() > 1 {
-                    self.fork = Some(Box::new(Fork::new(
-                        &line.pos, readings, ply, m, locate, message,
-                    )));
-                    line.next_ply += 1;
-                } else {
-                    self.diagnostics.push(
-                        Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text()))
-                            .at_ply(ply, in_variation, m.text()),
-                    );
-                    line.dead = true;
-                    if !in_variation {
-                        self.complete = false;
-                    }
-                }
+            Err(failure) => Some(failure),
+        };
+        match failure {
+            None => line.pending = None,
+            Some(failure) => self.fail_pending(failure, locate),
+        }
+    }
+
+    /// The current line's pending move names no legal move: a fork of its
+    /// readings (an ambiguous gating move of the main line), else an error
+    /// that ends the line. Out of the way of [`Replayer::flush`], which
+    /// plays a legal move on nearly every call.
+    #[cold]
+    #[inline(never)]
+    fn fail_pending(
+        &mut self,
+        (kind, message): (ReplayErrorKind, String),
+        locate: &dyn Fn(usize) -> Location,
+    ) {
+        let in_variation = self.lines.len() > 1;
+        let line = self
+            .lines
+            .last_mut()
+            .expect("the main line is always there");
+        let Some(m) = line.pending.as_ref() else {
+            return;
+        };
+        let ply = line.next_ply;
+        let readings = match (kind, in_variation) {
+            (ReplayErrorKind::AmbiguousMove, false) => written_san(m)
+                .map(|san| gating_readings(&line.pos, &san))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        if readings.len() > 1 {
+            self.fork = Some(Box::new(Fork::new(
+                &line.pos, readings, ply, m, locate, message,
+            )));
+            line.next_ply += 1;
+        } else {
+            self.diagnostics.push(
+                Diagnostic::error(kind, m.at(locate), format!("`{}`: {message}", m.text())).at_ply(
+                    ply,
+                    in_variation,
+                    m.text(),
+                ),
+            );
+            line.dead = true;
+            if !in_variation {
+                self.complete = false;
             }
         }
         line.pending = None;
     }
 
     /// Plays the main line's pending move in each living reading of the
-    /// fork; settles the fork when one reading is left, or none.
+    /// fork; settles the fork when one reading is left, or none. Out of
+    /// line: a fork is rare, and its positions would widen the stack of
+    /// every [`Replayer::flush`].
+    #[inline(never)]
     fn flush_forked(&mut self, locate: &dyn Fn(usize) -> Location) {
         let line = self
             .lines
@@ -814,6 +846,17 @@ impl Fork {
             readings,
             last: m.place(),
         }
+    }
+}
+
+/// Copies `pos` into `before`, the position a visitor is told a move was
+/// played from: into the same place each ply once there is one. Out of
+/// line: only a replay with a visitor asks it, and the position is large.
+#[inline(never)]
+fn keep_before(before: &mut Option<Box<Position>>, pos: &Position) {
+    match before.as_mut() {
+        Some(before) => (**before).clone_from(pos),
+        None => *before = Some(Box::new(pos.clone())),
     }
 }
 
@@ -1151,7 +1194,7 @@ pub fn check_game(
     Checked {
         replay: Some(Replay {
             variant,
-            start,
+            start: *start,
             moves,
             end: *end,
         }),

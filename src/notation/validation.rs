@@ -31,8 +31,10 @@ pub struct Validation {
     /// The result the game records: its termination marker, else its
     /// `Result` tag.
     pub result: Option<String>,
-    /// What a replaying validator ([`Validator::replaying`]) keeps besides.
-    pub kept: Option<Kept>,
+    /// What a replaying validator ([`Validator::replaying`]) keeps besides;
+    /// boxed, as `end` is: it holds a position, and the validation of
+    /// every game is moved a few times, kept or not.
+    pub kept: Option<Box<Kept>>,
 }
 
 /// What a replaying validator keeps of a game: what a store needs of it,
@@ -142,7 +144,7 @@ pub struct Validator<'t, 'r, 'v> {
     /// The visitor of the main-line moves, until the replay starts.
     visit: Option<&'r mut MoveVisitor<'v>>,
     /// Kept when replaying ([`Validator::replaying`]).
-    kept: Option<Kept>,
+    kept: Option<Box<Kept>>,
     done: Option<Validation>,
 }
 
@@ -164,7 +166,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         visit: &'r mut MoveVisitor<'v>,
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(registry, source, Some(visit), Some(Kept::default()))
+        Validator::with(registry, source, Some(visit), Some(Box::default()))
     }
 
     /// A validator that also tells `visit` every main-line move it plays
@@ -181,7 +183,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         registry: &'r Registry,
         source: SourceNotes,
         visit: Option<&'r mut MoveVisitor<'v>>,
-        kept: Option<Kept>,
+        kept: Option<Box<Kept>>,
     ) -> Validator<'t, 'r, 'v> {
         Validator {
             registry,
@@ -223,7 +225,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
                 self.start = notes;
                 let collect = self.kept.is_some();
                 if let Some(kept) = self.kept.as_mut() {
-                    kept.start = Some(pos.clone());
+                    kept.start = Some((*pos).clone());
                 }
                 self.replayer = Some(Replayer::new(pos, collect, self.visit.take()));
             }
@@ -264,6 +266,9 @@ impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
         Flow::Continue
     }
 
+    // Inlined into the reader's movetext loop, which hands over the token
+    // in registers; the replay's play stays a call of its own.
+    #[inline]
     fn move_token(&mut self, token: MoveToken<'_, 't>) {
         if let Some(replayer) = self.replayer.as_mut() {
             let at = token.at;

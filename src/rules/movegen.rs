@@ -209,12 +209,11 @@ impl Position {
 
     fn gives_check_here<B: Bits>(&self, m: &Move, i: usize, by: Color) -> bool {
         let t = self.tables();
-        let plain = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+        let plain = t.plain_check_test
+            && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             && m.instant_promotion.is_none()
             && m.waiting_promotion.is_none()
-            && self.state.waiting_len == 0
-            && !self.variant.has_waiting_promotion()
-            && t.special_attacks.is_empty();
+            && self.state.waiting_len == 0;
         if !plain {
             return self.attacked_on::<B>(i, by, self.occupancy(), self.side(by));
         }
@@ -652,7 +651,7 @@ impl Position {
     /// Whether our piece on bit `from`, on the ray `d` from our king on
     /// bit `ki`, may go to bit `to`: unless it is pinned along that ray,
     /// and then only along the line, up to and onto the rider.
-    #[inline]
+    #[inline(always)]
     fn pin_allows<B: Bits>(&self, d: usize, ki: usize, from: usize, to: usize) -> bool {
         let t = self.tables();
         let occ = self.occupancy::<B>();

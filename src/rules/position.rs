@@ -931,9 +931,9 @@ impl Position {
         if !self.variant.0.play_rules {
             self.assert_incremental_state(m);
         }
-        if us == Color::Black {
-            self.state.fullmove_number += 1;
-        }
+        // Black's move ends a full move: added without a branch, which
+        // would alternate ply by ply.
+        self.state.fullmove_number += u32::from(us == Color::Black);
     }
 
     /// The waiting-pawn life cycle of one ply (R-CS-3..6).

@@ -647,14 +647,21 @@ impl Variant {
         (0..self.0.def.pieces.len() as u8).map(PieceKind)
     }
 
-    /// The kind with this upper-case letter.
-    #[inline]
+    /// The kind with this upper-case letter. Inlined: the replay asks it
+    /// for nearly every move it reads, and an ASCII letter is one look-up.
+    #[inline(always)]
     pub fn kind_by_letter(&self, letter: char) -> Option<PieceKind> {
         let up = letter.to_ascii_uppercase();
         if up.is_ascii_uppercase() {
             let k = self.0.kind_of_letter[usize::from(up as u8 - b'A')];
             return (k != u8::MAX).then_some(PieceKind(k));
         }
+        self.kind_by_other_letter(up)
+    }
+
+    /// [`Variant::kind_by_letter`] of a letter outside ASCII, by a search.
+    #[inline(never)]
+    fn kind_by_other_letter(&self, up: char) -> Option<PieceKind> {
         self.kinds().find(|&k| self.piece_def(k).letter == up)
     }
 

@@ -208,6 +208,11 @@ pub(crate) struct Tables {
     /// (`VariantDef::has_play_rules`): moves then take the generator's
     /// general path.
     pub play_rules: bool,
+    /// Whether no waiting promotion and no king's special attack can make
+    /// a plain move's check test look beyond the moved piece and the line
+    /// it left: the variant's half of that test (`Position::gives_check`),
+    /// asked on every move played.
+    pub plain_check_test: bool,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -1362,6 +1367,7 @@ impl Tables {
             .filter(|s| s.attacks_while_unused)
             .map(|s| s.offsets.clone())
             .unwrap_or_default();
+        let special_attacks_empty = special_attacks.is_empty();
         let (pin_lines, pin_dir) = pin_tables(&geo, &groups.pin_dirs);
         let steps = ride_steps(&geo, &moves.rides, &near_sets);
         let (live_span, live_flat) = live_rides(&steps, &ray_sets, geo.area, geo.words);
@@ -1451,6 +1457,8 @@ impl Tables {
             start: OnceLock::new(),
             royal: def.royal_king,
             play_rules: def.has_play_rules(),
+            plain_check_test: special_attacks_empty
+                && !matches!(def.pawns.promotion, PromotionRule::Waiting { .. }),
             def,
             check_reach: Vec::new(),
         };
@@ -1720,6 +1728,28 @@ mod tests {
     use crate::rules::bitboard::{Bits, Wide};
     use crate::rules::variant::Variant;
     use crate::rules::variant::file::load_toml;
+
+    /// The short check test is the variant's to allow: not where pawns
+    /// wait to promote (Courier-Spiel) or an unused king attacks with its
+    /// special move (Chaturanga), and everywhere else.
+    #[test]
+    fn the_short_check_test_is_left_out_where_waiting_pawns_or_king_attacks_count() {
+        for (name, allowed) in [
+            ("chess", true),
+            ("counsellor", true),
+            ("courier-spiel", false),
+            ("chaturanga", false),
+        ] {
+            let v = Variant::by_name(name).expect("built in");
+            let t = v.tables();
+            assert_eq!(t.plain_check_test, allowed, "{name}");
+            assert_eq!(
+                t.plain_check_test,
+                t.special_attacks.is_empty() && !v.has_waiting_promotion(),
+                "{name}"
+            );
+        }
+    }
 
     /// A 16x12 board (192 squares: four-word sets) with full and
     /// limited rides in every direction, one-way rides and a hopper-free
