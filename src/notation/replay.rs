@@ -263,6 +263,37 @@ fn resolve_san_explained(
 /// before it, the move, the position after it.
 pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
 
+/// What a replay tells a caller that needs no position before a move:
+/// the move and the position after it.
+pub type AfterVisitor<'v> = dyn FnMut(&Move, &Position) + 'v;
+
+/// Who is told each main-line move, and how much.
+pub enum MoveWatch<'r, 'v> {
+    /// Told the position before the move too ([`MoveVisitor`]).
+    Both(&'r mut MoveVisitor<'v>),
+    /// Told only the move and the position after it ([`AfterVisitor`]):
+    /// the position before each move, about a kilobyte, is not copied.
+    After(&'r mut AfterVisitor<'v>),
+}
+
+impl MoveWatch<'_, '_> {
+    fn wants_before(&self) -> bool {
+        matches!(self, MoveWatch::Both(_))
+    }
+
+    /// Tells one move; `before` is read only by a [`MoveWatch::Both`].
+    fn tell(&mut self, before: Option<&Position>, m: &Move, after: &Position) {
+        match self {
+            MoveWatch::Both(visit) => {
+                if let Some(before) = before {
+                    visit(before, m, after);
+                }
+            }
+            MoveWatch::After(visit) => visit(m, after),
+        }
+    }
+}
+
 /// A move as written, as the replayer needs it: from a [`Game`] tree
 /// ([`Node`]) or straight from the reader ([`super::validation`]).
 pub(crate) trait WrittenMove {
@@ -423,7 +454,7 @@ pub(crate) struct Replayer<'r, 'v, M> {
     /// Where the last main-line move played was written: where the
     /// result checks point.
     last_main: Option<Place>,
-    visit: Option<&'r mut MoveVisitor<'v>>,
+    visit: Option<MoveWatch<'r, 'v>>,
     /// The position before the main-line move `visit` is told about,
     /// copied into the same place each ply. Boxed, as is `fork`: a
     /// position is about a kilobyte, and the replayer is moved a few
@@ -467,7 +498,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
     pub(crate) fn new(
         start: Box<Position>,
         collect: bool,
-        visit: Option<&'r mut MoveVisitor<'v>>,
+        visit: Option<MoveWatch<'r, 'v>>,
     ) -> Replayer<'r, 'v, M> {
         Replayer {
             lines: vec![ReplayLine {
@@ -607,7 +638,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         let failure = match resolve_written(&line.pos, m) {
             Ok(mv) => {
                 let told = self.visit.is_some() && !in_variation;
-                if told {
+                if told && self.visit.as_ref().is_some_and(MoveWatch::wants_before) {
                     keep_before(&mut self.before, &line.pos);
                 }
                 line.pos.play_unchecked(&mv);
@@ -628,10 +659,8 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                         .at_ply(ply, false, m.text()),
                     );
                 }
-                if let (true, Some(visit), Some(before)) =
-                    (told, self.visit.as_mut(), self.before.as_ref())
-                {
-                    visit(before, &mv, &line.pos);
+                if let (true, Some(visit)) = (told, self.visit.as_mut()) {
+                    visit.tell(self.before.as_deref(), &mv, &line.pos);
                 }
                 line.next_ply += 1;
                 if !in_variation {
@@ -773,7 +802,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             let mut after = before.clone();
             after.play_unchecked(&mv);
             if let Some(visit) = self.visit.as_mut() {
-                visit(&before, &mv, &after);
+                visit.tell(Some(&before), &mv, &after);
             }
             if let Some(moves) = self.moves.as_mut() {
                 moves.push(mv);
@@ -1171,7 +1200,7 @@ pub fn check_game(
     };
     diagnostics.extend(notes);
     let variant = start.variant().clone();
-    let mut replayer = Replayer::new(start.clone(), true, visit);
+    let mut replayer = Replayer::new(start.clone(), true, visit.map(MoveWatch::Both));
     tell_tree(game, &mut replayer);
     let Replayed {
         end,

@@ -11,7 +11,10 @@ use std::borrow::Cow;
 use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
-use super::replay::{MoveVisitor, Place, Replayer, WrittenMove, check_result, start_from_tags};
+use super::replay::{
+    AfterVisitor, MoveVisitor, MoveWatch, Place, Replayer, WrittenMove, check_result,
+    start_from_tags,
+};
 use super::san::{CheckMark, PlainSan};
 use super::span::Location;
 use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
@@ -142,7 +145,7 @@ pub struct Validator<'t, 'r, 'v> {
     started: bool,
     replayer: Option<Replayer<'r, 'v, StreamMove<'t>>>,
     /// The visitor of the main-line moves, until the replay starts.
-    visit: Option<&'r mut MoveVisitor<'v>>,
+    visit: Option<MoveWatch<'r, 'v>>,
     /// Kept when replaying ([`Validator::replaying`]).
     kept: Option<Box<Kept>>,
     done: Option<Validation>,
@@ -166,7 +169,27 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         visit: &'r mut MoveVisitor<'v>,
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(registry, source, Some(visit), Some(Box::default()))
+        Validator::with(
+            registry,
+            source,
+            Some(MoveWatch::Both(visit)),
+            Some(Box::default()),
+        )
+    }
+
+    /// [`Validator::replaying`], telling `visit` only each move and the
+    /// position after it: the position before a move is not copied.
+    pub fn replaying_after(
+        registry: &'r Registry,
+        source: SourceNotes,
+        visit: &'r mut AfterVisitor<'v>,
+    ) -> Validator<'t, 'r, 'v> {
+        Validator::with(
+            registry,
+            source,
+            Some(MoveWatch::After(visit)),
+            Some(Box::default()),
+        )
     }
 
     /// A validator that also tells `visit` every main-line move it plays
@@ -176,13 +199,13 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         visit: &'r mut MoveVisitor<'v>,
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(registry, source, Some(visit), None)
+        Validator::with(registry, source, Some(MoveWatch::Both(visit)), None)
     }
 
     fn with(
         registry: &'r Registry,
         source: SourceNotes,
-        visit: Option<&'r mut MoveVisitor<'v>>,
+        visit: Option<MoveWatch<'r, 'v>>,
         kept: Option<Box<Kept>>,
     ) -> Validator<'t, 'r, 'v> {
         Validator {

@@ -217,10 +217,17 @@ pub(crate) fn prepare_bytes_with(
     texts: LineTexts,
 ) -> Prepared {
     let mut line = LineRecorder::new(texts);
-    let mut visit = |b: &Position, m: &Move, a: &Position| line.visit(b, m, a);
-    let mut validator = Validator::replaying(registry, game.source_notes(), &mut visit);
-    read_with(&game.text, game.start, &mut validator);
-    let validation = validator.finish();
+    let validation = if line.wants_before() {
+        let mut visit = |b: &Position, m: &Move, a: &Position| line.visit(b, m, a);
+        let mut validator = Validator::replaying(registry, game.source_notes(), &mut visit);
+        read_with(&game.text, game.start, &mut validator);
+        validator.finish()
+    } else {
+        let mut visit = |m: &Move, a: &Position| line.visit_after(m, a);
+        let mut validator = Validator::replaying_after(registry, game.source_notes(), &mut visit);
+        read_with(&game.text, game.start, &mut validator);
+        validator.finish()
+    };
     let kept = validation.kept.unwrap_or_default();
     let replayed = Replayed {
         result: validation.result,
@@ -239,6 +246,8 @@ pub(crate) fn prepare_bytes_with(
 /// coordinate texts when asked for.
 struct LineRecorder {
     keys: Vec<u64>,
+    /// Whether the first key is left for the start's ([`assemble`] has it).
+    start_left: bool,
     after_null: bool,
     san: Option<String>,
     coords: Option<String>,
@@ -248,9 +257,33 @@ impl LineRecorder {
     fn new(texts: LineTexts) -> LineRecorder {
         LineRecorder {
             keys: Vec::new(),
+            start_left: false,
             after_null: false,
             san: texts.san.then(String::new),
             coords: texts.coord.then(String::new),
+        }
+    }
+
+    /// Whether the recorder reads the position before each move (to
+    /// write its move as text); without it the replay need not copy it.
+    fn wants_before(&self) -> bool {
+        self.san.is_some() || self.coords.is_some()
+    }
+
+    /// One main-line move that led to `after`, when no text is written:
+    /// the start's key, in the first place, is filled in by [`assemble`],
+    /// which has the start.
+    fn visit_after(&mut self, m: &Move, after: &Position) {
+        if self.keys.is_empty() {
+            self.keys.push(0);
+            self.start_left = true;
+        }
+        if m.is_null() {
+            // Positions after a null move are no positions of the game (R-0-6).
+            self.after_null = true;
+        }
+        if !self.after_null && self.keys.len() <= MAX_INDEXED_PLY {
+            self.keys.push(after.key());
         }
     }
 
@@ -337,13 +370,16 @@ fn assemble(
         mut keys,
         san,
         coords,
+        start_left,
         ..
     } = recorded;
     let (mut packed, mut start, has_line) = (Vec::new(), None, game.start.is_some());
     if let Some(first) = &game.start {
-        if keys.is_empty() {
+        match keys.first_mut() {
             // A game without moves: its start is its one position.
-            keys.push(first.key());
+            None => keys.push(first.key()),
+            Some(k) if start_left => *k = first.key(),
+            Some(_) => {}
         }
         packed = packed::encode_all(&game.moves);
         // Without a `FEN` tag a game starts from its variant's start
@@ -598,6 +634,13 @@ mod tests {
             assert_eq!(streamed.hash, tree.hash, "{what}");
             assert_eq!(streamed.moves_hash, tree.moves_hash, "{what}");
             assert_eq!(streamed.opening, tree.opening, "{what}");
+            // Without the move texts the replay tells no position before
+            // a move: the keys come out the same.
+            let bare = prepare_bytes(&crate::rules::Registry::builtin(), source, &game);
+            assert_eq!(bare.keys, tree.keys, "{what}");
+            assert_eq!(bare.opening, tree.opening, "{what}");
+            assert_eq!(bare.hash, tree.hash, "{what}");
+            assert_eq!((bare.san, bare.coord), (None, None), "{what}");
         }
         n
     }
