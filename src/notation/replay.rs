@@ -259,6 +259,11 @@ fn resolve_san_explained(
     })
 }
 
+/// Plies that most games' main lines fit in: what lists kept by ply are
+/// made with room for (a game of 60 moves takes one allocation, not
+/// eight).
+pub(crate) const TYPICAL_PLIES: usize = 128;
+
 /// What a replay tells its caller about each main-line move: the position
 /// before it, the move, the position after it.
 pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
@@ -510,7 +515,9 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                 undecided: None,
             }],
             diagnostics: Vec::new(),
-            moves: collect.then(Vec::new),
+            // Room for most games' main lines at once, not grown move by
+            // move from nothing.
+            moves: collect.then(|| Vec::with_capacity(TYPICAL_PLIES)),
             plies: 0,
             null_in_main_line: false,
             complete: true,

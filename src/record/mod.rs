@@ -256,7 +256,7 @@ struct LineRecorder {
 impl LineRecorder {
     fn new(texts: LineTexts) -> LineRecorder {
         LineRecorder {
-            keys: Vec::new(),
+            keys: Vec::with_capacity(crate::notation::replay::TYPICAL_PLIES + 1),
             start_left: false,
             after_null: false,
             san: texts.san.then(String::new),
