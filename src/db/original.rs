@@ -343,8 +343,8 @@ fn pack_shared(content: &[u8]) -> Vec<u8> {
     })
 }
 
-/// The original bytes of a stored value written by [`pack`] or
-/// [`pack_frames`].
+/// The original bytes of a stored value written by [`pack`], or of a
+/// frame of several games' texts.
 ///
 /// # Errors
 /// A value that is not such a frame.
