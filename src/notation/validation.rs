@@ -272,6 +272,11 @@ impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
 
     fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
         if let Some(kept) = self.kept.as_mut() {
+            // Room for a typical tag section at once (online games have
+            // about fifteen tags), not grown tag by tag.
+            if kept.tags.is_empty() {
+                kept.tags.reserve(16);
+            }
             kept.tags.push((name.to_string(), value.to_string()));
         }
         match name {
