@@ -87,6 +87,7 @@ pub fn write_files(
 ) -> Result<FilesSummary, DatasetError> {
     let mut summary = FilesSummary::default();
     let mut seen = HashSet::new();
+    writer.set_threads(jobs);
     map_games(
         inputs,
         &open_input,

@@ -16,20 +16,19 @@
 //! This layer sits above [`crate::record`] (and so [`crate::notation`]);
 //! the database is only a source of records, read by the command line.
 
+mod encode;
 pub mod files;
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use parquet::basic::Compression;
+use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
-use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::{ColumnPath, Type};
+use parquet::schema::types::{ColumnPath, SchemaDescriptor, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::reader::read_games;
@@ -204,6 +203,11 @@ pub struct DatasetWriter {
     props: WriterPropertiesPtr,
     games_schema: Arc<Type>,
     positions_schema: Arc<Type>,
+    /// The leaf columns of the two schemas.
+    games_descr: SchemaDescriptor,
+    positions_descr: SchemaDescriptor,
+    /// Threads that encode a part's columns.
+    threads: usize,
     games: Vec<GameRecord>,
     positions: Vec<PositionRow>,
     variants: Vec<String>,
@@ -259,17 +263,28 @@ impl DatasetWriter {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
         let props = props.build();
+        let games_schema = schema(GAMES_SCHEMA)?;
+        let positions_schema = schema(POSITIONS_SCHEMA)?;
         Ok(DatasetWriter {
             dir: dir.to_path_buf(),
             part_rows: part_rows.max(1),
             props: Arc::new(props),
-            games_schema: schema(GAMES_SCHEMA)?,
-            positions_schema: schema(POSITIONS_SCHEMA)?,
+            games_descr: SchemaDescriptor::new(games_schema.clone()),
+            positions_descr: SchemaDescriptor::new(positions_schema.clone()),
+            games_schema,
+            positions_schema,
+            threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
             positions: Vec::new(),
             variants: Vec::new(),
             summary: WrittenSummary::default(),
         })
+    }
+
+    /// Encodes each part's columns on `threads` threads (at least one;
+    /// by default one per core): the files are the same for any number.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Adds one game and its positions.
@@ -342,79 +357,163 @@ impl DatasetWriter {
     }
 
     /// Writes the games and positions gathered as part `summary.parts`.
+    /// Each column chunk of the two files is a task for the writer's
+    /// threads (the positions sorted by whichever first needs them); the
+    /// calling thread splices the chunks into the files in order, and the
+    /// games file is finished while the positions are still encoded.
     fn flush(&mut self) -> Result<(), DatasetError> {
         let part = self.summary.parts;
         let games = std::mem::take(&mut self.games);
-        let mut positions = std::mem::take(&mut self.positions);
-        // The two files at once, on two threads: with one part, the
-        // writing is the end of a run that nothing else overlaps.
-        let this = &*self;
-        let (games_bytes, positions_bytes) = std::thread::scope(|scope| {
-            let games_file = scope.spawn(|| {
-                let name = format!("games-{part:05}.parquet");
-                this.write_file(&name, &this.games_schema, |w| write_games(w, &games))
-            });
-            positions.sort_unstable();
-            let name = format!("positions-{part:05}.parquet");
-            let positions_bytes = this.write_file(&name, &this.positions_schema, |w| {
-                write_positions(w, &positions, &this.variants)
-            });
-            let games_bytes = games_file
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (games_bytes, positions_bytes)
-        });
-        self.summary.games_bytes += games_bytes?;
-        self.summary.positions_bytes += positions_bytes?;
+        let unsorted = Mutex::new(std::mem::take(&mut self.positions));
+        let position_rows = unsorted.lock().map_or(0, |p| p.len());
+        let sorted = OnceLock::new();
+        let sorted = || {
+            sorted.get_or_init(|| {
+                let rows = unsorted.lock().map(|mut p| std::mem::take(&mut *p));
+                sort_positions(rows.unwrap_or_default())
+            })
+        };
+        let games_path = self.dir.join(format!("games-{part:05}.parquet"));
+        let positions_path = self.dir.join(format!("positions-{part:05}.parquet"));
+        let mut games_file = Some(self.create_file(&games_path, &self.games_schema)?);
+        let mut positions_file = self.create_file(&positions_path, &self.positions_schema)?;
+        let game_columns = self.games_descr.num_columns();
+        let position_columns = self.positions_descr.num_columns();
+        let game_tasks = games.len().div_ceil(GAME_GROUP_ROWS) * game_columns;
+        let position_tasks = position_rows.div_ceil(POSITION_GROUP_ROWS) * position_columns;
+        let task = |i: usize| {
+            if i < game_tasks {
+                let (group, column) = (i / game_columns, i % game_columns);
+                let rows = group_rows(&games, group, GAME_GROUP_ROWS);
+                let descr = self.games_descr.column(column);
+                encode::encode_chunk(descr, &self.props, |w| write_game_column(w, column, rows))
+                    .map_err(|e| parquet_error(&games_path, e))
+            } else {
+                let i = i - game_tasks;
+                let (group, column) = (i / position_columns, i % position_columns);
+                let rows = group_rows(sorted(), group, POSITION_GROUP_ROWS);
+                let descr = self.positions_descr.column(column);
+                encode::encode_chunk(descr, &self.props, |w| {
+                    write_position_column(w, column, rows, &self.variants)
+                })
+                .map_err(|e| parquet_error(&positions_path, e))
+            }
+        };
+        let mut games_bytes = 0;
+        encode::in_order(
+            game_tasks + position_tasks,
+            self.threads,
+            task,
+            |i, chunk| {
+                if i >= game_tasks {
+                    return positions_file
+                        .push(chunk)
+                        .map_err(|e| part_error(&positions_path, e));
+                }
+                let Some(file) = games_file.as_mut() else {
+                    return Err(parquet_error(
+                        &games_path,
+                        ParquetError::General("the file is finished already".into()),
+                    ));
+                };
+                file.push(chunk).map_err(|e| part_error(&games_path, e))?;
+                if i + 1 == game_tasks {
+                    games_bytes = finish_file(games_file.take(), &games_path)?;
+                }
+                Ok(())
+            },
+        )?;
+        games_bytes += finish_file(games_file, &games_path)?;
+        let positions_bytes = finish_file(Some(positions_file), &positions_path)?;
+        self.summary.games_bytes += games_bytes;
+        self.summary.positions_bytes += positions_bytes;
         self.summary.games += games.len() as u64;
-        self.summary.positions += positions.len() as u64;
+        self.summary.positions += position_rows as u64;
         self.summary.parts += 1;
         Ok(())
     }
 
-    /// Writes `name` in the folder through a hidden temporary file renamed
-    /// when complete (a reader's `games*.parquet` never sees half a file);
-    /// its size.
-    fn write_file(
+    /// Creates the temporary file of part file `path`.
+    fn create_file(
         &self,
-        name: &str,
+        path: &Path,
         schema: &Arc<Type>,
-        fill: impl FnOnce(&mut SerializedFileWriter<BufWriter<File>>) -> Result<(), ParquetError>,
-    ) -> Result<u64, DatasetError> {
-        let path = self.dir.join(name);
-        let temp = self.dir.join(format!(".{name}.tmp"));
-        let shown = || path.display().to_string();
-        let output = |source| DatasetError::Output {
-            path: shown(),
-            source,
-        };
-        let file = File::create(&temp).map_err(output)?;
-        let parquet = |source| DatasetError::Parquet {
-            path: shown(),
-            source,
-        };
-        let result = (|| {
-            let mut w = SerializedFileWriter::new(
-                BufWriter::new(file),
-                schema.clone(),
-                self.props.clone(),
-            )?;
-            fill(&mut w)?;
-            let inner = w.into_inner()?;
-            inner
-                .into_inner()
-                .map_err(|e| ParquetError::External(Box::new(e.into_error())))?
-                .sync_all()
-                .map_err(|e| ParquetError::External(Box::new(e)))
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&temp);
-            return Err(parquet(e));
-        }
-        std::fs::rename(&temp, &path).map_err(output)?;
-        let bytes = std::fs::metadata(&path).map_err(output)?.len();
-        Ok(bytes)
+    ) -> Result<encode::PartFile, DatasetError> {
+        encode::PartFile::create(path.to_path_buf(), schema, &self.props)
+            .map_err(|e| part_error(path, e))
     }
+}
+
+/// Finishes a part's file, if not finished yet; its size (0 if it was).
+fn finish_file(file: Option<encode::PartFile>, path: &Path) -> Result<u64, DatasetError> {
+    file.map_or(Ok(0), |f| f.finish().map_err(|e| part_error(path, e)))
+}
+
+fn parquet_error(path: &Path, source: ParquetError) -> DatasetError {
+    DatasetError::Parquet {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn part_error(path: &Path, e: encode::PartFileError) -> DatasetError {
+    match e {
+        encode::PartFileError::Io(source) => DatasetError::Output {
+            path: path.display().to_string(),
+            source,
+        },
+        encode::PartFileError::Parquet(source) => parquet_error(path, source),
+    }
+}
+
+/// Rows `group * size ..` of `rows`, at most `size` of them.
+fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
+    let start = (group * size).min(rows.len());
+    &rows[start..(start + size).min(rows.len())]
+}
+
+/// `rows` in the order of [`PositionRow`]'s fields (key first): sorted
+/// by key with a radix sort of (key, index) pairs, then each run of one
+/// key sorted by the other fields.
+fn sort_positions(rows: Vec<PositionRow>) -> Vec<PositionRow> {
+    const DIGIT_BITS: u32 = 11;
+    const BUCKETS: usize = 1 << DIGIT_BITS;
+    // The key's sign bit flipped: unsigned order is the signed order.
+    let mut pairs: Vec<(u64, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ((r.key as u64) ^ (1 << 63), i as u32))
+        .collect();
+    let mut spare = vec![(0, 0); pairs.len()];
+    let mut shift = 0;
+    while shift < 64 {
+        let digit = |key: u64| ((key >> shift) as usize) & (BUCKETS - 1);
+        let mut starts = vec![0usize; BUCKETS];
+        for &(key, _) in &pairs {
+            starts[digit(key)] += 1;
+        }
+        // A digit that every key shares moves nothing.
+        if !starts.contains(&pairs.len()) {
+            let mut sum = 0;
+            for start in &mut starts {
+                (*start, sum) = (sum, sum + *start);
+            }
+            for &pair in &pairs {
+                let d = digit(pair.0);
+                spare[starts[d]] = pair;
+                starts[d] += 1;
+            }
+            std::mem::swap(&mut pairs, &mut spare);
+        }
+        shift += DIGIT_BITS;
+    }
+    let mut sorted: Vec<PositionRow> = pairs.iter().map(|&(_, i)| rows[i as usize]).collect();
+    for run in sorted.chunk_by_mut(|a, b| a.key == b.key) {
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+    }
+    sorted
 }
 
 /// Whether `name` is a part of a dataset (`games*.parquet`,
@@ -451,24 +550,6 @@ pub fn elo(value: &str) -> Option<i32> {
     value.trim().parse::<i32>().ok().filter(|&n| n > 0)
 }
 
-/// Writes the columns of `rows` in schema order, row group by row group.
-fn write_games(
-    w: &mut SerializedFileWriter<BufWriter<File>>,
-    games: &[GameRecord],
-) -> Result<(), ParquetError> {
-    for rows in games.chunks(GAME_GROUP_ROWS) {
-        let mut rg = w.next_row_group()?;
-        let mut index = 0;
-        while let Some(mut col) = rg.next_column()? {
-            write_game_column(&mut col, index, rows)?;
-            col.close()?;
-            index += 1;
-        }
-        rg.close()?;
-    }
-    Ok(())
-}
-
 fn text(s: &str) -> ByteArray {
     ByteArray::from(s)
 }
@@ -477,18 +558,18 @@ fn bytes(b: &[u8]) -> ByteArray {
     ByteArray::from(b)
 }
 
-fn write_i64(col: &mut SerializedColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
-    col.typed::<Int64Type>().write_batch(values, None, None)?;
+fn write_i64(col: &mut ColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
+    get_typed_column_writer_mut::<Int64Type>(col).write_batch(values, None, None)?;
     Ok(())
 }
 
-fn write_i32(col: &mut SerializedColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
-    col.typed::<Int32Type>().write_batch(values, None, None)?;
+fn write_i32(col: &mut ColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
+    get_typed_column_writer_mut::<Int32Type>(col).write_batch(values, None, None)?;
     Ok(())
 }
 
 fn write_opt_i32(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<i32>>,
 ) -> Result<(), ParquetError> {
     let (mut present, mut defs) = (Vec::new(), Vec::new());
@@ -496,13 +577,12 @@ fn write_opt_i32(
         defs.push(i16::from(v.is_some()));
         present.extend(v);
     }
-    col.typed::<Int32Type>()
-        .write_batch(&present, Some(&defs), None)?;
+    get_typed_column_writer_mut::<Int32Type>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
 fn write_opt_i64(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<i64>>,
 ) -> Result<(), ParquetError> {
     let (mut present, mut defs) = (Vec::new(), Vec::new());
@@ -510,23 +590,21 @@ fn write_opt_i64(
         defs.push(i16::from(v.is_some()));
         present.extend(v);
     }
-    col.typed::<Int64Type>()
-        .write_batch(&present, Some(&defs), None)?;
+    get_typed_column_writer_mut::<Int64Type>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
 fn write_bytes(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = ByteArray>,
 ) -> Result<(), ParquetError> {
     let values: Vec<ByteArray> = values.collect();
-    col.typed::<ByteArrayType>()
-        .write_batch(&values, None, None)?;
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&values, None, None)?;
     Ok(())
 }
 
 fn write_opt_bytes(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<ByteArray>>,
 ) -> Result<(), ParquetError> {
     let (mut present, mut defs) = (Vec::new(), Vec::new());
@@ -534,15 +612,14 @@ fn write_opt_bytes(
         defs.push(i16::from(v.is_some()));
         present.extend(v);
     }
-    col.typed::<ByteArrayType>()
-        .write_batch(&present, Some(&defs), None)?;
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
 /// One leaf of the tags list (`name` or `value`): an empty list is one
 /// level of 0; each pair repeats at level 1 after the first.
 fn write_tags(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     rows: &[GameRecord],
     value: bool,
 ) -> Result<(), ParquetError> {
@@ -558,14 +635,17 @@ fn write_tags(
             present.push(text(if value { v } else { n }));
         }
     }
-    col.typed::<ByteArrayType>()
-        .write_batch(&present, Some(&defs), Some(&reps))?;
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
+        &present,
+        Some(&defs),
+        Some(&reps),
+    )?;
     Ok(())
 }
 
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`.
 fn write_game_column(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[GameRecord],
 ) -> Result<(), ParquetError> {
@@ -653,44 +733,29 @@ fn write_game_column(
     }
 }
 
-/// Writes sorted position rows, row group by row group.
-fn write_positions(
-    w: &mut SerializedFileWriter<BufWriter<File>>,
-    positions: &[PositionRow],
+/// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`.
+fn write_position_column(
+    col: &mut ColumnWriter<'_>,
+    index: usize,
+    rows: &[PositionRow],
     variants: &[String],
 ) -> Result<(), ParquetError> {
-    // Each name's bytes once, shared by its rows.
-    let names: Vec<ByteArray> = variants.iter().map(|v| text(v)).collect();
-    for rows in positions.chunks(POSITION_GROUP_ROWS) {
-        let mut rg = w.next_row_group()?;
-        let mut index = 0;
-        while let Some(mut col) = rg.next_column()? {
-            match index {
-                0 => write_bytes(
-                    &mut col,
-                    rows.iter().map(|p| names[p.variant as usize].clone()),
-                )?,
-                1 => write_i64(&mut col, &rows.iter().map(|p| p.key).collect::<Vec<_>>())?,
-                2 => write_i64(
-                    &mut col,
-                    &rows.iter().map(|p| p.game_id).collect::<Vec<_>>(),
-                )?,
-                3 => write_i32(&mut col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>())?,
-                4 => write_opt_i64(&mut col, rows.iter().map(|p| p.clock_ms))?,
-                5 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_cp))?,
-                6 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_mate))?,
-                _ => {
-                    return Err(ParquetError::General(format!(
-                        "positions schema has no column {index}"
-                    )));
-                }
-            }
-            col.close()?;
-            index += 1;
+    match index {
+        0 => {
+            // Each name's bytes once, shared by its rows.
+            let names: Vec<ByteArray> = variants.iter().map(|v| text(v)).collect();
+            write_bytes(col, rows.iter().map(|p| names[p.variant as usize].clone()))
         }
-        rg.close()?;
+        1 => write_i64(col, &rows.iter().map(|p| p.key).collect::<Vec<_>>()),
+        2 => write_i64(col, &rows.iter().map(|p| p.game_id).collect::<Vec<_>>()),
+        3 => write_i32(col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>()),
+        4 => write_opt_i64(col, rows.iter().map(|p| p.clock_ms)),
+        5 => write_opt_i32(col, rows.iter().map(|p| p.eval_cp)),
+        6 => write_opt_i32(col, rows.iter().map(|p| p.eval_mate)),
+        _ => Err(ParquetError::General(format!(
+            "positions schema has no column {index}"
+        ))),
     }
-    Ok(())
 }
 
 #[cfg(test)]
