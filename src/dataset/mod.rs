@@ -22,6 +22,7 @@ pub mod files;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use bytes::Bytes;
 use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
@@ -31,7 +32,10 @@ use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::{ColumnPath, SchemaDescriptor, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
-use crate::notation::reader::read_games;
+use crate::notation::pgn::read_with;
+use crate::notation::reader::GameSplitter;
+use crate::notation::span::Location;
+use crate::notation::visitor::{Flow, MoveToken, Visitor};
 use crate::record::GameRecord;
 
 /// Why a dataset could not be written.
@@ -186,13 +190,73 @@ pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
     if memchr::memmem::find(original, b"[%").is_none() {
         return Vec::new();
     }
-    match read_games(original).next() {
-        Some(Ok((_, game))) => game
-            .moves
-            .iter()
-            .map(|n| annotations::read(&n.comments))
-            .collect(),
+    match GameSplitter::new(original).next_game() {
+        Some(Ok(game)) => text_ply_notes(&game.text),
         _ => Vec::new(),
+    }
+}
+
+/// [`ply_notes`] of a game's decoded text.
+pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
+    let mut notes = MainLineNotes::default();
+    read_with(text, Location::default(), &mut notes);
+    notes.finish()
+}
+
+/// Reads the commands of the comments that follow each main-line move,
+/// as the move's node of the game's tree holds them
+/// ([`crate::notation::tree::TreeBuilder`]): a comment is the last
+/// move's unless comments with no move before them wait for the next
+/// move; variations are skipped unread.
+#[derive(Default)]
+struct MainLineNotes {
+    notes: Vec<Annotations>,
+    /// Whether a move was read.
+    moved: bool,
+    /// The last move's comments that hold a command (`[%`).
+    commands: Vec<String>,
+    /// Comments wait for the next move.
+    pending: bool,
+    /// The result was read.
+    ended: bool,
+}
+
+impl MainLineNotes {
+    fn finish(mut self) -> Vec<Annotations> {
+        if self.moved {
+            self.notes.push(annotations::read(&self.commands));
+        }
+        self.notes
+    }
+}
+
+impl Visitor<'_> for MainLineNotes {
+    fn move_token(&mut self, _: MoveToken<'_, '_>) {
+        if self.moved {
+            self.notes.push(annotations::read(&self.commands));
+            self.commands.clear();
+        }
+        self.moved = true;
+        self.pending = false;
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.ended {
+            return;
+        }
+        if !self.moved || self.pending {
+            self.pending = true;
+        } else if text.contains("[%") {
+            self.commands.push(text.to_string());
+        }
+    }
+
+    fn begin_variation(&mut self) -> Flow {
+        Flow::Skip
+    }
+
+    fn result(&mut self, _: &'static str) {
+        self.ended = true;
     }
 }
 
@@ -478,36 +542,40 @@ fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
 fn sort_positions(rows: Vec<PositionRow>) -> Vec<PositionRow> {
     const DIGIT_BITS: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT_BITS;
+    const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
+    let digit = |key: u64, d: usize| ((key >> (d as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1);
     // The key's sign bit flipped: unsigned order is the signed order.
     let mut pairs: Vec<(u64, u32)> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| ((r.key as u64) ^ (1 << 63), i as u32))
         .collect();
-    let mut spare = vec![(0, 0); pairs.len()];
-    let mut shift = 0;
-    while shift < 64 {
-        let digit = |key: u64| ((key >> shift) as usize) & (BUCKETS - 1);
-        let mut starts = vec![0usize; BUCKETS];
-        for &(key, _) in &pairs {
-            starts[digit(key)] += 1;
+    let mut counts = vec![[0usize; BUCKETS]; DIGITS];
+    for &(key, _) in &pairs {
+        for (d, count) in counts.iter_mut().enumerate() {
+            count[digit(key, d)] += 1;
         }
-        // A digit that every key shares moves nothing.
-        if !starts.contains(&pairs.len()) {
-            let mut sum = 0;
-            for start in &mut starts {
-                (*start, sum) = (sum, sum + *start);
-            }
-            for &pair in &pairs {
-                let d = digit(pair.0);
-                spare[starts[d]] = pair;
-                starts[d] += 1;
-            }
-            std::mem::swap(&mut pairs, &mut spare);
-        }
-        shift += DIGIT_BITS;
     }
+    let mut spare = vec![(0, 0); pairs.len()];
+    for (d, starts) in counts.iter_mut().enumerate() {
+        // A digit that every key shares moves nothing.
+        if starts.contains(&pairs.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for start in starts.iter_mut() {
+            (*start, sum) = (sum, sum + *start);
+        }
+        for &pair in &pairs {
+            let slot = &mut starts[digit(pair.0, d)];
+            spare[*slot] = pair;
+            *slot += 1;
+        }
+        std::mem::swap(&mut pairs, &mut spare);
+    }
+    drop(spare);
     let mut sorted: Vec<PositionRow> = pairs.iter().map(|&(_, i)| rows[i as usize]).collect();
+    drop(rows);
     for run in sorted.chunk_by_mut(|a, b| a.key == b.key) {
         if run.len() > 1 {
             run.sort_unstable();
@@ -550,12 +618,33 @@ pub fn elo(value: &str) -> Option<i32> {
     value.trim().parse::<i32>().ok().filter(|&n| n > 0)
 }
 
-fn text(s: &str) -> ByteArray {
-    ByteArray::from(s)
+fn text(s: &str) -> &[u8] {
+    s.as_bytes()
 }
 
-fn bytes(b: &[u8]) -> ByteArray {
-    ByteArray::from(b)
+fn bytes(b: &[u8]) -> &[u8] {
+    b
+}
+
+/// `values` as byte arrays that share one buffer: one allocation for the
+/// column's values rather than one each.
+fn shared_arrays<'a>(values: impl Iterator<Item = &'a [u8]>) -> Vec<ByteArray> {
+    let mut buffer = Vec::new();
+    let ends: Vec<usize> = values
+        .map(|v| {
+            buffer.extend_from_slice(v);
+            buffer.len()
+        })
+        .collect();
+    let buffer = Bytes::from(buffer);
+    let mut start = 0;
+    ends.into_iter()
+        .map(|end| {
+            let value = ByteArray::from(buffer.slice(start..end));
+            start = end;
+            value
+        })
+        .collect()
 }
 
 fn write_i64(col: &mut ColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
@@ -594,24 +683,24 @@ fn write_opt_i64(
     Ok(())
 }
 
-fn write_bytes(
+fn write_bytes<'a>(
     col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = ByteArray>,
+    values: impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), ParquetError> {
-    let values: Vec<ByteArray> = values.collect();
+    let values = shared_arrays(values);
     get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&values, None, None)?;
     Ok(())
 }
 
-fn write_opt_bytes(
+fn write_opt_bytes<'a>(
     col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = Option<ByteArray>>,
+    values: impl Iterator<Item = Option<&'a [u8]>>,
 ) -> Result<(), ParquetError> {
-    let (mut present, mut defs) = (Vec::new(), Vec::new());
-    for v in values {
+    let mut defs = Vec::new();
+    let present = shared_arrays(values.filter_map(|v| {
         defs.push(i16::from(v.is_some()));
-        present.extend(v);
-    }
+        v
+    }));
     get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
@@ -635,6 +724,7 @@ fn write_tags(
             present.push(text(if value { v } else { n }));
         }
     }
+    let present = shared_arrays(present.into_iter());
     get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
         &present,
         Some(&defs),
@@ -656,7 +746,7 @@ fn write_game_column(
             [y, m, d][which]
         })
     };
-    let line = |f: fn(&crate::record::MainLine) -> ByteArray| {
+    let line = |f: for<'m> fn(&'m crate::record::MainLine) -> &'m [u8]| {
         rows.iter().map(move |g| g.line.as_ref().map(f))
     };
     match index {
@@ -741,11 +831,10 @@ fn write_position_column(
     variants: &[String],
 ) -> Result<(), ParquetError> {
     match index {
-        0 => {
-            // Each name's bytes once, shared by its rows.
-            let names: Vec<ByteArray> = variants.iter().map(|v| text(v)).collect();
-            write_bytes(col, rows.iter().map(|p| names[p.variant as usize].clone()))
-        }
+        0 => write_bytes(
+            col,
+            rows.iter().map(|p| text(&variants[p.variant as usize])),
+        ),
         1 => write_i64(col, &rows.iter().map(|p| p.key).collect::<Vec<_>>()),
         2 => write_i64(col, &rows.iter().map(|p| p.game_id).collect::<Vec<_>>()),
         3 => write_i32(col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>()),
