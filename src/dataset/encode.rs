@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -49,7 +48,8 @@ pub(super) fn encode_chunk(
 
 /// Runs `task` on 0..count on `threads` threads (1: in the calling
 /// thread) and hands each result to `take` in order, in the calling
-/// thread, as soon as the results before it have been taken.
+/// thread, as soon as the results before it have been taken. The calling
+/// thread runs `meanwhile` first, while the threads start on the tasks.
 ///
 /// # Errors
 /// The first error of `task` or `take`, in order; the threads stop taking
@@ -57,10 +57,12 @@ pub(super) fn encode_chunk(
 pub(super) fn in_order<T: Send, E: Send>(
     count: usize,
     threads: usize,
+    meanwhile: impl FnOnce(),
     task: impl Fn(usize) -> Result<T, E> + Sync,
     mut take: impl FnMut(usize, T) -> Result<(), E>,
 ) -> Result<(), E> {
     if threads <= 1 || count <= 1 {
+        meanwhile();
         return (0..count).try_for_each(|i| take(i, task(i)?));
     }
     let next = AtomicUsize::new(0);
@@ -80,6 +82,7 @@ pub(super) fn in_order<T: Send, E: Send>(
             });
         }
         drop(done_tx);
+        meanwhile();
         let mut waiting = BTreeMap::new();
         let mut taken = 0;
         let result = (|| {
@@ -106,7 +109,7 @@ pub(super) fn in_order<T: Send, E: Send>(
 pub(super) struct PartFile {
     path: PathBuf,
     temp: PathBuf,
-    writer: Option<SerializedFileWriter<BufWriter<File>>>,
+    writer: Option<SerializedFileWriter<File>>,
     /// The chunks of the row group being gathered.
     group: Vec<Chunk>,
     columns: usize,
@@ -134,14 +137,13 @@ impl PartFile {
         let name = path.file_name().unwrap_or_default().to_string_lossy();
         let temp = path.with_file_name(format!(".{name}.tmp"));
         let file = File::create(&temp).map_err(PartFileError::Io)?;
-        let writer =
-            match SerializedFileWriter::new(BufWriter::new(file), schema.clone(), props.clone()) {
-                Ok(writer) => writer,
-                Err(e) => {
-                    let _ = std::fs::remove_file(&temp);
-                    return Err(e.into());
-                }
-            };
+        let writer = match SerializedFileWriter::new(file, schema.clone(), props.clone()) {
+            Ok(writer) => writer,
+            Err(e) => {
+                let _ = std::fs::remove_file(&temp);
+                return Err(e.into());
+            }
+        };
         Ok(PartFile {
             path,
             temp,
@@ -175,10 +177,7 @@ impl PartFile {
         }
         let writer = self.writer.take().ok_or_else(finished)?;
         let result = (|| {
-            let file = writer
-                .into_inner()?
-                .into_inner()
-                .map_err(|e| PartFileError::Io(e.into_error()))?;
+            let file = writer.into_inner()?;
             file.sync_all().map_err(PartFileError::Io)?;
             std::fs::rename(&self.temp, &self.path).map_err(PartFileError::Io)?;
             Ok(std::fs::metadata(&self.path)

@@ -20,7 +20,7 @@ mod encode;
 pub mod files;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
 use bytes::Bytes;
 use parquet::basic::Compression;
@@ -130,10 +130,13 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     optional int32 eval_mate;
 }";
 
-/// The columns of `games` whose values are all different (or nearly):
-/// written without a dictionary. (`game_id` is not one: in `positions`,
-/// which share the settings, a game's id comes once a ply.)
-const UNIQUE_COLUMNS: [&str; 6] = [
+/// The columns whose values are all different (or nearly): written
+/// without a dictionary. (`game_id` is not one: in `positions`, which
+/// share the settings, a game's id comes once a ply.) The `key`s of a
+/// row group of positions are nearly all different: a dictionary of
+/// them cost a hash of each and made the column larger than plain.
+const UNIQUE_COLUMNS: [&str; 7] = [
+    "key",
     "content_hash",
     "original",
     "moves_packed",
@@ -427,7 +430,10 @@ impl DatasetWriter {
     /// games file is finished while the positions are still encoded.
     fn flush(&mut self) -> Result<(), DatasetError> {
         let part = self.summary.parts;
-        let games = std::mem::take(&mut self.games);
+        let game_rows = self.games.len();
+        // Dropped by the calling thread once encoded, while the positions
+        // are encoded.
+        let games = RwLock::new(std::mem::take(&mut self.games));
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
         let sorted = OnceLock::new();
@@ -443,11 +449,12 @@ impl DatasetWriter {
         let mut positions_file = self.create_file(&positions_path, &self.positions_schema)?;
         let game_columns = self.games_descr.num_columns();
         let position_columns = self.positions_descr.num_columns();
-        let game_tasks = games.len().div_ceil(GAME_GROUP_ROWS) * game_columns;
+        let game_tasks = game_rows.div_ceil(GAME_GROUP_ROWS) * game_columns;
         let position_tasks = position_rows.div_ceil(POSITION_GROUP_ROWS) * position_columns;
         let task = |i: usize| {
             if i < game_tasks {
                 let (group, column) = (i / game_columns, i % game_columns);
+                let games = games.read().unwrap_or_else(PoisonError::into_inner);
                 let rows = group_rows(&games, group, GAME_GROUP_ROWS);
                 let descr = self.games_descr.column(column);
                 encode::encode_chunk(descr, &self.props, |w| write_game_column(w, column, rows))
@@ -464,9 +471,15 @@ impl DatasetWriter {
             }
         };
         let mut games_bytes = 0;
+        // The calling thread sorts the positions while the threads encode
+        // the games.
+        let meanwhile = || {
+            sorted();
+        };
         encode::in_order(
             game_tasks + position_tasks,
             self.threads,
+            meanwhile,
             task,
             |i, chunk| {
                 if i >= game_tasks {
@@ -483,6 +496,8 @@ impl DatasetWriter {
                 file.push(chunk).map_err(|e| part_error(&games_path, e))?;
                 if i + 1 == game_tasks {
                     games_bytes = finish_file(games_file.take(), &games_path)?;
+                    let mut games = games.write().unwrap_or_else(PoisonError::into_inner);
+                    drop(std::mem::take(&mut *games));
                 }
                 Ok(())
             },
@@ -491,7 +506,7 @@ impl DatasetWriter {
         let positions_bytes = finish_file(Some(positions_file), &positions_path)?;
         self.summary.games_bytes += games_bytes;
         self.summary.positions_bytes += positions_bytes;
-        self.summary.games += games.len() as u64;
+        self.summary.games += game_rows as u64;
         self.summary.positions += position_rows as u64;
         self.summary.parts += 1;
         Ok(())
@@ -629,8 +644,10 @@ fn bytes(b: &[u8]) -> &[u8] {
 /// `values` as byte arrays that share one buffer: one allocation for the
 /// column's values rather than one each.
 fn shared_arrays<'a>(values: impl Iterator<Item = &'a [u8]>) -> Vec<ByteArray> {
-    let mut buffer = Vec::new();
+    let values: Vec<&[u8]> = values.collect();
+    let mut buffer = Vec::with_capacity(values.iter().map(|v| v.len()).sum());
     let ends: Vec<usize> = values
+        .iter()
         .map(|v| {
             buffer.extend_from_slice(v);
             buffer.len()
