@@ -40,8 +40,11 @@ pub(super) fn encode_chunk(
         fill(&mut writer)?;
         writer.close()?
     };
+    let mut bytes = sink.into_inner()?;
+    // Held until its row group is whole: without the room it grew into.
+    bytes.shrink_to_fit();
     Ok(Chunk {
-        bytes: Bytes::from(sink.into_inner()?),
+        bytes: Bytes::from(bytes),
         close,
     })
 }
@@ -200,5 +203,104 @@ impl Drop for PartFile {
         if self.writer.is_some() {
             let _ = std::fs::remove_file(&self.temp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parquet::basic::Compression;
+    use parquet::column::writer::get_typed_column_writer_mut;
+    use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+    use parquet::file::properties::WriterProperties;
+    use parquet::schema::parser::parse_message_type;
+    use parquet::schema::types::SchemaDescriptor;
+
+    const SCHEMA: &str = "message t { required int64 n; optional binary s (STRING); }";
+
+    /// Column `column` of row group `group` (groups of different sizes).
+    fn fill(col: &mut ColumnWriter<'_>, column: usize, group: usize) -> Result<(), ParquetError> {
+        let rows = 100 + group * 37;
+        if column == 0 {
+            let values: Vec<i64> = (0..rows as i64)
+                .map(|i| i * i % 17 + group as i64)
+                .collect();
+            get_typed_column_writer_mut::<Int64Type>(col).write_batch(&values, None, None)?;
+        } else {
+            let defs: Vec<i16> = (0..rows).map(|i| i16::from(i % 3 > 0)).collect();
+            let values: Vec<ByteArray> = (0..rows)
+                .filter(|i| i % 3 > 0)
+                .map(|i| ByteArray::from(format!("value {}", i % 11 + group).as_str()))
+                .collect();
+            get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
+                &values,
+                Some(&defs),
+                None,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn shown(e: PartFileError) -> String {
+        match e {
+            PartFileError::Io(e) => e.to_string(),
+            PartFileError::Parquet(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn spliced_chunks_make_the_file_written_in_place() {
+        let dir = std::env::temp_dir().join(format!("xpgn-encode-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = Arc::new(parse_message_type(SCHEMA).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(
+            WriterProperties::builder()
+                .set_compression(Compression::SNAPPY)
+                .build(),
+        );
+        let groups = 3;
+        let in_place = dir.join("in-place.parquet");
+        let file = File::create(&in_place).unwrap();
+        let mut writer = SerializedFileWriter::new(file, schema.clone(), props.clone()).unwrap();
+        for group in 0..groups {
+            let mut row_group = writer.next_row_group().unwrap();
+            let mut column = 0;
+            while let Some(mut col) = row_group.next_column().unwrap() {
+                fill(col.untyped(), column, group).unwrap();
+                col.close().unwrap();
+                column += 1;
+            }
+            row_group.close().unwrap();
+        }
+        writer.close().unwrap();
+        let expected = std::fs::read(&in_place).unwrap();
+        let n = columns.num_columns();
+        for threads in [1, 2, 3] {
+            let path = dir.join(format!("spliced-{threads}.parquet"));
+            let mut part = PartFile::create(path.clone(), &schema, &props)
+                .map_err(shown)
+                .unwrap();
+            let task = |i: usize| {
+                encode_chunk(columns.column(i % n), &props, |w| fill(w, i % n, i / n))
+                    .map_err(|e| e.to_string())
+            };
+            let take = |_, chunk| part.push(chunk).map_err(shown);
+            in_order(groups * n, threads, || {}, task, take).unwrap();
+            part.finish().map_err(shown).unwrap();
+            assert!(
+                std::fs::read(&path).unwrap() == expected,
+                "{threads} threads"
+            );
+        }
+        // A file given up unfinished leaves nothing behind.
+        let path = dir.join("given-up.parquet");
+        drop(
+            PartFile::create(path.clone(), &schema, &props)
+                .map_err(shown)
+                .unwrap(),
+        );
+        assert!(!path.exists() && !dir.join(".given-up.parquet.tmp").exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -552,9 +552,41 @@ fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
 }
 
 /// `rows` in the order of [`PositionRow`]'s fields (key first): sorted
-/// by key with a radix sort of (key, index) pairs, then each run of one
-/// key sorted by the other fields.
-fn sort_positions(rows: Vec<PositionRow>) -> Vec<PositionRow> {
+/// by key with a radix sort of (key, index) pairs, the rows moved into
+/// that order in place, then each run of one key sorted by the other
+/// fields.
+fn sort_positions(mut rows: Vec<PositionRow>) -> Vec<PositionRow> {
+    let mut order = key_order(&rows);
+    // Row `i` of the result is row `order[i]`: follow each cycle of the
+    // permutation, marking the places filled.
+    for start in 0..rows.len() {
+        if order[start] as usize == start {
+            continue;
+        }
+        let first = rows[start];
+        let mut place = start;
+        loop {
+            let from = order[place] as usize;
+            order[place] = place as u32;
+            if from == start {
+                rows[place] = first;
+                break;
+            }
+            rows[place] = rows[from];
+            place = from;
+        }
+    }
+    for run in rows.chunk_by_mut(|a, b| a.key == b.key) {
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+    }
+    rows
+}
+
+/// The indices of `rows` in the order of their keys (a stable LSD radix
+/// sort, 11 bits a pass).
+fn key_order(rows: &[PositionRow]) -> Vec<u32> {
     const DIGIT_BITS: u32 = 11;
     const BUCKETS: usize = 1 << DIGIT_BITS;
     const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
@@ -589,14 +621,7 @@ fn sort_positions(rows: Vec<PositionRow>) -> Vec<PositionRow> {
         std::mem::swap(&mut pairs, &mut spare);
     }
     drop(spare);
-    let mut sorted: Vec<PositionRow> = pairs.iter().map(|&(_, i)| rows[i as usize]).collect();
-    drop(rows);
-    for run in sorted.chunk_by_mut(|a, b| a.key == b.key) {
-        if run.len() > 1 {
-            run.sort_unstable();
-        }
-    }
-    sorted
+    pairs.into_iter().map(|(_, i)| i).collect()
 }
 
 /// Whether `name` is a part of a dataset (`games*.parquet`,
@@ -880,5 +905,107 @@ mod tests {
         assert_eq!(elo(" 2750 "), Some(2750));
         assert_eq!((elo("0"), elo("-"), elo("")), (None, None, None));
         assert_eq!(key_column(u64::MAX), -1);
+    }
+
+    /// Pseudo-random rows: keys from a small set (runs of one key), both
+    /// signs, and ties on (key, game, ply) broken by the later fields.
+    fn shuffled_rows(n: usize) -> Vec<PositionRow> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let keys: Vec<i64> = (0..n / 3 + 1).map(|_| next() as i64).collect();
+        (0..n)
+            .map(|_| {
+                let r = next();
+                PositionRow {
+                    key: keys[(r % keys.len() as u64) as usize],
+                    game_id: (r >> 20) as i64 % 5 - 2,
+                    ply: (r >> 30) as i32 % 4,
+                    variant: (r >> 40) as u32 % 2,
+                    clock_ms: ((r >> 42) % 3 > 0).then_some((r >> 44) as i64 % 7),
+                    eval_cp: ((r >> 47) % 2 > 0).then_some((r >> 48) as i32 % 5 - 2),
+                    eval_mate: None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn positions_come_in_the_order_of_their_fields() {
+        for n in [0, 1, 2, 7, 1000, 5000] {
+            let rows = shuffled_rows(n);
+            let mut expected = rows.clone();
+            expected.sort();
+            assert!(sort_positions(rows) == expected, "{n} rows");
+        }
+        // Keys sharing every low digit (a pass moves nothing).
+        let rows: Vec<PositionRow> = shuffled_rows(100)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| PositionRow {
+                key: ((i % 7) as i64 - 3) << 44,
+                ..r
+            })
+            .collect();
+        let mut expected = rows.clone();
+        expected.sort();
+        assert!(sort_positions(rows) == expected);
+    }
+
+    /// What the comments of each main-line move say, read from the tree
+    /// of the game.
+    fn notes_from_tree(text: &str) -> Vec<Annotations> {
+        crate::notation::pgn::read_game(text, 1)
+            .moves
+            .iter()
+            .map(|n| annotations::read(&n.comments))
+            .collect()
+    }
+
+    #[test]
+    fn main_line_notes_are_those_of_the_tree() {
+        let texts = [
+            "1. e4 { [%clk 0:03:00] } e5 { [%eval 0.3] } 2. Nf3 *",
+            // Comments before the first move, after a variation, waiting
+            // for the next move, in variations, after the result.
+            "{ [%clk 0:09:00] } 1. e4 { [%clk 0:03:00] } ( 1. d4 { [%clk 0:01:00] } \
+             ( 1. c4 { [%eval #3] } ) ) { [%eval -1.5] } e5 { plain } { [%clk 0:02:59] } \
+             2. Nf3 $1 { [%eval #-2] } ( 2. Bc4 ) 2... Nc6 { [%clk 1:00:00] } 1-0 { [%clk 0:00:01] }",
+            "1. e4 ( 1. d4 ) { [%clk 0:03:00] } { [%eval 0.1] } 1... e5 *",
+            // A text that breaks off, and one without moves.
+            "1. e4 { [%clk 0:03:00] } e5 ( 2. Nf3 { [%clk 0:02:00] }",
+            "{ [%clk 0:03:00] } *",
+        ];
+        for text in texts {
+            let (tree, read) = (notes_from_tree(text), text_ply_notes(text));
+            assert_eq!(read, tree, "{text}");
+            assert_eq!(ply_notes(text.as_bytes()), tree, "{text}");
+        }
+        assert_eq!(
+            text_ply_notes(texts[0])[1].eval.map(|e| e.score),
+            Some(Score::Centipawns(30))
+        );
+    }
+
+    #[test]
+    fn a_positions_key_column_has_no_dictionary() {
+        let dir = std::env::temp_dir().join(format!("xpgn-dataset-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut writer = DatasetWriter::create(&dir, DEFAULT_PART_ROWS).unwrap();
+        writer.positions = shuffled_rows(3000);
+        writer.variants = vec!["chess".into(), "courier".into()];
+        writer.finish().unwrap();
+        let file = std::fs::File::open(dir.join("positions-00000.parquet")).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        use parquet::file::reader::FileReader;
+        let group = reader.metadata().row_group(0);
+        assert_eq!(group.column(1).column_path().string(), "key");
+        assert!(group.column(1).dictionary_page_offset().is_none());
+        assert!(group.column(2).dictionary_page_offset().is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
