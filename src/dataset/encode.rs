@@ -4,7 +4,9 @@
 //! order, row group after row group. The bytes are those the file would
 //! have had with every column written in place, one after the other
 //! (the Parquet writer moves the chunk's page offsets to where it lands),
-//! so the files are the same for any number of threads.
+//! so the files are the same for any number of threads. The encoded
+//! chunks of a part wait in memory only until their row group is whole
+//! and its turn has come: at most a part's files, compressed.
 
 use std::collections::BTreeMap;
 use std::fs::File;

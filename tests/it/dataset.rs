@@ -381,7 +381,10 @@ fn jobs_and_part_size_do_not_change_the_rows() {
         assert_eq!(a.len(), b.len());
         for (x, y) in a.iter().zip(&b) {
             assert_eq!(x.file_name(), y.file_name());
-            assert!(std::fs::read(x).unwrap() == std::fs::read(y).unwrap(), "{y:?}");
+            assert!(
+                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+                "{y:?}"
+            );
         }
     }
     let sorted = |mut v: Vec<Row>| {
