@@ -43,11 +43,7 @@ fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prep
     };
     let p = prepare_bytes_with(registry, source, text, texts);
     let n = text.raw.len() as u64;
-    let notes = if memchr::memmem::find(text.raw, b"[%").is_some() {
-        text_ply_notes(&text.text)
-    } else {
-        Vec::new()
-    };
+    let notes = text_ply_notes(&text.text);
     (
         GameRecord::from_prepared(p, source, text.raw.to_vec()),
         notes,

@@ -201,6 +201,9 @@ pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
 
 /// [`ply_notes`] of a game's decoded text.
 pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
+    if memchr::memmem::find(text.as_bytes(), b"[%").is_none() {
+        return Vec::new();
+    }
     let mut notes = MainLineNotes::default();
     read_with(text, Location::default(), &mut notes);
     notes.finish()
