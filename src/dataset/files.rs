@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::{DatasetError, DatasetWriter, WrittenSummary, ply_notes};
+use super::{DatasetError, DatasetWriter, WrittenSummary, text_ply_notes};
 use crate::notation::annotations::Annotations;
 use crate::notation::parallel::{Event, map_games, open_input};
 use crate::notation::reader::GameBytes;
@@ -43,7 +43,7 @@ fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prep
     };
     let p = prepare_bytes_with(registry, source, text, texts);
     let n = text.raw.len() as u64;
-    let notes = ply_notes(text.raw);
+    let notes = text_ply_notes(&text.text);
     (
         GameRecord::from_prepared(p, source, text.raw.to_vec()),
         notes,
@@ -87,6 +87,7 @@ pub fn write_files(
 ) -> Result<FilesSummary, DatasetError> {
     let mut summary = FilesSummary::default();
     let mut seen = HashSet::new();
+    writer.set_threads(jobs);
     map_games(
         inputs,
         &open_input,

@@ -16,23 +16,26 @@
 //! This layer sits above [`crate::record`] (and so [`crate::notation`]);
 //! the database is only a source of records, read by the command line.
 
+mod encode;
 pub mod files;
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
+use bytes::Bytes;
 use parquet::basic::Compression;
+use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
 use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
-use parquet::file::writer::{SerializedColumnWriter, SerializedFileWriter};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::{ColumnPath, Type};
+use parquet::schema::types::{ColumnPath, SchemaDescriptor, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
-use crate::notation::reader::read_games;
+use crate::notation::pgn::read_with;
+use crate::notation::reader::GameSplitter;
+use crate::notation::span::Location;
+use crate::notation::visitor::{Flow, MoveToken, Visitor};
 use crate::record::GameRecord;
 
 /// Why a dataset could not be written.
@@ -127,10 +130,13 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     optional int32 eval_mate;
 }";
 
-/// The columns of `games` whose values are all different (or nearly):
-/// written without a dictionary. (`game_id` is not one: in `positions`,
-/// which share the settings, a game's id comes once a ply.)
-const UNIQUE_COLUMNS: [&str; 6] = [
+/// The columns whose values are all different (or nearly): written
+/// without a dictionary. (`game_id` is not one: in `positions`, which
+/// share the settings, a game's id comes once a ply.) The `key`s of a
+/// row group of positions are nearly all different: a dictionary of
+/// them cost a hash of each and made the column larger than plain.
+const UNIQUE_COLUMNS: [&str; 7] = [
+    "key",
     "content_hash",
     "original",
     "moves_packed",
@@ -187,13 +193,76 @@ pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
     if memchr::memmem::find(original, b"[%").is_none() {
         return Vec::new();
     }
-    match read_games(original).next() {
-        Some(Ok((_, game))) => game
-            .moves
-            .iter()
-            .map(|n| annotations::read(&n.comments))
-            .collect(),
+    match GameSplitter::new(original).next_game() {
+        Some(Ok(game)) => text_ply_notes(&game.text),
         _ => Vec::new(),
+    }
+}
+
+/// [`ply_notes`] of a game's decoded text.
+pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
+    if memchr::memmem::find(text.as_bytes(), b"[%").is_none() {
+        return Vec::new();
+    }
+    let mut notes = MainLineNotes::default();
+    read_with(text, Location::default(), &mut notes);
+    notes.finish()
+}
+
+/// Reads the commands of the comments that follow each main-line move,
+/// as the move's node of the game's tree holds them
+/// ([`crate::notation::tree::TreeBuilder`]): a comment is the last
+/// move's unless comments with no move before them wait for the next
+/// move; variations are skipped unread.
+#[derive(Default)]
+struct MainLineNotes {
+    notes: Vec<Annotations>,
+    /// Whether a move was read.
+    moved: bool,
+    /// The last move's comments that hold a command (`[%`).
+    commands: Vec<String>,
+    /// Comments wait for the next move.
+    pending: bool,
+    /// The result was read.
+    ended: bool,
+}
+
+impl MainLineNotes {
+    fn finish(mut self) -> Vec<Annotations> {
+        if self.moved {
+            self.notes.push(annotations::read(&self.commands));
+        }
+        self.notes
+    }
+}
+
+impl Visitor<'_> for MainLineNotes {
+    fn move_token(&mut self, _: MoveToken<'_, '_>) {
+        if self.moved {
+            self.notes.push(annotations::read(&self.commands));
+            self.commands.clear();
+        }
+        self.moved = true;
+        self.pending = false;
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.ended {
+            return;
+        }
+        if !self.moved || self.pending {
+            self.pending = true;
+        } else if text.contains("[%") {
+            self.commands.push(text.to_string());
+        }
+    }
+
+    fn begin_variation(&mut self) -> Flow {
+        Flow::Skip
+    }
+
+    fn result(&mut self, _: &'static str) {
+        self.ended = true;
     }
 }
 
@@ -204,6 +273,11 @@ pub struct DatasetWriter {
     props: WriterPropertiesPtr,
     games_schema: Arc<Type>,
     positions_schema: Arc<Type>,
+    /// The leaf columns of the two schemas.
+    games_descr: SchemaDescriptor,
+    positions_descr: SchemaDescriptor,
+    /// Threads that encode a part's columns.
+    threads: usize,
     games: Vec<GameRecord>,
     positions: Vec<PositionRow>,
     variants: Vec<String>,
@@ -259,17 +333,28 @@ impl DatasetWriter {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
         let props = props.build();
+        let games_schema = schema(GAMES_SCHEMA)?;
+        let positions_schema = schema(POSITIONS_SCHEMA)?;
         Ok(DatasetWriter {
             dir: dir.to_path_buf(),
             part_rows: part_rows.max(1),
             props: Arc::new(props),
-            games_schema: schema(GAMES_SCHEMA)?,
-            positions_schema: schema(POSITIONS_SCHEMA)?,
+            games_descr: SchemaDescriptor::new(games_schema.clone()),
+            positions_descr: SchemaDescriptor::new(positions_schema.clone()),
+            games_schema,
+            positions_schema,
+            threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
             positions: Vec::new(),
             variants: Vec::new(),
             summary: WrittenSummary::default(),
         })
+    }
+
+    /// Encodes each part's columns on `threads` threads (at least one;
+    /// by default one per core): the files are the same for any number.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
     }
 
     /// Adds one game and its positions.
@@ -342,79 +427,204 @@ impl DatasetWriter {
     }
 
     /// Writes the games and positions gathered as part `summary.parts`.
+    /// Each column chunk of the two files is a task for the writer's
+    /// threads (the positions sorted by whichever first needs them); the
+    /// calling thread splices the chunks into the files in order, and the
+    /// games file is finished while the positions are still encoded.
     fn flush(&mut self) -> Result<(), DatasetError> {
         let part = self.summary.parts;
-        let games = std::mem::take(&mut self.games);
-        let mut positions = std::mem::take(&mut self.positions);
-        // The two files at once, on two threads: with one part, the
-        // writing is the end of a run that nothing else overlaps.
-        let this = &*self;
-        let (games_bytes, positions_bytes) = std::thread::scope(|scope| {
-            let games_file = scope.spawn(|| {
-                let name = format!("games-{part:05}.parquet");
-                this.write_file(&name, &this.games_schema, |w| write_games(w, &games))
-            });
-            positions.sort_unstable();
-            let name = format!("positions-{part:05}.parquet");
-            let positions_bytes = this.write_file(&name, &this.positions_schema, |w| {
-                write_positions(w, &positions, &this.variants)
-            });
-            let games_bytes = games_file
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (games_bytes, positions_bytes)
-        });
-        self.summary.games_bytes += games_bytes?;
-        self.summary.positions_bytes += positions_bytes?;
-        self.summary.games += games.len() as u64;
-        self.summary.positions += positions.len() as u64;
+        let game_rows = self.games.len();
+        // Dropped by the calling thread once encoded, while the positions
+        // are encoded.
+        let games = RwLock::new(std::mem::take(&mut self.games));
+        let unsorted = Mutex::new(std::mem::take(&mut self.positions));
+        let position_rows = unsorted.lock().map_or(0, |p| p.len());
+        let sorted = OnceLock::new();
+        let sorted = || {
+            sorted.get_or_init(|| {
+                let rows = unsorted.lock().map(|mut p| std::mem::take(&mut *p));
+                sort_positions(rows.unwrap_or_default())
+            })
+        };
+        let games_path = self.dir.join(format!("games-{part:05}.parquet"));
+        let positions_path = self.dir.join(format!("positions-{part:05}.parquet"));
+        let mut games_file = Some(self.create_file(&games_path, &self.games_schema)?);
+        let mut positions_file = self.create_file(&positions_path, &self.positions_schema)?;
+        let game_columns = self.games_descr.num_columns();
+        let position_columns = self.positions_descr.num_columns();
+        let game_tasks = game_rows.div_ceil(GAME_GROUP_ROWS) * game_columns;
+        let position_tasks = position_rows.div_ceil(POSITION_GROUP_ROWS) * position_columns;
+        let task = |i: usize| {
+            if i < game_tasks {
+                let (group, column) = (i / game_columns, i % game_columns);
+                let games = games.read().unwrap_or_else(PoisonError::into_inner);
+                let rows = group_rows(&games, group, GAME_GROUP_ROWS);
+                let descr = self.games_descr.column(column);
+                encode::encode_chunk(descr, &self.props, |w| write_game_column(w, column, rows))
+                    .map_err(|e| parquet_error(&games_path, e))
+            } else {
+                let i = i - game_tasks;
+                let (group, column) = (i / position_columns, i % position_columns);
+                let rows = group_rows(sorted(), group, POSITION_GROUP_ROWS);
+                let descr = self.positions_descr.column(column);
+                encode::encode_chunk(descr, &self.props, |w| {
+                    write_position_column(w, column, rows, &self.variants)
+                })
+                .map_err(|e| parquet_error(&positions_path, e))
+            }
+        };
+        let mut games_bytes = 0;
+        // The calling thread sorts the positions while the threads encode
+        // the games.
+        let meanwhile = || {
+            sorted();
+        };
+        encode::in_order(
+            game_tasks + position_tasks,
+            self.threads,
+            meanwhile,
+            task,
+            |i, chunk| {
+                if i >= game_tasks {
+                    return positions_file
+                        .push(chunk)
+                        .map_err(|e| part_error(&positions_path, e));
+                }
+                let Some(file) = games_file.as_mut() else {
+                    return Err(parquet_error(
+                        &games_path,
+                        ParquetError::General("the file is finished already".into()),
+                    ));
+                };
+                file.push(chunk).map_err(|e| part_error(&games_path, e))?;
+                if i + 1 == game_tasks {
+                    games_bytes = finish_file(games_file.take(), &games_path)?;
+                    let mut games = games.write().unwrap_or_else(PoisonError::into_inner);
+                    drop(std::mem::take(&mut *games));
+                }
+                Ok(())
+            },
+        )?;
+        games_bytes += finish_file(games_file, &games_path)?;
+        let positions_bytes = finish_file(Some(positions_file), &positions_path)?;
+        self.summary.games_bytes += games_bytes;
+        self.summary.positions_bytes += positions_bytes;
+        self.summary.games += game_rows as u64;
+        self.summary.positions += position_rows as u64;
         self.summary.parts += 1;
         Ok(())
     }
 
-    /// Writes `name` in the folder through a hidden temporary file renamed
-    /// when complete (a reader's `games*.parquet` never sees half a file);
-    /// its size.
-    fn write_file(
+    /// Creates the temporary file of part file `path`.
+    fn create_file(
         &self,
-        name: &str,
+        path: &Path,
         schema: &Arc<Type>,
-        fill: impl FnOnce(&mut SerializedFileWriter<BufWriter<File>>) -> Result<(), ParquetError>,
-    ) -> Result<u64, DatasetError> {
-        let path = self.dir.join(name);
-        let temp = self.dir.join(format!(".{name}.tmp"));
-        let shown = || path.display().to_string();
-        let output = |source| DatasetError::Output {
-            path: shown(),
-            source,
-        };
-        let file = File::create(&temp).map_err(output)?;
-        let parquet = |source| DatasetError::Parquet {
-            path: shown(),
-            source,
-        };
-        let result = (|| {
-            let mut w = SerializedFileWriter::new(
-                BufWriter::new(file),
-                schema.clone(),
-                self.props.clone(),
-            )?;
-            fill(&mut w)?;
-            let inner = w.into_inner()?;
-            inner
-                .into_inner()
-                .map_err(|e| ParquetError::External(Box::new(e.into_error())))?
-                .sync_all()
-                .map_err(|e| ParquetError::External(Box::new(e)))
-        })();
-        if let Err(e) = result {
-            let _ = std::fs::remove_file(&temp);
-            return Err(parquet(e));
-        }
-        std::fs::rename(&temp, &path).map_err(output)?;
-        let bytes = std::fs::metadata(&path).map_err(output)?.len();
-        Ok(bytes)
+    ) -> Result<encode::PartFile, DatasetError> {
+        encode::PartFile::create(path.to_path_buf(), schema, &self.props)
+            .map_err(|e| part_error(path, e))
     }
+}
+
+/// Finishes a part's file, if not finished yet; its size (0 if it was).
+fn finish_file(file: Option<encode::PartFile>, path: &Path) -> Result<u64, DatasetError> {
+    file.map_or(Ok(0), |f| f.finish().map_err(|e| part_error(path, e)))
+}
+
+fn parquet_error(path: &Path, source: ParquetError) -> DatasetError {
+    DatasetError::Parquet {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+fn part_error(path: &Path, e: encode::PartFileError) -> DatasetError {
+    match e {
+        encode::PartFileError::Io(source) => DatasetError::Output {
+            path: path.display().to_string(),
+            source,
+        },
+        encode::PartFileError::Parquet(source) => parquet_error(path, source),
+    }
+}
+
+/// Rows `group * size ..` of `rows`, at most `size` of them.
+fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
+    let start = (group * size).min(rows.len());
+    &rows[start..(start + size).min(rows.len())]
+}
+
+/// `rows` in the order of [`PositionRow`]'s fields (key first): sorted
+/// by key with a radix sort of (key, index) pairs, the rows moved into
+/// that order in place, then each run of one key sorted by the other
+/// fields.
+fn sort_positions(mut rows: Vec<PositionRow>) -> Vec<PositionRow> {
+    let mut order = key_order(&rows);
+    // Row `i` of the result is row `order[i]`: follow each cycle of the
+    // permutation, marking the places filled.
+    for start in 0..rows.len() {
+        if order[start] as usize == start {
+            continue;
+        }
+        let first = rows[start];
+        let mut place = start;
+        loop {
+            let from = order[place] as usize;
+            order[place] = place as u32;
+            if from == start {
+                rows[place] = first;
+                break;
+            }
+            rows[place] = rows[from];
+            place = from;
+        }
+    }
+    for run in rows.chunk_by_mut(|a, b| a.key == b.key) {
+        if run.len() > 1 {
+            run.sort_unstable();
+        }
+    }
+    rows
+}
+
+/// The indices of `rows` in the order of their keys (a stable LSD radix
+/// sort, 11 bits a pass).
+fn key_order(rows: &[PositionRow]) -> Vec<u32> {
+    const DIGIT_BITS: u32 = 11;
+    const BUCKETS: usize = 1 << DIGIT_BITS;
+    const DIGITS: usize = 64usize.div_ceil(DIGIT_BITS as usize);
+    let digit = |key: u64, d: usize| ((key >> (d as u32 * DIGIT_BITS)) as usize) & (BUCKETS - 1);
+    // The key's sign bit flipped: unsigned order is the signed order.
+    let mut pairs: Vec<(u64, u32)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ((r.key as u64) ^ (1 << 63), i as u32))
+        .collect();
+    let mut counts = vec![[0usize; BUCKETS]; DIGITS];
+    for &(key, _) in &pairs {
+        for (d, count) in counts.iter_mut().enumerate() {
+            count[digit(key, d)] += 1;
+        }
+    }
+    let mut spare = vec![(0, 0); pairs.len()];
+    for (d, starts) in counts.iter_mut().enumerate() {
+        // A digit that every key shares moves nothing.
+        if starts.contains(&pairs.len()) {
+            continue;
+        }
+        let mut sum = 0;
+        for start in starts.iter_mut() {
+            (*start, sum) = (sum, sum + *start);
+        }
+        for &pair in &pairs {
+            let slot = &mut starts[digit(pair.0, d)];
+            spare[*slot] = pair;
+            *slot += 1;
+        }
+        std::mem::swap(&mut pairs, &mut spare);
+    }
+    drop(spare);
+    pairs.into_iter().map(|(_, i)| i).collect()
 }
 
 /// Whether `name` is a part of a dataset (`games*.parquet`,
@@ -451,44 +661,49 @@ pub fn elo(value: &str) -> Option<i32> {
     value.trim().parse::<i32>().ok().filter(|&n| n > 0)
 }
 
-/// Writes the columns of `rows` in schema order, row group by row group.
-fn write_games(
-    w: &mut SerializedFileWriter<BufWriter<File>>,
-    games: &[GameRecord],
-) -> Result<(), ParquetError> {
-    for rows in games.chunks(GAME_GROUP_ROWS) {
-        let mut rg = w.next_row_group()?;
-        let mut index = 0;
-        while let Some(mut col) = rg.next_column()? {
-            write_game_column(&mut col, index, rows)?;
-            col.close()?;
-            index += 1;
-        }
-        rg.close()?;
-    }
+fn text(s: &str) -> &[u8] {
+    s.as_bytes()
+}
+
+fn bytes(b: &[u8]) -> &[u8] {
+    b
+}
+
+/// `values` as byte arrays that share one buffer: one allocation for the
+/// column's values rather than one each.
+fn shared_arrays<'a>(values: impl Iterator<Item = &'a [u8]>) -> Vec<ByteArray> {
+    let values: Vec<&[u8]> = values.collect();
+    let mut buffer = Vec::with_capacity(values.iter().map(|v| v.len()).sum());
+    let ends: Vec<usize> = values
+        .iter()
+        .map(|v| {
+            buffer.extend_from_slice(v);
+            buffer.len()
+        })
+        .collect();
+    let buffer = Bytes::from(buffer);
+    let mut start = 0;
+    ends.into_iter()
+        .map(|end| {
+            let value = ByteArray::from(buffer.slice(start..end));
+            start = end;
+            value
+        })
+        .collect()
+}
+
+fn write_i64(col: &mut ColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
+    get_typed_column_writer_mut::<Int64Type>(col).write_batch(values, None, None)?;
     Ok(())
 }
 
-fn text(s: &str) -> ByteArray {
-    ByteArray::from(s)
-}
-
-fn bytes(b: &[u8]) -> ByteArray {
-    ByteArray::from(b)
-}
-
-fn write_i64(col: &mut SerializedColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
-    col.typed::<Int64Type>().write_batch(values, None, None)?;
-    Ok(())
-}
-
-fn write_i32(col: &mut SerializedColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
-    col.typed::<Int32Type>().write_batch(values, None, None)?;
+fn write_i32(col: &mut ColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
+    get_typed_column_writer_mut::<Int32Type>(col).write_batch(values, None, None)?;
     Ok(())
 }
 
 fn write_opt_i32(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<i32>>,
 ) -> Result<(), ParquetError> {
     let (mut present, mut defs) = (Vec::new(), Vec::new());
@@ -496,13 +711,12 @@ fn write_opt_i32(
         defs.push(i16::from(v.is_some()));
         present.extend(v);
     }
-    col.typed::<Int32Type>()
-        .write_batch(&present, Some(&defs), None)?;
+    get_typed_column_writer_mut::<Int32Type>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
 fn write_opt_i64(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<i64>>,
 ) -> Result<(), ParquetError> {
     let (mut present, mut defs) = (Vec::new(), Vec::new());
@@ -510,39 +724,36 @@ fn write_opt_i64(
         defs.push(i16::from(v.is_some()));
         present.extend(v);
     }
-    col.typed::<Int64Type>()
-        .write_batch(&present, Some(&defs), None)?;
+    get_typed_column_writer_mut::<Int64Type>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
-fn write_bytes(
-    col: &mut SerializedColumnWriter<'_>,
-    values: impl Iterator<Item = ByteArray>,
+fn write_bytes<'a>(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), ParquetError> {
-    let values: Vec<ByteArray> = values.collect();
-    col.typed::<ByteArrayType>()
-        .write_batch(&values, None, None)?;
+    let values = shared_arrays(values);
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&values, None, None)?;
     Ok(())
 }
 
-fn write_opt_bytes(
-    col: &mut SerializedColumnWriter<'_>,
-    values: impl Iterator<Item = Option<ByteArray>>,
+fn write_opt_bytes<'a>(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = Option<&'a [u8]>>,
 ) -> Result<(), ParquetError> {
-    let (mut present, mut defs) = (Vec::new(), Vec::new());
-    for v in values {
+    let mut defs = Vec::new();
+    let present = shared_arrays(values.filter_map(|v| {
         defs.push(i16::from(v.is_some()));
-        present.extend(v);
-    }
-    col.typed::<ByteArrayType>()
-        .write_batch(&present, Some(&defs), None)?;
+        v
+    }));
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
 /// One leaf of the tags list (`name` or `value`): an empty list is one
 /// level of 0; each pair repeats at level 1 after the first.
 fn write_tags(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     rows: &[GameRecord],
     value: bool,
 ) -> Result<(), ParquetError> {
@@ -558,14 +769,18 @@ fn write_tags(
             present.push(text(if value { v } else { n }));
         }
     }
-    col.typed::<ByteArrayType>()
-        .write_batch(&present, Some(&defs), Some(&reps))?;
+    let present = shared_arrays(present.into_iter());
+    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
+        &present,
+        Some(&defs),
+        Some(&reps),
+    )?;
     Ok(())
 }
 
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`.
 fn write_game_column(
-    col: &mut SerializedColumnWriter<'_>,
+    col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[GameRecord],
 ) -> Result<(), ParquetError> {
@@ -576,7 +791,7 @@ fn write_game_column(
             [y, m, d][which]
         })
     };
-    let line = |f: fn(&crate::record::MainLine) -> ByteArray| {
+    let line = |f: for<'m> fn(&'m crate::record::MainLine) -> &'m [u8]| {
         rows.iter().map(move |g| g.line.as_ref().map(f))
     };
     match index {
@@ -653,44 +868,28 @@ fn write_game_column(
     }
 }
 
-/// Writes sorted position rows, row group by row group.
-fn write_positions(
-    w: &mut SerializedFileWriter<BufWriter<File>>,
-    positions: &[PositionRow],
+/// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`.
+fn write_position_column(
+    col: &mut ColumnWriter<'_>,
+    index: usize,
+    rows: &[PositionRow],
     variants: &[String],
 ) -> Result<(), ParquetError> {
-    // Each name's bytes once, shared by its rows.
-    let names: Vec<ByteArray> = variants.iter().map(|v| text(v)).collect();
-    for rows in positions.chunks(POSITION_GROUP_ROWS) {
-        let mut rg = w.next_row_group()?;
-        let mut index = 0;
-        while let Some(mut col) = rg.next_column()? {
-            match index {
-                0 => write_bytes(
-                    &mut col,
-                    rows.iter().map(|p| names[p.variant as usize].clone()),
-                )?,
-                1 => write_i64(&mut col, &rows.iter().map(|p| p.key).collect::<Vec<_>>())?,
-                2 => write_i64(
-                    &mut col,
-                    &rows.iter().map(|p| p.game_id).collect::<Vec<_>>(),
-                )?,
-                3 => write_i32(&mut col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>())?,
-                4 => write_opt_i64(&mut col, rows.iter().map(|p| p.clock_ms))?,
-                5 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_cp))?,
-                6 => write_opt_i32(&mut col, rows.iter().map(|p| p.eval_mate))?,
-                _ => {
-                    return Err(ParquetError::General(format!(
-                        "positions schema has no column {index}"
-                    )));
-                }
-            }
-            col.close()?;
-            index += 1;
-        }
-        rg.close()?;
+    match index {
+        0 => write_bytes(
+            col,
+            rows.iter().map(|p| text(&variants[p.variant as usize])),
+        ),
+        1 => write_i64(col, &rows.iter().map(|p| p.key).collect::<Vec<_>>()),
+        2 => write_i64(col, &rows.iter().map(|p| p.game_id).collect::<Vec<_>>()),
+        3 => write_i32(col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>()),
+        4 => write_opt_i64(col, rows.iter().map(|p| p.clock_ms)),
+        5 => write_opt_i32(col, rows.iter().map(|p| p.eval_cp)),
+        6 => write_opt_i32(col, rows.iter().map(|p| p.eval_mate)),
+        _ => Err(ParquetError::General(format!(
+            "positions schema has no column {index}"
+        ))),
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -709,5 +908,107 @@ mod tests {
         assert_eq!(elo(" 2750 "), Some(2750));
         assert_eq!((elo("0"), elo("-"), elo("")), (None, None, None));
         assert_eq!(key_column(u64::MAX), -1);
+    }
+
+    /// Pseudo-random rows: keys from a small set (runs of one key), both
+    /// signs, and ties on (key, game, ply) broken by the later fields.
+    fn shuffled_rows(n: usize) -> Vec<PositionRow> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let keys: Vec<i64> = (0..n / 3 + 1).map(|_| next() as i64).collect();
+        (0..n)
+            .map(|_| {
+                let r = next();
+                PositionRow {
+                    key: keys[(r % keys.len() as u64) as usize],
+                    game_id: (r >> 20) as i64 % 5 - 2,
+                    ply: (r >> 30) as i32 % 4,
+                    variant: (r >> 40) as u32 % 2,
+                    clock_ms: ((r >> 42) % 3 > 0).then_some((r >> 44) as i64 % 7),
+                    eval_cp: ((r >> 47) % 2 > 0).then_some((r >> 48) as i32 % 5 - 2),
+                    eval_mate: None,
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn positions_come_in_the_order_of_their_fields() {
+        for n in [0, 1, 2, 7, 1000, 5000] {
+            let rows = shuffled_rows(n);
+            let mut expected = rows.clone();
+            expected.sort();
+            assert!(sort_positions(rows) == expected, "{n} rows");
+        }
+        // Keys sharing every low digit (a pass moves nothing).
+        let rows: Vec<PositionRow> = shuffled_rows(100)
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| PositionRow {
+                key: ((i % 7) as i64 - 3) << 44,
+                ..r
+            })
+            .collect();
+        let mut expected = rows.clone();
+        expected.sort();
+        assert!(sort_positions(rows) == expected);
+    }
+
+    /// What the comments of each main-line move say, read from the tree
+    /// of the game.
+    fn notes_from_tree(text: &str) -> Vec<Annotations> {
+        crate::notation::pgn::read_game(text, 1)
+            .moves
+            .iter()
+            .map(|n| annotations::read(&n.comments))
+            .collect()
+    }
+
+    #[test]
+    fn main_line_notes_are_those_of_the_tree() {
+        let texts = [
+            "1. e4 { [%clk 0:03:00] } e5 { [%eval 0.3] } 2. Nf3 *",
+            // Comments before the first move, after a variation, waiting
+            // for the next move, in variations, after the result.
+            "{ [%clk 0:09:00] } 1. e4 { [%clk 0:03:00] } ( 1. d4 { [%clk 0:01:00] } \
+             ( 1. c4 { [%eval #3] } ) ) { [%eval -1.5] } e5 { plain } { [%clk 0:02:59] } \
+             2. Nf3 $1 { [%eval #-2] } ( 2. Bc4 ) 2... Nc6 { [%clk 1:00:00] } 1-0 { [%clk 0:00:01] }",
+            "1. e4 ( 1. d4 ) { [%clk 0:03:00] } { [%eval 0.1] } 1... e5 *",
+            // A text that breaks off, and one without moves.
+            "1. e4 { [%clk 0:03:00] } e5 ( 2. Nf3 { [%clk 0:02:00] }",
+            "{ [%clk 0:03:00] } *",
+        ];
+        for text in texts {
+            let (tree, read) = (notes_from_tree(text), text_ply_notes(text));
+            assert_eq!(read, tree, "{text}");
+            assert_eq!(ply_notes(text.as_bytes()), tree, "{text}");
+        }
+        assert_eq!(
+            text_ply_notes(texts[0])[1].eval.map(|e| e.score),
+            Some(Score::Centipawns(30))
+        );
+    }
+
+    #[test]
+    fn a_positions_key_column_has_no_dictionary() {
+        let dir = std::env::temp_dir().join(format!("xpgn-dataset-key-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut writer = DatasetWriter::create(&dir, DEFAULT_PART_ROWS).unwrap();
+        writer.positions = shuffled_rows(3000);
+        writer.variants = vec!["chess".into(), "courier".into()];
+        writer.finish().unwrap();
+        let file = std::fs::File::open(dir.join("positions-00000.parquet")).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        use parquet::file::reader::FileReader;
+        let group = reader.metadata().row_group(0);
+        assert_eq!(group.column(1).column_path().string(), "key");
+        assert!(group.column(1).dictionary_page_offset().is_none());
+        assert!(group.column(2).dictionary_page_offset().is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

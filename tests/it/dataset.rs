@@ -364,6 +364,29 @@ fn jobs_and_part_size_do_not_change_the_rows() {
         }
     }
     assert_eq!(parts(&small, "games").len(), files.len());
+    // Many parts written by 1, 2 or 3 threads: the same bytes.
+    for jobs in ["1", "3"] {
+        let other = dir.join(format!("small-{jobs}"));
+        ok(&[
+            "dataset",
+            &samples(),
+            "--out",
+            other.to_str().unwrap(),
+            "--part-size",
+            "300",
+            "--jobs",
+            jobs,
+        ]);
+        let (a, b) = (parts(&small, ""), parts(&other, ""));
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            assert_eq!(x.file_name(), y.file_name());
+            assert!(
+                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+                "{y:?}"
+            );
+        }
+    }
     let sorted = |mut v: Vec<Row>| {
         v.sort_by_key(|r| long(r, "game_id"));
         v
