@@ -9,7 +9,7 @@
 //! rows of at most [`postings::MOST_PER_ROW`] entries, sorted by key
 //! across its rows, each cut to fill its pages ([`postings::pieces`]).
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::TransactionBehavior;
 
 use super::postings::{self, BUCKET_BITS, Posting};
 use super::{Database, DbError, tree};
@@ -84,14 +84,7 @@ impl Database {
             }
             summary.rows_after += merged.len() as u64;
             tx.execute("DELETE FROM position_postings WHERE bucket = ?1", [bucket])?;
-            let mut insert = tx.prepare_cached(
-                "INSERT INTO position_postings (bucket, batch, piece, count, entries)
-                 VALUES (?1, 0, ?2, ?3, ?4)",
-            )?;
-            for (piece, count, blob) in merged {
-                insert.execute(params![bucket, piece, count as i64, blob])?;
-            }
-            drop(insert);
+            postings::insert_pieces(&tx, bucket, 0, merged)?;
             tx.commit()?;
         }
         self.conn.execute_batch("ANALYZE")?;

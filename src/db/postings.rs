@@ -596,14 +596,8 @@ impl BatchPostings {
             .filter(|(_, run)| !run.is_empty())
             .map(|(b, run)| (b as i64, run))
             .collect();
-        let mut insert = conn.prepare_cached(
-            "INSERT INTO position_postings (bucket, batch, piece, count, entries)
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-        )?;
         for (bucket, cut) in cut_buckets(buckets, batch, fit, threads) {
-            for (piece, count, blob) in cut {
-                insert.execute(params![bucket, batch, piece, count as i64, blob])?;
-            }
+            insert_pieces(conn, bucket, batch, cut)?;
         }
         Ok(())
     }
@@ -678,11 +672,26 @@ pub(crate) fn store_pieces(
     sorted: &[Posting],
     fit: PageFit,
 ) -> Result<(), DbError> {
+    insert_pieces(
+        conn,
+        bucket,
+        batch,
+        pieces(bucket, batch, sorted, fit, MOST_PER_ROW),
+    )
+}
+
+/// Writes the rows of `cut`, one bucket's pieces of `batch`.
+pub(crate) fn insert_pieces(
+    conn: &Connection,
+    bucket: i64,
+    batch: i64,
+    cut: Vec<(i64, usize, Vec<u8>)>,
+) -> Result<(), DbError> {
     let mut insert = conn.prepare_cached(
         "INSERT INTO position_postings (bucket, batch, piece, count, entries)
          VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
-    for (piece, count, blob) in pieces(bucket, batch, sorted, fit, MOST_PER_ROW) {
+    for (piece, count, blob) in cut {
         insert.execute(params![bucket, batch, piece, count as i64, blob])?;
     }
     Ok(())
@@ -794,7 +803,7 @@ pub(crate) mod legacy {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -875,18 +884,22 @@ mod tests {
         all
     }
 
-    /// SQLite's own account of the rows `pieces` cuts: no unused byte in
-    /// any overflow page (`dbstat`), for pages of 1, 4 and 8 KiB.
+    /// The table of the position index, as the schema has it.
+    pub(crate) fn create_table(conn: &Connection) {
+        conn.execute_batch(
+            "CREATE TABLE position_postings (bucket INTEGER NOT NULL, batch INTEGER NOT NULL,
+                 piece INTEGER NOT NULL, count INTEGER NOT NULL, entries BLOB NOT NULL,
+                 PRIMARY KEY (bucket, batch, piece)) WITHOUT ROWID;",
+        )
+        .unwrap();
+    }
+
+    /// A batch's rows do not depend on how many threads cut its buckets.
     #[test]
     fn a_batch_is_stored_the_same_on_any_number_of_threads() {
         let rows = |threads: usize| {
             let conn = Connection::open_in_memory().unwrap();
-            conn.execute_batch(
-                "CREATE TABLE position_postings (bucket INTEGER NOT NULL, batch INTEGER NOT NULL,
-                     piece INTEGER NOT NULL, count INTEGER NOT NULL, entries BLOB NOT NULL,
-                     PRIMARY KEY (bucket, batch, piece)) WITHOUT ROWID;",
-            )
-            .unwrap();
+            create_table(&conn);
             let fit = PageFit::of(&conn).unwrap();
             let mut batch = BatchPostings::default();
             let mut x = 0x2545_f491_4f6c_dd1d_u64;
@@ -923,17 +936,14 @@ mod tests {
         assert_eq!(rows(3), one);
     }
 
+    /// SQLite's own account of the rows `pieces` cuts: no unused byte in
+    /// any overflow page (`dbstat`), for pages of 1, 4 and 8 KiB.
     #[test]
     fn pieces_fill_their_overflow_pages() {
         for page in [1024, 4096, 8192] {
             let conn = Connection::open_in_memory().unwrap();
             conn.pragma_update(None, "page_size", page).unwrap();
-            conn.execute_batch(
-                "CREATE TABLE position_postings (bucket INTEGER NOT NULL, batch INTEGER NOT NULL,
-                     piece INTEGER NOT NULL, count INTEGER NOT NULL, entries BLOB NOT NULL,
-                     PRIMARY KEY (bucket, batch, piece)) WITHOUT ROWID;",
-            )
-            .unwrap();
+            create_table(&conn);
             let fit = PageFit::of(&conn).unwrap();
             for (i, n) in [300u32, 2_000, 9_000, 40_000].into_iter().enumerate() {
                 let all = bucket_entries(n, 7 + i as u64);

@@ -354,12 +354,7 @@ mod tests {
     #[test]
     fn a_replaced_game_goes_into_the_batch_its_id_belongs_to_and_the_rows_keep_id_order() {
         let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch(
-            "CREATE TABLE position_postings (bucket INTEGER NOT NULL, batch INTEGER NOT NULL,
-                 piece INTEGER NOT NULL, count INTEGER NOT NULL, entries BLOB NOT NULL,
-                 PRIMARY KEY (bucket, batch, piece)) WITHOUT ROWID;",
-        )
-        .unwrap();
+        postings::tests::create_table(&conn);
         let fit = PageFit::new(4096);
         // Keys of bucket 0 (their top bits are 0): batches starting at
         // games 5 and 10.

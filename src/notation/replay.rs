@@ -273,7 +273,7 @@ pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
 pub type AfterVisitor<'v> = dyn FnMut(&Move, &Position) + 'v;
 
 /// Who is told each main-line move, and how much.
-pub enum MoveWatch<'r, 'v> {
+pub(crate) enum MoveWatch<'r, 'v> {
     /// Told the position before the move too ([`MoveVisitor`]).
     Both(&'r mut MoveVisitor<'v>),
     /// Told only the move and the position after it ([`AfterVisitor`]):
@@ -286,15 +286,13 @@ impl MoveWatch<'_, '_> {
         matches!(self, MoveWatch::Both(_))
     }
 
-    /// Tells one move; `before` is read only by a [`MoveWatch::Both`].
+    /// Tells one move; `before` is read only by a [`MoveWatch::Both`],
+    /// for which the replay always keeps it.
     fn tell(&mut self, before: Option<&Position>, m: &Move, after: &Position) {
-        match self {
-            MoveWatch::Both(visit) => {
-                if let Some(before) = before {
-                    visit(before, m, after);
-                }
-            }
-            MoveWatch::After(visit) => visit(m, after),
+        match (self, before) {
+            (MoveWatch::Both(visit), Some(before)) => visit(before, m, after),
+            (MoveWatch::Both(_), None) => debug_assert!(false, "no position kept before the move"),
+            (MoveWatch::After(visit), _) => visit(m, after),
         }
     }
 }

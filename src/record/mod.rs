@@ -246,8 +246,6 @@ pub(crate) fn prepare_bytes_with(
 /// coordinate texts when asked for.
 struct LineRecorder {
     keys: Vec<u64>,
-    /// Whether the first key is left for the start's ([`assemble`] has it).
-    start_left: bool,
     after_null: bool,
     san: Option<String>,
     coords: Option<String>,
@@ -257,7 +255,6 @@ impl LineRecorder {
     fn new(texts: LineTexts) -> LineRecorder {
         LineRecorder {
             keys: Vec::with_capacity(crate::notation::replay::TYPICAL_PLIES + 1),
-            start_left: false,
             after_null: false,
             san: texts.san.then(String::new),
             coords: texts.coord.then(String::new),
@@ -270,13 +267,12 @@ impl LineRecorder {
         self.san.is_some() || self.coords.is_some()
     }
 
-    /// One main-line move that led to `after`, when no text is written:
-    /// the start's key, in the first place, is filled in by [`assemble`],
-    /// which has the start.
+    /// The key of the position a main-line move led to (the start's, in
+    /// the first place, is filled in by [`assemble`], which has the start):
+    /// all a recorder writing no text is told.
     fn visit_after(&mut self, m: &Move, after: &Position) {
         if self.keys.is_empty() {
             self.keys.push(0);
-            self.start_left = true;
         }
         if m.is_null() {
             // Positions after a null move are no positions of the game (R-0-6).
@@ -287,11 +283,9 @@ impl LineRecorder {
         }
     }
 
-    /// One main-line move, from `before` to `after`.
+    /// One main-line move, from `before` to `after`: its texts, and the key
+    /// of `after`.
     fn visit(&mut self, before: &Position, m: &Move, after: &Position) {
-        if self.keys.is_empty() {
-            self.keys.push(before.key());
-        }
         if let Some(s) = self.san.as_mut() {
             if !s.is_empty() {
                 s.push(' ');
@@ -308,13 +302,7 @@ impl LineRecorder {
             }
             c.push_str(&write_coord(before, m));
         }
-        if m.is_null() {
-            // Positions after a null move are no positions of the game (R-0-6).
-            self.after_null = true;
-        }
-        if !self.after_null && self.keys.len() <= MAX_INDEXED_PLY {
-            self.keys.push(after.key());
-        }
+        self.visit_after(m, after);
     }
 }
 
@@ -370,7 +358,6 @@ fn assemble(
         mut keys,
         san,
         coords,
-        start_left,
         ..
     } = recorded;
     let (mut packed, mut start, has_line) = (Vec::new(), None, game.start.is_some());
@@ -378,8 +365,7 @@ fn assemble(
         match keys.first_mut() {
             // A game without moves: its start is its one position.
             None => keys.push(first.key()),
-            Some(k) if start_left => *k = first.key(),
-            Some(_) => {}
+            Some(start_key) => *start_key = first.key(),
         }
         packed = packed::encode_all(&game.moves);
         // Without a `FEN` tag a game starts from its variant's start
