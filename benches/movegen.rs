@@ -18,7 +18,7 @@
 //! a generation). The captures and steps of pawns that need no test are
 //! counted set-wise, and only non-empty halves of a 128-bit set are
 //! counted (the default x86-64 target has no `popcnt`). On 8x8 boards the
-//! rook's and bishop's rides are looked up by magic multiplication
+//! rook's and bishop's rides are found by arithmetic on small tables
 //! (`src/rules/sliders.rs`), and the king's moves and castling read one
 //! attack map of the other side a generation.
 //!
