@@ -13,7 +13,10 @@
 # temporary folder), outside this repository: pgn-reader and shakmaty are
 # GPL and never a dependency of xpgn. Each job runs N times (default 5),
 # xpgn and the yardstick alternating, and the medians of CPU seconds
-# (user + system) and wall seconds are printed. xpgn is built with the
+# (user + system) and wall seconds are printed, and for validate and
+# perft the yardstick's time over xpgn's round by round (on a virtual
+# machine whose speed drifts, the ratio of two runs made one after the
+# other varies less than either time). xpgn is built with the
 # `parquet` feature, for `dataset`. Needs cargo, GNU time
 # (/usr/bin/time) and network access for the yardstick's crates the
 # first time, and python3 to time each run.
@@ -30,7 +33,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --peer-dir) peer_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) files+=("$(realpath "$1")"); shift ;;
   esac
 done
@@ -126,3 +129,23 @@ printf '\nimport: %s bytes a game; two cores against one, by wall time: validate
   "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate2" 2)" 'BEGIN {print a / b}')" \
   "$(awk -v a="$(median "$times/import1" 2)" -v b="$(median "$times/import2" 2)" 'BEGIN {print a / b}')" \
   "$(awk -v a="$(median "$times/dataset1" 2)" -v b="$(median "$times/dataset2" 2)" 'BEGIN {print a / b}')"
+
+# paired NAME PEER: the yardstick's time over xpgn's, round by round (the
+# two ran one after the other, so a machine whose speed drifts from run
+# to run weighs on both alike): the median of the rounds' ratios and
+# their range, by wall time and by CPU time.
+paired() {
+  paste -d' ' "$times/$1" "$times/$2" | awk '{w[NR] = $4 / $2; c[NR] = $3 / $1}
+    function med(a, n,   i, j, t) {
+      for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) {t = a[i]; a[i] = a[j]; a[j] = t}
+      return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    END {
+      n = NR; mw = med(w, n); mc = med(c, n)
+      printf "%.2fx wall (rounds from %.2fx to %.2fx), ", mw, w[1], w[n]
+      printf "%.2fx CPU (from %.2fx to %.2fx)", mc, c[1], c[n]
+    }'
+}
+printf 'validate, one core, against the yardstick round by round: %s\n' "$(paired validate1 peer)"
+printf 'perft 6 and kiwipete perft 5 against the yardstick round by round: %s; %s\n' \
+  "$(paired perft6 peer_perft6)" "$(paired kiwipete5 peer_kiwipete5)"
