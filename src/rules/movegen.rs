@@ -689,9 +689,8 @@ impl Position {
     /// [`Position::plain_named_move`]'s origin and kind of move. The move
     /// is made by the caller: a whole [`Move`] would come back through
     /// memory, and its copy, read right after this wrote it field by
-    /// field, waited on those writes (a failed store forwarding, a tenth
-    /// of the time of a replay's move); these three bytes come back in a
-    /// register.
+    /// field, waited on those writes (a failed store forwarding); these
+    /// three bytes come back in a register.
     fn plain_named_origin(
         &self,
         kind: PieceKind,
