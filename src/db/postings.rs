@@ -363,7 +363,8 @@ pub fn pieces(
     let (base, width) = blob_params(sorted);
     // The whole blob once: a piece is its header, its first run's key step
     // from 0, and the whole's bytes from there to its end.
-    let mut runs: Vec<RunAt> = Vec::new();
+    // A run per key at most: sized at once, not grown run by run.
+    let mut runs: Vec<RunAt> = Vec::with_capacity(sorted.len());
     let whole = encode_runs(sorted, base, width, most, Some(&mut runs));
     let head = &whole[..runs.first().map_or(whole.len(), |r| r.step)];
     // Offsets past the last run.

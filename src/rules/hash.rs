@@ -10,7 +10,6 @@
 
 use super::castling::Stage;
 use super::geometry::Square;
-use super::moves::MoveKind;
 use super::piece::{Color, Piece};
 use super::position::Position;
 
@@ -102,10 +101,7 @@ impl Position {
             }
         }
         if let Some(ep) = self.state.ep_square
-            && self
-                .legal_moves_filtered(Some(self.tables().pawn), Some(ep))
-                .iter()
-                .any(|m| m.kind == MoveKind::EnPassant)
+            && self.can_take_en_passant(ep)
         {
             h ^= mix(EP | ep.index() as u64);
         }

@@ -107,6 +107,25 @@ impl Sink for Vec<Move> {
     }
 }
 
+/// Whether an en passant capture was among the moves: the one question
+/// a position's key asks after each double step, answered without a list.
+struct EnPassantSeen(bool);
+
+impl Sink for EnPassantSeen {
+    const COUNTS: bool = false;
+    #[inline]
+    fn add(&mut self, m: Move) {
+        self.0 |= m.kind == MoveKind::EnPassant;
+    }
+    fn add_count(&mut self, _: u32) {
+        debug_assert!(false, "en passant is looked for among moves, not counts");
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        !self.0
+    }
+}
+
 /// A number of moves.
 pub(crate) struct MoveCount(pub usize);
 
@@ -854,9 +873,26 @@ impl Position {
             return;
         }
         match (kind, to) {
-            (Some(kind), Some(to)) => by_width!(self.generate_to(out, kind, to, Hints::default())),
+            (Some(kind), Some(to)) => {
+                out.clear();
+                by_width!(self.generate_to::<_>(out, kind, to, Hints::default()));
+            }
             _ => self.generate(out, true, kind, to),
         }
+    }
+
+    /// Whether the side to move has a legal en passant capture onto `ep`.
+    pub(crate) fn can_take_en_passant(&self, ep: Square) -> bool {
+        let t = self.tables();
+        if t.play_rules {
+            return self
+                .legal_moves_filtered(Some(t.pawn), Some(ep))
+                .iter()
+                .any(|m| m.kind == MoveKind::EnPassant);
+        }
+        let mut seen = EnPassantSeen(false);
+        by_width!(self.generate_to::<_>(&mut seen, t.pawn, ep, Hints::default()));
+        seen.0
     }
 
     /// The legal castlings, into `out` (cleared first): the castling moves
@@ -918,7 +954,8 @@ impl Position {
             });
             return;
         }
-        by_width!(self.generate_to(out, kind, to, Hints { file, rank }))
+        out.clear();
+        by_width!(self.generate_to::<_>(out, kind, to, Hints { file, rank }))
     }
 
     /// The legal moves of our pieces of `kind` to `to`, found backwards
@@ -937,8 +974,9 @@ impl Position {
             })
     }
 
-    fn generate_to<B: Bits>(&self, out: &mut Vec<Move>, kind: PieceKind, to: Square, hints: Hints) {
-        out.clear();
+    /// The legal moves of `kind` to `to` from the origins `hints` allows,
+    /// added to `out`.
+    fn generate_to<B: Bits, S: Sink>(&self, out: &mut S, kind: PieceKind, to: Square, hints: Hints) {
         let t = self.tables();
         let us = self.state.turn;
         let ctx = self.context::<B>(true, Some(to), true);
