@@ -23,9 +23,10 @@
 //! attack map of the other side a generation.
 //!
 //! The current whole-command figures against shakmaty are in
-//! docs/internals.md ("Benchmarks": `perft 6` at 0.94 of its speed,
-//! kiwipete `perft 5` at 1.01). The figures below are of the generator
-//! before the 8x8 look-ups, kept for the per-leaf comparisons.
+//! docs/internals.md ("Benchmarks": `perft 6` at 0.72 to 0.74 of its
+//! speed, kiwipete `perft 5` at 0.81 to 0.83). The figures below are of
+//! the generator before the 8x8 look-ups, kept for the per-leaf
+//! comparisons.
 //!
 //! Figures (an AMD EPYC machine of 2 cores, quiet; medians of 9 runs of
 //! the whole `xpgn perft` process, user seconds):
@@ -56,7 +57,11 @@
 //! instructions); the kinds walked from a precomputed order list. A
 //! hardware `popcnt` build (`-C target-feature=+popcnt`) makes orthodox
 //! and Counsellor 5 to 7% faster alike: a build decision left to the
-//! user.
+//! user. In check, generating only the moves that answer it (onto the
+//! checking piece or between it and the king, pinned pieces tested, the
+//! others not): kiwipete `perft 4` unchanged in instructions and the
+//! start's `perft 5` 2% more, since the loop needed a second copy for
+//! the positions in check and the copy out of check lost inlining.
 
 mod harness;
 

@@ -976,7 +976,13 @@ impl Position {
 
     /// The legal moves of `kind` to `to` from the origins `hints` allows,
     /// added to `out`.
-    fn generate_to<B: Bits, S: Sink>(&self, out: &mut S, kind: PieceKind, to: Square, hints: Hints) {
+    fn generate_to<B: Bits, S: Sink>(
+        &self,
+        out: &mut S,
+        kind: PieceKind,
+        to: Square,
+        hints: Hints,
+    ) {
         let t = self.tables();
         let us = self.state.turn;
         let ctx = self.context::<B>(true, Some(to), true);
