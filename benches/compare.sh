@@ -105,8 +105,8 @@ done
 games=$("$peer" "${files[@]}" | awk '{print $1}')
 bytes=$(stat -c %s "$scratch/import.db")
 printf '\n%s games in %s file(s), read %s times over by validate and the yardstick; medians of %s runs (CPU = user + system seconds)\n\n' "$games" "${#files[@]}" "$repeat" "$rounds"
-# Games a second by CPU time and by wall time: a virtual machine may
-# charge a process of one thread more CPU time than the wall time it ran.
+# Games a second by CPU time and by wall time: an import also waits for
+# its writes to reach the disk, which only the wall time shows.
 printf '| job | CPU s | wall s | games/s (CPU) | games/s (wall) | yardstick CPU s | xpgn / yardstick speed |\n|---|---|---|---|---|---|---|\n'
 row() { # NAME LABEL GAMES-READ [PEER]
   local cpu wall rate wall_rate
