@@ -109,20 +109,25 @@ impl Sink for Vec<Move> {
 
 /// Whether an en passant capture was among the moves: the one question
 /// a position's key asks after each double step, answered without a list.
-struct EnPassantSeen(bool);
+#[derive(Default)]
+struct EnPassantSeen {
+    any: bool,
+    en_passant: bool,
+}
 
 impl Sink for EnPassantSeen {
     const COUNTS: bool = false;
     #[inline]
     fn add(&mut self, m: Move) {
-        self.0 |= m.kind == MoveKind::EnPassant;
+        self.any = true;
+        self.en_passant |= m.kind == MoveKind::EnPassant;
     }
     fn add_count(&mut self, _: u32) {
         debug_assert!(false, "en passant is looked for among moves, not counts");
     }
     #[inline]
     fn is_empty(&self) -> bool {
-        !self.0
+        !self.any
     }
 }
 
@@ -890,9 +895,9 @@ impl Position {
                 .iter()
                 .any(|m| m.kind == MoveKind::EnPassant);
         }
-        let mut seen = EnPassantSeen(false);
+        let mut seen = EnPassantSeen::default();
         by_width!(self.generate_to::<_>(&mut seen, t.pawn, ep, Hints::default()));
-        seen.0
+        seen.en_passant
     }
 
     /// The legal castlings, into `out` (cleared first): the castling moves
