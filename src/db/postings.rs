@@ -73,14 +73,6 @@ pub(crate) fn get_varint(blob: &[u8], at: &mut usize) -> Option<u128> {
     }
 }
 
-fn put_small(out: &mut Vec<u8>, mut v: u64) {
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
 fn get_small(blob: &[u8], at: &mut usize) -> Option<u64> {
     get_varint(blob, at).and_then(|v| u64::try_from(v).ok())
 }
@@ -245,38 +237,112 @@ fn encode_runs(
     most: usize,
     mut runs: Option<&mut Vec<RunAt>>,
 ) -> Vec<u8> {
-    let mut blob = Vec::with_capacity(sorted.len() * 5 + 8);
-    put_varint(&mut blob, u128::from(base));
-    blob.push(width);
+    let most = most.max(1);
+    let mut out = BlobWriter::for_entries(sorted.len());
+    out.small(u64::from(base));
+    out.byte(width);
     let mut prev_key = 0u64;
-    let mut entry = 0;
-    for run in sorted
-        .chunk_by(|a, b| a.key == b.key)
-        .flat_map(|r| r.chunks(most.max(1)))
-    {
+    let mut start = 0;
+    while start < sorted.len() {
+        let key = sorted[start].key;
+        let limit = sorted.len().min(start.saturating_add(most));
+        let mut end = start + 1;
+        while end < limit && sorted[end].key == key {
+            end += 1;
+        }
+        let run = &sorted[start..end];
         let single = run.len() == 1;
-        let step = blob.len();
-        put_step(&mut blob, run[0].key - prev_key, single, width);
-        prev_key = run[0].key;
+        let step = out.at;
+        out.step(key - prev_key, single, width);
+        prev_key = key;
         if let Some(runs) = runs.as_deref_mut() {
             runs.push(RunAt {
-                entry,
+                entry: start,
                 step,
-                rest: blob.len(),
+                rest: out.at,
             });
         }
-        entry += run.len();
         if !single {
-            put_small(&mut blob, run.len() as u64);
+            out.small(run.len() as u64);
         }
         let mut prev_game = base;
         for p in run {
-            put_small(&mut blob, u64::from(p.game - prev_game));
+            out.small(u64::from(p.game - prev_game));
             prev_game = p.game;
-            put_small(&mut blob, u64::from(p.ply));
+            out.small(u64::from(p.ply));
+        }
+        start = end;
+    }
+    out.finish()
+}
+
+/// Writes a blob into a buffer sized for its longest form, so that no
+/// write checks for room: a blob of a batch's bucket is written a byte at
+/// a time, and a growing vector's check and length update on every byte
+/// took more than the encoding.
+struct BlobWriter {
+    buf: Vec<u8>,
+    at: usize,
+}
+
+impl BlobWriter {
+    /// Room for the header and `entries` entries: per entry at most a key
+    /// step (8 raw bytes and a varint of 10), a count (10), a game step
+    /// (5) and a ply (3), and 8 bytes of slack for the raw step's store.
+    fn for_entries(entries: usize) -> BlobWriter {
+        BlobWriter {
+            buf: vec![0; 24 + entries * 36],
+            at: 0,
         }
     }
-    blob
+
+    fn byte(&mut self, b: u8) {
+        self.buf[self.at] = b;
+        self.at += 1;
+    }
+
+    /// A varint. Values under 2^14 (nearly every game step, ply and
+    /// count) are written as two bytes of which the second counts only
+    /// when needed: no branch on the length, which varies from entry to
+    /// entry and was mispredicted.
+    #[inline(always)]
+    fn small(&mut self, v: u64) {
+        if v < 1 << 14 {
+            let two = v >= 0x80;
+            self.buf[self.at] = (v as u8 & 0x7f) | (u8::from(two) << 7);
+            self.buf[self.at + 1] = (v >> 7) as u8;
+            self.at += 1 + usize::from(two);
+        } else {
+            self.varint(u128::from(v));
+        }
+    }
+
+    fn varint(&mut self, mut v: u128) {
+        while v >= 0x80 {
+            self.byte(v as u8 | 0x80);
+            v >>= 7;
+        }
+        self.byte(v as u8);
+    }
+
+    /// A key step as [`put_step`] writes it.
+    #[inline(always)]
+    fn step(&mut self, delta: u64, single: bool, width: u8) {
+        let step = (u128::from(delta) << 1) | u128::from(single);
+        // All eight low bytes stored, `width` of them kept.
+        self.buf[self.at..self.at + 8].copy_from_slice(&(step as u64).to_le_bytes());
+        self.at += usize::from(width);
+        let high = step >> (8 * u32::from(width));
+        match u64::try_from(high) {
+            Ok(high) => self.small(high),
+            Err(_) => self.varint(high),
+        }
+    }
+
+    fn finish(mut self) -> Vec<u8> {
+        self.buf.truncate(self.at);
+        self.buf
+    }
 }
 
 /// Where SQLite puts a row of `position_postings` (a WITHOUT ROWID table:
@@ -392,28 +458,24 @@ pub fn pieces(
         // Bytes and entries of the piece of runs `start..end`.
         let size = |end: usize| head.len() + step.len() + at(end).step - at(start).rest;
         let count = |end: usize| at(end).entry - at(start).entry;
-        // The longest prefix that fills its pages, and the longest that
-        // stays in the leaf.
-        let (mut filling, mut local) = (None, None);
-        let mut end = start + 1;
-        loop {
-            let payload = row_payload(bucket, batch, piece, count(end), size(end));
-            if payload <= fit.max_local() {
-                local = Some(end);
-            } else if fit.fits(payload) {
-                filling = Some(end);
-            }
-            if end == runs.len() || count(end + 1) > most || (chop && payload > fit.max_local()) {
-                break;
-            }
-            end += 1;
+        let payload = |end: usize| row_payload(bucket, batch, piece, count(end), size(end));
+        // Payloads grow with `end`, so each bound is a binary search. The
+        // ends looked at: up to the last run, the last under `most`
+        // entries and, when chopping, the first out of the leaf.
+        let mut last = first_where(start + 1, runs.len(), |e| count(e + 1) > most);
+        let out_of_leaf = first_where(start + 1, last + 1, |e| payload(e) > fit.max_local());
+        if chop && out_of_leaf <= last {
+            last = out_of_leaf;
         }
-        let all_fits =
-            end == runs.len() && fit.fits(row_payload(bucket, batch, piece, count(end), size(end)));
+        // The longest prefix that stays in the leaf, and the longest that
+        // fills its pages.
+        let local = (out_of_leaf > start + 1).then(|| out_of_leaf - 1);
+        let filling = last_filling(out_of_leaf, last, payload, fit);
+        let all_fits = last == runs.len() && fit.fits(payload(last));
         let stop = if all_fits {
-            end
+            last
         } else {
-            chop |= filling.is_none() && end == runs.len();
+            chop |= filling.is_none() && last == runs.len();
             filling.or(local).unwrap_or(start + 1)
         };
         let mut blob = Vec::with_capacity(size(stop));
@@ -424,6 +486,49 @@ pub fn pieces(
         start = stop;
     }
     out
+}
+
+/// The first of `from..to` for which `past` holds (`to` if none), `past`
+/// being false and then true along the range.
+fn first_where(from: usize, to: usize, past: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (from, to.max(from));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if past(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    lo
+}
+
+/// The last end of `from..=to` whose row, longer than its leaf holds,
+/// fills its overflow pages, `payload` growing with the end. A row fills
+/// them when its length falls in one of the windows a page apart that
+/// [`PageFit::fits`] describes: the last end at or under the top of the
+/// window of the longest row, else under the window below, and so on.
+fn last_filling(
+    from: usize,
+    mut to: usize,
+    payload: impl Fn(usize) -> usize,
+    fit: PageFit,
+) -> Option<usize> {
+    let (min, max, page) = (fit.min_local(), fit.max_local(), fit.usable - 4);
+    while from <= to {
+        let top = payload(to);
+        if top <= max {
+            return None;
+        }
+        let window_top = min + (top - min) / page * page + (max - min);
+        let below = first_where(from, to + 1, |e| payload(e) > window_top);
+        let e = below.checked_sub(1).filter(|&e| e >= from)?;
+        if fit.fits(payload(e)) {
+            return Some(e);
+        }
+        to = e;
+    }
+    None
 }
 
 /// Sorts `entries` and splits them into one blob per bucket, in bucket
@@ -1056,6 +1161,135 @@ pub(crate) mod tests {
                 back.extend(got);
             }
             prop_assert_eq!(back, all);
+        }
+    }
+
+    /// The varint of `v`, written a byte at a time.
+    fn put_small_plainly(out: &mut Vec<u8>, v: u64) {
+        put_varint(out, u128::from(v));
+    }
+
+    /// The blob and runs of [`encode_runs`] as its format describes them,
+    /// written plainly, and the cut of [`pieces`] by scanning every end:
+    /// the fast forms must give the same bytes.
+    fn pieces_plainly(
+        bucket: i64,
+        batch: i64,
+        sorted: &[Posting],
+        fit: PageFit,
+        most: usize,
+    ) -> Vec<(i64, usize, Vec<u8>)> {
+        let (base, width) = blob_params(sorted);
+        let mut whole = Vec::new();
+        put_varint(&mut whole, u128::from(base));
+        whole.push(width);
+        let mut runs = Vec::new();
+        let (mut prev_key, mut entry) = (0u64, 0);
+        for run in sorted
+            .chunk_by(|a, b| a.key == b.key)
+            .flat_map(|r| r.chunks(most.max(1)))
+        {
+            let single = run.len() == 1;
+            let step = whole.len();
+            put_step(&mut whole, run[0].key - prev_key, single, width);
+            prev_key = run[0].key;
+            runs.push(RunAt {
+                entry,
+                step,
+                rest: whole.len(),
+            });
+            entry += run.len();
+            if !single {
+                put_small_plainly(&mut whole, run.len() as u64);
+            }
+            let mut prev_game = base;
+            for p in run {
+                put_small_plainly(&mut whole, u64::from(p.game - prev_game));
+                prev_game = p.game;
+                put_small_plainly(&mut whole, u64::from(p.ply));
+            }
+        }
+        let mut fast_runs = Vec::new();
+        assert_eq!(
+            whole,
+            encode_runs(sorted, base, width, most, Some(&mut fast_runs))
+        );
+        let places = |runs: &[RunAt]| -> Vec<(usize, usize, usize)> {
+            runs.iter().map(|r| (r.entry, r.step, r.rest)).collect()
+        };
+        assert_eq!(places(&runs), places(&fast_runs));
+        let head = &whole[..runs.first().map_or(whole.len(), |r| r.step)];
+        let end_at = RunAt {
+            entry: sorted.len(),
+            step: whole.len(),
+            rest: whole.len(),
+        };
+        let at = |i: usize| runs.get(i).copied().unwrap_or(end_at);
+        let mut out = Vec::new();
+        let (mut start, mut chop) = (0, false);
+        while start < runs.len() {
+            let piece = out.len() as i64;
+            let mut step = Vec::new();
+            let single = at(start + 1).entry - at(start).entry == 1;
+            put_step(&mut step, sorted[at(start).entry].key, single, width);
+            let size = |end: usize| head.len() + step.len() + at(end).step - at(start).rest;
+            let count = |end: usize| at(end).entry - at(start).entry;
+            let (mut filling, mut local) = (None, None);
+            let mut end = start + 1;
+            loop {
+                let payload = row_payload(bucket, batch, piece, count(end), size(end));
+                if payload <= fit.max_local() {
+                    local = Some(end);
+                } else if fit.fits(payload) {
+                    filling = Some(end);
+                }
+                if end == runs.len() || count(end + 1) > most || (chop && payload > fit.max_local())
+                {
+                    break;
+                }
+                end += 1;
+            }
+            let all_fits = end == runs.len()
+                && fit.fits(row_payload(bucket, batch, piece, count(end), size(end)));
+            let stop = if all_fits {
+                end
+            } else {
+                chop |= filling.is_none() && end == runs.len();
+                filling.or(local).unwrap_or(start + 1)
+            };
+            let mut blob = head.to_vec();
+            blob.extend_from_slice(&step);
+            blob.extend_from_slice(&whole[at(start).rest..at(stop).step]);
+            out.push((piece, count(stop), blob));
+            start = stop;
+        }
+        out
+    }
+
+    proptest! {
+        /// Entries of keys far apart and close together, of games and
+        /// plies past one varint byte, in pages of every size.
+        #[test]
+        fn pieces_are_those_of_the_plain_scan(
+            n in 0u32..5000,
+            seed in any::<u64>(),
+            spread in 0u32..64,
+            game_gap in prop::sample::select(vec![1u32, 90, 20_000, 3_000_000]),
+            page in prop::sample::select(vec![512usize, 1024, 4096, 65_536]),
+            most in prop::sample::select(vec![1usize, 3, 40, MOST_PER_ROW]),
+        ) {
+            let mut all = bucket_entries(n, seed);
+            for p in &mut all {
+                p.key >>= spread.min(55);
+                p.game = p.game.saturating_mul(game_gap);
+                p.ply = p.ply.wrapping_mul(421);
+            }
+            all.sort_unstable();
+            let fit = PageFit::new(page);
+            prop_assert_eq!(
+                pieces(9, 4, &all, fit, most),
+                pieces_plainly(9, 4, &all, fit, most)
+            );
         }
     }
 
