@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-command speed of xpgn beside its yardstick, pgn-reader and
 # shakmaty, in the same run: validate (one core, then every core),
-# import with every position indexed, dataset, and orthodox perft.
+# import with every position indexed, dataset, and orthodox perft; and
+# what two cores of the machine allow, two one-core runs at once.
 #
 #   benches/compare.sh [--rounds N] [--repeat K] [--peer-dir DIR] [FILE...]
 #
@@ -78,6 +79,24 @@ print(f"{use.ru_utime + use.ru_stime:.4f} {wall:.4f}")
 PY
 }
 
+# run_twice NAME COMMAND...: the command twice at once, appended to
+# $times/NAME as "cpu wall" (both children's CPU, the wall time until both
+# end): two one-core jobs that share nothing, whose speed-up over one
+# alone is what the machine itself allows two cores.
+run_twice() {
+  local name=$1; shift
+  python3 - "$@" >>"$times/$name" <<'PY'
+import os, subprocess, sys, time
+start = time.perf_counter()
+children = [subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+cpu = 0.0
+for child in children:
+    _, _, use = os.wait4(child.pid, 0)
+    cpu += use.ru_utime + use.ru_stime
+print(f"{cpu:.4f} {time.perf_counter() - start:.4f}")
+PY
+}
+
 # median FILE COLUMN
 median() {
   sort -n -k"$2" "$1" | awk -v c="$2" '{v[NR]=$c} END {m=(NR%2)?v[(NR+1)/2]:(v[NR/2]+v[NR/2+1])/2; printf "%.3f", m}'
@@ -89,6 +108,7 @@ for r in $(seq "$rounds"); do
   run validate1 "$xpgn" validate --jobs 1 "${repeated[@]}"
   run peer "$peer" "${repeated[@]}"
   run validate2 "$xpgn" validate --jobs 2 "${repeated[@]}"
+  run_twice validate1x2 "$xpgn" validate --jobs 1 "${repeated[@]}"
   rm -f "$scratch"/import.db*
   run import1 "$xpgn" import --jobs 1 --db "$scratch/import.db" "${files[@]}"
   rm -f "$scratch"/import2.db*
@@ -151,6 +171,8 @@ paired() {
       printf "%.2fx CPU (from %.2fx to %.2fx)", mc, c[1], c[n]
     }'
 }
+printf 'the machine itself: two one-core validate runs at once do %.2fx the work of one in the same time (about the most a two-core job can reach on it)\n' \
+  "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate1x2" 2)" 'BEGIN {print 2 * a / b}')"
 printf 'validate, one core, against the yardstick round by round: %s\n' "$(paired validate1 peer)"
 printf 'perft 6 and kiwipete perft 5 against the yardstick round by round: %s; %s\n' \
   "$(paired perft6 peer_perft6)" "$(paired kiwipete5 peer_kiwipete5)"
