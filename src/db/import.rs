@@ -556,14 +556,12 @@ fn insert_game(
     (value, frame): (&[u8], Option<i64>),
     p: &Prepared,
 ) -> Result<(), DbError> {
-    let tag = |name: &str| {
-        p.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
+    // The seven columns and the framed form's test in one pass over the
+    // pairs.
+    let seven = tags::Roster::of(&p.tags);
+    let [event, site, date, round, white, black, result] = seven.values;
     let (roster, more_tags) = match frame {
-        Some(_) => tags::split_framed(&p.tags),
+        Some(_) => tags::split_framed(&seven, &p.tags),
         None => {
             let (roster, more) = tags::split(&p.tags);
             (i64::from(roster), more)
@@ -579,13 +577,13 @@ fn insert_game(
     .execute(params![
         id,
         p.variant,
-        tag("Event"),
-        tag("Site"),
-        tag("Date"),
-        tag("Round"),
-        tag("White"),
-        tag("Black"),
-        tag("Result"),
+        event,
+        site,
+        date,
+        round,
+        white,
+        black,
+        result,
         p.plies as i64,
         if p.valid { "valid" } else { "invalid" },
         p.diagnostic,
@@ -609,10 +607,7 @@ fn insert_game(
 
 /// The `Result` tag of `p` (the `result` column of `moves`).
 fn result_tag(p: &Prepared) -> Option<&str> {
-    p.tags
-        .iter()
-        .find(|(n, _)| n == "Result")
-        .map(|(_, v)| v.as_str())
+    p.tags.get("Result")
 }
 
 /// Stores the main line of game `id` (as far as it replays) and queues its

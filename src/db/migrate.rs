@@ -273,9 +273,8 @@ const V4_COLUMNS: [&str; 17] = [
 fn v4_values(p: &Prepared, hash: &[u8]) -> Vec<Value> {
     let tag = |name: &str| {
         p.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map_or(Value::Null, |(_, v)| Value::Text(v.clone()))
+            .get(name)
+            .map_or(Value::Null, |v| Value::Text(v.to_string()))
     };
     let text = |s: &Option<String>| s.clone().map_or(Value::Null, Value::Text);
     vec![
@@ -476,8 +475,8 @@ fn compact_postings(tx: &Transaction<'_>) -> Result<(), DbError> {
 
 /// The `tags` column of schemas 3 to 6: a game's tag pairs as a JSON
 /// array of pairs.
-fn tags_json(tags: &[(String, String)]) -> String {
-    tags::json(tags)
+fn tags_json(tags: &(impl tags::Pairs + ?Sized)) -> String {
+    tags::json(tags.pairs())
 }
 
 /// Version 7: each row of the position index cut into pieces that fill

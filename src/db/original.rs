@@ -52,6 +52,7 @@ use zstd::bulk::{Compressor, Decompressor};
 use zstd::dict::{DecoderDictionary, EncoderDictionary};
 
 use super::DbError;
+use super::tags::Pairs;
 
 /// The dictionary: generic PGN text written for it (no stored games),
 /// the most common strings last, where matches cost least.
@@ -68,9 +69,9 @@ pub(crate) const TAGS_ELIDED: u8 = 0x01;
 
 /// A game's tags as xpgn writes them: `[Name "value"]` and a newline each,
 /// in order, `\` and `"` escaped by a backslash.
-pub(crate) fn render_tags(tags: &[(String, String)]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(tags.iter().map(|(n, v)| n.len() + v.len() + 6).sum());
-    for (name, value) in tags {
+pub(crate) fn render_tags(tags: &(impl Pairs + ?Sized)) -> Vec<u8> {
+    let mut out = Vec::with_capacity(tags.pairs().map(|(n, v)| n.len() + v.len() + 6).sum());
+    for (name, value) in tags.pairs() {
         out.push(b'[');
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(b" \"");
@@ -88,8 +89,8 @@ pub(crate) fn render_tags(tags: &[(String, String)]) -> Vec<u8> {
 /// The stored form of the text `raw` of a game whose tags are `tags` (as
 /// their columns store them): without its tag section when `raw` begins
 /// with exactly [`render_tags`]'s text, else whole ([`pack`]).
-pub(crate) fn pack_game(raw: &[u8], tags: &[(String, String)]) -> Vec<u8> {
-    if tags.is_empty() {
+pub(crate) fn pack_game(raw: &[u8], tags: &(impl Pairs + ?Sized)) -> Vec<u8> {
+    if tags.pairs().len() == 0 {
         return pack(raw);
     }
     let head = render_tags(tags);
@@ -595,6 +596,7 @@ pub(crate) fn read_prefix(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::tag_list::TagList;
     use proptest::prelude::*;
 
     #[test]
@@ -756,7 +758,7 @@ mod tests {
             assert_eq!(read(1, &stored, &pairs).unwrap(), raw);
         }
         let raw = b"1. e4 e5 *\n";
-        assert_eq!(pack_game(raw, &[]), pack(raw));
+        assert_eq!(pack_game(raw, &TagList::default()), pack(raw));
     }
 
     proptest! {

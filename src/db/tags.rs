@@ -24,6 +24,7 @@ use super::original::original_sql;
 use crate::notation::pgn::read_with;
 use crate::notation::reader::decode_borrowed;
 use crate::notation::span::Location;
+use crate::notation::tag_list::TagList;
 use crate::notation::visitor::{At, Flow, Visitor};
 
 /// A game's tag pairs, in the order written.
@@ -58,23 +59,69 @@ pub(crate) const COLUMNS: &str = concat!(
 pub(crate) const COLUMNS_BEFORE_12: &str =
     "g.roster, g.event, g.site, g.date, g.round, g.white, g.black, g.result, g.more_tags";
 
+/// A game's tag pairs, in the order written: as a reading keeps them
+/// ([`TagList`]) or as owned pairs read back from a row.
+pub(crate) trait Pairs {
+    /// The pairs, name and value.
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + Clone;
+}
+
+impl Pairs for TagList {
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + Clone {
+        self.iter()
+    }
+}
+
+impl Pairs for [(String, String)] {
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + Clone {
+        self.iter().map(|(n, v)| (n.as_str(), v.as_str()))
+    }
+}
+
+impl Pairs for Vec<(String, String)> {
+    fn pairs(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + Clone {
+        self.as_slice().pairs()
+    }
+}
+
+/// The seven roster tags of a game, read in one pass over its pairs: the
+/// first value of each name and how many pairs have it, in the order of
+/// [`ROSTER`].
+pub(crate) struct Roster<'a> {
+    pub(crate) values: [Option<&'a str>; 7],
+    pub(crate) counts: [u32; 7],
+}
+
+impl<'a> Roster<'a> {
+    pub(crate) fn of(tags: &'a (impl Pairs + ?Sized)) -> Roster<'a> {
+        let mut roster = Roster {
+            values: [None; 7],
+            counts: [0; 7],
+        };
+        for (name, value) in tags.pairs() {
+            if let Some(i) = ROSTER.iter().position(|r| *r == name) {
+                roster.counts[i] += 1;
+                roster.values[i].get_or_insert(value);
+            }
+        }
+        roster
+    }
+}
+
 /// `(roster, more_tags)` for the tags of a game.
-pub(crate) fn split(tags: &[(String, String)]) -> (bool, String) {
-    let roster =
-        tags.len() >= ROSTER.len() && tags.iter().zip(ROSTER).all(|((name, _), r)| name == r);
-    let rest = if roster { &tags[ROSTER.len()..] } else { tags };
-    (roster, json(rest))
+pub(crate) fn split(tags: &(impl Pairs + ?Sized)) -> (bool, String) {
+    let roster = tags.pairs().len() >= ROSTER.len()
+        && tags.pairs().zip(ROSTER).all(|((name, _), r)| name == r);
+    let skipped = if roster { ROSTER.len() } else { 0 };
+    (roster, json(tags.pairs().skip(skipped)))
 }
 
 /// `(roster, more_tags)` for the tags of a game whose whole text is
 /// stored in a frame: [`FROM_TEXT`] when each of the seven names is there
 /// at most once (its column is then the whole answer to a filter on it),
-/// else as [`split`] gives.
-pub(crate) fn split_framed(tags: &[(String, String)]) -> (i64, String) {
-    let once = ROSTER
-        .iter()
-        .all(|r| tags.iter().filter(|(name, _)| name == r).count() <= 1);
-    if once {
+/// else as [`split`] gives; `roster` is [`Roster::of`] the tags.
+pub(crate) fn split_framed(roster: &Roster<'_>, tags: &(impl Pairs + ?Sized)) -> (i64, String) {
+    if roster.counts.iter().all(|&n| n <= 1) {
         return (FROM_TEXT, "[]".into());
     }
     let (roster, more) = split(tags);
@@ -99,8 +146,9 @@ pub(crate) fn text_tags(raw: &[u8]) -> TagPairs {
 }
 
 /// Tag pairs as a JSON array of pairs.
-pub(crate) fn json(tags: &[(String, String)]) -> String {
-    serde_json::to_string(tags).expect("strings always serialize")
+pub(crate) fn json<'a>(tags: impl Iterator<Item = (&'a str, &'a str)>) -> String {
+    let tags: Vec<(&str, &str)> = tags.collect();
+    serde_json::to_string(&tags).expect("strings always serialize")
 }
 
 /// A JSON array of pairs read back (written by [`json`] only; anything
@@ -188,21 +236,30 @@ mod tests {
         );
         // Out of order, or one missing: every pair in `more_tags`.
         let swapped = pairs(&["Site", "Event", "Date", "Round", "White", "Black", "Result"]);
-        assert_eq!(split(&swapped), (false, json(&swapped)));
+        assert_eq!(split(&swapped), (false, json(swapped.pairs())));
         let six = pairs(&ROSTER[..6]);
-        assert_eq!(split(&six), (false, json(&six)));
-        assert_eq!(split(&[]), (false, "[]".into()));
+        assert_eq!(split(&six), (false, json(six.pairs())));
+        assert_eq!(split(&TagList::default()), (false, "[]".into()));
     }
 
     #[test]
     fn a_framed_game_reads_its_tags_from_its_text_unless_one_of_the_seven_is_there_twice() {
         let mut tags = pairs(&["Site", "White", "ECO", "Black"]);
-        assert_eq!(split_framed(&tags), (FROM_TEXT, "[]".into()));
+        assert_eq!(
+            split_framed(&Roster::of(&tags), &tags),
+            (FROM_TEXT, "[]".into())
+        );
         tags.push(("White".into(), "again".into()));
-        assert_eq!(split_framed(&tags), (0, json(&tags)));
+        assert_eq!(
+            split_framed(&Roster::of(&tags), &tags),
+            (0, json(tags.pairs()))
+        );
         let mut roster = pairs(&ROSTER);
         roster.push(("Result".into(), "*".into()));
-        assert_eq!(split_framed(&roster), (1, r#"[["Result","*"]]"#.into()));
+        assert_eq!(
+            split_framed(&Roster::of(&roster), &roster),
+            (1, r#"[["Result","*"]]"#.into())
+        );
     }
 
     #[test]

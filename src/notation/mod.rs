@@ -23,6 +23,7 @@ pub mod replay;
 pub mod san;
 pub mod span;
 pub mod square;
+pub mod tag_list;
 pub mod tree;
 pub mod validation;
 pub mod visitor;

@@ -17,6 +17,7 @@ use super::replay::{
 };
 use super::san::{CheckMark, PlainSan};
 use super::span::Location;
+use super::tag_list::TagList;
 use super::visitor::{At, Flow, MoveSyntax, MoveToken, Visitor};
 use crate::rules::{Move, Position, Registry};
 
@@ -45,7 +46,7 @@ pub struct Validation {
 #[derive(Clone, Debug, Default)]
 pub struct Kept {
     /// Every tag pair in the order written.
-    pub tags: Vec<(String, String)>,
+    pub tags: TagList,
     /// The line where the game starts.
     pub line: usize,
     /// The start position (`None`: the start is unknown).
@@ -273,11 +274,11 @@ impl<'t> Visitor<'t> for Validator<'t, '_, '_> {
     fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
         if let Some(kept) = self.kept.as_mut() {
             // Room for a typical tag section at once (online games have
-            // about fifteen tags), not grown tag by tag.
+            // about fifteen tags of about 300 bytes), not grown tag by tag.
             if kept.tags.is_empty() {
-                kept.tags.reserve(16);
+                kept.tags = TagList::with_capacity(16, 512);
             }
-            kept.tags.push((name.to_string(), value.to_string()));
+            kept.tags.push(name, value);
         }
         match name {
             "Variant" if self.variant.is_none() => {

@@ -20,6 +20,7 @@ use crate::notation::pgn::read_with;
 use crate::notation::reader::{GameBytes, GameText};
 use crate::notation::replay::check_game;
 use crate::notation::san::push_san_after;
+use crate::notation::tag_list::TagList;
 use crate::notation::validation::Validator;
 use crate::rules::{Move, Position, Registry, Variant};
 
@@ -43,7 +44,7 @@ pub(crate) fn start_text(start: &Position) -> Option<String> {
 /// One game made ready for storage.
 pub(crate) struct Prepared {
     pub(crate) variant: String,
-    pub(crate) tags: Vec<(String, String)>,
+    pub(crate) tags: TagList,
     pub(crate) plies: usize,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) valid: bool,
@@ -107,7 +108,7 @@ fn result_content(written: Option<&str>) -> &'static str {
 pub(crate) fn content_hash(
     variant: &str,
     start: Option<&str>,
-    game_tags: &[(String, String)],
+    game_tags: &TagList,
     result: Option<&str>,
     packed: &[u8],
     invalid_text: Option<&str>,
@@ -123,8 +124,8 @@ pub(crate) fn content_hash(
     tags.extend(
         game_tags
             .iter()
-            .filter(|(n, _)| !matches!(n.as_str(), "Variant" | "FEN" | "SetUp" | "Result"))
-            .filter_map(|(n, v)| tag_content(v).map(|v| (n.as_str(), v))),
+            .filter(|(n, _)| !matches!(*n, "Variant" | "FEN" | "SetUp" | "Result"))
+            .filter_map(|(n, v)| tag_content(v).map(|v| (n, v))),
     );
     tags.sort();
     for (n, v) in &tags {
@@ -194,7 +195,11 @@ pub(crate) fn prepare_with(
         .map_or((None, Vec::new()), |r| (Some(r.start), r.moves));
     let replayed = Replayed {
         result: game.recorded_result().map(str::to_string),
-        tags: game.tags,
+        tags: game
+            .tags
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_str()))
+            .collect(),
         diagnostics: checked.diagnostics,
         start,
         moves,
@@ -311,7 +316,7 @@ impl LineRecorder {
 
 /// What reading and replaying a game gave, from a tree or from the reader.
 struct Replayed {
-    tags: Vec<(String, String)>,
+    tags: TagList,
     /// The result it records: its termination marker, else its `Result` tag.
     result: Option<String>,
     diagnostics: Vec<Diagnostic>,
@@ -332,11 +337,7 @@ fn assemble(
     game: Replayed,
     recorded: LineRecorder,
 ) -> Prepared {
-    let variant_tag = game
-        .tags
-        .iter()
-        .find(|(n, _)| n == "Variant")
-        .map(|(_, v)| v.as_str());
+    let variant_tag = game.tags.get("Variant");
     // The variant the game was replayed as (an untagged game's is the one
     // `--variant` names); as its tag writes it when it could not be.
     let variant = match (&game.start, variant_tag) {
@@ -374,7 +375,7 @@ fn assemble(
         // Without a `FEN` tag a game starts from its variant's start
         // position: no position to compare (two setups built, 20,000
         // instructions a game).
-        if game.tags.iter().any(|(n, _)| n == "FEN") {
+        if game.tags.get("FEN").is_some() {
             start = start_text(first);
         }
     }
@@ -516,7 +517,7 @@ impl GameRecord {
         GameRecord {
             hash: p.hash,
             variant: p.variant,
-            tags: p.tags,
+            tags: p.tags.to_pairs(),
             plies: u32::try_from(p.plies).unwrap_or(u32::MAX),
             valid: p.valid,
             warnings: u32::try_from(p.warnings).unwrap_or(u32::MAX),
