@@ -520,9 +520,8 @@ fn register_original_functions(conn: &Connection) -> Result<(), DbError> {
             .map_err(|e| rusqlite::Error::UserFunctionError(Box::new(e)))
     };
     conn.create_scalar_function("xpgn_text_tags", 1, flags, move |ctx| {
-        Ok(tags::json(tags::Pairs::pairs(&tags::text_tags(&text_of(
-            ctx,
-        )?))))
+        let pairs = tags::text_tags(&text_of(ctx)?);
+        Ok(tags::json(tags::Pairs::pairs(&pairs)))
     })?;
     // `xpgn_text_has_tag(value, name, needle)`: whether the text has a tag
     // `name` whose value, lower-cased, contains `needle` (what a filter

@@ -219,13 +219,6 @@ struct RunAt {
     rest: usize,
 }
 
-/// Writes the key step of a run `delta` after the previous key.
-fn put_step(blob: &mut Vec<u8>, delta: u64, single: bool, width: u8) {
-    let step = (u128::from(delta) << 1) | u128::from(single);
-    blob.extend_from_slice(&step.to_le_bytes()[..usize::from(width)]);
-    put_varint(blob, step >> (8 * u32::from(width)));
-}
-
 /// [`encode_with`], telling where each run lies when `runs` is given, a
 /// key's run cut into runs of at most `most` entries (each then starts
 /// a piece of its own: two runs of one key in a blob would hide the
@@ -325,7 +318,9 @@ impl BlobWriter {
         self.byte(v as u8);
     }
 
-    /// A key step as [`put_step`] writes it.
+    /// The key step of a run `delta` after the previous key: the low
+    /// `width` bytes of twice `delta` (plus one for a key of a single
+    /// entry) raw, the rest as a varint.
     #[inline(always)]
     fn step(&mut self, delta: u64, single: bool, width: u8) {
         let step = (u128::from(delta) << 1) | u128::from(single);
@@ -441,10 +436,10 @@ pub fn pieces(
     };
     let at = |i: usize| runs.get(i).copied().unwrap_or(end_at);
     let first_step = |i: usize| {
-        let mut step = Vec::with_capacity(10);
+        let mut step = BlobWriter::for_entries(1);
         let single = at(i + 1).entry - at(i).entry == 1;
-        put_step(&mut step, sorted[at(i).entry].key, single, width);
-        step
+        step.step(sorted[at(i).entry].key, single, width);
+        step.finish()
     };
     let mut out = Vec::new();
     let mut start = 0;
@@ -1167,6 +1162,13 @@ pub(crate) mod tests {
     /// The varint of `v`, written a byte at a time.
     fn put_small_plainly(out: &mut Vec<u8>, v: u64) {
         put_varint(out, u128::from(v));
+    }
+
+    /// The key step of a run, written as the format describes it.
+    fn put_step(blob: &mut Vec<u8>, delta: u64, single: bool, width: u8) {
+        let step = (u128::from(delta) << 1) | u128::from(single);
+        blob.extend_from_slice(&step.to_le_bytes()[..usize::from(width)]);
+        put_varint(blob, step >> (8 * u32::from(width)));
     }
 
     /// The blob and runs of [`encode_runs`] as its format describes them,
