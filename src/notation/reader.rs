@@ -882,7 +882,13 @@ impl Scan {
     fn lines(&mut self, bytes: &[u8]) -> Option<Next> {
         while self.line_start < bytes.len() {
             let mut from = 0;
-            if self.movetext && !self.ended && !self.in_comment {
+            // A line that starts with a move number begins the movetext
+            // as the exact scan would find at its first byte: the fast
+            // scan takes it from there (an online game's moves and clocks
+            // fill one line).
+            let opens_movetext = || bytes[self.line_start].is_ascii_digit();
+            if !self.ended && !self.in_comment && (self.movetext || opens_movetext()) {
+                self.movetext = true;
                 match self.movetext_lines(bytes) {
                     Fast::End => return None,
                     Fast::Cut(at) => return Some(Next::At(at)),
@@ -974,12 +980,33 @@ impl Scan {
                         i = end;
                         floor = end;
                     }
+                    b'{' => match line_comment_end(bytes, i + 1) {
+                        // A comment closed on its line (a clock after
+                        // every move of an online game) is passed over
+                        // here: nothing in it changes what the scan knows.
+                        Some(end) => {
+                            i = end;
+                            floor = end;
+                        }
+                        None => return Fast::Exact(i - start),
+                    },
                     _ => return Fast::Exact(i - start),
                 }
             }
             self.next_line(i);
         }
     }
+}
+
+/// The byte after the `}` that closes, on its own line, the comment whose
+/// text starts at `bytes[from]`, as [`comment_close`] reads that line;
+/// `None` when the comment goes on past the line (or the bytes), or a
+/// `\}` makes the reading of the whole line matter: the exact scan then
+/// reads it.
+#[inline]
+fn line_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
+    let at = from + memchr::memchr3(b'}', b'\n', b'\r', &bytes[from..])?;
+    (bytes[at] == b'}' && bytes[at - 1] != b'\\').then_some(at + 1)
 }
 
 /// The first byte of `MOVETEXT_STOPS` at or after `i` (`bytes.len()` if
