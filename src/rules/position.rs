@@ -840,64 +840,31 @@ impl Position {
         };
         let is_king = mover.kind == t.king;
         let mut captured = None;
-        match m.kind {
-            MoveKind::Castle(i) => {
-                let c = &t.def.castling[i as usize];
-                let king = self.state.take(t, c.king_from);
-                let partner = self.state.take(t, c.partner_from);
-                if let (Some(k), Some(p)) = (king, partner) {
-                    self.state.put(t, c.king_to, k);
-                    self.state.put(t, c.partner_to, p);
-                }
-                self.state.castling = self.state.castling.after_castling(us);
-                self.state.castling_history = self.state.castling_history.after_castling(us);
-            }
-            MoveKind::EnPassant => {
-                let victim = Square::new(m.to.file(), m.from.rank());
-                captured = self.state.take(t, victim);
-                self.state.take(t, m.from);
-                self.state.put(t, m.to, mover);
-            }
-            _ if m.promotion.is_none() => {
-                // The mover's sets and key change by its two squares alone.
-                if self.state.board[m.to.index()] != 0 {
-                    captured = self.state.take(t, m.to);
-                }
-                let (fi, ti) = (t.bit(m.from), t.bit(m.to));
-                let code = self.state.board[m.from.index()];
-                self.state.board[m.from.index()] = 0;
-                self.state.board[m.to.index()] = code;
-                self.state.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
-                store_move(&mut self.state.color_bits[us.index()], fi, ti);
-                store_move(&mut self.state.kind_bits[mover.kind.index()], fi, ti);
-                if is_king {
-                    self.state.kings[us.index()] = m.to;
-                }
-            }
-            _ => {
+        if !matches!(m.kind, MoveKind::Castle(_) | MoveKind::EnPassant) && m.promotion.is_none() {
+            // The mover's sets and key change by its two squares alone.
+            if self.state.board[m.to.index()] != 0 {
                 captured = self.state.take(t, m.to);
-                self.state.take(t, m.from);
-                let placed = match m.promotion {
-                    Some(kind) => Piece { color: us, kind },
-                    None => mover,
-                };
-                self.state.put(t, m.to, placed);
             }
+            let (fi, ti) = (t.bit(m.from), t.bit(m.to));
+            let code = self.state.board[m.from.index()];
+            self.state.board[m.from.index()] = 0;
+            self.state.board[m.to.index()] = code;
+            self.state.board_key ^= t.piece_key(code, fi) ^ t.piece_key(code, ti);
+            store_move(&mut self.state.color_bits[us.index()], fi, ti);
+            store_move(&mut self.state.kind_bits[mover.kind.index()], fi, ti);
+            if is_king {
+                self.state.kings[us.index()] = m.to;
+            }
+        } else {
+            captured = self.state.play_other_kind(t, m, mover);
         }
         // Most moves touch no castling piece: only the king's, those from
         // one of our partners' squares and captures on one of theirs can.
         let touches_castling = is_king
             || t.castling_touch[us.index()].contains(m.from)
             || t.castling_touch[them.index()].contains(m.to);
-        if touches_castling && !m.is_castle() && !self.state.castling_history.is_none() {
-            self.state.castling =
-                self.state
-                    .castling
-                    .after_move(t, us, m.from, m.to, is_king, self.state.kings);
-            self.state.castling_history = self
-                .state
-                .castling_history
-                .advance(t, us, m.from, m.to, is_king);
+        if touches_castling && !m.is_castle() {
+            self.state.advance_castling(t, m, is_king);
         }
         if is_king
             && let Some(sp) = &t.def.special_king_move
@@ -1047,6 +1014,60 @@ impl Position {
 }
 
 impl State {
+    /// The pieces of a castling, an en passant capture or a promotion
+    /// (the moves `Position::play_pieces` does not make itself): out of line, so that the plain move's code stays
+    /// small. Returns the piece taken.
+    #[cold]
+    #[inline(never)]
+    fn play_other_kind(&mut self, t: &Tables, m: &Move, mover: Piece) -> Option<Piece> {
+        let us = self.turn;
+        match m.kind {
+            MoveKind::Castle(i) => {
+                let c = &t.def.castling[i as usize];
+                let king = self.take(t, c.king_from);
+                let partner = self.take(t, c.partner_from);
+                if let (Some(k), Some(p)) = (king, partner) {
+                    self.put(t, c.king_to, k);
+                    self.put(t, c.partner_to, p);
+                }
+                self.castling = self.castling.after_castling(us);
+                self.castling_history = self.castling_history.after_castling(us);
+                None
+            }
+            MoveKind::EnPassant => {
+                let victim = Square::new(m.to.file(), m.from.rank());
+                let captured = self.take(t, victim);
+                self.take(t, m.from);
+                self.put(t, m.to, mover);
+                captured
+            }
+            _ => {
+                let captured = self.take(t, m.to);
+                self.take(t, m.from);
+                let placed = match m.promotion {
+                    Some(kind) => Piece { color: us, kind },
+                    None => mover,
+                };
+                self.put(t, m.to, placed);
+                captured
+            }
+        }
+    }
+
+    /// The castling progress after a move that touched a king or a
+    /// castling partner's square (not a castling).
+    #[inline(never)]
+    fn advance_castling(&mut self, t: &Tables, m: &Move, is_king: bool) {
+        if self.castling_history.is_none() {
+            return;
+        }
+        let us = self.turn;
+        self.castling = self
+            .castling
+            .after_move(t, us, m.from, m.to, is_king, self.kings);
+        self.castling_history = self.castling_history.advance(t, us, m.from, m.to, is_king);
+    }
+
     #[inline]
     pub(crate) fn put(&mut self, t: &Tables, sq: Square, p: Piece) {
         let code = p.code();
