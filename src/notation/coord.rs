@@ -158,67 +158,14 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             )));
         }
     }
-    let kind_of = |letter: char| -> Result<PieceKind, CoordError> {
-        super::kind_for_letter(variant, letter).map_err(CoordError::Illegal)
-    };
     if cm.drop {
         return resolve_drop(pos, cm.drop_letter, cm.to).map_err(CoordError::Illegal);
     }
-    // Castling that gates on its partner's square, written from the
-    // partner to the king (`h1e1e`, R-SE-1).
-    if let (Some(letter), Some(p), Some(k)) =
-        (cm.promotion, pos.piece_at(cm.from), pos.piece_at(cm.to))
-        && k.kind == variant.king_kind()
-        && p.color == k.color
-        && k.color == pos.turn()
-        && variant.def().hand.as_ref().is_some_and(|h| h.gating)
-    {
-        let kind = kind_of(letter)?;
-        return pos
-            .legal_moves_filtered(Some(k.kind), None)
-            .into_iter()
-            .find(|m| {
-                m.from == cm.to
-                    && m.gate
-                        .is_some_and(|g| g.square == cm.from && g.kind == kind)
-            })
-            .ok_or_else(|| {
-                CoordError::Illegal(format!(
-                    "no castling of the king on {} gates a {} on {} here",
-                    cm.to,
-                    variant.piece_def(kind).name,
-                    cm.from
-                ))
-            });
+    if let Some(found) = castling_gated_on_partner(pos, &cm) {
+        return found;
     }
-    // Castling toward either rook as the king taking its own rook (R-960-1).
-    if variant.def().free_castling.is_some()
-        && let (Some(k), Some(r)) = (pos.piece_at(cm.from), pos.piece_at(cm.to))
-        && k.kind == variant.king_kind()
-        && r.color == k.color
-        && k.color == pos.turn()
-    {
-        let found = pos
-            .legal_moves_filtered(Some(k.kind), None)
-            .into_iter()
-            .find(|m| {
-                m.from == cm.from
-                    && matches!(m.kind, MoveKind::Castle(i)
-                                if variant.castling(i as usize).partner_from == cm.to)
-                    && gates_as_written(variant, m, cm.promotion, cm.from)
-            });
-        return found.ok_or_else(|| {
-            CoordError::Illegal(format!(
-                "the king on {} cannot castle with the piece on {} here ({})",
-                cm.from,
-                cm.to,
-                variant
-                    .def()
-                    .free_castling
-                    .as_ref()
-                    .map_or("R-0-5", |f| f.rule.as_str())
-            ))
-        });
+    if let Some(found) = castling_onto_own_partner(pos, &cm) {
+        return found;
     }
     let mut all: Vec<Move> = pos
         .legal_moves_filtered(pos.piece_at(cm.from).map(|p| p.kind), Some(cm.to))
@@ -248,10 +195,95 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
         candidates.retain(|m| m.gate.is_none());
         all.retain(|m| m.gate.is_none());
     }
+    keep_written_promotion(pos, &cm, &all, &mut candidates)?;
+    keep_written_waiting_promotions(pos, &cm, &mut candidates)?;
+    // The king's own move where it is also an ordinary king move means
+    // that move (docs/notation.md §6, R-960-1).
+    if candidates.iter().any(|m| m.is_castle()) && candidates.iter().any(|m| !m.is_castle()) {
+        candidates.retain(|m| !m.is_castle());
+    }
+    the_one_candidate(pos, text, &candidates)
+}
+
+/// The piece kind a letter of the move names in `pos`'s variant.
+fn kind_named(pos: &Position, letter: char) -> Result<PieceKind, CoordError> {
+    super::kind_for_letter(pos.variant(), letter).map_err(CoordError::Illegal)
+}
+
+/// A castling that gates on its partner's square, written from the
+/// partner to the king (`h1e1e`, R-SE-1): the move, if `cm` is written
+/// so.
+fn castling_gated_on_partner(pos: &Position, cm: &CoordMove) -> Option<Result<Move, CoordError>> {
+    let variant = pos.variant();
+    let (letter, p, k) = (cm.promotion?, pos.piece_at(cm.from)?, pos.piece_at(cm.to)?);
+    if k.kind != variant.king_kind()
+        || p.color != k.color
+        || k.color != pos.turn()
+        || !variant.def().hand.as_ref().is_some_and(|h| h.gating)
+    {
+        return None;
+    }
+    let kind = match kind_named(pos, letter) {
+        Ok(kind) => kind,
+        Err(e) => return Some(Err(e)),
+    };
+    Some(
+        pos.legal_moves_filtered(Some(k.kind), None)
+            .into_iter()
+            .find(|m| {
+                m.from == cm.to
+                    && m.gate
+                        .is_some_and(|g| g.square == cm.from && g.kind == kind)
+            })
+            .ok_or_else(|| {
+                CoordError::Illegal(format!(
+                    "no castling of the king on {} gates a {} on {} here",
+                    cm.to,
+                    variant.piece_def(kind).name,
+                    cm.from
+                ))
+            }),
+    )
+}
+
+/// Castling toward either partner written as the king taking its own
+/// partner (R-960-1): the move, if `cm` is written so.
+fn castling_onto_own_partner(pos: &Position, cm: &CoordMove) -> Option<Result<Move, CoordError>> {
+    let variant = pos.variant();
+    let free = variant.def().free_castling.as_ref()?;
+    let (k, r) = (pos.piece_at(cm.from)?, pos.piece_at(cm.to)?);
+    if k.kind != variant.king_kind() || r.color != k.color || k.color != pos.turn() {
+        return None;
+    }
+    let found = pos
+        .legal_moves_filtered(Some(k.kind), None)
+        .into_iter()
+        .find(|m| {
+            m.from == cm.from
+                && matches!(m.kind, MoveKind::Castle(i)
+                            if variant.castling(i as usize).partner_from == cm.to)
+                && gates_as_written(variant, m, cm.promotion, cm.from)
+        });
+    Some(found.ok_or_else(|| {
+        CoordError::Illegal(format!(
+            "the king on {} cannot castle with the piece on {} here ({})",
+            cm.from, cm.to, free.rule
+        ))
+    }))
+}
+
+/// Keeps the `candidates` that promote as `cm` is written (`all`: the
+/// legal moves between its squares, for the messages).
+fn keep_written_promotion(
+    pos: &Position,
+    cm: &CoordMove,
+    all: &[Move],
+    candidates: &mut Vec<Move>,
+) -> Result<(), CoordError> {
     match cm.promotion {
         Some(letter) => {
-            let kind = kind_of(letter)?;
-            if variant.has_waiting_promotion() {
+            let kind = kind_named(pos, letter)?;
+            if pos.variant().has_waiting_promotion() {
                 return Err(CoordError::Illegal(format!(
                     "a pawn that reaches the last rank waits there and promotes later, as part of its owner's second move after arrival (R-CS-3, R-CS-4): write `{}{}` and later a suffix `&{}=X`",
                     cm.from, cm.to, cm.to
@@ -259,7 +291,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             }
             candidates.retain(|m| m.promotion == Some(kind));
             if candidates.is_empty() {
-                let allowed = promotion_letters(pos, &all);
+                let allowed = promotion_letters(pos, all);
                 return Err(CoordError::Illegal(if allowed.is_empty() {
                     format!("{}{} is not a promotion", cm.from, cm.to)
                 } else {
@@ -281,13 +313,23 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             if kinds.len() > 1 {
                 return Err(CoordError::Ambiguous(format!(
                     "a promotion letter is needed: one of {}",
-                    promotion_letters(pos, &all).join(", ")
+                    promotion_letters(pos, all).join(", ")
                 )));
             }
         }
     }
+    Ok(())
+}
+
+/// Keeps the `candidates` that promote waiting pawns as the `&square=X`
+/// suffixes of `cm` say.
+fn keep_written_waiting_promotions(
+    pos: &Position,
+    cm: &CoordMove,
+    candidates: &mut Vec<Move>,
+) -> Result<(), CoordError> {
     for &(sq, letter) in &cm.waiting {
-        let kind = kind_of(letter)?;
+        let kind = kind_named(pos, letter)?;
         let before = candidates.clone();
         candidates.retain(|m| {
             [m.waiting_promotion, m.instant_promotion]
@@ -300,7 +342,7 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
                 .iter()
                 .flat_map(|m| [m.waiting_promotion, m.instant_promotion])
                 .flatten()
-                .map(|w| format!("&{}={}", w.square, variant.piece_def(w.kind).letter))
+                .map(|w| format!("&{}={}", w.square, pos.variant().piece_def(w.kind).letter))
                 .collect();
             return Err(CoordError::Illegal(if options.is_empty() {
                 format!("no waiting pawn promotes on {sq} with this move (R-CS-4, R-CS-6)")
@@ -312,35 +354,33 @@ pub fn resolve_coord(pos: &Position, text: &str) -> Result<Move, CoordError> {
             }));
         }
     }
-    // The king's own move where it is also an ordinary king move means
-    // that move (docs/notation.md §6, R-960-1).
-    if candidates.iter().any(|m| m.is_castle()) && candidates.iter().any(|m| !m.is_castle()) {
-        candidates.retain(|m| !m.is_castle());
+    Ok(())
+}
+
+/// The one move of `candidates`, or why `text` names more than one.
+fn the_one_candidate(pos: &Position, text: &str, candidates: &[Move]) -> Result<Move, CoordError> {
+    if let [m] = candidates {
+        return Ok(*m);
     }
-    match candidates.as_slice() {
-        [m] => Ok(*m),
-        _ => {
-            let choices: Vec<_> = candidates
-                .iter()
-                .filter_map(|m| m.waiting_promotion)
-                .collect();
-            if let Some(first) = choices.first() {
-                let kinds: Vec<PieceKind> = choices.iter().map(|w| w.kind).collect();
-                Err(CoordError::Ambiguous(format!(
-                    "the pawn on {} ends its wait with this move and must become one of the types its owner has lost: {} (write e.g. `{}&{}={}`; R-CS-4, R-CS-5)",
-                    first.square,
-                    kind_names(pos, &kinds).join(", "),
-                    text,
-                    first.square,
-                    variant.piece_def(first.kind).letter
-                )))
-            } else {
-                Err(CoordError::Ambiguous(format!(
-                    "{text} matches {} legal moves",
-                    candidates.len()
-                )))
-            }
-        }
+    let choices: Vec<_> = candidates
+        .iter()
+        .filter_map(|m| m.waiting_promotion)
+        .collect();
+    if let Some(first) = choices.first() {
+        let kinds: Vec<PieceKind> = choices.iter().map(|w| w.kind).collect();
+        Err(CoordError::Ambiguous(format!(
+            "the pawn on {} ends its wait with this move and must become one of the types its owner has lost: {} (write e.g. `{}&{}={}`; R-CS-4, R-CS-5)",
+            first.square,
+            kind_names(pos, &kinds).join(", "),
+            text,
+            first.square,
+            pos.variant().piece_def(first.kind).letter
+        )))
+    } else {
+        Err(CoordError::Ambiguous(format!(
+            "{text} matches {} legal moves",
+            candidates.len()
+        )))
     }
 }
 

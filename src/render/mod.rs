@@ -378,28 +378,7 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
         out.push_str("</g>");
     }
     if d.coordinates {
-        out.push_str(r##"<g class="coordinates" font-family="sans-serif" font-size="12" fill="#444" text-anchor="middle">"##);
-        for f in 0..size.files {
-            let (x, _) = corner(pos, d, left, Square::new(f, 0));
-            let _ = write!(
-                out,
-                r#"<text x="{}" y="{}">{}</text>"#,
-                x + SQ / 2.0,
-                board_h + 13.0,
-                (b'a' + f) as char
-            );
-        }
-        for r in 0..size.ranks {
-            let (_, y) = corner(pos, d, left, Square::new(0, r));
-            let _ = write!(
-                out,
-                r#"<text x="{}" y="{}">{}</text>"#,
-                LABEL / 2.0,
-                y + SQ / 2.0 + 4.0,
-                r + 1
-            );
-        }
-        out.push_str("</g>");
+        draw_coordinates(&mut out, pos, d, left, board_h);
     }
     out.push_str(r#"<g class="pieces">"#);
     for (sq, p) in pos.pieces() {
@@ -407,6 +386,58 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
         draw_piece(&mut out, pos, Some(sq), p, x, y);
     }
     out.push_str("</g>");
+    draw_waiting(&mut out, pos, d, left);
+    draw_marks(&mut out, pos, d, left);
+    if hands {
+        draw_hands(&mut out, pos, d, left + board_w, board_h);
+    }
+    if !legend.is_empty() {
+        out.push_str(
+            r##"<g class="legend" font-family="sans-serif" font-size="11.5" fill="#222">"##,
+        );
+        for (i, line) in legend.iter().enumerate() {
+            let _ = write!(
+                out,
+                r#"<text x="2" y="{}">{}</text>"#,
+                board_h + bottom + 4.0 + LINE * (i as f32 + 0.8),
+                escape(line)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</svg>");
+    out
+}
+
+/// The files' letters under the board and the ranks' numbers left of it.
+fn draw_coordinates(out: &mut String, pos: &Position, d: &Diagram, left: f32, board_h: f32) {
+    let size = pos.variant().size();
+    out.push_str(r##"<g class="coordinates" font-family="sans-serif" font-size="12" fill="#444" text-anchor="middle">"##);
+    for f in 0..size.files {
+        let (x, _) = corner(pos, d, left, Square::new(f, 0));
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            x + SQ / 2.0,
+            board_h + 13.0,
+            (b'a' + f) as char
+        );
+    }
+    for r in 0..size.ranks {
+        let (_, y) = corner(pos, d, left, Square::new(0, r));
+        let _ = write!(
+            out,
+            r#"<text x="{}" y="{}">{}</text>"#,
+            LABEL / 2.0,
+            y + SQ / 2.0 + 4.0,
+            r + 1
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// A mark on each waiting pawn (R-CS-3): a dashed frame and a sign.
+fn draw_waiting(out: &mut String, pos: &Position, d: &Diagram, left: f32) {
     for w in pos.waiting_pawns() {
         let (x, y) = corner(pos, d, left, w.square);
         let _ = write!(
@@ -424,6 +455,12 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
             y + 4.0,
         );
     }
+}
+
+/// The diagram's highlights, marked squares and arrows, those off the
+/// board left out.
+fn draw_marks(out: &mut String, pos: &Position, d: &Diagram, left: f32) {
+    let size = pos.variant().size();
     for &sq in &d.highlights {
         if size.contains(sq) {
             let (x, y) = corner(pos, d, left, sq);
@@ -458,7 +495,7 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
     for (from, to, color, name) in arrows.chain(colored) {
         if size.contains(from) && size.contains(to) && from != to {
             draw_arrow(
-                &mut out,
+                out,
                 (corner(pos, d, left, from), corner(pos, d, left, to)),
                 (from, to),
                 color,
@@ -466,25 +503,6 @@ pub fn render_svg(pos: &Position, d: &Diagram) -> String {
             );
         }
     }
-    if hands {
-        draw_hands(&mut out, pos, d, left + board_w, board_h);
-    }
-    if !legend.is_empty() {
-        out.push_str(
-            r##"<g class="legend" font-family="sans-serif" font-size="11.5" fill="#222">"##,
-        );
-        for (i, line) in legend.iter().enumerate() {
-            let _ = write!(
-                out,
-                r#"<text x="2" y="{}">{}</text>"#,
-                board_h + bottom + 4.0 + LINE * (i as f32 + 0.8),
-                escape(line)
-            );
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</svg>");
-    out
 }
 
 /// The hands, in a strip right of the board at `x` (docs/notation.md

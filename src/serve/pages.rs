@@ -1269,20 +1269,16 @@ pub(crate) fn game_body(
     let window = window_of(ply, plies);
     let line = v.line(db)?;
     let start_fen = line.as_ref().map(|(s, _)| write_position(s));
-    let walked = match line {
-        Some((start, moves)) => Some(walk(
-            id.unwrap_or(0),
-            start,
-            moves,
-            WalkTo {
+    let walked = line
+        .map(|(start, moves)| {
+            let to = WalkTo {
                 ply,
                 window: window.clone(),
                 keep_before: &|p| v.has_variations(p),
-            },
-            deadline,
-        )?),
-        None => None,
-    };
+            };
+            walk(id.unwrap_or(0), start, moves, to, deadline)
+        })
+        .transpose()?;
     let flip = req.param("flip").is_some_and(|f| f != "0");
     let links = MoveLinks {
         id,
@@ -1290,45 +1286,18 @@ pub(crate) fn game_body(
         ply,
         var: var.as_deref(),
     };
-    // What the main line's comments say ([%clk], [%eval], [%cal], ...),
-    // by ply from 1 (short games: a long one's comments are not read).
-    let notes: Vec<Annotations> = v.game.as_ref().map_or_else(Vec::new, |g| {
-        g.moves
-            .iter()
-            .take(plies)
-            .map(|n| annotations::read(&n.comments))
-            .collect()
-    });
-    // The variations of the window's plies, replayed.
-    let branches: Vec<(usize, Vec<Vec<LineMove>>)> = walked
-        .iter()
-        .flat_map(|w| &w.window)
-        .filter_map(|p| {
-            let node = v.node(p.ply)?;
-            Some((
-                p.ply,
-                board::replay_variations(p.before.as_ref()?, node, "", 0),
-            ))
-        })
-        .collect();
+    let notes = main_line_notes(v, plies);
+    let branches = window_variations(v, walked.as_ref());
     let lines_at = |p: usize| {
         branches
             .iter()
             .find(|(q, _)| *q == p)
             .map_or(&[][..], |(_, l)| &l[..])
     };
-    let shown_var = match &var {
-        None => None,
-        Some(path) => Some(
-            board::find_in(lines_at(ply), path)
-                .filter(|m| m.played.is_some())
-                .ok_or_else(|| {
-                    Fault::BadRequest(format!(
-                        "var: ply {ply} has no variation move {path} that replays"
-                    ))
-                })?,
-        ),
-    };
+    let shown_var = var
+        .as_deref()
+        .map(|path| played_variation_move(lines_at(ply), ply, path))
+        .transpose()?;
     let white = v.tag("White").unwrap_or("?");
     let black = v.tag("Black").unwrap_or("?");
     let title = format!("{white} – {black}");
@@ -1362,33 +1331,7 @@ pub(crate) fn game_body(
             u8::from(flip),
             escape(var.as_deref().unwrap_or("")),
         );
-        out.push_str(&render_svg(
-            pos,
-            &Diagram {
-                flip,
-                coordinates: true,
-                last_move: last.map(|m| {
-                    if m.dropped().is_some() {
-                        (m.to, m.to)
-                    } else {
-                        (m.from, m.to)
-                    }
-                }),
-                colored_arrows: marks.map_or_else(Vec::new, |m| {
-                    m.arrows
-                        .iter()
-                        .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
-                        .collect()
-                }),
-                colored_squares: marks.map_or_else(Vec::new, |m| {
-                    m.squares
-                        .iter()
-                        .filter_map(|q| Some((q.square, Mark::named(q.color.name())?)))
-                        .collect()
-                }),
-                ..Diagram::default()
-            },
-        ));
+        out.push_str(&render_svg(pos, &board_diagram(flip, *last, *marks)));
         let (prev, next) = match &var {
             None => (
                 main_href(ply.saturating_sub(1)),
@@ -1408,38 +1351,33 @@ pub(crate) fn game_body(
         out.push_str("</div>");
         let first_mover = v.replay.as_ref().map_or(Color::White, |(s, _)| s.turn());
         clocks(&mut out, &notes, ply, first_mover);
-        let _ = write!(
-            out,
-            "<p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav><form class=\"move-form\" id=\"move-form\" hidden><label>move <input id=\"move-input\" size=\"10\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"Nf3, e2e4\" aria-label=\"type a move to play on the board\"></label> <button type=\"submit\">play</button></form>",
-            main_href(0),
-            escape(&prev),
-            escape(&next),
-            main_href(plies),
-            escape(
-                &MoveLinks {
-                    flip: !flip,
-                    ..links
-                }
-                .href(ply, var.as_deref())
-            ),
+        let flipped = MoveLinks {
+            flip: !flip,
+            ..links
+        }
+        .href(ply, var.as_deref());
+        board_steps(
+            &mut out,
+            [
+                &main_href(0),
+                &escape(&prev),
+                &escape(&next),
+                &main_href(plies),
+                &escape(&flipped),
+            ],
         );
         eval_graph(&mut out, &notes, ply, &main_href);
-        let _ = write!(
-            out,
-            "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">{}</p><p class=\"fen\"><code id=\"fen\">{}</code></p><div class=\"export-box\" id=\"export-box\" hidden><textarea id=\"export-text\" readonly rows=\"6\" aria-label=\"the line as XPGN\"></textarea><a id=\"export-download\" download=\"line.xpgn\" href=\"#\">download</a></div>",
-            match &var {
-                None => format!("Ply {ply} of {plies}"),
-                Some(_) => format!("Variation at ply {ply} of {plies}"),
-            },
-            escape(&fen)
+        let shown_ply = match &var {
+            None => format!("Ply {ply} of {plies}"),
+            Some(_) => format!("Variation at ply {ply} of {plies}"),
+        };
+        board_footer(
+            &mut out,
+            ply,
+            &shown_ply,
+            &fen,
+            variant.as_ref().map(|v| (v, pos)),
         );
-        if let Some(variant) = &variant {
-            let _ = write!(
-                out,
-                "<p><a id=\"search\" class=\"search\" href=\"{}\">Games reaching this position</a></p>",
-                escape(&position_href(variant, pos))
-            );
-        }
     } else {
         out.push_str("<p class=\"empty\">The game's start position cannot be read.</p>");
     }
@@ -1447,22 +1385,143 @@ pub(crate) fn game_body(
     let shown_plies = walked.as_ref().map_or(&[][..], |w| &w.window[..]);
     move_list(&mut out, v, shown_plies, &notes, &lines_at, &window, &links);
     diagnostics_section(&mut out, v);
-    // Tree of the current position: the page is shown without it when it
-    // takes too long.
     if let (Some(variant), Some((pos, _, _))) = (&variant, &shown) {
         let next = if var.is_none() {
             walked.as_ref().and_then(|w| w.next)
         } else {
             None
         };
-        match db.tree(pos) {
-            Ok(tree) => tree_table(&mut out, variant, pos, &tree, next.as_ref()),
-            Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
-            Err(e) => return Err(e.into()),
-        }
+        position_tree(&mut out, db, variant, pos, next.as_ref())?;
     }
     tags_and_original(&mut out, v, id);
     Ok((title, out))
+}
+
+/// The variation move at `path` among `lines` (those of ply `ply`), if
+/// it replays: the move the page shows.
+fn played_variation_move<'a, 'g>(
+    lines: &'a [Vec<LineMove<'g>>],
+    ply: usize,
+    path: &str,
+) -> Result<&'a LineMove<'g>, Fault> {
+    board::find_in(lines, path)
+        .filter(|m| m.played.is_some())
+        .ok_or_else(|| {
+            Fault::BadRequest(format!(
+                "var: ply {ply} has no variation move {path} that replays"
+            ))
+        })
+}
+
+/// What the main line's comments say ([%clk], [%eval], [%cal], ...), by
+/// ply from 1 (short games: a long one's comments are not read).
+fn main_line_notes(v: &GameView, plies: usize) -> Vec<Annotations> {
+    v.game.as_ref().map_or_else(Vec::new, |g| {
+        g.moves
+            .iter()
+            .take(plies)
+            .map(|n| annotations::read(&n.comments))
+            .collect()
+    })
+}
+
+/// The variations of the walked window's plies, replayed, by ply.
+fn window_variations<'g>(
+    v: &'g GameView,
+    walked: Option<&Walk>,
+) -> Vec<(usize, Vec<Vec<LineMove<'g>>>)> {
+    walked
+        .iter()
+        .flat_map(|w| &w.window)
+        .filter_map(|p| {
+            let node = v.node(p.ply)?;
+            Some((
+                p.ply,
+                board::replay_variations(p.before.as_ref()?, node, "", 0),
+            ))
+        })
+        .collect()
+}
+
+/// The tree of the position shown (`next`: the game's next move); the
+/// page goes without it when it takes too long.
+fn position_tree(
+    out: &mut String,
+    db: &Database,
+    variant: &Variant,
+    pos: &Position,
+    next: Option<&Move>,
+) -> Result<(), Fault> {
+    match db.tree(pos) {
+        Ok(tree) => tree_table(out, variant, pos, &tree, next),
+        Err(DbError::TimedOut) => out.push_str(TREE_TIMED_OUT),
+        Err(e) => return Err(e.into()),
+    }
+    Ok(())
+}
+
+/// The board's diagram on a game page: the last move marked, and the
+/// arrows and squares of the comment after it.
+fn board_diagram(flip: bool, last: Option<Move>, marks: Option<&Annotations>) -> Diagram {
+    Diagram {
+        flip,
+        coordinates: true,
+        last_move: last.map(|m| {
+            if m.dropped().is_some() {
+                (m.to, m.to)
+            } else {
+                (m.from, m.to)
+            }
+        }),
+        colored_arrows: marks.map_or_else(Vec::new, |m| {
+            m.arrows
+                .iter()
+                .filter_map(|a| Some((a.from, a.to, Mark::named(a.color.name())?)))
+                .collect()
+        }),
+        colored_squares: marks.map_or_else(Vec::new, |m| {
+            m.squares
+                .iter()
+                .filter_map(|q| Some((q.square, Mark::named(q.color.name())?)))
+                .collect()
+        }),
+        ..Diagram::default()
+    }
+}
+
+/// Under the board: the message line, the choices, the steps (`hrefs`,
+/// as they are written: start, back, forward, end, the board turned) and
+/// the move form.
+fn board_steps(out: &mut String, hrefs: [&str; 5]) {
+    let [first, prev, next, last, flip] = hrefs;
+    let _ = write!(
+        out,
+        "<p class=\"board-message\" id=\"board-message\" role=\"status\" aria-live=\"polite\"></p><div class=\"choices\" id=\"choices\"></div><nav class=\"steps\" aria-label=\"steps\"><a class=\"step\" id=\"first\" href=\"{first}\" title=\"start (Home)\" aria-label=\"start\">|&lt;</a><a class=\"step\" id=\"prev\" href=\"{prev}\" title=\"back (←)\" aria-label=\"back\">&lt;</a><a class=\"step\" id=\"next\" href=\"{next}\" title=\"forward (→)\" aria-label=\"forward\">&gt;</a><a class=\"step\" id=\"last\" href=\"{last}\" title=\"end (End)\" aria-label=\"end\">&gt;|</a><a class=\"step\" id=\"flip\" href=\"{flip}\" title=\"turn the board (f)\" aria-label=\"turn the board\">⇅</a><button class=\"step\" id=\"export\" type=\"button\" hidden title=\"the line shown as XPGN\">XPGN</button></nav><form class=\"move-form\" id=\"move-form\" hidden><label>move <input id=\"move-input\" size=\"10\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"Nf3, e2e4\" aria-label=\"type a move to play on the board\"></label> <button type=\"submit\">play</button></form>",
+    );
+}
+
+/// After the evaluation graph: the ply shown, the position string, the
+/// export box and, where the variant is known, the search for the
+/// position.
+fn board_footer(
+    out: &mut String,
+    ply: usize,
+    shown_ply: &str,
+    fen: &str,
+    searched: Option<(&Variant, &Position)>,
+) {
+    let _ = write!(
+        out,
+        "<p class=\"ply\" id=\"ply\" data-ply=\"{ply}\">{shown_ply}</p><p class=\"fen\"><code id=\"fen\">{}</code></p><div class=\"export-box\" id=\"export-box\" hidden><textarea id=\"export-text\" readonly rows=\"6\" aria-label=\"the line as XPGN\"></textarea><a id=\"export-download\" download=\"line.xpgn\" href=\"#\">download</a></div>",
+        escape(fen)
+    );
+    if let Some((variant, pos)) = searched {
+        let _ = write!(
+            out,
+            "<p><a id=\"search\" class=\"search\" href=\"{}\">Games reaching this position</a></p>",
+            escape(&position_href(variant, pos))
+        );
+    }
 }
 
 /// How the move list links its moves: the game, the board's side, and
