@@ -2,20 +2,10 @@
 //! `[%csl]`, docs/notation.md §14) through the command: JSON fields per
 //! move, the comment's text kept, malformed ones warned of (R-A-1).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::run::{stdout, xpgn};
 use crate::scratch::Scratch;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// Every move object of every game of `json` (one document per line),
 /// main lines and variations.

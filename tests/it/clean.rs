@@ -1,25 +1,9 @@
 //! Clean output (README "Clean output"): what `convert` and `export` leave
 //! out, add, fix, drop and split.
 
-use std::process::{Command, Output};
-
+use crate::run::{stderr, stdout, xpgn};
 use crate::scratch;
 use scratch::Scratch;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// An annotated Sicilian; the same moves under other tags; a mate
 /// recorded as a draw; a Queen's Gambit.

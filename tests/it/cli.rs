@@ -2,23 +2,9 @@
 
 use std::process::{Command, Output};
 
+use crate::run::{stderr, stdout, xpgn};
 use crate::scratch;
 use scratch::Scratch;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 #[test]
 fn variants_lists_every_builtin_with_sizes_and_start_strings() {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::scratch;
 use scratch::Scratch;
 
+use crate::run::xpgn;
 use xpgn::notation::reader::read_games;
 use xpgn::notation::replay::replay;
 
@@ -61,13 +62,6 @@ fn every_corpus_game_reads_and_replays() {
         // The two files hold 832 + 298 games.
         assert_eq!(total, REPOSITORY_GAMES);
     }
-}
-
-fn xpgn(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("xpgn runs")
 }
 
 /// The whole corpus through the database and back: imported, exported in

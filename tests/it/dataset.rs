@@ -12,16 +12,10 @@ use std::process::{Command, Output};
 use crate::scratch;
 use scratch::Scratch;
 
+use crate::run::xpgn;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::statistics::Statistics;
 use parquet::record::{Field, Row};
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// Runs a command that must succeed: exit code 0, or 1 when it says it
 /// read invalid games (stored or written all the same).

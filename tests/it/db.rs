@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::Duration;
 
+use crate::run::{stderr, xpgn};
 use crate::scratch;
 use proptest::prelude::*;
 use scratch::Scratch;
@@ -15,13 +16,6 @@ use xpgn::notation::game::{Game, Node};
 use xpgn::notation::replay::replay;
 use xpgn::notation::writer::{MoveNotation, replay_tree, write_game};
 use xpgn::rules::{Move, MoveKind, Position, Variant};
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// A fresh, empty directory for one test.
 fn temp(name: &str) -> Scratch {
@@ -195,10 +189,6 @@ fn bad_databases_and_files_exit_2_without_writing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no-such-file.pgn"));
     assert!(!fresh.exists(), "nothing is written for a missing input");
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// Imports `text` into a new database `name` in `dir`; its path.

@@ -2,25 +2,11 @@
 //! `xpgn filter` and from a database with `query`: the same games either
 //! way.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
+use crate::run::{stderr, stdout, xpgn};
 use crate::scratch;
 use scratch::Scratch;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A checkmate by a strong player; a stalemate from a position; an
 /// annotated underpromotion decided by result only; an invalid game;

@@ -1,18 +1,7 @@
 //! `xpgn duplicates --plies N`: games that reach the same position at
 //! ply N (pgn-extract's `--fuzzydepth`), by any move order.
 
-use std::process::{Command, Output};
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::run::{stdout, xpgn};
 
 #[test]
 fn games_that_reach_one_position_at_ply_n_are_grouped_whatever_their_order() {

@@ -6,6 +6,7 @@
 // Code the test modules share.
 mod common;
 mod reference;
+mod run;
 mod scratch;
 mod support;
 

@@ -2,25 +2,9 @@
 //! searched by `query`, in the JSON of `validate`, `convert` and `export`,
 //! per move in `tree`, written as tags on request; a variant's own book.
 
-use std::process::{Command, Output};
-
+use crate::run::{stderr, stdout, xpgn};
 use crate::scratch;
 use scratch::Scratch;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 /// A Najdorf that leaves the book; a Ruy Lopez reached by another move
 /// order; a game with a wrong ECO tag; a game the book does not name; an

@@ -2,18 +2,8 @@
 //! `polyglot` field of the JSON moves, on the positions of the Polyglot
 //! book format specification.
 
-use std::process::{Command, Output};
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use crate::run::{stdout, xpgn};
+use std::process::Output;
 
 /// The specification's test games (coordinates) and the key after each.
 const LINE: [(&str, &str); 7] = [

@@ -4,29 +4,15 @@
 //! test was written to fail on the reader before the forgiving one.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::scratch;
 use scratch::Scratch;
 
+use crate::run::{stderr, stdout, xpgn};
 use xpgn::notation::diagnostic::{DiagnosticKind, Severity};
 use xpgn::notation::reader::{Encoding, read_games};
 use xpgn::notation::replay::check_game;
-
-fn xpgn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .expect("xpgn runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn temp(name: &str) -> Scratch {
     Scratch::new("real", name)

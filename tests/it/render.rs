@@ -3,11 +3,11 @@
 //! the legend of one-time rights; `xpgn diagram`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::Command;
 
 use crate::scratch;
 use scratch::Scratch;
 
+use crate::run::xpgn;
 use xpgn::notation::coord::resolve_coord;
 use xpgn::notation::position::read_position;
 use xpgn::render::{Diagram, legend_lines, render_svg};
@@ -364,13 +364,6 @@ fn pieces_of_a_user_defined_variant_fall_back_to_escaped_letter_tokens() {
         doc.descendants()
             .any(|n| n.tag_name().name() == "text" && n.text() == Some("W"))
     );
-}
-
-fn xpgn(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .unwrap()
 }
 
 #[test]
