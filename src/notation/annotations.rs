@@ -249,33 +249,48 @@ fn clock(text: &str) -> Result<u64, String> {
 }
 
 /// Whether `comment` is one clock command and nothing else, in its usual
+/// form ([`plain_clock_len`]), white space around it: a form [`clock`]
+/// always reads.
+pub(crate) fn is_plain_clock(comment: &[u8]) -> bool {
+    let clock = comment.trim_ascii();
+    plain_clock_len(clock) == Some(clock.len())
+}
+
+/// The length of the clock command at the start of `bytes` in its usual
 /// form, `[%clk H:MM:SS]` (hours of 1 to 6 digits, minutes and seconds
-/// under 60, a fraction of 1 to 3 digits allowed), white space around it:
-/// a form [`clock`] always reads.
-fn is_plain_clock(comment: &[u8]) -> bool {
-    let Some(time) = comment
-        .trim_ascii()
-        .strip_prefix(b"[%clk ")
-        .and_then(|c| c.strip_suffix(b"]"))
-    else {
-        return false;
+/// under 60, a fraction of 1 to 3 digits allowed); `None` when it is not
+/// one.
+pub(crate) fn plain_clock_len(bytes: &[u8]) -> Option<usize> {
+    const OPEN: &[u8] = b"[%clk ";
+    let time = bytes.strip_prefix(OPEN)?;
+    // Seven digits at most are looked at: a seventh is one too many.
+    let hours = time
+        .iter()
+        .take(7)
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let sixty = |tens: u8, units: u8| matches!((tens, units), (b'0'..=b'5', b'0'..=b'9'));
+    let [b':', m1, m2, b':', s1, s2, after @ ..] = &time[hours..] else {
+        return None;
     };
-    let hours = time.iter().take_while(|b| b.is_ascii_digit()).count();
-    let sixty = |d: &[u8]| matches!(d, [b'0'..=b'5', b'0'..=b'9']);
-    match &time[hours..] {
-        [b':', m1, m2, b':', s1, s2, rest @ ..] if (1..=6).contains(&hours) => {
-            sixty(&[*m1, *m2])
-                && sixty(&[*s1, *s2])
-                && match rest {
-                    [] => true,
-                    [b'.', fraction @ ..] => {
-                        (1..=3).contains(&fraction.len()) && fraction.iter().all(u8::is_ascii_digit)
-                    }
-                    _ => false,
-                }
-        }
-        _ => false,
+    if !(1..=6).contains(&hours) || !sixty(*m1, *m2) || !sixty(*s1, *s2) {
+        return None;
     }
+    let fraction = match after {
+        [b'.', digits @ ..] => {
+            let n = digits
+                .iter()
+                .take(4)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if !(1..=3).contains(&n) {
+                return None;
+            }
+            n + 1
+        }
+        _ => 0,
+    };
+    (after.get(fraction) == Some(&b']')).then_some(OPEN.len() + hours + 6 + fraction + 1)
 }
 
 /// The value and length of the run of ASCII digits that starts `bytes`;

@@ -539,6 +539,27 @@ pub(crate) fn comment_close(body: &[u8]) -> Option<(usize, bool)> {
     }
 }
 
+/// The length of the comment at the start of `text` when it holds a
+/// clock and nothing else, in the plain form (`{ [%clk 0:03:00] }`,
+/// after nearly every move of an online game): read as the production
+/// `comment` reads it (its end is the first `}`), with no diagnostic (the
+/// clock is well formed), in one pass over it.
+/// `None` for any other comment, which the general reading takes.
+fn plain_clock_comment(text: &[u8]) -> Option<usize> {
+    let space = |from: usize| {
+        from + text[from..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    };
+    if text.first() != Some(&b'{') {
+        return None;
+    }
+    let clock = space(1);
+    let close = space(clock + super::annotations::plain_clock_len(&text[clock..])?);
+    (text.get(close) == Some(&b'}')).then_some(close + 1)
+}
+
 /// The text of a comment whose body `body` holds `\}` for its braces.
 fn unescape_braces(body: &str) -> String {
     body.replace("\\}", "}")
@@ -1013,7 +1034,14 @@ impl<'a> Reader<'a> {
             };
             match first {
                 b'{' | b';' => {
-                    if let Some(comment) = self.read_comment(v)? {
+                    let comment = match plain_clock_comment(rest.as_bytes()) {
+                        Some(len) => {
+                            self.c.pos += len;
+                            Some(Cow::Borrowed(&rest[1..len - 1]))
+                        }
+                        None => self.read_comment(v)?,
+                    };
+                    if let Some(comment) = comment {
                         let has_move = self.line().has_move;
                         self.pending |= !has_move;
                         if self.telling() {
@@ -1434,6 +1462,47 @@ mod tests {
     use super::*;
     use crate::rules::CastlingSide;
     use proptest::prelude::*;
+
+    /// Comment texts near the plain clock form: its pieces, and those
+    /// that make it something else.
+    const CLOCK_PIECES: [&str; 14] = [
+        "{", "}", " ", "[%clk ", "[%emt ", "0", "5", "9", ":", ".", "]", "\\", "x", "\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5_000))]
+
+        /// A comment the plain clock reading takes is read by the
+        /// general one to the same end, unescaped, with no warning.
+        #[test]
+        fn a_plain_clock_comment_reads_as_the_general_reading_has_it(
+            picks in proptest::collection::vec(0..CLOCK_PIECES.len(), 0..16),
+            plain in any::<bool>(),
+        ) {
+            let mut text = String::new();
+            if plain {
+                text.push_str("{ [%clk 0:15:00");
+            }
+            for i in picks {
+                text.push_str(CLOCK_PIECES[i]);
+            }
+            if let Some(len) = plain_clock_comment(text.as_bytes()) {
+                let (end, escaped) = comment_close(&text.as_bytes()[1..]).unwrap();
+                prop_assert_eq!(end + 2, len, "{:?}", text);
+                prop_assert!(!escaped);
+                prop_assert!(super::super::annotations::malformed(&text[1..len - 1]).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn the_clock_comments_of_online_games_are_plain() {
+        assert_eq!(plain_clock_comment(b"{ [%clk 0:15:00] } d5"), Some(18));
+        assert_eq!(plain_clock_comment(b"{[%clk 12:01:02.5]}"), Some(19));
+        assert_eq!(plain_clock_comment(b"{ [%clk 0:15:00] [%eval 0.2] }"), None);
+        assert_eq!(plain_clock_comment(b"{ [%clk 0:75:00] }"), None);
+        assert_eq!(plain_clock_comment(b"{ a }"), None);
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
