@@ -7,7 +7,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use crate::scratch;
 use scratch::Scratch;
