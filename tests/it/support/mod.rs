@@ -36,12 +36,7 @@ impl Drop for Served {
     }
 }
 
-pub fn xpgn(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_xpgn"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+pub use crate::run::xpgn;
 
 pub const HOSTILE: &str = r#"[Event "Hostile \"quoted\" & 'single' </td></tr></table>"]
 [Site "<img src=x onerror=alert(1)>"]
