@@ -1015,8 +1015,9 @@ impl Position {
 
 impl State {
     /// The pieces of a castling, an en passant capture or a promotion
-    /// (the moves `Position::play_pieces` does not make itself): out of line, so that the plain move's code stays
-    /// small. Returns the piece taken.
+    /// (the moves `Position::play_pieces` does not make itself): out of
+    /// line, so that the plain move's code stays small. Returns the piece
+    /// taken.
     #[cold]
     #[inline(never)]
     fn play_other_kind(&mut self, t: &Tables, m: &Move, mover: Piece) -> Option<Piece> {
