@@ -11,6 +11,7 @@ pub mod coord;
 pub mod diagnostic;
 pub mod filter;
 pub mod game;
+mod lexer;
 #[cfg(test)]
 mod nom_grammar;
 pub mod opening;

@@ -3,14 +3,17 @@
 //! one. Productions: `game`, `tag-pair`, `movetext`, `comment`, `nag`,
 //! `move-number`, `any-move`, `result`. Each production has one reader,
 //! byte by byte, which the splitter (src/notation/reader.rs) shares where
-//! it looks at the same text; property tests hold them to the grammar
-//! written as nom combinators (tests only).
+//! it looks at the same text; the lexical ones (white space, comments,
+//! tag pairs, words) are the lexer's (src/notation/lexer.rs), which both
+//! use. Property tests hold them to the grammar written as nom
+//! combinators (tests only).
 
 use std::borrow::Cow;
 
 use super::coord::{CoordMove, coord_move};
 use super::diagnostic::{Diagnostic, DiagnosticKind, QUOTE_CHARS};
 use super::game::Game;
+use super::lexer::{self, LEXEME, Lexeme, is_space_byte};
 use super::printable::printable;
 use super::san::{
     CheckMark, PlainSan, SAN_BYTES, SAN_MARK, San, marks, plain_san_prefix, san_move,
@@ -215,33 +218,6 @@ pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
     }
 }
 
-/// The bytes of a tag name: ASCII letters, digits and `_`.
-const TAG_NAME_BYTES: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = (b as u8).is_ascii_alphanumeric() || b as u8 == b'_';
-        b += 1;
-    }
-    table
-};
-
-/// The index of the first byte at or after `i` in `text` that does not
-/// start a white-space character (`char::is_whitespace`); ASCII bytes are
-/// looked at one by one, anything else as characters. Tag pairs as real
-/// files write them have no white space [`tag_pair`] looks for here.
-#[inline(never)]
-fn skip_white_space(text: &str, mut i: usize) -> usize {
-    let bytes = text.as_bytes();
-    while i < bytes.len() && is_space_byte(bytes[i]) {
-        i += 1;
-    }
-    match bytes.get(i) {
-        Some(&b) if b >= 0x80 => text.len() - text[i..].trim_start().len(),
-        _ => i,
-    }
-}
-
 /// The index of the first byte of `bytes` that is one of `needles`:
 /// eight bytes a step, the bytes of a word compared with each needle at
 /// once, then the last few one by one. Tag values and the like run to a
@@ -274,77 +250,41 @@ pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option
         .map(|j| i + j)
 }
 
-/// Production `tag-pair` at the start of `input`: `[Name "value"]`, with
-/// white space allowed around the name and before the `]`, and `\"` and
-/// `\\` escapes in the value (a `\` before any other character stays as
-/// written); the rest of the input after the `]`, the name and the value,
-/// borrowed from the text unless it has escapes. Names and values are a
-/// few bytes: plain loops cost less than iterator adapters or `memchr`'s
-/// set-up.
+/// Production `tag-pair` at the start of `input` ([`lexer::tag_pair`]):
+/// the rest of the input after the `]`, the name and the value, borrowed
+/// from the text unless it has escapes.
 #[inline(always)]
 fn tag_pair(input: &str) -> Option<(&str, (&str, Cow<'_, str>))> {
-    let bytes = input.as_bytes();
-    if bytes.first() != Some(&b'[') {
-        return None;
-    }
-    let name_start = match bytes.get(1) {
-        Some(&b) if TAG_NAME_BYTES[usize::from(b)] => 1,
-        _ => skip_white_space(input, 1),
-    };
-    let mut name_end = name_start;
-    while name_end < bytes.len() && TAG_NAME_BYTES[usize::from(bytes[name_end])] {
-        name_end += 1;
-    }
-    if name_end == name_start {
-        return None;
-    }
-    let quote = match bytes.get(name_end..name_end + 2) {
-        Some(b" \"") => name_end + 1,
-        _ => skip_white_space(input, name_end),
-    };
-    if bytes.get(quote) != Some(&b'"') {
-        return None;
-    }
-    let value_start = quote + 1;
-    // `"` and `\` are ASCII: a byte scan finds them in UTF-8.
-    let close = value_start + find_any(&bytes[value_start..], [b'"', b'\\'])?;
-    let (value, end) = if bytes[close] == b'"' {
-        (Cow::Borrowed(&input[value_start..close]), close + 1)
-    } else {
-        let (value, end) = escaped_tag_value(&input[value_start..], close - value_start)?;
-        (Cow::Owned(value), value_start + end)
-    };
-    let bracket = match bytes.get(end) {
-        Some(b']') => end,
-        _ => skip_white_space(input, end),
-    };
-    if bytes.get(bracket) != Some(&b']') {
-        return None;
-    }
+    let pair = lexer::tag_pair(input.as_bytes())?;
     // Every cut is at an ASCII byte: a character boundary.
-    Some((&input[bracket + 1..], (&input[name_start..name_end], value)))
+    let value = &input[pair.value];
+    let value = if pair.escaped {
+        Cow::Owned(unescape_tag_value(value))
+    } else {
+        Cow::Borrowed(value)
+    };
+    Some((&input[pair.end..], (&input[pair.name], value)))
 }
 
-/// A tag value with escapes, `rest` the text after its opening quote and
-/// `first` the index of its first `\\`: the value, and the index after
-/// its closing quote.
-fn escaped_tag_value(rest: &str, first: usize) -> Option<(String, usize)> {
-    let mut value = String::from(&rest[..first]);
-    let mut chars = rest[first..].char_indices();
-    loop {
-        match chars.next()? {
-            (i, '"') => return Some((value, first + i + 1)),
-            (_, '\\') => match chars.next() {
-                Some((_, c @ ('"' | '\\'))) => value.push(c),
-                Some((_, c)) => {
+/// A tag value written with escapes: `\"` and `\\` stand for `"` and
+/// `\`; a `\` before any other character stays as written.
+fn unescape_tag_value(written: &str) -> String {
+    let mut value = String::with_capacity(written.len());
+    let mut chars = written.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(c @ ('"' | '\\')) => value.push(c),
+                Some(c) => {
                     value.push('\\');
                     value.push(c);
                 }
                 None => value.push('\\'),
             },
-            (_, c) => value.push(c),
+            c => value.push(c),
         }
     }
+    value
 }
 
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
@@ -352,104 +292,19 @@ fn escaped_tag_value(rest: &str, first: usize) -> Option<(String, usize)> {
 /// else the first `]`, else the end of its line; and the pair, when a
 /// name can be read.
 fn loose_tag_pair(input: &str) -> (usize, Option<(String, String)>) {
-    let line = &input[..input.find('\n').unwrap_or(input.len())];
-    let end = line
-        .find("\"]")
-        .map(|i| i + 2)
-        .or_else(|| line.find(']').map(|i| i + 1))
-        .unwrap_or(line.len());
-    let body = line[1..end.max(1)].trim_end_matches(']').trim_start();
-    let name_len = body
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .unwrap_or(body.len());
-    if name_len == 0 {
-        return (end.max(1), None);
+    let end = lexer::loose_tag_pair_end(input.as_bytes());
+    let name = lexer::tag_name(input.as_bytes());
+    if name.is_empty() || name.end > end {
+        return (end, None);
     }
-    let value = body[name_len..].trim();
+    let value = input[name.end..end].trim_end_matches(']').trim();
     let value = value.strip_prefix('"').unwrap_or(value);
     let value = value.strip_suffix('"').unwrap_or(value);
     let value = value.replace("\\\"", "\"").replace("\\\\", "\\");
     (
         end,
-        Some((body[..name_len].to_string(), value.trim().to_string())),
+        Some((input[name].to_string(), value.trim().to_string())),
     )
-}
-
-fn is_delimiter(c: char) -> bool {
-    c.is_whitespace() || (c.is_ascii() && is_delimiter_mark(c as u8))
-}
-
-/// The delimiters of [`is_delimiter`] that are not white space.
-const fn is_delimiter_mark(b: u8) -> bool {
-    matches!(
-        b,
-        b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']' | b'"'
-    )
-}
-
-/// An ASCII byte that is white space as `char::is_whitespace` says (tab,
-/// line feed, vertical tab, form feed, carriage return, space).
-const fn is_space_byte(b: u8) -> bool {
-    matches!(b, b' ' | b'\t'..=b'\r')
-}
-
-/// How a byte stands in a token: part of it, its end (white space and
-/// the delimiters of [`is_delimiter`]), or not ASCII (characters decide).
-const TOKEN_PART: u8 = 0;
-const TOKEN_END: u8 = 1;
-const NOT_ASCII: u8 = 2;
-const TOKEN_BYTES: [u8; 256] = {
-    let mut table = [TOKEN_PART; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        table[b] = if byte >= 0x80 {
-            NOT_ASCII
-        } else if is_space_byte(byte) || is_delimiter_mark(byte) {
-            TOKEN_END
-        } else {
-            TOKEN_PART
-        };
-        b += 1;
-    }
-    table
-};
-
-/// How a byte stands between tokens: ASCII white space, a byte after
-/// which other white space or an escape line may follow (not ASCII, or
-/// `%`), or the start of a token. One look-up a byte.
-const SPACE: u8 = 0;
-const SPACE_OR_ESCAPE: u8 = 1;
-const TOKEN_START: u8 = 2;
-const SPACE_BYTES: [u8; 256] = {
-    let mut table = [TOKEN_START; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        if is_space_byte(byte) {
-            table[b] = SPACE;
-        } else if byte >= 0x80 || byte == b'%' {
-            table[b] = SPACE_OR_ESCAPE;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// Bytes up to the first delimiter: ASCII byte by byte, the rest from the
-/// first non-ASCII byte as characters (a no-break space ends a token too).
-#[inline(always)]
-fn token_length(rest: &str) -> usize {
-    let bytes = rest.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match TOKEN_BYTES[usize::from(bytes[i])] {
-            TOKEN_PART => i += 1,
-            TOKEN_END => return i,
-            _ => return i + rest[i..].find(is_delimiter).unwrap_or(rest.len() - i),
-        }
-    }
-    i
 }
 
 /// A move token in its commonest form, read in one step: a piece's or a
@@ -471,7 +326,12 @@ fn plain_move_token(bytes: &[u8]) -> Option<(PlainSan, Marks, usize, usize)> {
     while end < bytes.len() && SAN_BYTES[usize::from(bytes[end])] == SAN_MARK {
         end += 1;
     }
-    if end < bytes.len() && TOKEN_BYTES[usize::from(bytes[end])] != TOKEN_END {
+    if end < bytes.len()
+        && matches!(
+            LEXEME[usize::from(bytes[end])],
+            Lexeme::Word | Lexeme::NotAscii
+        )
+    {
         return None;
     }
     let (len, check, suffix) = marks(&bytes[..end]);
@@ -514,29 +374,6 @@ fn loose_castle(token: &str) -> Option<String> {
         .into_iter()
         .find(|written| token.starts_with(written))
         .map(|written| written.to_ascii_uppercase() + &token[written.len()..])
-}
-
-/// Where the comment whose text starts `body` (the bytes after its `{`)
-/// closes: the index of its `}`, and whether `\}` stood for a brace of
-/// the text before it (docs/notation.md §11). A `\}` is a brace of the
-/// text when another `}` follows it on the same line; else it closes the
-/// comment, its `\` text (a path such as `C:\`). `None`: no `}` closes it.
-pub(crate) fn comment_close(body: &[u8]) -> Option<(usize, bool)> {
-    let mut from = 0;
-    let mut escaped = false;
-    loop {
-        let at = from + memchr::memchr(b'}', &body[from..])?;
-        if at > 0 && body[at - 1] == b'\\' {
-            let rest = &body[at + 1..];
-            let line_end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
-            if memchr::memchr(b'}', &rest[..line_end]).is_some() {
-                escaped = true;
-                from = at + 1;
-                continue;
-            }
-        }
-        return Some((at, escaped));
-    }
 }
 
 /// The length of the comment at the start of `text` when it holds a
@@ -630,48 +467,11 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// Whitespace and `%` escape lines: ASCII white space here, what
-    /// else there may be (other white space, escape lines) in
-    /// [`Cursor::skip_space_and_escapes`].
-    #[inline]
+    /// Production `trivia`: white space and `%` escape lines
+    /// ([`lexer::space_end`]).
+    #[inline(always)]
     fn skip_space(&mut self) {
-        let bytes = self.text.as_bytes();
-        while let Some(&b) = bytes.get(self.pos) {
-            match SPACE_BYTES[usize::from(b)] {
-                SPACE => self.pos += 1,
-                SPACE_OR_ESCAPE => return self.skip_space_and_escapes(),
-                _ => return,
-            }
-        }
-    }
-
-    /// Whitespace and `%` escape lines.
-    #[inline(never)]
-    fn skip_space_and_escapes(&mut self) {
-        loop {
-            let bytes = self.text.as_bytes();
-            // ASCII white space byte by byte; anything else (such as a
-            // no-break space) as characters.
-            while self.pos < bytes.len() && is_space_byte(bytes[self.pos]) {
-                self.pos += 1;
-            }
-            match bytes.get(self.pos) {
-                Some(&b) if b >= 0x80 => {
-                    let rest = self.rest();
-                    let trimmed = rest.trim_start();
-                    self.pos += rest.len() - trimmed.len();
-                }
-                Some(b'%') => {}
-                _ => break,
-            }
-            let at_line_start = self.pos == 0 || bytes[self.pos - 1] == b'\n';
-            if at_line_start && self.rest().starts_with('%') {
-                let len = self.rest().find('\n').map_or(self.rest().len(), |i| i + 1);
-                self.pos += len;
-                continue;
-            }
-            break;
-        }
+        self.pos = lexer::space_end(self.text.as_bytes(), self.pos);
     }
 
     /// Production `comment`: `{...}` or `;` to the end of the line; with
@@ -681,7 +481,7 @@ impl<'a> Cursor<'a> {
         match rest.as_bytes().first() {
             Some(b'{') => {
                 let body = &rest[1..];
-                let Some((end, escaped)) = comment_close(body.as_bytes()) else {
+                let Some((end, escaped)) = lexer::comment_close(body.as_bytes()) else {
                     return Err(ParseError {
                         at: self.at(self.pos),
                         expected: "`}` closing this comment".into(),
@@ -697,13 +497,9 @@ impl<'a> Cursor<'a> {
                 }))
             }
             Some(b';') => {
-                let body = &rest[1..];
-                let end = body.find('\n').unwrap_or(body.len());
-                self.pos += end + 1;
-                Ok(Some((
-                    Cow::Borrowed(body[..end].trim_end_matches('\r')),
-                    false,
-                )))
+                let end = lexer::line_comment_end(rest.as_bytes(), 1);
+                self.pos += end;
+                Ok(Some((Cow::Borrowed(&rest[1..end]), false)))
             }
             _ => Ok(None),
         }
@@ -1032,8 +828,9 @@ impl<'a> Reader<'a> {
             let Some(&first) = rest.as_bytes().first() else {
                 break;
             };
-            match first {
-                b'{' | b';' => {
+            // White space is behind: a byte outside ASCII starts a word.
+            match LEXEME[usize::from(first)] {
+                Lexeme::BraceComment | Lexeme::LineComment => {
                     let comment = match plain_clock_comment(rest.as_bytes()) {
                         Some(len) => {
                             self.c.pos += len;
@@ -1049,9 +846,9 @@ impl<'a> Reader<'a> {
                         }
                     }
                 }
-                b'(' => self.open_variation(v, start, rest)?,
-                b')' => self.close_variation(v, start)?,
-                b'}' => {
+                Lexeme::OpenVariation => self.open_variation(v, start, rest)?,
+                Lexeme::CloseVariation => self.close_variation(v, start)?,
+                Lexeme::StrayBrace => {
                     // A comment's end with no comment open: the text
                     // around it stands as it is.
                     v.diagnostic(Diagnostic::warning(
@@ -1061,8 +858,8 @@ impl<'a> Reader<'a> {
                     ));
                     self.c.pos += 1;
                 }
-                b'$' => self.nag_token(v, start, rest)?,
-                b'0'..=b'9' => {
+                Lexeme::Nag => self.nag_token(v, start, rest)?,
+                Lexeme::Word if first.is_ascii_digit() => {
                     // `12.` standing alone, half the tokens of a game:
                     // skipped as `token` skips it, without asking
                     // whether it is a result or holds a move.
@@ -1207,7 +1004,7 @@ impl<'a> Reader<'a> {
         start: usize,
         rest: &'a str,
     ) -> Result<bool, ParseError> {
-        let token_len = token_length(rest);
+        let token_len = lexer::word_end(rest.as_bytes(), 0);
         let token = &rest[..token_len];
         if token.is_empty() {
             return Err(self.c.error(start, EXPECTED_MOVETEXT));
@@ -1487,7 +1284,7 @@ mod tests {
                 text.push_str(CLOCK_PIECES[i]);
             }
             if let Some(len) = plain_clock_comment(text.as_bytes()) {
-                let (end, escaped) = comment_close(&text.as_bytes()[1..]).unwrap();
+                let (end, escaped) = lexer::comment_close(&text.as_bytes()[1..]).unwrap();
                 prop_assert_eq!(end + 2, len, "{:?}", text);
                 prop_assert!(!escaped);
                 prop_assert!(super::super::annotations::malformed(&text[1..len - 1]).is_empty());
@@ -1581,7 +1378,7 @@ mod tests {
             text in "[0-9]{0,3}[.…]{0,3}[-0-9a-h/½*.]{0,3}[ \t\n\r{}()$;]?[a-h1-8 ]{0,2}",
         ) {
             let n = move_number_alone(text.as_bytes());
-            let token = &text[..token_length(&text)];
+            let token = &text[..lexer::word_end(text.as_bytes(), 0)];
             let skipped = !token.is_empty()
                 && whole_result(token.as_bytes()).is_none()
                 && token != "0000"
@@ -1616,7 +1413,7 @@ mod tests {
                 return Ok(());
             };
             let read = MoveText { parsed: AnyMove::San(san.san()), check, suffix, len };
-            let token = &text[..token_length(&text)];
+            let token = &text[..lexer::word_end(text.as_bytes(), 0)];
             prop_assert_eq!(n, token.len(), "{:?}", text);
             prop_assert!(whole_result(token.as_bytes()).is_none(), "{:?}", text);
             prop_assert_eq!(move_number_prefix(token), 0, "{:?}", text);
@@ -1809,18 +1606,6 @@ mod tests {
         }
     }
 
-    proptest! {
-        /// Tokens end where the character-wise definition says, whatever
-        /// the mix of ASCII and other characters.
-        #[test]
-        fn token_ends_are_found_byte_by_byte_as_by_characters(
-            text in "[a-e1-3x+ {}()$\"\u{a0}\u{e9}\u{2003}\u{b}\u{c};\t\n]{0,24}"
-        ) {
-            let expected = text.find(is_delimiter).unwrap_or(text.len());
-            prop_assert_eq!(token_length(&text), expected);
-        }
-    }
-
     #[test]
     fn tags_with_escapes() {
         let g = parse_game(r#"[Event "A \"quoted\" \\ name"] [Site "x"] *"#, 1).unwrap();
@@ -1961,9 +1746,9 @@ mod tests {
         assert!(read_game("1. e4 {a \\}\n b } e5 *", 1).broken());
         let (g, _) = read_with_warnings("1. e4 {a \\} b \\} c}\n e5 *");
         assert_eq!(g.moves[0].comments, ["a } b } c"]);
-        assert_eq!(comment_close(b"a \\} b }"), Some((7, true)));
-        assert_eq!(comment_close(b"a \\}\n}"), Some((3, false)));
-        assert_eq!(comment_close(b"a \\"), None);
+        assert_eq!(lexer::comment_close(b"a \\} b }"), Some((7, true)));
+        assert_eq!(lexer::comment_close(b"a \\}\n}"), Some((3, false)));
+        assert_eq!(lexer::comment_close(b"a \\"), None);
     }
 
     #[test]

@@ -12,7 +12,9 @@
 //! another tag section; and, inside a comment that never closes, the next
 //! line that is a whole `[Event "..."]`-like tag pair (a resynchronisation,
 //! reported with the bytes the comment swallowed). Lines end in `\n`,
-//! `\r\n` or a lone `\r`, mixed as they come.
+//! `\r\n` or a lone `\r`, mixed as they come. The scan reads the raw
+//! bytes with the reader's own lexer (src/notation/lexer.rs), so it ends
+//! comments, tag pairs and words where the reader of a game does.
 //!
 //! Every byte of the input belongs to exactly one game: a game's bytes run
 //! from its first byte to the first byte of the next (the blank lines
@@ -24,9 +26,8 @@ use std::io::{BufRead, Read};
 
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
-use super::pgn::{
-    comment_close, could_open_movetext, find_any, read_game_at, spaced_draw_rest, whole_result,
-};
+use super::lexer::{self, Lexeme};
+use super::pgn::{could_open_movetext, find_any, read_game_at, spaced_draw_rest, whole_result};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -583,17 +584,21 @@ fn is_result(token: &[u8]) -> bool {
     whole_result(token).is_some()
 }
 
-/// After a result, the end of the token at `line[i..]` when it is text of
-/// the game (`1-0 ff`): a token that could not open a game's movetext
-/// ([`could_open_movetext`]). `None` when it could: the next game starts
-/// there.
+/// After a result, the end of what starts at `line[i]` when it is text
+/// of the game (`1-0 ff`): white space, a word that could not open a
+/// game's movetext ([`could_open_movetext`]), or a mark no game opens
+/// with (a NAG's `$`, a stray `}`, `]` or `"`). `None` when it could: the
+/// next game starts there.
 fn text_after_result(line: &[u8], i: usize) -> Option<usize> {
-    let end = line[i..]
-        .iter()
-        .position(|&b| SCAN_CLASS[usize::from(b)] != ScanClass::Token)
-        .map_or(line.len(), |j| i + j);
-    let token = &line[i..end];
-    (token[0] != b'%' && !could_open_movetext(token)).then_some(end)
+    match lexer::lexeme_at(line, i) {
+        Lexeme::Space => Some(i + lexer::space_char_len(&line[i..])),
+        Lexeme::Nag | Lexeme::StrayBrace | Lexeme::StrayMark => Some(i + 1),
+        Lexeme::Word => {
+            let end = lexer::word_end(line, i);
+            (line[i] != b'%' && !could_open_movetext(&line[i..end])).then_some(end)
+        }
+        _ => None,
+    }
 }
 
 /// The length of the UTF-8 byte order mark at the start of `bytes`: 3 or 0.
@@ -612,46 +617,27 @@ fn result_end(bytes: &[u8], start: usize, end: usize) -> usize {
     end + spaced_draw_rest(&bytes[start..end], &bytes[end..]).unwrap_or(0)
 }
 
-/// What a byte is to the splitter's scan of a line: white space (as
-/// [`u8::is_ascii_whitespace`]), one of `{`, `(`, `)`, `;`, `[`, or part
-/// of a token.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ScanClass {
-    Space,
-    Special,
-    Token,
-}
-
-const SCAN_CLASS: [ScanClass; 256] = {
-    let mut table = [ScanClass::Token; 256];
-    let mut b = 0;
-    while b < 256 {
-        let byte = b as u8;
-        if byte.is_ascii_whitespace() {
-            table[b] = ScanClass::Space;
-        } else if matches!(byte, b'{' | b'(' | b')' | b';' | b'[') {
-            table[b] = ScanClass::Special;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// The bytes the scan of the movetext stops at: those of
-/// [`ScanClass::Special`], and those that every result has one of (`-`,
-/// `*`, `/`, and `½`'s second byte).
+/// The bytes the scans of the movetext stop at: those that start a
+/// comment, variation or tag pair (`{`, `(`, `)`, `;`, `[`), and those of
+/// [`is_word_stop`]. Between two of them there is only ASCII white space,
+/// words and marks that change nothing the splitter knows.
 const RESULT_OR_SPECIAL: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
     while b < 256 {
-        table[b] = matches!(
-            b as u8,
-            b'{' | b'(' | b')' | b';' | b'[' | b'-' | b'*' | b'/' | 0xBD
-        );
+        table[b] = matches!(b as u8, b'{' | b'(' | b')' | b';' | b'[') || is_word_stop(b as u8);
         b += 1;
     }
     table
 };
+
+/// The bytes at which the scans of the movetext look at the word around
+/// them ([`word_around`]): those that every result has one of (`-`,
+/// `*`, `/`, and `½`'s), and every byte outside ASCII (white space or
+/// a word, as the character tells).
+const fn is_word_stop(b: u8) -> bool {
+    matches!(b, b'-' | b'*' | b'/') || b >= 0x80
+}
 
 /// The bytes [`Scan::movetext_lines`] stops at: those of
 /// `RESULT_OR_SPECIAL` and the line ends.
@@ -664,20 +650,16 @@ const MOVETEXT_STOPS: [bool; 256] = {
 
 /// Whether `line` is one whole tag pair of the kind that starts a game
 /// (`[Event "..."]` and the rest of the roster, `Variant`, `FEN`,
-/// `SetUp`): where a runaway comment is cut.
+/// `SetUp`), its value in quotes: where a runaway comment is cut.
 fn is_game_tag_line(line: &[u8]) -> bool {
     let line = line.trim_ascii();
-    let Some(body) = line.strip_prefix(b"[").and_then(|l| l.strip_suffix(b"]")) else {
+    if !line.starts_with(b"[") || !line.ends_with(b"]") {
         return false;
-    };
-    let name_len = body
-        .iter()
-        .position(|b| !b.is_ascii_alphanumeric())
-        .unwrap_or(body.len());
-    let (name, value) = body.split_at(name_len);
-    let value = value.trim_ascii();
+    }
+    let name = lexer::tag_name(line);
+    let value = line[name.end..line.len() - 1].trim_ascii();
     matches!(
-        name,
+        &line[name],
         b"Event"
             | b"Site"
             | b"Date"
@@ -693,62 +675,20 @@ fn is_game_tag_line(line: &[u8]) -> bool {
         && value.ends_with(b"\"")
 }
 
-/// Whether `text` starts as a tag pair does: `[`, a name, a quote.
-fn looks_like_tag_pair(text: &[u8]) -> bool {
-    let rest = text[1..].trim_ascii_start();
-    let name = rest
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    name > 0 && rest[name..].trim_ascii_start().starts_with(b"\"")
-}
-
-/// Bytes of a tag pair from its `[`: to its `]` outside quotes, else the
-/// line's end. `line` is one line as the splitter reads it (`\n` or `\r`
-/// stand only in its end), so the quotes, escapes and `]` are looked for
-/// with `memchr` in the text before the end.
-fn tag_length(line: &[u8]) -> usize {
-    let end = line.len()
-        - match line {
-            [.., b'\r', b'\n'] => 2,
-            [.., b'\n' | b'\r'] => 1,
-            _ => 0,
-        };
-    let mut quoted = false;
-    let mut i = 1;
-    while i < end {
-        let rest = &line[i..end];
-        let found = if quoted {
-            memchr::memchr2(b'"', b'\\', rest)
-        } else {
-            memchr::memchr2(b'"', b']', rest)
-        };
-        let Some(j) = found else {
-            return end;
-        };
-        i += j;
-        match line[i] {
-            b'\\' => i += 1,
-            b'"' => quoted = !quoted,
-            _ => return i + 1,
-        }
-        i += 1;
-    }
-    // An escape may have skipped the line's first end byte: the scan went
-    // on from the byte after it.
-    if i > end {
-        (end + 1).min(line.len())
-    } else {
-        end
-    }
+/// The white space that starts `line` (its end included, if the line is
+/// blank): its length.
+fn indent(line: &[u8]) -> usize {
+    line.iter()
+        .take_while(|&&b| lexer::is_space_byte(b))
+        .count()
 }
 
 impl Scan {
     /// Reads one line of the game (`game_bytes` of it came before);
     /// returns where the next game starts, if it does in this line.
     fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
-        let body = line.trim_ascii_start();
-        let indent = line.len() - body.len();
+        let indent = indent(line);
+        let body = &line[indent..];
         let blank = body.is_empty();
         if self.in_comment {
             if is_game_tag_line(line) {
@@ -759,11 +699,7 @@ impl Scan {
             // After a result, any text (a tag, a move, a comment, an
             // escape line) begins the next game, but for text that
             // could not (`ff`), which stays with the game.
-            let after_result = || {
-                SCAN_CLASS[usize::from(body[0])] == ScanClass::Token
-                    && text_after_result(body, 0).is_some()
-            };
-            if (self.ended && !after_result())
+            if (self.ended && text_after_result(body, 0).is_none())
                 || (tag_line && (self.movetext || self.blank_after_tags))
             {
                 return Cut::At(0);
@@ -780,11 +716,11 @@ impl Scan {
     }
 
     /// The scan of a line (`game_bytes` of the game before it) from its
-    /// byte `i` on, where a token may start: its start checked already.
+    /// byte `i` on, where a lexeme may start: its start checked already.
     fn body(&mut self, line: &[u8], mut i: usize, game_bytes: u64) -> Cut {
         while i < line.len() {
             if self.in_comment {
-                match comment_close(&line[i..]) {
+                match lexer::comment_close(&line[i..]) {
                     Some((j, _)) => {
                         self.in_comment = false;
                         i += j + 1;
@@ -802,75 +738,67 @@ impl Scan {
                 let Some(&b) = line.get(i) else {
                     break;
                 };
-                if SCAN_CLASS[usize::from(b)] == ScanClass::Token {
-                    // A byte a result has: the whole token around it tells.
-                    let (start, mut end) = token_around(line, from, i);
+                if is_word_stop(b) {
+                    let (start, end) = word_around(line, from, i);
+                    i = end;
                     if self.depth <= 0 && is_result(&line[start..end]) {
                         self.ended = true;
-                        end = result_end(line, start, end);
+                        i = result_end(line, start, end);
                     }
-                    i = end;
                     continue;
                 }
             }
-            let b = line[i];
-            match SCAN_CLASS[usize::from(b)] {
-                ScanClass::Space => i += 1,
-                ScanClass::Token => {
-                    if self.ended {
-                        match text_after_result(line, i) {
-                            Some(end) => {
-                                i = end;
-                                continue;
-                            }
-                            None => return Cut::At(i),
-                        }
-                    }
-                    self.movetext = true;
-                    // The whole token, in a tight loop.
-                    let start = i;
+            match lexer::lexeme_at(line, i) {
+                Lexeme::Space => i += lexer::space_char_len(&line[i..]),
+                Lexeme::BraceComment => {
+                    self.in_comment = true;
+                    self.comment_at = game_bytes + i as u64;
                     i += 1;
-                    while i < line.len() && SCAN_CLASS[usize::from(line[i])] == ScanClass::Token {
-                        i += 1;
-                    }
-                    if self.depth <= 0 && is_result(&line[start..i]) {
-                        self.ended = true;
-                        i = result_end(line, start, i);
-                    }
                 }
-                ScanClass::Special => match b {
-                    b'{' => {
-                        self.in_comment = true;
-                        self.comment_at = game_bytes + i as u64;
-                        i += 1;
+                Lexeme::OpenVariation => {
+                    self.depth += 1;
+                    self.movetext = true;
+                    i += 1;
+                }
+                Lexeme::CloseVariation => {
+                    self.depth -= 1;
+                    i += 1;
+                }
+                Lexeme::LineComment => break,
+                Lexeme::TagPair => {
+                    // After a result, or in movetext where a tag pair
+                    // follows, the next game, written on the same line.
+                    let len = lexer::tag_pair_end(&line[i..]);
+                    // Whether it is a tag pair matters in movetext only.
+                    let pair = || line[i + len - 1] == b']' && lexer::opens_tag_pair(&line[i..]);
+                    if self.ended || (self.movetext && self.depth <= 0 && pair()) {
+                        return Cut::At(i);
                     }
-                    b'(' => {
-                        self.depth += 1;
-                        self.movetext = true;
-                        i += 1;
-                    }
-                    b')' => {
-                        self.depth -= 1;
-                        i += 1;
-                    }
-                    b';' => break,
-                    _ => {
-                        // `[`: after a result, or in movetext where a tag
-                        // pair follows, the next game, written on the same
-                        // line.
-                        let len = tag_length(&line[i..]);
-                        // Whether it is a tag pair matters in movetext only.
-                        let pair = || line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
-                        if self.ended || (self.movetext && self.depth <= 0 && pair()) {
-                            return Cut::At(i);
-                        }
-                        self.tags |= !self.movetext;
-                        i += len;
-                    }
+                    self.tags |= !self.movetext;
+                    i += len;
+                }
+                _ => match self.word(line, i) {
+                    Some(end) => i = end,
+                    None => return Cut::At(i),
                 },
             }
         }
         Cut::No
+    }
+
+    /// A word or a stray mark at `line[i]`: the end of it, or `None` when
+    /// the next game starts there (after a result).
+    fn word(&mut self, line: &[u8], i: usize) -> Option<usize> {
+        if self.ended {
+            return text_after_result(line, i);
+        }
+        self.movetext = true;
+        let end = lexer::word_end(line, i).max(i + 1);
+        if self.depth <= 0 && is_result(&line[i..end]) {
+            self.ended = true;
+            return Some(result_end(line, i, end));
+        }
+        Some(end)
     }
 }
 
@@ -898,14 +826,14 @@ impl Scan {
                 && !self.ended
                 && !self.in_comment
                 && !self.blank_after_tags
-                && let Some(end) = common_tag_line(&bytes[self.line_start..])
+                && let Some(end) = tag_line_length(&bytes[self.line_start..])
             {
                 self.tags = true;
                 self.next_line(self.line_start + end);
                 continue;
             }
             let start = self.line_start;
-            let end = start + line_length(&bytes[start..]);
+            let end = start + lexer::line_length(&bytes[start..]);
             let line = &bytes[start..end];
             let cut = if from == 0 {
                 self.line(line, start as u64)
@@ -936,9 +864,9 @@ impl Scan {
         loop {
             let start = self.line_start;
             let mut i = start;
-            // White space as `trim_ascii_start` has it (the line ends
-            // come in the loop below).
-            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | 0x0C) {
+            // The white space [`indent`] passes over (the line ends come
+            // in the loop below).
+            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t' | 0x0B | 0x0C) {
                 i += 1;
             }
             match bytes.get(i) {
@@ -951,7 +879,7 @@ impl Scan {
                 Some(b'%') if i == start => return Fast::Exact(0),
                 _ => {}
             }
-            // The token the exact scan would be in starts at or after
+            // The word the exact scan would be in starts at or after
             // `floor`.
             let mut floor = i;
             loop {
@@ -969,13 +897,11 @@ impl Scan {
                         i += 1 + usize::from(bytes.get(i + 1) == Some(&b'\n'));
                         break;
                     }
-                    _ if SCAN_CLASS[usize::from(b)] == ScanClass::Token => {
-                        // A byte a result has: the whole token around it
-                        // tells.
-                        let (token_start, end) = token_around(bytes, floor, i);
-                        if self.depth <= 0 && is_result(&bytes[token_start..end]) {
+                    _ if is_word_stop(b) => {
+                        let (word_start, end) = word_around(bytes, floor, i);
+                        if self.depth <= 0 && is_result(&bytes[word_start..end]) {
                             self.ended = true;
-                            return Fast::Exact(result_end(bytes, token_start, end) - start);
+                            return Fast::Exact(result_end(bytes, word_start, end) - start);
                         }
                         i = end;
                         floor = end;
@@ -999,9 +925,9 @@ impl Scan {
 }
 
 /// The byte after the `}` that closes, on its own line, the comment whose
-/// text starts at `bytes[from]`, as [`comment_close`] reads that line;
-/// `None` when the comment goes on past the line (or the bytes), or a
-/// `\}` makes the reading of the whole line matter: the exact scan then
+/// text starts at `bytes[from]`, as [`lexer::comment_close`] reads that
+/// line; `None` when the comment goes on past the line (or the bytes), or
+/// a `\}` makes the reading of the whole line matter: the exact scan then
 /// reads it.
 #[inline]
 fn line_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
@@ -1037,57 +963,42 @@ fn next_stop(bytes: &[u8], mut i: usize, stops: &[bool; 256]) -> usize {
     i
 }
 
-/// The token (bytes of [`ScanClass::Token`]) around byte `i` of `bytes`,
-/// starting at or after `floor`: its start and end.
-fn token_around(bytes: &[u8], floor: usize, i: usize) -> (usize, usize) {
-    let is_token = |b: &u8| SCAN_CLASS[usize::from(*b)] == ScanClass::Token;
+/// The word ([`lexer::word_end`]) around byte `i` of `bytes`, a byte of
+/// [`is_word_stop`], starting at or after `floor`: its start and end.
+/// Between `floor` and `i` there is only ASCII (the bytes outside it are
+/// stops), so the word's start is the byte after the last that is no
+/// word's. Where white space starts at `i`, an empty word after it.
+fn word_around(bytes: &[u8], floor: usize, i: usize) -> (usize, usize) {
+    let space = lexer::space_char_len(&bytes[i..]);
+    if space > 0 {
+        return (i + space, i + space);
+    }
     let start = bytes[floor..i]
         .iter()
-        .rposition(|b| !is_token(b))
+        .rposition(|&b| lexer::LEXEME[usize::from(b)] != Lexeme::Word)
         .map_or(floor, |j| floor + j + 1);
-    let end = bytes[i..]
-        .iter()
-        .position(|b| !is_token(b))
-        .map_or(bytes.len(), |j| i + j);
-    (start, end)
-}
-
-/// The length of the line at the start of `bytes`, its end (`\n`, `\r\n`
-/// or a lone `\r`) included.
-fn line_length(bytes: &[u8]) -> usize {
-    match memchr::memchr2(b'\n', b'\r', bytes) {
-        Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => i + 2,
-        Some(i) => i + 1,
-        None => bytes.len(),
-    }
+    (start, lexer::word_end(bytes, i).max(i + 1))
 }
 
 /// The tag line that fills real files, `[Name "value"]` and the line end
-/// (or the input's end), with no `\\` in the value and nothing after
-/// the `]`: its length. [`Scan::line`] reads such a line as one tag pair
-/// and nothing else; any other line it leaves to that scan.
-fn common_tag_line(bytes: &[u8]) -> Option<usize> {
-    if bytes.first() != Some(&b'[') {
+/// (or the input's end), as the lexer's [`lexer::tag_pair`] reads it with
+/// no white space but the one before the quote: its length. [`Scan::line`]
+/// reads such a line as one tag pair and nothing else; any other line it
+/// leaves to that scan.
+fn tag_line_length(bytes: &[u8]) -> Option<usize> {
+    let pair = lexer::tag_pair(bytes)?;
+    let plain = pair.name.start == 1
+        && pair.value.start == pair.name.end + 2
+        && pair.end == pair.value.end + 2;
+    // The pair stands on one line: a line end can only be in its value.
+    if !plain || find_any(&bytes[pair.value], [b'\n', b'\r']).is_some() {
         return None;
     }
-    // To the opening quote: no `]` and no line end before it.
-    let mut i = 1 + find_any(&bytes[1..], [b'"', b']', b'\n', b'\r'])?;
-    if bytes[i] != b'"' {
-        return None;
-    }
-    i += 1;
-    i += find_any(&bytes[i..], [b'"', b'\\', b'\n', b'\r'])?;
-    if bytes[i] != b'"' {
-        return None;
-    }
-    if bytes.get(i + 1) != Some(&b']') {
-        return None;
-    }
-    i += 2;
-    match bytes.get(i) {
-        None => Some(i),
-        Some(b'\n') => Some(i + 1),
-        Some(b'\r') => Some(i + 1 + usize::from(bytes.get(i + 1) == Some(&b'\n'))),
+    let end = pair.end;
+    match bytes.get(end) {
+        None => Some(end),
+        Some(b'\n') => Some(end + 1),
+        Some(b'\r') => Some(end + 1 + usize::from(bytes.get(end + 1) == Some(&b'\n'))),
         Some(_) => None,
     }
 }
@@ -1376,8 +1287,8 @@ mod tests {
         /// Reads one line of the game (`game_bytes` of it came before);
         /// returns where the next game starts, if it does in this line.
         pub(super) fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
-            let body = line.trim_ascii_start();
-            let indent = line.len() - body.len();
+            let indent = indent(line);
+            let body = &line[indent..];
             let blank = body.is_empty();
             if self.in_comment {
                 if is_game_tag_line(line) {
@@ -1388,11 +1299,7 @@ mod tests {
                 // After a result, any text (a tag, a move, a comment, an
                 // escape line) begins the next game, but for text that
                 // could not (`ff`), which stays with the game.
-                let after_result = || {
-                    SCAN_CLASS[usize::from(body[0])] == ScanClass::Token
-                        && text_after_result(body, 0).is_some()
-                };
-                if (self.ended && !after_result())
+                if (self.ended && text_after_result(body, 0).is_none())
                     || (tag_line && (self.movetext || self.blank_after_tags))
                 {
                     return Cut::At(0);
@@ -1408,7 +1315,7 @@ mod tests {
             let mut i = 0;
             while i < line.len() {
                 if self.in_comment {
-                    match comment_close(&line[i..]) {
+                    match lexer::comment_close(&line[i..]) {
                         Some((j, _)) => {
                             self.in_comment = false;
                             i += j + 1;
@@ -1417,10 +1324,36 @@ mod tests {
                         None => break,
                     }
                 }
-                let b = line[i];
-                match SCAN_CLASS[usize::from(b)] {
-                    ScanClass::Space => i += 1,
-                    ScanClass::Token => {
+                match lexer::lexeme_at(line, i) {
+                    Lexeme::Space => i += lexer::space_char_len(&line[i..]),
+                    Lexeme::BraceComment => {
+                        self.in_comment = true;
+                        self.comment_at = game_bytes + i as u64;
+                        i += 1;
+                    }
+                    Lexeme::OpenVariation => {
+                        self.depth += 1;
+                        self.movetext = true;
+                        i += 1;
+                    }
+                    Lexeme::CloseVariation => {
+                        self.depth -= 1;
+                        i += 1;
+                    }
+                    Lexeme::LineComment => break,
+                    Lexeme::TagPair => {
+                        // After a result, or in movetext where a tag pair
+                        // follows, the next game, written on the same line.
+                        let len = lexer::tag_pair_end(&line[i..]);
+                        let pair =
+                            || line[i + len - 1] == b']' && lexer::opens_tag_pair(&line[i..]);
+                        if self.ended || (self.movetext && self.depth <= 0 && pair()) {
+                            return Cut::At(i);
+                        }
+                        self.tags |= !self.movetext;
+                        i += len;
+                    }
+                    _ => {
                         if self.ended {
                             match text_after_result(line, i) {
                                 Some(end) => {
@@ -1431,49 +1364,13 @@ mod tests {
                             }
                         }
                         self.movetext = true;
-                        // The whole token, in a tight loop.
                         let start = i;
-                        i += 1;
-                        while i < line.len() && SCAN_CLASS[usize::from(line[i])] == ScanClass::Token
-                        {
-                            i += 1;
-                        }
+                        i = lexer::word_end(line, i).max(i + 1);
                         if self.depth <= 0 && is_result(&line[start..i]) {
                             self.ended = true;
                             i = result_end(line, start, i);
                         }
                     }
-                    ScanClass::Special => match b {
-                        b'{' => {
-                            self.in_comment = true;
-                            self.comment_at = game_bytes + i as u64;
-                            i += 1;
-                        }
-                        b'(' => {
-                            self.depth += 1;
-                            self.movetext = true;
-                            i += 1;
-                        }
-                        b')' => {
-                            self.depth -= 1;
-                            i += 1;
-                        }
-                        b';' => break,
-                        _ => {
-                            // `[`: after a result, or in movetext where a tag
-                            // pair follows, the next game, written on the same
-                            // line.
-                            let len = tag_length(&line[i..]);
-                            // Whether it is a tag pair matters in movetext only.
-                            let pair =
-                                || line[i + len - 1] == b']' && looks_like_tag_pair(&line[i..]);
-                            if self.ended || (self.movetext && self.depth <= 0 && pair()) {
-                                return Cut::At(i);
-                            }
-                            self.tags |= !self.movetext;
-                            i += len;
-                        }
-                    },
                 }
             }
             Cut::No
@@ -1565,8 +1462,14 @@ mod tests {
     /// every form, comments that close and that never do, variations,
     /// escape lines, every line end, white space, bytes that are not
     /// ASCII.
-    const SPLIT_PIECES: [&str; 46] = [
+    const SPLIT_PIECES: [&str; 52] = [
         "\u{feff}",
+        "\"",
+        "]",
+        "\u{3000}",
+        "e4$1",
+        "[Event \"a\"b\"]",
+        "1-0\u{a0}",
         "ff",
         "\\}",
         "{a \\} b}",
@@ -1758,42 +1661,6 @@ mod tests {
                 }
                 assert_eq!(got, expected, "block {block}");
             }
-        }
-    }
-
-    /// [`tag_length`] byte by byte, as it was before it used `memchr`.
-    fn tag_length_bytewise(line: &[u8]) -> usize {
-        let mut quoted = false;
-        let mut i = 1;
-        while i < line.len() {
-            match line[i] {
-                b'\\' if quoted => i += 1,
-                b'"' => quoted = !quoted,
-                b']' if !quoted => return i + 1,
-                b'\n' | b'\r' => return i,
-                _ => {}
-            }
-            i += 1;
-        }
-        line.len()
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(20_000))]
-        /// On any line as the splitter cuts them (a `[`, text without line
-        /// ends, then `\n`, `\r\n`, `\r` or nothing), both agree.
-        #[test]
-        fn tag_length_agrees_with_the_byte_scan(
-            body in proptest::collection::vec(
-                prop::sample::select(vec![b'a', b' ', b'"', b'\\', b']', b'[', 0xC3]),
-                0..24,
-            ),
-            end in prop::sample::select(vec![&b""[..], b"\n", b"\r\n", b"\r"]),
-        ) {
-            let mut line = vec![b'['];
-            line.extend_from_slice(&body);
-            line.extend_from_slice(end);
-            prop_assert_eq!(tag_length(&line), tag_length_bytewise(&line));
         }
     }
 
