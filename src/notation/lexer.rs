@@ -275,8 +275,21 @@ pub(crate) fn tag_name(bytes: &[u8]) -> std::ops::Range<usize> {
         Some(&b) if TAG_NAME_BYTES[usize::from(b)] => 1,
         _ => white_space_end(bytes, 1),
     };
+    let is_name = |b: u8| TAG_NAME_BYTES[usize::from(b)];
     let mut end = start;
-    while end < bytes.len() && TAG_NAME_BYTES[usize::from(bytes[end])] {
+    // Four bytes a step while all are the name's (a name is a few
+    // bytes, read in each of a file's tag lines, by the splitter and by
+    // the reader), then one by one.
+    while let Some(&[a, b, c, d]) = bytes
+        .get(end..end + 4)
+        .and_then(|s| <&[u8; 4]>::try_from(s).ok())
+    {
+        if !(is_name(a) & is_name(b) & is_name(c) & is_name(d)) {
+            break;
+        }
+        end += 4;
+    }
+    while end < bytes.len() && is_name(bytes[end]) {
         end += 1;
     }
     start..end
@@ -326,11 +339,15 @@ pub(crate) fn tag_pair(bytes: &[u8]) -> Option<TagPairSpan> {
 }
 
 /// The bytes a tag pair the production refuses spans, from its `[`
-/// (production `loose-tag-pair`): to its line's first `"]`, else its
-/// first `]`, else the line's end (which it does not include).
+/// (production `loose-tag-pair`): to the first `"]` before the line's
+/// next `[` (which may open the next pair: `[x] [Event "y"]`), else to
+/// the line's first `]`, else to the line's end (which it does not
+/// include).
 pub(crate) fn loose_tag_pair_end(bytes: &[u8]) -> usize {
     let line = &bytes[..line_comment_end(bytes, 0)];
-    memchr::memmem::find(line, b"\"]")
+    let before_next =
+        memchr::memchr(b'[', &line[1.min(line.len())..]).map_or(line.len(), |i| i + 1);
+    memchr::memmem::find(&line[..before_next], b"\"]")
         .map(|i| i + 2)
         .or_else(|| memchr::memchr(b']', line).map(|i| i + 1))
         .unwrap_or(line.len())
@@ -345,6 +362,33 @@ pub(crate) fn tag_pair_end(bytes: &[u8]) -> usize {
         Some(pair) => pair.end,
         None => loose_tag_pair_end(bytes),
     }
+}
+
+/// The end of a tag pair written as real files write them: `[`, bytes
+/// with no `[`, `]` or line end up to the first `"`, a value with no `\\`,
+/// `[` or line end up to the next `"` (not right after the first), then `]`;
+/// found with two searches a word at a time. Where it answers,
+/// [`tag_pair_end`] answers the same: the production's `]`, or, for a
+/// name the production refuses, the loose reading's first `"]`, which is
+/// the same byte (no other `"` comes before it). `None` leaves the pair to
+/// [`tag_pair_end`]; the pair is on one line either way.
+#[inline(always)]
+pub(crate) fn plain_tag_pair_end(bytes: &[u8]) -> Option<usize> {
+    use super::pgn::find_any;
+    if bytes.first() != Some(&b'[') {
+        return None;
+    }
+    let quote = 1 + find_any(&bytes[1..], [b'"', b']', b'[', b'\n', b'\r'])?;
+    if bytes[quote] != b'"' {
+        return None;
+    }
+    let value = quote + 1;
+    // `"]` at the opening quote would end a loose reading there.
+    if bytes.get(value) == Some(&b']') {
+        return None;
+    }
+    let close = value + find_any(&bytes[value..], [b'"', b'\\', b'[', b'\n', b'\r'])?;
+    (bytes[close] == b'"' && bytes.get(close + 1) == Some(&b']')).then_some(close + 2)
 }
 
 /// Whether `bytes` start as a tag pair does: `[`, a name, a quote.
@@ -403,12 +447,23 @@ mod tests {
             ("[Event \"x] 1. e4", 10),
             ("[Event x\n", 8),
             ("[", 1),
+            ("[\"]x\"]", 3),
+            ("[a- \"]\"]", 6),
+            ("[a \"]\"]", 7),
+            ("[x]0-1[Event \"x\"]", 3),
+            ("[Annotator \"Lopez \"Battle Royale\"\"]", 35),
+            ("[a- \"x[]y\"]", 8),
         ] {
             assert_eq!(tag_pair_end(tag.as_bytes()), end, "{tag:?}");
+            if let Some(plain) = plain_tag_pair_end(tag.as_bytes()) {
+                assert_eq!(plain, end, "{tag:?}");
+            }
         }
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
         /// Words end where the character-wise definition says, whatever
         /// the mix of ASCII and other characters.
         #[test]
@@ -417,6 +472,19 @@ mod tests {
         ) {
             let expected = text.find(is_delimiter).unwrap_or(text.len());
             prop_assert_eq!(word_end(text.as_bytes(), 0), expected);
+        }
+
+        /// The plain reading of a tag pair ends it where the general one
+        /// does, on its line.
+        #[test]
+        fn plain_tag_pairs_end_where_tag_pairs_end(
+            text in "\\[ ?[A-Za-z_\\-\\[]{0,4}( |  |\n)?(\"|\"\\])?[ a-z\\]\\[\\\\\"\n\r]{0,4}\"?\\]?[ a-z\\]\\[]{0,2}",
+        ) {
+            let bytes = text.as_bytes();
+            if let Some(end) = plain_tag_pair_end(bytes) {
+                prop_assert_eq!(end, tag_pair_end(bytes), "{:?}", text);
+                prop_assert!(!bytes[..end].contains(&b'\n'), "{:?}", text);
+            }
         }
 
         /// White space ends where the character-wise definition says.

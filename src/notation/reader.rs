@@ -27,7 +27,7 @@ use std::io::{BufRead, Read};
 use super::diagnostic::{Diagnostic, DiagnosticKind};
 use super::game::Game;
 use super::lexer::{self, Lexeme};
-use super::pgn::{could_open_movetext, find_any, read_game_at, spaced_draw_rest, whole_result};
+use super::pgn::{could_open_movetext, read_game_at, spaced_draw_rest, whole_result};
 use super::span::Location;
 use super::writer::ORIGINAL_MARK;
 
@@ -585,17 +585,29 @@ fn is_result(token: &[u8]) -> bool {
 }
 
 /// After a result, the end of what starts at `line[i]` when it is text
-/// of the game (`1-0 ff`): white space, a word that could not open a
-/// game's movetext ([`could_open_movetext`]), or a mark no game opens
-/// with (a NAG's `$`, a stray `}`, `]` or `"`). `None` when it could: the
-/// next game starts there.
+/// of the game (`1-0 ff`): white space, or words and marks glued
+/// together that do not start with a word that could open a game's
+/// movetext ([`could_open_movetext`]): a NAG (`$1`) or a stray `}`, `]`
+/// or `"` takes the word glued to it along. `None` when it could: the next
+/// game starts there. (An escape line, `%` in a line's first column,
+/// opens one too: [`Scan::line`] sees to it; a `%` elsewhere is a word.)
 fn text_after_result(line: &[u8], i: usize) -> Option<usize> {
+    let glued_end = |mut j: usize| {
+        while j < line.len() {
+            j = match lexer::lexeme_at(line, j) {
+                Lexeme::Word => lexer::word_end(line, j).max(j + 1),
+                Lexeme::Nag | Lexeme::StrayBrace | Lexeme::StrayMark => j + 1,
+                _ => break,
+            };
+        }
+        j
+    };
     match lexer::lexeme_at(line, i) {
         Lexeme::Space => Some(i + lexer::space_char_len(&line[i..])),
-        Lexeme::Nag | Lexeme::StrayBrace | Lexeme::StrayMark => Some(i + 1),
+        Lexeme::Nag | Lexeme::StrayBrace | Lexeme::StrayMark => Some(glued_end(i)),
         Lexeme::Word => {
-            let end = lexer::word_end(line, i);
-            (line[i] != b'%' && !could_open_movetext(&line[i..end])).then_some(end)
+            let word = &line[i..lexer::word_end(line, i)];
+            (!could_open_movetext(word)).then(|| glued_end(i))
         }
         _ => None,
     }
@@ -699,12 +711,13 @@ impl Scan {
             // After a result, any text (a tag, a move, a comment, an
             // escape line) begins the next game, but for text that
             // could not (`ff`), which stays with the game.
-            if (self.ended && text_after_result(body, 0).is_none())
+            let escape_line = indent == 0 && body[0] == b'%';
+            if (self.ended && (escape_line || text_after_result(body, 0).is_none()))
                 || (tag_line && (self.movetext || self.blank_after_tags))
             {
                 return Cut::At(0);
             }
-            if indent == 0 && body[0] == b'%' {
+            if escape_line {
                 return Cut::No;
             }
         }
@@ -981,20 +994,11 @@ fn word_around(bytes: &[u8], floor: usize, i: usize) -> (usize, usize) {
 }
 
 /// The tag line that fills real files, `[Name "value"]` and the line end
-/// (or the input's end), as the lexer's [`lexer::tag_pair`] reads it with
-/// no white space but the one before the quote: its length. [`Scan::line`]
-/// reads such a line as one tag pair and nothing else; any other line it
-/// leaves to that scan.
+/// (or the input's end), as [`lexer::plain_tag_pair_end`] reads it: its
+/// length. [`Scan::line`] reads such a line as one tag pair and nothing
+/// else; any other line it leaves to that scan.
 fn tag_line_length(bytes: &[u8]) -> Option<usize> {
-    let pair = lexer::tag_pair(bytes)?;
-    let plain = pair.name.start == 1
-        && pair.value.start == pair.name.end + 2
-        && pair.end == pair.value.end + 2;
-    // The pair stands on one line: a line end can only be in its value.
-    if !plain || find_any(&bytes[pair.value], [b'\n', b'\r']).is_some() {
-        return None;
-    }
-    let end = pair.end;
+    let end = lexer::plain_tag_pair_end(bytes)?;
     match bytes.get(end) {
         None => Some(end),
         Some(b'\n') => Some(end + 1),
@@ -1299,12 +1303,13 @@ mod tests {
                 // After a result, any text (a tag, a move, a comment, an
                 // escape line) begins the next game, but for text that
                 // could not (`ff`), which stays with the game.
-                if (self.ended && text_after_result(body, 0).is_none())
+                let escape_line = indent == 0 && body[0] == b'%';
+                if (self.ended && (escape_line || text_after_result(body, 0).is_none()))
                     || (tag_line && (self.movetext || self.blank_after_tags))
                 {
                     return Cut::At(0);
                 }
-                if indent == 0 && body[0] == b'%' {
+                if escape_line {
                     return Cut::No;
                 }
             }
@@ -1573,6 +1578,53 @@ mod tests {
         assert!(games[0].raw.starts_with(b"\xEF\xBB\xBF[Event"));
         assert_eq!(games[0].read().tag("Event"), Some("a"));
         assert_eq!(games[1].start, Location { line: 4, column: 1 });
+    }
+
+    /// The games of `input` as the splitter cuts them, as text.
+    fn cut(input: &str) -> Vec<String> {
+        GameSplitter::new(input.as_bytes())
+            .map(|g| String::from_utf8(g.unwrap().raw).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_splitter_ends_words_and_tag_pairs_where_the_reader_does() {
+        // `}`, `$` and white space outside ASCII end a word: the result
+        // is read, and the next game starts after it.
+        for result in ["e5}1-0", "e5 1-0$1", "e5 1-0\u{a0}"] {
+            let input = format!("1. e4 {result} 1. d4 *\n");
+            assert_eq!(cut(&input).len(), 2, "{input:?}");
+            let games = read_games(input.as_bytes())
+                .map(|g| g.unwrap().1)
+                .collect::<Vec<_>>();
+            assert_eq!(games[0].result.as_deref(), Some("1-0"), "{input:?}");
+        }
+        // A NAG or a stray mark after a result stays with the game, and
+        // so does the word glued to it.
+        assert_eq!(cut("1. e4 1-0 $1 \"x\" }2\n"), ["1. e4 1-0 $1 \"x\" }2\n"]);
+        // A tag pair the production refuses ends, for both, at its first
+        // `]` when no `"]` comes before the next `[`.
+        assert_eq!(
+            cut("[Event \"a\"]\n[x] [Site \"b\"]\n1. e4 *\n"),
+            ["[Event \"a\"]\n[x] [Site \"b\"]\n1. e4 *\n"]
+        );
+        let game = read_games(&b"[x] [Site \"b\"]\n1. e4 *\n"[..])
+            .next()
+            .unwrap()
+            .unwrap()
+            .1;
+        assert_eq!(game.tag("Site"), Some("b"));
+        assert_eq!(cut("1. e4 [x]1-0[Event \"b\"]\n").len(), 2);
+    }
+
+    #[test]
+    fn after_a_result_only_an_escape_line_in_the_first_column_opens_a_game() {
+        assert_eq!(cut("1. e4 1-0 %x\n"), ["1. e4 1-0 %x\n"]);
+        assert_eq!(cut("1. e4 1-0\n %x\n"), ["1. e4 1-0\n %x\n"]);
+        assert_eq!(
+            cut("1. e4 1-0\n%x\n1. d4 *\n"),
+            ["1. e4 1-0\n", "%x\n1. d4 *\n"]
+        );
     }
 
     #[test]
