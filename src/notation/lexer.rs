@@ -238,6 +238,17 @@ pub(crate) fn comment_close(body: &[u8]) -> Option<(usize, bool)> {
     }
 }
 
+/// The byte after the `}` that closes, on its own line, the comment
+/// whose text starts at `bytes[from]`, as [`comment_close`] reads that
+/// line, found with one search; `None` when the comment goes on past the
+/// line (or the bytes), or a `\}` makes the reading of the whole line
+/// matter ([`comment_close`] then reads it).
+#[inline]
+pub(crate) fn comment_end_on_its_line(bytes: &[u8], from: usize) -> Option<usize> {
+    let at = from + memchr::memchr3(b'}', b'\n', b'\r', &bytes[from..])?;
+    (bytes[at] == b'}' && bytes[at - 1] != b'\\').then_some(at + 1)
+}
+
 /// The end of the `;` comment whose text starts at byte `from`: the
 /// index of its line's end (or the text's end), which is not its text.
 #[inline]
@@ -484,6 +495,19 @@ mod tests {
             if let Some(end) = plain_tag_pair_end(bytes) {
                 prop_assert_eq!(end, tag_pair_end(bytes), "{:?}", text);
                 prop_assert!(!bytes[..end].contains(&b'\n'), "{:?}", text);
+            }
+        }
+
+        /// A comment closed on its line ends, read in one search, where
+        /// the general reading ends it.
+        #[test]
+        fn comments_closed_on_their_line_end_where_comments_end(
+            text in "[a }\\\\\n\r]{0,12}",
+        ) {
+            let bytes = format!("{{{text}").into_bytes();
+            if let Some(end) = comment_end_on_its_line(&bytes, 1) {
+                let (close, escaped) = comment_close(&bytes[1..]).unwrap();
+                prop_assert_eq!((end, escaped), (close + 2, false), "{:?}", text);
             }
         }
 

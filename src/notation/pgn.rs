@@ -213,8 +213,16 @@ pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
     let end = second + len;
     match after.get(end) {
         None => Some(end),
-        Some(&b) if is_space_byte(b) || matches!(b, b'{' | b';' | b'(' | b')' | b'[') => Some(end),
-        Some(_) => None,
+        Some(&b) => matches!(
+            LEXEME[usize::from(b)],
+            Lexeme::Space
+                | Lexeme::BraceComment
+                | Lexeme::LineComment
+                | Lexeme::OpenVariation
+                | Lexeme::CloseVariation
+                | Lexeme::TagPair
+        )
+        .then_some(end),
     }
 }
 

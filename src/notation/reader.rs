@@ -919,7 +919,7 @@ impl Scan {
                         i = end;
                         floor = end;
                     }
-                    b'{' => match line_comment_end(bytes, i + 1) {
+                    b'{' => match lexer::comment_end_on_its_line(bytes, i + 1) {
                         // A comment closed on its line (a clock after
                         // every move of an online game) is passed over
                         // here: nothing in it changes what the scan knows.
@@ -935,17 +935,6 @@ impl Scan {
             self.next_line(i);
         }
     }
-}
-
-/// The byte after the `}` that closes, on its own line, the comment whose
-/// text starts at `bytes[from]`, as [`lexer::comment_close`] reads that
-/// line; `None` when the comment goes on past the line (or the bytes), or
-/// a `\}` makes the reading of the whole line matter: the exact scan then
-/// reads it.
-#[inline]
-fn line_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let at = from + memchr::memchr3(b'}', b'\n', b'\r', &bytes[from..])?;
-    (bytes[at] == b'}' && bytes[at - 1] != b'\\').then_some(at + 1)
 }
 
 /// The first byte of `MOVETEXT_STOPS` at or after `i` (`bytes.len()` if
