@@ -40,7 +40,7 @@
 //!   1.03 (depth 6, 828,907,556 leaves, against depth 7: 1.00);
 //!   Courier-Spiel (12x8) depth 5 1.08 to 1.11. A 12x8 board costs no
 //!   more per leaf than 8x8.
-//! - Instructions (callgrind, whole process): chess `perft 5` (4,865,609
+//! - Instructions (counted, whole process): chess `perft 5` (4,865,609
 //!   leaves) 409.2 M, 84 a leaf with start-up taken off; Counsellor
 //!   `perft 4` (739,561) 62.5 M, 78 a leaf.
 //!

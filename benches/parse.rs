@@ -25,7 +25,7 @@
 //! `read-tree` 26.1 ms (68.5 MiB/s, 68.0k games/s); `validate` 93.7 ms
 //! (19.1 MiB/s, 20.1k games/s); generated 12x8 `validate` 8.6 ms (12.8
 //! MiB/s), `read-tree` 2.6 ms (42.0 MiB/s, 89.7k games/s). Instructions
-//! of `xpgn validate --jobs 1` on them (callgrind): 366.6 M, of which the
+//! of `xpgn validate --jobs 1` on them (counted): 366.6 M, of which the
 //! splitter with decoding 23.2 M, and everything but the replay and the
 //! end-of-game checks 645 a ply (pgn-reader with shakmaty: 179.3 M in
 //! all).
