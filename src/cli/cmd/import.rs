@@ -253,7 +253,7 @@ pub(super) fn run(
     let mut database = open_db(registry, db)?;
     let first_id = database
         .next_game_id()
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+        .map_err(|e| super::db_error(db, e))?;
     let mut report_error: Option<std::io::Error> = None;
     let start = Instant::now();
     let mut summary = ImportSummary::default();
@@ -307,7 +307,7 @@ pub(super) fn run(
     }
     let same_moves = database
         .count_move_duplicates(first_id)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+        .map_err(|e| super::db_error(db, e))?;
     // Said only when some were: the line of every other import stays.
     let replaced = if summary.replaced > 0 {
         format!(", replaced {}", summary.replaced)
@@ -355,7 +355,7 @@ pub(super) fn duplicates(
         None => database.duplicate_groups(limit),
         Some(n) => database.duplicate_groups_at_ply(n, limit),
     }
-    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    .map_err(|e| super::db_error(db, e))?;
     let cut = |v: &Option<String>| {
         v.as_deref()
             .unwrap_or("")
@@ -498,9 +498,7 @@ pub(super) fn optimize(registry: &Registry, db: &str, out: &mut dyn Write) -> Re
     }
     let mut database = open_db(registry, db)?;
     let start = Instant::now();
-    let s = database
-        .optimize()
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(db))))?;
+    let s = database.optimize().map_err(|e| super::db_error(db, e))?;
     writeln!(
         out,
         "position index: {} rows merged into {} ({} entries), opening trees stored for {} positions, statistics refreshed, {:.2} seconds",

@@ -283,7 +283,7 @@ pub(super) fn select(
     };
     let games = db
         .find_games(&filter)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.db))))?;
+        .map_err(|e| super::db_error(&args.db, e))?;
     Ok((db, games, note))
 }
 
@@ -303,8 +303,7 @@ pub(super) fn run(
         (Some(note), _) => eprintln!("xpgn: {note}"),
         (None, _) => {}
     }
-    let db_error =
-        |e: xpgn::db::DbError| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)));
+    let db_error = |e: xpgn::db::DbError| super::db_error(&args.filter.db, e);
     match args.format {
         QueryFormat::Table => {
             writeln!(
@@ -346,9 +345,9 @@ pub(super) fn run(
                 )?;
                 if args.filter.status.is_some() {
                     // Asked for by status: say why each game has it.
-                    let diagnostics = db.game_diagnostics(g.id).map_err(|e| {
-                        CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)))
-                    })?;
+                    let diagnostics = db
+                        .game_diagnostics(g.id)
+                        .map_err(|e| super::db_error(&args.filter.db, e))?;
                     for d in diagnostics.as_array().into_iter().flatten() {
                         writeln!(
                             out,
@@ -394,13 +393,13 @@ pub(super) fn run(
             for g in &games {
                 let tags: Map<String, Value> = db
                     .game_tags(g.id)
-                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db))))?
+                    .map_err(|e| super::db_error(&args.filter.db, e))?
                     .into_iter()
                     .map(|(n, v)| (n, Value::String(v)))
                     .collect();
-                let diagnostics = db.game_diagnostics(g.id).map_err(|e| {
-                    CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db)))
-                })?;
+                let diagnostics = db
+                    .game_diagnostics(g.id)
+                    .map_err(|e| super::db_error(&args.filter.db, e))?;
                 let plies = stored_main_line(&db, g.id, &g.variant).map_err(db_error)?;
                 let (clocks, final_eval) = summary_json(&plies);
                 let mut line = json!({
@@ -427,7 +426,7 @@ pub(super) fn run(
             for g in &games {
                 if let Some(e) = db
                     .export_game(g.id, ExportForm::Xpgn)
-                    .map_err(|e| CliError::Usage(format!("--db {}: {e}", shown(&args.filter.db))))?
+                    .map_err(|e| super::db_error(&args.filter.db, e))?
                 {
                     out.write_all(&e.bytes)?;
                 }

@@ -63,9 +63,7 @@ pub(super) fn run(
     });
     match served {
         Ok(()) => Ok(announced?),
-        Err(ServeError::Db { source, .. }) => {
-            Err(CliError::Usage(format!("--db {}: {source}", shown(db))))
-        }
+        Err(ServeError::Db { source, .. }) => Err(super::db_error(db, source)),
         Err(e @ ServeError::Bind { .. }) => Err(CliError::Usage(e.to_string())),
     }
 }

@@ -77,7 +77,7 @@ pub(super) fn run(
     };
     let tree = database
         .tree_of(&positions)
-        .map_err(|e| CliError::Usage(format!("--db {}: {e}", super::shown(db))))?;
+        .map_err(|e| super::db_error(db, e))?;
     if format == ReportFormat::Json {
         let moves: Vec<_> = tree
             .moves
