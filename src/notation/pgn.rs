@@ -296,9 +296,9 @@ fn unescape_tag_value(written: &str) -> String {
 }
 
 /// A tag pair the grammar refuses (unbalanced quotes, stray characters),
-/// read as far as it goes (docs/notation.md §11): the bytes it spans, to `"]`,
-/// else the first `]`, else the end of its line; and the pair, when a
-/// name can be read.
+/// read as far as it goes (docs/notation.md §11): the bytes it spans
+/// ([`lexer::loose_tag_pair_end`]), and the pair, when a name can be
+/// read: the value between its first and last quote.
 fn loose_tag_pair(input: &str) -> (usize, Option<(String, String)>) {
     let end = lexer::loose_tag_pair_end(input.as_bytes());
     let name = lexer::tag_name(input.as_bytes());
