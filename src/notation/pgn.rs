@@ -226,38 +226,6 @@ pub(crate) fn spaced_draw_rest(token: &[u8], after: &[u8]) -> Option<usize> {
     }
 }
 
-/// The index of the first byte of `bytes` that is one of `needles`:
-/// eight bytes a step, the bytes of a word compared with each needle at
-/// once, then the last few one by one. Tag values and the like run to a
-/// score of bytes, where this beats both a byte loop and `memchr`'s
-/// set-up.
-#[inline(always)]
-pub(crate) fn find_any<const N: usize>(bytes: &[u8], needles: [u8; N]) -> Option<usize> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(Ok(chunk)) = bytes.get(i..i + 8).map(<[u8; 8]>::try_from) {
-        let word = u64::from_le_bytes(chunk);
-        // A byte of `x` is zero where the word holds the needle; the
-        // lowest bit this sets is that of the first such byte (a borrow
-        // can only set bits above it), so the lowest over all needles
-        // is the first byte that is any of them.
-        let mut found = 0;
-        for needle in needles {
-            let x = word ^ (LOW * u64::from(needle));
-            found |= x.wrapping_sub(LOW) & !x & HIGH;
-        }
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    bytes[i..]
-        .iter()
-        .position(|b| needles.contains(b))
-        .map(|j| i + j)
-}
-
 /// Production `tag-pair` at the start of `input` ([`lexer::tag_pair`]):
 /// the rest of the input after the `]`, the name and the value, borrowed
 /// from the text unless it has escapes.
@@ -1367,17 +1335,6 @@ mod tests {
     }
 
     proptest! {
-        /// `find_any` finds what a byte-by-byte search finds, wherever
-        /// the needles stand in the words it reads.
-        #[test]
-        fn find_any_finds_the_first_needle(
-            bytes in proptest::collection::vec(prop_oneof![Just(b'"'), Just(b'\\'), Just(b'\n'), Just(0x80u8), Just(0x22u8 ^ 0x80), any::<u8>()], 0..40),
-        ) {
-            let naive = bytes.iter().position(|&b| b == b'"' || b == b'\\' || b == b'\n');
-            prop_assert_eq!(find_any(&bytes, [b'"', b'\\', b'\n']), naive);
-            prop_assert_eq!(find_any(&bytes, [b'"']), bytes.iter().position(|&b| b == b'"'));
-        }
-
         /// The fast path of lone move numbers takes exactly the tokens
         /// the general path (`Reader::token`) reads as a move number
         /// with nothing after it: a whole token, no result, all number.
