@@ -699,14 +699,24 @@ impl Scan {
     /// Reads one line of the game (`game_bytes` of it came before);
     /// returns where the next game starts, if it does in this line.
     fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
+        match self.line_start(line) {
+            Some(cut) => cut,
+            None => self.body(line, 0, game_bytes),
+        }
+    }
+
+    /// What a line tells by its start: where the next game starts (at the
+    /// line's start, or a runaway comment ended before it), or that the
+    /// line is the game's and nothing more (a blank or escape line).
+    /// `None`: its lexemes tell, from its first byte.
+    fn line_start(&mut self, line: &[u8]) -> Option<Cut> {
         let indent = indent(line);
         let body = &line[indent..];
-        let blank = body.is_empty();
         if self.in_comment {
             if is_game_tag_line(line) {
-                return Cut::Runaway;
+                return Some(Cut::Runaway);
             }
-        } else if !blank {
+        } else if !body.is_empty() {
             let tag_line = body[0] == b'[';
             // After a result, any text (a tag, a move, a comment, an
             // escape line) begins the next game, but for text that
@@ -715,17 +725,17 @@ impl Scan {
             if (self.ended && (escape_line || text_after_result(body, 0).is_none()))
                 || (tag_line && (self.movetext || self.blank_after_tags))
             {
-                return Cut::At(0);
+                return Some(Cut::At(0));
             }
             if escape_line {
-                return Cut::No;
+                return Some(Cut::No);
             }
         }
-        if blank {
+        if body.is_empty() {
             self.blank_after_tags |= self.tags && !self.movetext;
-            return Cut::No;
+            return Some(Cut::No);
         }
-        self.body(line, 0, game_bytes)
+        None
     }
 
     /// The scan of a line (`game_bytes` of the game before it) from its
@@ -733,14 +743,8 @@ impl Scan {
     fn body(&mut self, line: &[u8], mut i: usize, game_bytes: u64) -> Cut {
         while i < line.len() {
             if self.in_comment {
-                match lexer::comment_close(&line[i..]) {
-                    Some((j, _)) => {
-                        self.in_comment = false;
-                        i += j + 1;
-                        continue;
-                    }
-                    None => break,
-                }
+                i = self.comment_rest(line, i);
+                continue;
             }
             if self.movetext && !self.ended {
                 // Inside the movetext only the bytes of `RESULT_OR_SPECIAL`
@@ -761,42 +765,62 @@ impl Scan {
                     continue;
                 }
             }
-            match lexer::lexeme_at(line, i) {
-                Lexeme::Space => i += lexer::space_char_len(&line[i..]),
-                Lexeme::BraceComment => {
-                    self.in_comment = true;
-                    self.comment_at = game_bytes + i as u64;
-                    i += 1;
-                }
-                Lexeme::OpenVariation => {
-                    self.depth += 1;
-                    self.movetext = true;
-                    i += 1;
-                }
-                Lexeme::CloseVariation => {
-                    self.depth -= 1;
-                    i += 1;
-                }
-                Lexeme::LineComment => break,
-                Lexeme::TagPair => {
-                    // After a result, or in movetext where a tag pair
-                    // follows, the next game, written on the same line.
-                    let len = lexer::tag_pair_end(&line[i..]);
-                    // Whether it is a tag pair matters in movetext only.
-                    let pair = || line[i + len - 1] == b']' && lexer::opens_tag_pair(&line[i..]);
-                    if self.ended || (self.movetext && self.depth <= 0 && pair()) {
-                        return Cut::At(i);
-                    }
-                    self.tags |= !self.movetext;
-                    i += len;
-                }
-                _ => match self.word(line, i) {
-                    Some(end) => i = end,
-                    None => return Cut::At(i),
-                },
+            match self.lexeme(line, i, game_bytes) {
+                Ok(next) => i = next,
+                Err(cut) => return cut,
             }
         }
         Cut::No
+    }
+
+    /// In an open comment, from byte `i` of the line: the byte after its
+    /// `}` (the comment closed), else the line's end.
+    fn comment_rest(&mut self, line: &[u8], i: usize) -> usize {
+        match lexer::comment_close(&line[i..]) {
+            Some((j, _)) => {
+                self.in_comment = false;
+                i + j + 1
+            }
+            None => line.len(),
+        }
+    }
+
+    /// The lexeme at byte `i` of the line, outside comments: the byte
+    /// after it (the line's end after a `;`), or where the next game
+    /// starts.
+    #[inline]
+    fn lexeme(&mut self, line: &[u8], i: usize, game_bytes: u64) -> Result<usize, Cut> {
+        Ok(match lexer::lexeme_at(line, i) {
+            Lexeme::Space => i + lexer::space_char_len(&line[i..]),
+            Lexeme::BraceComment => {
+                self.in_comment = true;
+                self.comment_at = game_bytes + i as u64;
+                i + 1
+            }
+            Lexeme::OpenVariation => {
+                self.depth += 1;
+                self.movetext = true;
+                i + 1
+            }
+            Lexeme::CloseVariation => {
+                self.depth -= 1;
+                i + 1
+            }
+            Lexeme::LineComment => line.len(),
+            Lexeme::TagPair => {
+                // After a result, or in movetext where a tag pair
+                // follows, the next game, written on the same line.
+                let len = lexer::tag_pair_end(&line[i..]);
+                // Whether it is a tag pair matters in movetext only.
+                let pair = || line[i + len - 1] == b']' && lexer::opens_tag_pair(&line[i..]);
+                if self.ended || (self.movetext && self.depth <= 0 && pair()) {
+                    return Err(Cut::At(i));
+                }
+                self.tags |= !self.movetext;
+                i + len
+            }
+            _ => self.word(line, i).ok_or(Cut::At(i))?,
+        })
     }
 
     /// A word or a stray mark at `line[i]`: the end of it, or `None` when
@@ -1263,108 +1287,28 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The splitter's scan as it was before its fast paths: line by line,
-    /// token by token. The splitter must cut where it cuts.
+    /// The splitter's scan without its fast paths: line by line, lexeme
+    /// by lexeme, as [`Scan::line_start`] and [`Scan::lexeme`] read them.
+    /// The splitter must cut where it cuts.
     #[derive(Default)]
-    struct LineScan {
-        in_comment: bool,
-        comment_at: u64,
-        depth: i32,
-        movetext: bool,
-        tags: bool,
-        blank_after_tags: bool,
-        ended: bool,
-    }
+    struct LineScan(Scan);
 
     impl LineScan {
         /// Reads one line of the game (`game_bytes` of it came before);
         /// returns where the next game starts, if it does in this line.
         pub(super) fn line(&mut self, line: &[u8], game_bytes: u64) -> Cut {
-            let indent = indent(line);
-            let body = &line[indent..];
-            let blank = body.is_empty();
-            if self.in_comment {
-                if is_game_tag_line(line) {
-                    return Cut::Runaway;
-                }
-            } else if !blank {
-                let tag_line = body[0] == b'[';
-                // After a result, any text (a tag, a move, a comment, an
-                // escape line) begins the next game, but for text that
-                // could not (`ff`), which stays with the game.
-                let escape_line = indent == 0 && body[0] == b'%';
-                if (self.ended && (escape_line || text_after_result(body, 0).is_none()))
-                    || (tag_line && (self.movetext || self.blank_after_tags))
-                {
-                    return Cut::At(0);
-                }
-                if escape_line {
-                    return Cut::No;
-                }
-            }
-            if blank {
-                self.blank_after_tags |= self.tags && !self.movetext;
-                return Cut::No;
+            if let Some(cut) = self.0.line_start(line) {
+                return cut;
             }
             let mut i = 0;
             while i < line.len() {
-                if self.in_comment {
-                    match lexer::comment_close(&line[i..]) {
-                        Some((j, _)) => {
-                            self.in_comment = false;
-                            i += j + 1;
-                            continue;
-                        }
-                        None => break,
-                    }
+                if self.0.in_comment {
+                    i = self.0.comment_rest(line, i);
+                    continue;
                 }
-                match lexer::lexeme_at(line, i) {
-                    Lexeme::Space => i += lexer::space_char_len(&line[i..]),
-                    Lexeme::BraceComment => {
-                        self.in_comment = true;
-                        self.comment_at = game_bytes + i as u64;
-                        i += 1;
-                    }
-                    Lexeme::OpenVariation => {
-                        self.depth += 1;
-                        self.movetext = true;
-                        i += 1;
-                    }
-                    Lexeme::CloseVariation => {
-                        self.depth -= 1;
-                        i += 1;
-                    }
-                    Lexeme::LineComment => break,
-                    Lexeme::TagPair => {
-                        // After a result, or in movetext where a tag pair
-                        // follows, the next game, written on the same line.
-                        let len = lexer::tag_pair_end(&line[i..]);
-                        let pair =
-                            || line[i + len - 1] == b']' && lexer::opens_tag_pair(&line[i..]);
-                        if self.ended || (self.movetext && self.depth <= 0 && pair()) {
-                            return Cut::At(i);
-                        }
-                        self.tags |= !self.movetext;
-                        i += len;
-                    }
-                    _ => {
-                        if self.ended {
-                            match text_after_result(line, i) {
-                                Some(end) => {
-                                    i = end;
-                                    continue;
-                                }
-                                None => return Cut::At(i),
-                            }
-                        }
-                        self.movetext = true;
-                        let start = i;
-                        i = lexer::word_end(line, i).max(i + 1);
-                        if self.depth <= 0 && is_result(&line[start..i]) {
-                            self.ended = true;
-                            i = result_end(line, start, i);
-                        }
-                    }
+                match self.0.lexeme(line, i, game_bytes) {
+                    Ok(next) => i = next,
+                    Err(cut) => return cut,
                 }
             }
             Cut::No
@@ -1425,7 +1369,7 @@ mod tests {
                     }
                     Cut::Runaway => {
                         pending = Some((at, from));
-                        let swallowed = (from - game_from) as u64 - scan.comment_at;
+                        let swallowed = (from - game_from) as u64 - scan.0.comment_at;
                         let runaway = Runaway {
                             swallowed,
                             resumed_at: at.line,
