@@ -491,10 +491,7 @@ pub(super) fn stats(
 /// `xpgn optimize`: merged posting rows, fresh statistics.
 pub(super) fn optimize(registry: &Registry, db: &str, out: &mut dyn Write) -> Result<(), CliError> {
     if !Path::new(db).exists() {
-        return Err(CliError::Usage(format!(
-            "--db {}: no such database",
-            shown(db)
-        )));
+        return Err(super::db_error(db, "no such database"));
     }
     let mut database = open_db(registry, db)?;
     let start = Instant::now();
