@@ -88,7 +88,7 @@ fn sorted_by_bucket(entries: Vec<Posting>) -> ByBucket {
     // of one vector: a batch's entries are most of an import's memory,
     // and are held once.
     let mut sorted = vec![first; entries.len()];
-    let starts = scatter(&entries, &mut sorted, 1 << BUCKET_BITS, |p| {
+    let starts = scatter(&[&entries], &mut sorted, 1 << BUCKET_BITS, |p| {
         bucket(p.key) as usize
     });
     drop(entries);
@@ -104,48 +104,70 @@ fn sorted_by_bucket(entries: Vec<Posting>) -> ByBucket {
     ByBucket { sorted, runs }
 }
 
-/// Copies `from` into `to` (of the same length) ordered by `digit`, below
-/// `digits`, keeping the order of entries of one digit; gives where each
-/// digit's entries start, and the end.
-fn scatter(
-    from: &[Posting],
+/// Copies the entries of the blocks `from` into `to` (of their total
+/// length) ordered by `digit`, below `digits`, keeping the order of
+/// entries of one digit; gives where each digit's entries start, and the
+/// end.
+fn scatter<B: AsRef<[Posting]>>(
+    from: &[B],
     to: &mut [Posting],
     digits: usize,
     digit: impl Fn(&Posting) -> usize,
 ) -> Vec<usize> {
     let mut starts = vec![0usize; digits + 1];
-    for p in from {
+    for p in from.iter().flat_map(AsRef::as_ref) {
         starts[digit(p) + 1] += 1;
     }
     for d in 0..digits {
         starts[d + 1] += starts[d];
     }
     let mut next = starts.clone();
-    for p in from {
-        let d = digit(p);
-        to[next[d]] = *p;
-        next[d] += 1;
+    for block in from {
+        for p in block.as_ref() {
+            let d = digit(p);
+            to[next[d]] = *p;
+            next[d] += 1;
+        }
     }
     starts
 }
 
-/// Sorts one bucket's entries by key, game and ply. A large bucket is
-/// first spread by the key's next byte, into runs of a few entries each:
-/// a comparison sort of random keys mispredicts about half its branches,
-/// which made it the costliest step of storing a batch.
+/// Sorts one bucket's entries, `run`, by key, game and ply (`scratch`
+/// holds a copy meanwhile).
 fn sort_bucket(run: &mut [Posting], scratch: &mut Vec<Posting>) {
-    const SMALL: usize = 64;
-    if run.len() <= SMALL {
+    if run.len() <= SMALL_RUN {
         run.sort_unstable();
         return;
     }
     scratch.clear();
     scratch.extend_from_slice(run);
+    sort_from(&[&scratch[..]], run);
+}
+
+/// Below this many entries a bucket is sorted by comparison alone.
+const SMALL_RUN: usize = 64;
+
+/// Writes the entries of one bucket, held in the blocks `from`, into `to`
+/// (of their total length), sorted by key, game and ply. A large bucket
+/// is first spread by the key's next byte, into runs of a few entries
+/// each: a comparison sort of random keys mispredicts about half its
+/// branches, which made it the costliest step of storing a batch.
+fn sort_from<B: AsRef<[Posting]>>(from: &[B], to: &mut [Posting]) {
+    if to.len() <= SMALL_RUN {
+        let mut at = 0;
+        for block in from {
+            let block = block.as_ref();
+            to[at..at + block.len()].copy_from_slice(block);
+            at += block.len();
+        }
+        to.sort_unstable();
+        return;
+    }
     let shift = 64 - BUCKET_BITS - 8;
-    let starts = scatter(scratch, run, 256, |p| (p.key >> shift) as usize & 0xff);
+    let starts = scatter(from, to, 256, |p| (p.key >> shift) as usize & 0xff);
     for pair in starts.windows(2) {
         if pair[1] - pair[0] > 1 {
-            run[pair[0]..pair[1]].sort_unstable();
+            to[pair[0]..pair[1]].sort_unstable();
         }
     }
 }
@@ -655,34 +677,76 @@ fn find_in_row(blob: &[u8], key: u64, out: &mut Vec<Posting>) -> Result<(), DbEr
     })
 }
 
-/// Stores the entries of one import batch, whose first game has id
-/// `batch`, inside the caller's transaction: per bucket, pieces cut to
-/// fill their pages ([`pieces`]).
-///
-/// # Errors
-/// SQLite errors.
 /// A batch's postings as an import gives them, each put in its bucket's
-/// list as it comes: no sort of the whole batch and no second copy of it
-/// at the end (a batch's entries are most of an import's memory).
+/// blocks as it comes: no sort of the whole batch and no second copy of
+/// it at the end (a batch's entries are most of an import's memory).
 #[derive(Default)]
 pub(crate) struct BatchPostings {
-    buckets: Vec<Vec<Posting>>,
+    buckets: Vec<Blocks>,
+}
+
+/// One bucket's entries in the order they came, in blocks that are never
+/// moved: each grown vector copied the bucket's entries again into fresh
+/// pages, a twentieth of an import's time.
+#[derive(Default)]
+struct Blocks {
+    blocks: Vec<Vec<Posting>>,
+    len: usize,
+}
+
+impl Blocks {
+    /// Entries of a bucket's first block: a small import's buckets hold a
+    /// few hundred.
+    const FIRST: usize = 64;
+    /// Entries of its largest blocks (64 KiB).
+    const LARGEST: usize = 4096;
+
+    fn push(&mut self, p: Posting) {
+        match self.blocks.last_mut() {
+            Some(block) if block.len() < block.capacity() => block.push(p),
+            last => {
+                let size = last.map_or(Self::FIRST, |b| (b.capacity() * 2).min(Self::LARGEST));
+                let mut block = Vec::with_capacity(size);
+                block.push(p);
+                self.blocks.push(block);
+            }
+        }
+        self.len += 1;
+    }
+
+    /// The entries sorted by key, game and ply, into `run`.
+    fn sort_into(&self, run: &mut Vec<Posting>) {
+        run.clear();
+        run.resize(
+            self.len,
+            Posting {
+                key: 0,
+                game: 0,
+                ply: 0,
+            },
+        );
+        sort_from(&self.blocks, run);
+    }
 }
 
 impl BatchPostings {
     /// Adds the entries of one game.
     pub(crate) fn extend(&mut self, entries: impl IntoIterator<Item = Posting>) {
         if self.buckets.is_empty() {
-            self.buckets = vec![Vec::new(); 1 << BUCKET_BITS];
+            self.buckets.resize_with(1 << BUCKET_BITS, Blocks::default);
         }
         for p in entries {
             self.buckets[bucket(p.key) as usize].push(p);
         }
     }
 
-    /// Stores the batch `batch`, bucket by bucket: each sorted by key,
-    /// game and ply, and cut into pieces, on up to `threads` threads (the
-    /// rows are written in bucket order whatever their number).
+    /// Stores the batch `batch` inside the caller's transaction, bucket by
+    /// bucket: each sorted by key, game and ply, and cut into pieces that
+    /// fill their pages ([`pieces`]), on up to `threads` threads (the rows
+    /// are written in bucket order whatever their number).
+    ///
+    /// # Errors
+    /// SQLite errors.
     pub(crate) fn store(
         self,
         conn: &Connection,
@@ -690,12 +754,12 @@ impl BatchPostings {
         fit: PageFit,
         threads: usize,
     ) -> Result<(), DbError> {
-        let buckets: Vec<(i64, Vec<Posting>)> = self
+        let buckets: Vec<(i64, Blocks)> = self
             .buckets
             .into_iter()
             .enumerate()
-            .filter(|(_, run)| !run.is_empty())
-            .map(|(b, run)| (b as i64, run))
+            .filter(|(_, entries)| entries.len > 0)
+            .map(|(b, entries)| (b as i64, entries))
             .collect();
         for (bucket, cut) in cut_buckets(buckets, batch, fit, threads) {
             insert_pieces(conn, bucket, batch, cut)?;
@@ -712,24 +776,25 @@ type CutBucket = (i64, Vec<(i64, usize, Vec<u8>)>);
 /// consecutive ones: at the end of an import the last batch is stored
 /// while the threads that read the games have nothing left to do.
 fn cut_buckets(
-    buckets: Vec<(i64, Vec<Posting>)>,
+    buckets: Vec<(i64, Blocks)>,
     batch: i64,
     fit: PageFit,
     threads: usize,
 ) -> Vec<CutBucket> {
     // Below this many entries a thread costs more than it saves.
     const SHARED_FROM: usize = 50_000;
-    let cut = |buckets: Vec<(i64, Vec<Posting>)>| -> Vec<CutBucket> {
-        let mut scratch = Vec::new();
+    let cut = |buckets: Vec<(i64, Blocks)>| -> Vec<CutBucket> {
+        let mut run = Vec::new();
         buckets
             .into_iter()
-            .map(|(b, mut run)| {
-                sort_bucket(&mut run, &mut scratch);
+            .map(|(b, entries)| {
+                entries.sort_into(&mut run);
+                drop(entries);
                 (b, pieces(b, batch, &run, fit, MOST_PER_ROW))
             })
             .collect()
     };
-    let entries: usize = buckets.iter().map(|(_, run)| run.len()).sum();
+    let entries: usize = buckets.iter().map(|(_, entries)| entries.len).sum();
     if threads <= 1 || entries < SHARED_FROM {
         return cut(buckets);
     }
@@ -1105,11 +1170,11 @@ pub(crate) mod tests {
             batch.extend(entries.iter().copied());
             let by_bucket = sorted_by_bucket(entries);
             // An import's batch holds the same buckets, sorted the same.
-            let mut scratch = Vec::new();
             let mut kept = Vec::new();
-            for (b, mut run) in batch.buckets.into_iter().enumerate() {
-                if !run.is_empty() {
-                    sort_bucket(&mut run, &mut scratch);
+            for (b, entries) in batch.buckets.into_iter().enumerate() {
+                if entries.len > 0 {
+                    let mut run = Vec::new();
+                    entries.sort_into(&mut run);
                     kept.push((b as i64, run));
                 }
             }
