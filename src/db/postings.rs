@@ -228,7 +228,10 @@ fn varint_len(mut v: u128) -> usize {
 /// The blob of `sorted` entries, with `base` at most their smallest game id
 /// and key steps of `width` raw bytes.
 fn encode_with(sorted: &[Posting], base: u32, width: u8) -> Vec<u8> {
-    encode_runs(sorted, base, width, usize::MAX, None)
+    let mut blob = Vec::new();
+    let len = encode_runs(sorted, base, width, usize::MAX, None, &mut blob);
+    blob.truncate(len);
+    blob
 }
 
 /// Where one key's run lies in a blob: its first entry's index, the
@@ -241,19 +244,21 @@ struct RunAt {
     rest: usize,
 }
 
-/// [`encode_with`], telling where each run lies when `runs` is given, a
-/// key's run cut into runs of at most `most` entries (each then starts
-/// a piece of its own: two runs of one key in a blob would hide the
-/// second from [`find`]).
+/// [`encode_with`] into the start of `room` (grown when too short),
+/// telling where each run lies when `runs` is given, a key's run cut
+/// into runs of at most `most` entries (each then starts a piece of its
+/// own: two runs of one key in a blob would hide the second from
+/// [`find`]). Gives the blob's length.
 fn encode_runs(
     sorted: &[Posting],
     base: u32,
     width: u8,
     most: usize,
     mut runs: Option<&mut Vec<RunAt>>,
-) -> Vec<u8> {
+    room: &mut Vec<u8>,
+) -> usize {
     let most = most.max(1);
-    let mut out = BlobWriter::for_entries(sorted.len());
+    let mut out = BlobWriter::within(room, sorted.len());
     out.small(u64::from(base));
     out.byte(width);
     let mut prev_key = 0u64;
@@ -288,25 +293,32 @@ fn encode_runs(
         }
         start = end;
     }
-    out.finish()
+    out.at
 }
 
 /// Writes a blob into a buffer sized for its longest form, so that no
 /// write checks for room: a blob of a batch's bucket is written a byte at
 /// a time, and a growing vector's check and length update on every byte
 /// took more than the encoding.
-struct BlobWriter {
-    buf: Vec<u8>,
+struct BlobWriter<'a> {
+    buf: &'a mut [u8],
     at: usize,
 }
 
-impl BlobWriter {
-    /// Room for the header and `entries` entries: per entry at most a key
-    /// step (8 raw bytes and a varint of 10), a count (10), a game step
-    /// (5) and a ply (3), and 8 bytes of slack for the raw step's store.
-    fn for_entries(entries: usize) -> BlobWriter {
+impl<'a> BlobWriter<'a> {
+    /// Writes from the start of `room`, first grown to hold the header and
+    /// `entries` entries: per entry at most a key step (8 raw bytes and a
+    /// varint of 10), a count (10), a game step (5) and a ply (3), and 8
+    /// bytes of slack for the raw step's store. A room kept from blob to
+    /// blob is zeroed once, where a new one for each blob cost a fill of
+    /// four times the bytes written.
+    fn within(room: &'a mut Vec<u8>, entries: usize) -> BlobWriter<'a> {
+        let need = 24 + entries * 36;
+        if room.len() < need {
+            room.resize(need, 0);
+        }
         BlobWriter {
-            buf: vec![0; 24 + entries * 36],
+            buf: &mut room[..],
             at: 0,
         }
     }
@@ -354,11 +366,6 @@ impl BlobWriter {
             Ok(high) => self.small(high),
             Err(_) => self.varint(high),
         }
-    }
-
-    fn finish(mut self) -> Vec<u8> {
-        self.buf.truncate(self.at);
-        self.buf
     }
 }
 
@@ -448,7 +455,37 @@ pub fn pieces(
     // from 0, and the whole's bytes from there to its end.
     // A run per key at most: sized at once, not grown run by run.
     let mut runs: Vec<RunAt> = Vec::with_capacity(sorted.len());
-    let whole = encode_runs(sorted, base, width, most, Some(&mut runs));
+    WHOLE_BLOB.with_borrow_mut(|room| {
+        let len = encode_runs(sorted, base, width, most, Some(&mut runs), room);
+        cut_pieces(
+            bucket,
+            batch,
+            sorted,
+            fit,
+            most,
+            (&room[..len], &runs),
+            width,
+        )
+    })
+}
+
+thread_local! {
+    /// The room [`pieces`] writes a bucket's whole blob into, kept for the
+    /// next bucket.
+    static WHOLE_BLOB: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The pieces of [`pieces`], cut from the blob `whole` of all `sorted`
+/// entries, whose runs lie at `runs`.
+fn cut_pieces(
+    bucket: i64,
+    batch: i64,
+    sorted: &[Posting],
+    fit: PageFit,
+    most: usize,
+    (whole, runs): (&[u8], &[RunAt]),
+    width: u8,
+) -> Vec<(i64, usize, Vec<u8>)> {
     let head = &whole[..runs.first().map_or(whole.len(), |r| r.step)];
     // Offsets past the last run.
     let end_at = RunAt {
@@ -458,10 +495,13 @@ pub fn pieces(
     };
     let at = |i: usize| runs.get(i).copied().unwrap_or(end_at);
     let first_step = |i: usize| {
-        let mut step = BlobWriter::for_entries(1);
+        let mut room = Vec::new();
+        let mut step = BlobWriter::within(&mut room, 1);
         let single = at(i + 1).entry - at(i).entry == 1;
         step.step(sorted[at(i).entry].key, single, width);
-        step.finish()
+        let len = step.at;
+        room.truncate(len);
+        room
     };
     let mut out = Vec::new();
     let mut start = 0;
@@ -1277,10 +1317,10 @@ pub(crate) mod tests {
             }
         }
         let mut fast_runs = Vec::new();
-        assert_eq!(
-            whole,
-            encode_runs(sorted, base, width, most, Some(&mut fast_runs))
-        );
+        // A room kept from an earlier blob: its bytes are written over.
+        let mut room = vec![0xa5; 3 * sorted.len()];
+        let len = encode_runs(sorted, base, width, most, Some(&mut fast_runs), &mut room);
+        assert_eq!(whole, room[..len]);
         let places = |runs: &[RunAt]| -> Vec<(usize, usize, usize)> {
             runs.iter().map(|r| (r.entry, r.step, r.rest)).collect()
         };
