@@ -75,18 +75,35 @@ pub(crate) struct Prepared {
 /// space, trimmed; `None` for what says nothing (empty, `?`, `????.??.??`).
 fn tag_content(value: &str) -> Option<std::borrow::Cow<'_, str>> {
     // Most values are written so already: borrowed, not built again.
-    let mut after_space = true;
-    let spaced = value.chars().all(|c| {
-        let ok = !c.is_whitespace() || (c == ' ' && !after_space);
-        after_space = c.is_whitespace();
-        ok
-    }) && !after_space;
-    let v = if spaced {
+    let v = if is_spaced(value) {
         std::borrow::Cow::Borrowed(value)
     } else {
         std::borrow::Cow::Owned(value.split_whitespace().collect::<Vec<_>>().join(" "))
     };
-    (!v.is_empty() && !v.chars().all(|c| c == '?' || c == '.' || c == '-')).then_some(v)
+    // The three marks are ASCII: no byte of another character is one.
+    (!v.is_empty() && !v.bytes().all(|b| matches!(b, b'?' | b'.' | b'-'))).then_some(v)
+}
+
+/// Whether `value` has words and, between them, single spaces and no
+/// other white space. ASCII values, nearly all, are read a byte at a time.
+fn is_spaced(value: &str) -> bool {
+    let mut after_space = true;
+    if value.is_ascii() {
+        for &b in value.as_bytes() {
+            // The ASCII white space of `char::is_whitespace`.
+            let space = matches!(b, b'\t'..=b'\r' | b' ');
+            if space && (b != b' ' || after_space) {
+                return false;
+            }
+            after_space = space;
+        }
+        return !after_space;
+    }
+    value.chars().all(|c| {
+        let ok = !c.is_whitespace() || (c == ' ' && !after_space);
+        after_space = c.is_whitespace();
+        ok
+    }) && !after_space
 }
 
 /// The result a game records (its termination marker, else its `Result`
@@ -542,7 +559,7 @@ mod tests {
         /// A tag value's content is its words joined by one space, whether
         /// it is borrowed as written or built again.
         #[test]
-        fn a_tag_values_content_is_its_words_joined_by_one_space(value in "[ a?.\t\u{a0}\u{2003}-]{0,12}") {
+        fn a_tag_values_content_is_its_words_joined_by_one_space(value in "[ a?.\t\n\u{b}\u{c}\r\u{a0}\u{2003}-]{0,12}") {
             let words = value.split_whitespace().collect::<Vec<_>>().join(" ");
             let says = !words.is_empty() && !words.chars().all(|c| c == '?' || c == '.' || c == '-');
             proptest::prop_assert_eq!(tag_content(&value).map(|v| v.into_owned()), says.then_some(words));
