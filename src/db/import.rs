@@ -21,7 +21,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::io::BufRead;
 use std::sync::{Arc, OnceLock};
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, Statement, params};
 
 use super::postings::{self, Posting};
 use super::reimport::{self, Replaced, StoredInvalid};
@@ -30,6 +30,7 @@ use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
 use crate::notation::parallel::{Event, Open, chunk_is_whole, map_game_chunks};
 use crate::notation::reader::GameSplitter;
+use crate::rules::Registry;
 // The preparation of a game is shared with the datasets (`crate::record`).
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare_bytes};
 
@@ -236,7 +237,12 @@ struct Batch {
 /// (`prepare` needs no database), on other threads, as long as they come
 /// to `Importer::store` in input order.
 pub struct Importer<'db> {
-    db: &'db mut Database,
+    conn: &'db Connection,
+    registry: &'db Arc<Registry>,
+    stored_hashes: &'db mut Option<StoredHashes>,
+    /// The statements each game runs, prepared once: a cached statement's
+    /// look-up and return hashed its whole text, twice a game.
+    statements: Statements<'db>,
     in_transaction: bool,
     next_id: i64,
     batch: Batch,
@@ -266,15 +272,24 @@ impl Database {
     /// # Errors
     /// SQLite errors.
     pub fn importer(&mut self) -> Result<Importer<'_>, DbError> {
+        let Database {
+            conn,
+            registry,
+            stored_hashes,
+        } = self;
+        let conn: &Connection = conn;
         // One checkpoint when the import ends, not one every 1,000 pages
         // of log (each copies into the database what the log holds).
-        self.conn.pragma_update(None, "wal_autocheckpoint", 0)?;
-        let fit = postings::PageFit::of(&self.conn)?;
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        let fit = postings::PageFit::of(conn)?;
         Ok(Importer {
             fit,
             threads: 1,
             sources: HashMap::new(),
-            db: self,
+            statements: Statements::prepare(conn)?,
+            conn,
+            registry,
+            stored_hashes,
             in_transaction: false,
             next_id: 0,
             batch: Batch::default(),
@@ -291,15 +306,15 @@ impl Importer<'_> {
     /// Opens the next batch's transaction (waiting for another writer),
     /// and learns the hashes of games another process stored meanwhile.
     fn begin(&mut self) -> Result<(), DbError> {
-        self.db.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
         self.in_transaction = true;
-        let next = next_id(&self.db.conn)?;
-        let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
-        hashes.catch_up(&self.db.conn, next)?;
+        let next = next_id(self.conn)?;
+        let hashes = self.stored_hashes.get_or_insert_with(Default::default);
+        hashes.catch_up(self.conn, next)?;
         self.next_id = next;
         // Loaded in the write lock, so they are what every other writer
         // (another import, `optimize`) left: a few hundred rows.
-        self.trees = stored::Kept::load(&self.db.conn, Arc::clone(&self.db.registry))?;
+        self.trees = stored::Kept::load(self.conn, Arc::clone(self.registry))?;
         Ok(())
     }
 
@@ -325,30 +340,36 @@ impl Importer<'_> {
         summary.read += 1;
         summary.bytes += raw.len() as u64;
         if !self.recorded.contains(&p.variant) {
-            super::variants::record(&self.db.conn, &self.db.registry, &p.variant)?;
+            super::variants::record(self.conn, self.registry, &p.variant)?;
             self.recorded.insert(p.variant.clone());
         }
-        let hashes = self.db.stored_hashes.get_or_insert_with(Default::default);
+        let hashes = self.stored_hashes.get_or_insert_with(Default::default);
         if !hashes.hashes.insert(p.hash) {
             summary.duplicates += 1;
             return Ok(None);
         }
         let invalid = match &mut self.invalid {
             Some(invalid) => invalid,
-            None => self.invalid.insert(StoredInvalid::load(&self.db.conn)?),
+            None => self.invalid.insert(StoredInvalid::load(self.conn)?),
         };
         // Still invalid now, in the write lock: another import may have
         // replaced it since the set was read.
         if let Some(id) = invalid.take(raw)
-            && reimport::is_invalid(&self.db.conn, id)?
+            && reimport::is_invalid(self.conn, id)?
         {
             return self.replace(id, source, raw, packed, p, summary).map(Some);
         }
         let id = self.next_id;
         let source = self.source_id(source)?;
         let (value, frame) = self.stored_value(raw, packed, p)?;
-        insert_game(&self.db.conn, id, source, (&value, frame), p)?;
-        store_line(&self.db.conn, id, p, Some(&mut self.batch.postings))?;
+        let statements = &mut self.statements;
+        insert_game(&mut statements.insert_game, id, source, (&value, frame), p)?;
+        store_line(
+            &mut statements.insert_line,
+            id,
+            p,
+            Some(&mut self.batch.postings),
+        )?;
         if p.has_line {
             self.trees
                 .add_game(id, &p.variant, &p.keys, &p.packed, result_tag(p))?;
@@ -390,7 +411,7 @@ impl Importer<'_> {
                 let id = match frame.id.get() {
                     Some(id) => *id,
                     None => {
-                        let conn = &self.db.conn;
+                        let conn = self.conn;
                         conn.prepare_cached("INSERT INTO original_frames (frame) VALUES (?1)")?
                             .execute([&frame.stored])?;
                         *frame.id.get_or_init(|| conn.last_insert_rowid())
@@ -406,7 +427,7 @@ impl Importer<'_> {
         if let Some(&s) = self.sources.get(path) {
             return Ok(s);
         }
-        let s = source_id(&self.db.conn, path)?;
+        let s = source_id(self.conn, path)?;
         self.sources.insert(path.to_string(), s);
         Ok(s)
     }
@@ -424,26 +445,26 @@ impl Importer<'_> {
         p: &Prepared,
         summary: &mut ImportSummary,
     ) -> Result<i64, DbError> {
-        let old_keys = reimport::stored_keys(&self.db.conn, &self.db.registry, id)?;
+        let old_keys = reimport::stored_keys(self.conn, self.registry, id)?;
         let source = self.source_id(source)?;
         let (value, frame) = self.stored_value(raw, packed, p)?;
-        let conn = &self.db.conn;
+        let conn = self.conn;
         conn.prepare_cached("DELETE FROM moves WHERE game = ?1")?
             .execute([id])?;
         conn.prepare_cached("DELETE FROM games WHERE id = ?1")?
             .execute([id])?;
-        insert_game(conn, id, source, (&value, frame), p)?;
+        let statements = &mut self.statements;
+        insert_game(&mut statements.insert_game, id, source, (&value, frame), p)?;
         // Its positions are in the index already or noted below.
-        store_line(conn, id, p, None)?;
+        store_line(&mut statements.insert_line, id, p, None)?;
         let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
         let new_keys: &[u64] = if p.has_line { &p.keys } else { &[] };
         let trees = &self.trees;
         self.replaced
             .note(game, old_keys.as_deref(), new_keys, |k| trees.has_tree(k));
-        let db = &mut *self.db;
-        let hashes = db.stored_hashes.get_or_insert_with(Default::default);
+        let hashes = self.stored_hashes.get_or_insert_with(Default::default);
         reimport::rewrite_hashes(
-            &db.conn,
+            self.conn,
             hashes,
             id,
             p.hash,
@@ -471,7 +492,7 @@ impl Importer<'_> {
         }
         let batch = std::mem::take(&mut self.batch);
         if let Some(first) = batch.first {
-            let mut insert = self.db.conn.prepare_cached(
+            let mut insert = self.conn.prepare_cached(
                 "INSERT INTO game_hashes (first_game, content, moves) VALUES (?1, ?2, ?3)",
             )?;
             let row = HASH_ROW_GAMES * HASH_BYTES;
@@ -487,16 +508,16 @@ impl Importer<'_> {
             drop(insert);
             batch
                 .postings
-                .store(&self.db.conn, first, self.fit, self.threads)?;
-            self.trees.write(&self.db.conn)?;
+                .store(self.conn, first, self.fit, self.threads)?;
+            self.trees.write(self.conn)?;
         }
         // After the new games' rows and trees: the trees the replaced
         // games count in are counted again from everything stored.
-        std::mem::take(&mut self.replaced).write(&self.db.conn, &self.db.registry, self.fit)?;
-        self.db.conn.execute_batch("COMMIT")?;
+        std::mem::take(&mut self.replaced).write(self.conn, self.registry, self.fit)?;
+        self.conn.execute_batch("COMMIT")?;
         self.in_transaction = false;
         self.unchecked += batch.games + batch.replaced;
-        if let Some(h) = self.db.stored_hashes.as_mut() {
+        if let Some(h) = self.stored_hashes.as_mut() {
             h.next_id = self.next_id;
         }
         Ok(())
@@ -516,8 +537,7 @@ impl Importer<'_> {
     /// waits for them), so that the next transactions reuse the log.
     fn checkpoint(&mut self) -> Result<(), DbError> {
         let _: (i64, i64, i64) =
-            self.db
-                .conn
+            self.conn
                 .query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
                     Ok((r.get(0)?, r.get(1)?, r.get(2)?))
                 })?;
@@ -531,10 +551,10 @@ impl Drop for Importer<'_> {
         if self.in_transaction {
             // An error left the batch half written: none of it stays, and
             // the hashes it added are forgotten with the set.
-            let _ = self.db.conn.execute_batch("ROLLBACK");
-            self.db.stored_hashes = None;
+            let _ = self.conn.execute_batch("ROLLBACK");
+            *self.stored_hashes = None;
         }
-        let _ = self.db.conn.pragma_update(None, "wal_autocheckpoint", 1000);
+        let _ = self.conn.pragma_update(None, "wal_autocheckpoint", 1000);
     }
 }
 
@@ -547,10 +567,36 @@ fn source_id(conn: &Connection, path: &str) -> Result<i64, DbError> {
         .query_row([path], |r| r.get(0))?)
 }
 
-/// Inserts the row of game `id`, read from the file of `source` (its id
-/// in `sources`), its original text stored as `(value, frame)`.
+/// The statements an import runs for each game it stores.
+struct Statements<'c> {
+    /// [`insert_game`]'s.
+    insert_game: Statement<'c>,
+    /// [`store_line`]'s.
+    insert_line: Statement<'c>,
+}
+
+impl<'c> Statements<'c> {
+    fn prepare(conn: &'c Connection) -> Result<Statements<'c>, DbError> {
+        Ok(Statements {
+            insert_game: conn.prepare(
+                "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
+                                    status, diagnostic, source, source_line, roster, more_tags,
+                                    diagnostics, warnings, original_zstd, eco, opening, frame)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                         ?18, ?19, ?20, ?21, ?22)",
+            )?,
+            insert_line: conn.prepare(
+                "INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)",
+            )?,
+        })
+    }
+}
+
+/// Inserts the row of game `id` with `insert` ([`Statements`]), read from
+/// the file of `source` (its id in `sources`), its original text stored
+/// as `(value, frame)`.
 fn insert_game(
-    conn: &Connection,
+    insert: &mut Statement<'_>,
     id: i64,
     source: i64,
     (value, frame): (&[u8], Option<i64>),
@@ -567,14 +613,7 @@ fn insert_game(
             (i64::from(roster), more)
         }
     };
-    conn.prepare_cached(
-        "INSERT INTO games (id, variant, event, site, date, round, white, black, result, plies,
-                            status, diagnostic, source, source_line, roster, more_tags,
-                            diagnostics, warnings, original_zstd, eco, opening, frame)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19,
-                 ?20, ?21, ?22)",
-    )?
-    .execute(params![
+    insert.execute(params![
         id,
         p.variant,
         event,
@@ -610,10 +649,11 @@ fn result_tag(p: &Prepared) -> Option<&str> {
     p.tags.get("Result")
 }
 
-/// Stores the main line of game `id` (as far as it replays) and queues its
-/// positions for the index in `postings`, when given.
+/// Stores the main line of game `id` (as far as it replays) with
+/// `insert` ([`Statements`]) and queues its positions for the index in
+/// `postings`, when given.
 fn store_line(
-    conn: &Connection,
+    insert: &mut Statement<'_>,
     id: i64,
     p: &Prepared,
     postings: Option<&mut postings::BatchPostings>,
@@ -622,8 +662,7 @@ fn store_line(
         return Ok(());
     }
     let result = result_tag(p);
-    conn.prepare_cached("INSERT INTO moves (game, packed, start, result) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![id, p.packed, p.start, result])?;
+    insert.execute(params![id, p.packed, p.start, result])?;
     let game = u32::try_from(id).map_err(|_| DbError::Full { game: id })?;
     let Some(postings) = postings else {
         return Ok(());
