@@ -272,27 +272,61 @@ pub type MoveVisitor<'v> = dyn FnMut(&Position, &Move, &Position) + 'v;
 /// the move and the position after it.
 pub type AfterVisitor<'v> = dyn FnMut(&Move, &Position) + 'v;
 
+/// What a replay tells a caller that reads the position before a move
+/// and the one after it, each in its turn: no position is copied for it.
+pub(crate) trait MoveStages {
+    /// The move about to be played from `before`.
+    fn before_move(&mut self, before: &Position, m: &Move);
+    /// The move just played, which led to `after`.
+    fn after_move(&mut self, m: &Move, after: &Position);
+}
+
 /// Who is told each main-line move, and how much.
 pub(crate) enum MoveWatch<'r, 'v> {
-    /// Told the position before the move too ([`MoveVisitor`]).
+    /// Told the position before the move too ([`MoveVisitor`]): the replay
+    /// keeps a copy of it.
     Both(&'r mut MoveVisitor<'v>),
     /// Told only the move and the position after it ([`AfterVisitor`]):
     /// the position before each move, about a kilobyte, is not copied.
     After(&'r mut AfterVisitor<'v>),
+    /// Told the position before the move before it is played, and the
+    /// one after once it is ([`MoveStages`]): nothing is copied. (Only
+    /// the records of the `db` feature write texts from both.)
+    #[cfg_attr(not(feature = "db"), allow(dead_code))]
+    Staged(&'r mut (dyn MoveStages + 'v)),
 }
 
 impl MoveWatch<'_, '_> {
-    fn wants_before(&self) -> bool {
-        matches!(self, MoveWatch::Both(_))
+    /// Before `m` is played from `pos`: a [`MoveWatch::Both`] has a copy
+    /// of `pos` kept in `before`; a [`MoveWatch::Staged`] is told.
+    fn before_play(&mut self, before: &mut Option<Box<Position>>, pos: &Position, m: &Move) {
+        match self {
+            MoveWatch::Both(_) => keep_before(before, pos),
+            MoveWatch::Staged(stages) => stages.before_move(pos, m),
+            MoveWatch::After(_) => {}
+        }
     }
 
-    /// Tells one move; `before` is read only by a [`MoveWatch::Both`],
-    /// for which the replay always keeps it.
-    fn tell(&mut self, before: Option<&Position>, m: &Move, after: &Position) {
+    /// Once `m` is played: tells it, with the position kept before it for
+    /// a [`MoveWatch::Both`].
+    fn after_play(&mut self, before: Option<&Position>, m: &Move, after: &Position) {
         match (self, before) {
             (MoveWatch::Both(visit), Some(before)) => visit(before, m, after),
             (MoveWatch::Both(_), None) => debug_assert!(false, "no position kept before the move"),
             (MoveWatch::After(visit), _) => visit(m, after),
+            (MoveWatch::Staged(stages), _) => stages.after_move(m, after),
+        }
+    }
+
+    /// Tells one move whose positions before and after are both at hand.
+    fn tell(&mut self, before: &Position, m: &Move, after: &Position) {
+        match self {
+            MoveWatch::Both(visit) => visit(before, m, after),
+            MoveWatch::After(visit) => visit(m, after),
+            MoveWatch::Staged(stages) => {
+                stages.before_move(before, m);
+                stages.after_move(m, after);
+            }
         }
     }
 }
@@ -643,8 +677,8 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
         let failure = match resolve_written(&line.pos, m) {
             Ok(mv) => {
                 let told = self.visit.is_some() && !in_variation;
-                if told && self.visit.as_ref().is_some_and(MoveWatch::wants_before) {
-                    keep_before(&mut self.before, &line.pos);
+                if let (true, Some(visit)) = (told, self.visit.as_mut()) {
+                    visit.before_play(&mut self.before, &line.pos, &mv);
                 }
                 line.pos.play_unchecked(&mv);
                 if let Some(message) = check_mark_warning(m, &line.pos) {
@@ -665,7 +699,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
                     );
                 }
                 if let (true, Some(visit)) = (told, self.visit.as_mut()) {
-                    visit.tell(self.before.as_deref(), &mv, &line.pos);
+                    visit.after_play(self.before.as_deref(), &mv, &line.pos);
                 }
                 line.next_ply += 1;
                 if !in_variation {
@@ -807,7 +841,7 @@ impl<'r, 'v, M: WrittenMove> Replayer<'r, 'v, M> {
             let mut after = before.clone();
             after.play_unchecked(&mv);
             if let Some(visit) = self.visit.as_mut() {
-                visit.tell(Some(&before), &mv, &after);
+                visit.tell(&before, &mv, &after);
             }
             if let Some(moves) = self.moves.as_mut() {
                 moves.push(mv);

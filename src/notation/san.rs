@@ -1051,7 +1051,7 @@ fn push_check_mark(pos: &Position, m: &Move, out: &mut String) {
 /// `+` if the side to move in `next` is in check, `#` if it is mated, or,
 /// in a variant with play rules, if the move won at once (a king
 /// exploded, a goal reached: docs/notation.md §13).
-fn push_check_mark_of(next: &Position, out: &mut String) {
+pub(crate) fn push_check_mark_of(next: &Position, out: &mut String) {
     if next.is_check() {
         out.push(if next.has_legal_move() { '+' } else { '#' });
     } else if next.variant().def().has_play_rules()
@@ -1096,7 +1096,7 @@ fn is_capture(pos: &Position, m: &Move) -> bool {
         || (!m.is_castle() && pos.piece_at(m.to).is_some_and(|p| p.color != pos.turn()))
 }
 
-fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
+pub(crate) fn push_san_body(out: &mut String, pos: &Position, m: &Move) {
     let variant = pos.variant();
     if m.is_null() {
         // R-0-6, written as PGN annotators do.

@@ -12,7 +12,7 @@ use super::diagnostic::{Diagnostic, has_error};
 use super::pgn::{AnyMove, read_with};
 use super::reader::{GameBytes, SourceNotes};
 use super::replay::{
-    AfterVisitor, MoveVisitor, MoveWatch, Place, Replayer, WrittenMove, check_result,
+    AfterVisitor, MoveStages, MoveVisitor, MoveWatch, Place, Replayer, WrittenMove, check_result,
     start_from_tags,
 };
 use super::san::{CheckMark, PlainSan};
@@ -189,6 +189,22 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
             registry,
             source,
             Some(MoveWatch::After(visit)),
+            Some(Box::default()),
+        )
+    }
+
+    /// [`Validator::replaying`], telling `stages` of each move before it
+    /// is played and after: no position is copied.
+    #[cfg_attr(not(feature = "db"), allow(dead_code))]
+    pub(crate) fn replaying_staged(
+        registry: &'r Registry,
+        source: SourceNotes,
+        stages: &'r mut (dyn MoveStages + 'v),
+    ) -> Validator<'t, 'r, 'v> {
+        Validator::with(
+            registry,
+            source,
+            Some(MoveWatch::Staged(stages)),
             Some(Box::default()),
         )
     }

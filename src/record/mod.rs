@@ -18,8 +18,8 @@ use crate::notation::game::Game;
 use crate::notation::opening::{Opening, OpeningBook};
 use crate::notation::pgn::read_with;
 use crate::notation::reader::{GameBytes, GameText};
-use crate::notation::replay::check_game;
-use crate::notation::san::push_san_after;
+use crate::notation::replay::{MoveStages, check_game};
+use crate::notation::san::{push_check_mark_of, push_san_body};
 use crate::notation::tag_list::TagList;
 use crate::notation::validation::Validator;
 use crate::rules::{Move, Position, Registry, Variant};
@@ -243,8 +243,9 @@ pub(crate) fn prepare_bytes_with(
 ) -> Prepared {
     let mut line = LineRecorder::new(texts);
     let validation = if line.wants_before() {
-        let mut visit = |b: &Position, m: &Move, a: &Position| line.visit(b, m, a);
-        let mut validator = Validator::replaying(registry, game.source_notes(), &mut visit);
+        // Told of each move before it is played and after: the position
+        // before it is not copied for the texts.
+        let mut validator = Validator::replaying_staged(registry, game.source_notes(), &mut line);
         read_with(&game.text, game.start, &mut validator);
         validator.finish()
     } else {
@@ -311,6 +312,15 @@ impl LineRecorder {
     /// One main-line move, from `before` to `after`: its texts, and the key
     /// of `after`.
     fn visit(&mut self, before: &Position, m: &Move, after: &Position) {
+        self.before_move(before, m);
+        self.after_move(m, after);
+    }
+}
+
+impl MoveStages for LineRecorder {
+    /// The texts of a move as far as the position before it tells them:
+    /// SAN but its check mark, coordinates.
+    fn before_move(&mut self, before: &Position, m: &Move) {
         if let Some(s) = self.san.as_mut() {
             if !s.is_empty() {
                 s.push(' ');
@@ -318,7 +328,7 @@ impl LineRecorder {
             if m.is_null() {
                 s.push_str("--");
             } else {
-                push_san_after(s, before, m, after);
+                push_san_body(s, before, m);
             }
         }
         if let Some(c) = self.coords.as_mut() {
@@ -326,6 +336,16 @@ impl LineRecorder {
                 c.push(' ');
             }
             c.push_str(&write_coord(before, m));
+        }
+    }
+
+    /// The SAN check mark the position after the move calls for, and its
+    /// key.
+    fn after_move(&mut self, m: &Move, after: &Position) {
+        if let Some(s) = self.san.as_mut()
+            && !m.is_null()
+        {
+            push_check_mark_of(after, s);
         }
         self.visit_after(m, after);
     }
