@@ -170,12 +170,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         visit: &'r mut MoveVisitor<'v>,
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(
-            registry,
-            source,
-            Some(MoveWatch::Both(visit)),
-            Some(Box::default()),
-        )
+        Validator::keeping(registry, source, MoveWatch::Both(visit))
     }
 
     /// [`Validator::replaying`], telling `visit` only each move and the
@@ -185,12 +180,7 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         visit: &'r mut AfterVisitor<'v>,
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(
-            registry,
-            source,
-            Some(MoveWatch::After(visit)),
-            Some(Box::default()),
-        )
+        Validator::keeping(registry, source, MoveWatch::After(visit))
     }
 
     /// [`Validator::replaying`], telling `stages` of each move before it
@@ -201,12 +191,17 @@ impl<'t, 'r, 'v> Validator<'t, 'r, 'v> {
         source: SourceNotes,
         stages: &'r mut (dyn MoveStages + 'v),
     ) -> Validator<'t, 'r, 'v> {
-        Validator::with(
-            registry,
-            source,
-            Some(MoveWatch::Staged(stages)),
-            Some(Box::default()),
-        )
+        Validator::keeping(registry, source, MoveWatch::Staged(stages))
+    }
+
+    /// A validator that tells `watch` each main-line move and keeps the
+    /// tags, the start and the main line ([`Kept`]).
+    fn keeping(
+        registry: &'r Registry,
+        source: SourceNotes,
+        watch: MoveWatch<'r, 'v>,
+    ) -> Validator<'t, 'r, 'v> {
+        Validator::with(registry, source, Some(watch), Some(Box::default()))
     }
 
     /// A validator that also tells `visit` every main-line move it plays
