@@ -3,7 +3,7 @@
 //! waiting-promotion suffix `&e8=Q` (§7). Grammar production `coord-move`.
 
 use super::square::{push_square, square_at};
-use crate::rules::{Move, MoveKind, PieceKind, Position, Square, kind_names};
+use crate::rules::{Move, MoveKind, PieceKind, Position, Square, WaitingPromotion, kind_names};
 
 /// A coordinate move as written, before it is matched to a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -519,14 +519,20 @@ pub fn push_drop(out: &mut String, pos: &Position, kind: PieceKind, to: Square) 
 /// Appends the `&square=X` suffixes of `m` (production `waiting-suffix`):
 /// the same in coordinate notation and SAN.
 pub fn push_waiting_suffixes(out: &mut String, pos: &Position, m: &Move) {
-    for w in [m.waiting_promotion, m.instant_promotion]
-        .into_iter()
-        .flatten()
-    {
+    // Each read apart: gathered into an array first, the two were
+    // written a byte at a time and read back whole, which waited on the
+    // writes (a failed store forwarding), for every move written.
+    let mut push = |w: WaitingPromotion| {
         out.push('&');
         push_square(out, w.square);
         out.push('=');
         out.push(pos.variant().piece_def(w.kind).letter);
+    };
+    if let Some(w) = m.waiting_promotion {
+        push(w);
+    }
+    if let Some(w) = m.instant_promotion {
+        push(w);
     }
 }
 
