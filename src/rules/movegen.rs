@@ -662,11 +662,6 @@ impl Position {
             let attackers = self.side::<B>(them) & !B::single(to);
             return !self.attacked_on::<B>(king, them, after, attackers);
         }
-        // Most pieces stand on no line a rider could pin along: a bit of a
-        // small table says so, before the larger one says which line.
-        if !t.pin_lines::<B>(us, ki).has(from) {
-            return true;
-        }
         match t.pin_dir(us, ki, from) {
             PIN_NONE => true,
             PIN_SEVERAL => t.pin_dirs[us.index()].iter().all(|&d| {
