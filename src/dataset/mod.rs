@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 use bytes::Bytes;
 use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
-use parquet::data_type::{ByteArray, ByteArrayType, Int32Type, Int64Type};
+use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::schema::parser::parse_message_type;
@@ -171,19 +171,66 @@ pub struct WrittenSummary {
     pub positions_bytes: u64,
 }
 
-/// A row of `positions`: variant (an index into the writer's names), key
-/// as a signed integer, game id, ply.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// A row of `positions`, in 32 bytes: a part holds a million of them,
+/// sorted, and memory first touched costs as much as the sort. The
+/// game's id and variant are its game's ([`PartGame`]), found by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct PositionRow {
     key: i64,
-    game_id: i64,
-    ply: i32,
+    /// The `[%clk]` of the move that led here, in milliseconds (when
+    /// [`PositionRow::CLOCK`] is set).
+    clock_ms: i64,
+    /// The index of its game among the part's games.
+    game: u32,
+    ply: u32,
+    /// Its `[%eval]`: centipawns or a mate in moves, as `notes` says.
+    eval: i32,
+    /// Which of the clock and the evaluation the comments gave.
+    notes: u8,
+}
+
+/// A position's game id, ply, variant, clock, evaluation in centipawns
+/// and as a mate.
+type ColumnsAfterKey = (i64, u32, u32, Option<i64>, Option<i32>, Option<i32>);
+
+/// What a position row takes from its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PartGame {
+    id: i64,
+    /// An index into the writer's variant names.
     variant: u32,
-    /// The `[%clk]` of the move that led here, in milliseconds.
-    clock_ms: Option<i64>,
-    /// Its `[%eval]`: centipawns, or a mate in moves.
-    eval_cp: Option<i32>,
-    eval_mate: Option<i32>,
+}
+
+impl PositionRow {
+    const CLOCK: u8 = 1;
+    const EVAL_CP: u8 = 2;
+    const EVAL_MATE: u8 = 4;
+
+    fn clock_ms(&self) -> Option<i64> {
+        (self.notes & Self::CLOCK != 0).then_some(self.clock_ms)
+    }
+
+    fn eval_cp(&self) -> Option<i32> {
+        (self.notes & Self::EVAL_CP != 0).then_some(self.eval)
+    }
+
+    fn eval_mate(&self) -> Option<i32> {
+        (self.notes & Self::EVAL_MATE != 0).then_some(self.eval)
+    }
+
+    /// The columns after the key in the order the rows of one key are
+    /// sorted.
+    fn order_after_key(&self, games: &[PartGame]) -> ColumnsAfterKey {
+        let game = games[self.game as usize];
+        (
+            game.id,
+            self.ply,
+            game.variant,
+            self.clock_ms(),
+            self.eval_cp(),
+            self.eval_mate(),
+        )
+    }
 }
 
 /// What the comments of each main-line move of `original` (a game's
@@ -280,6 +327,8 @@ pub struct DatasetWriter {
     threads: usize,
     games: Vec<GameRecord>,
     positions: Vec<PositionRow>,
+    /// The id and variant of each game of `games`, for its positions.
+    part_games: Vec<PartGame>,
     variants: Vec<String>,
     summary: WrittenSummary,
 }
@@ -346,6 +395,7 @@ impl DatasetWriter {
             threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
             positions: Vec::new(),
+            part_games: Vec::new(),
             variants: Vec::new(),
             summary: WrittenSummary::default(),
         })
@@ -371,7 +421,7 @@ impl DatasetWriter {
     /// writer).
     pub(crate) fn push_noted(
         &mut self,
-        record: GameRecord,
+        mut record: GameRecord,
         notes: Vec<Annotations>,
     ) -> Result<(), DatasetError> {
         if !self.games.is_empty()
@@ -387,27 +437,36 @@ impl DatasetWriter {
                 self.variants.len() - 1
             }
         } as u32;
-        let game_id = record.game_id();
+        let game =
+            u32::try_from(self.part_games.len()).expect("a part holds fewer games than rows");
+        self.part_games.push(PartGame {
+            id: record.game_id(),
+            variant,
+        });
+        // The keys go into the rows; the record keeps what the games file
+        // needs.
+        let keys = std::mem::take(&mut record.keys);
         self.positions
-            .extend(record.keys.iter().enumerate().map(|(ply, &key)| {
+            .extend(keys.iter().enumerate().map(|(ply, &key)| {
                 let note = ply.checked_sub(1).and_then(|i| notes.get(i));
-                let eval = note.and_then(|n| n.eval).map(|e| e.score);
+                let clock_ms = note.and_then(|n| n.clock_ms);
+                let (eval, eval_kind) = match note.and_then(|n| n.eval).map(|e| e.score) {
+                    Some(Score::Centipawns(cp)) => (cp, PositionRow::EVAL_CP),
+                    Some(Score::Mate(m)) => (m, PositionRow::EVAL_MATE),
+                    None => (0, 0),
+                };
                 PositionRow {
                     key: key_column(key),
-                    game_id,
-                    ply: ply as i32,
-                    variant,
-                    clock_ms: note
-                        .and_then(|n| n.clock_ms)
-                        .map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)),
-                    eval_cp: match eval {
-                        Some(Score::Centipawns(cp)) => Some(cp),
-                        _ => None,
-                    },
-                    eval_mate: match eval {
-                        Some(Score::Mate(m)) => Some(m),
-                        _ => None,
-                    },
+                    clock_ms: clock_ms.map_or(0, |ms| i64::try_from(ms).unwrap_or(i64::MAX)),
+                    game,
+                    ply: ply as u32,
+                    eval,
+                    notes: eval_kind
+                        | if clock_ms.is_some() {
+                            PositionRow::CLOCK
+                        } else {
+                            0
+                        },
                 }
             }));
         self.games.push(record);
@@ -439,11 +498,12 @@ impl DatasetWriter {
         let games = RwLock::new(std::mem::take(&mut self.games));
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
+        let part_games = std::mem::take(&mut self.part_games);
         let sorted = OnceLock::new();
         let sorted = || {
             sorted.get_or_init(|| {
                 let rows = unsorted.lock().map(|mut p| std::mem::take(&mut *p));
-                sort_positions(rows.unwrap_or_default())
+                sort_positions(rows.unwrap_or_default(), &part_games)
             })
         };
         let games_path = self.dir.join(format!("games-{part:05}.parquet"));
@@ -468,7 +528,7 @@ impl DatasetWriter {
                 let rows = group_rows(sorted(), group, POSITION_GROUP_ROWS);
                 let descr = self.positions_descr.column(column);
                 encode::encode_chunk(descr, &self.props, |w| {
-                    write_position_column(w, column, rows, &self.variants)
+                    write_position_column(w, column, rows, &part_games, &self.variants)
                 })
                 .map_err(|e| parquet_error(&positions_path, e))
             }
@@ -554,11 +614,12 @@ fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
     &rows[start..(start + size).min(rows.len())]
 }
 
-/// `rows` in the order of [`PositionRow`]'s fields (key first): sorted
-/// by key with a radix sort of (key, index) pairs, the rows moved into
-/// that order in place, then each run of one key sorted by the other
-/// fields.
-fn sort_positions(mut rows: Vec<PositionRow>) -> Vec<PositionRow> {
+/// `rows` in the order of the `positions` columns, key first: sorted by
+/// key with a radix sort of (key, index) pairs, the rows moved into that
+/// order in place, then each run of one key sorted by the other columns.
+/// (Moving the rows themselves into buckets of their keys' top bits, in
+/// place, with no pairs, was slower by a fifth: a swap is a cache miss.)
+fn sort_positions(mut rows: Vec<PositionRow>, games: &[PartGame]) -> Vec<PositionRow> {
     let mut order = key_order(&rows);
     // Row `i` of the result is row `order[i]`: follow each cycle of the
     // permutation, marking the places filled.
@@ -581,7 +642,7 @@ fn sort_positions(mut rows: Vec<PositionRow>) -> Vec<PositionRow> {
     }
     for run in rows.chunk_by_mut(|a, b| a.key == b.key) {
         if run.len() > 1 {
-            run.sort_unstable();
+            run.sort_unstable_by_key(|r| r.order_after_key(games));
         }
     }
     rows
@@ -712,19 +773,6 @@ fn write_opt_i32(
         present.extend(v);
     }
     get_typed_column_writer_mut::<Int32Type>(col).write_batch(&present, Some(&defs), None)?;
-    Ok(())
-}
-
-fn write_opt_i64(
-    col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = Option<i64>>,
-) -> Result<(), ParquetError> {
-    let (mut present, mut defs) = (Vec::new(), Vec::new());
-    for v in values {
-        defs.push(i16::from(v.is_some()));
-        present.extend(v);
-    }
-    get_typed_column_writer_mut::<Int64Type>(col).write_batch(&present, Some(&defs), None)?;
     Ok(())
 }
 
@@ -868,28 +916,70 @@ fn write_game_column(
     }
 }
 
-/// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`.
+/// Rows of a position column handed to the encoder at once: a multiple
+/// of its batch (1,024 values), so that its pages are those of a single
+/// call, and few enough that the values gathered stay in cache and no
+/// column's copy of a million rows is ever allocated.
+const POSITION_WRITE_ROWS: usize = 8 * 1024;
+
+/// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`, whose games
+/// are `games`.
 fn write_position_column(
     col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[PositionRow],
+    games: &[PartGame],
     variants: &[String],
 ) -> Result<(), ParquetError> {
+    let game = |r: &PositionRow| games[r.game as usize];
     match index {
-        0 => write_bytes(
-            col,
-            rows.iter().map(|p| text(&variants[p.variant as usize])),
-        ),
-        1 => write_i64(col, &rows.iter().map(|p| p.key).collect::<Vec<_>>()),
-        2 => write_i64(col, &rows.iter().map(|p| p.game_id).collect::<Vec<_>>()),
-        3 => write_i32(col, &rows.iter().map(|p| p.ply).collect::<Vec<_>>()),
-        4 => write_opt_i64(col, rows.iter().map(|p| p.clock_ms)),
-        5 => write_opt_i32(col, rows.iter().map(|p| p.eval_cp)),
-        6 => write_opt_i32(col, rows.iter().map(|p| p.eval_mate)),
+        0 => {
+            let names: Vec<ByteArray> = variants
+                .iter()
+                .map(|v| ByteArray::from(v.as_bytes().to_vec()))
+                .collect();
+            write_rows::<ByteArrayType>(col, rows, false, |r| {
+                Some(names[game(r).variant as usize].clone())
+            })
+        }
+        1 => write_rows::<Int64Type>(col, rows, false, |r| Some(r.key)),
+        2 => write_rows::<Int64Type>(col, rows, false, |r| Some(game(r).id)),
+        3 => write_rows::<Int32Type>(col, rows, false, |r| {
+            Some(i32::try_from(r.ply).unwrap_or(i32::MAX))
+        }),
+        4 => write_rows::<Int64Type>(col, rows, true, PositionRow::clock_ms),
+        5 => write_rows::<Int32Type>(col, rows, true, PositionRow::eval_cp),
+        6 => write_rows::<Int32Type>(col, rows, true, PositionRow::eval_mate),
         _ => Err(ParquetError::General(format!(
             "positions schema has no column {index}"
         ))),
     }
+}
+
+/// Writes `value` of each of `rows` into a column of type `T` (`None`
+/// only where `optional`), [`POSITION_WRITE_ROWS`] at a time.
+fn write_rows<T: DataType>(
+    col: &mut ColumnWriter<'_>,
+    rows: &[PositionRow],
+    optional: bool,
+    value: impl Fn(&PositionRow) -> Option<T::T>,
+) -> Result<(), ParquetError> {
+    let writer = get_typed_column_writer_mut::<T>(col);
+    let mut present = Vec::with_capacity(POSITION_WRITE_ROWS.min(rows.len()));
+    let mut defs = Vec::with_capacity(if optional { present.capacity() } else { 0 });
+    for chunk in rows.chunks(POSITION_WRITE_ROWS) {
+        present.clear();
+        defs.clear();
+        for r in chunk {
+            let v = value(r);
+            if optional {
+                defs.push(i16::from(v.is_some()));
+            }
+            present.extend(v);
+        }
+        writer.write_batch(&present, optional.then_some(&defs[..]), None)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -910,8 +1000,20 @@ mod tests {
         assert_eq!(key_column(u64::MAX), -1);
     }
 
-    /// Pseudo-random rows: keys from a small set (runs of one key), both
-    /// signs, and ties on (key, game, ply) broken by the later fields.
+    /// Games whose ids and variants repeat (ties on the id broken by the
+    /// variant).
+    fn shuffled_games() -> Vec<PartGame> {
+        (0..12)
+            .map(|i| PartGame {
+                id: i % 5 - 2,
+                variant: (i / 5) as u32 % 2,
+            })
+            .collect()
+    }
+
+    /// Pseudo-random rows of [`shuffled_games`]: keys from a small set
+    /// (runs of one key), both signs, and ties on (key, game, ply) broken
+    /// by the later columns.
     fn shuffled_rows(n: usize) -> Vec<PositionRow> {
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = move || {
@@ -924,39 +1026,74 @@ mod tests {
         (0..n)
             .map(|_| {
                 let r = next();
+                let clock = (r >> 42) % 3 > 0;
+                let eval =
+                    [0, PositionRow::EVAL_CP, PositionRow::EVAL_MATE][(r >> 47) as usize % 3];
                 PositionRow {
                     key: keys[(r % keys.len() as u64) as usize],
-                    game_id: (r >> 20) as i64 % 5 - 2,
-                    ply: (r >> 30) as i32 % 4,
-                    variant: (r >> 40) as u32 % 2,
-                    clock_ms: ((r >> 42) % 3 > 0).then_some((r >> 44) as i64 % 7),
-                    eval_cp: ((r >> 47) % 2 > 0).then_some((r >> 48) as i32 % 5 - 2),
-                    eval_mate: None,
+                    clock_ms: if clock { (r >> 44) as i64 % 7 } else { 0 },
+                    game: (r >> 20) as u32 % 12,
+                    ply: (r >> 30) as u32 % 4,
+                    eval: if eval == 0 {
+                        0
+                    } else {
+                        (r >> 50) as i32 % 5 - 2
+                    },
+                    notes: eval | if clock { PositionRow::CLOCK } else { 0 },
                 }
             })
             .collect()
     }
 
+    /// The columns of `rows`, as the file holds them.
+    fn columns(rows: &[PositionRow], games: &[PartGame]) -> Vec<(i64, ColumnsAfterKey)> {
+        rows.iter()
+            .map(|r| (r.key, r.order_after_key(games)))
+            .collect()
+    }
+
+    /// The columns of `rows` sorted by comparing every column.
+    fn sorted_by_columns(rows: &[PositionRow], games: &[PartGame]) -> Vec<(i64, ColumnsAfterKey)> {
+        let mut columns = columns(rows, games);
+        columns.sort();
+        columns
+    }
+
     #[test]
-    fn positions_come_in_the_order_of_their_fields() {
-        for n in [0, 1, 2, 7, 1000, 5000] {
+    fn positions_come_in_the_order_of_their_columns() {
+        let games = shuffled_games();
+        for n in [0, 1, 2, 7, 1000, 5000, 70_000] {
             let rows = shuffled_rows(n);
-            let mut expected = rows.clone();
-            expected.sort();
-            assert!(sort_positions(rows) == expected, "{n} rows");
+            let expected = sorted_by_columns(&rows, &games);
+            let sorted = sort_positions(rows, &games);
+            assert!(columns(&sorted, &games) == expected, "{n} rows");
         }
-        // Keys sharing every low digit (a pass moves nothing).
-        let rows: Vec<PositionRow> = shuffled_rows(100)
+        // Keys sharing their top bits (one bucket), and keys apart only
+        // in their top bits.
+        for shift in [0, 44, 60] {
+            let rows: Vec<PositionRow> = shuffled_rows(1000)
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| PositionRow {
+                    key: ((i % 7) as i64 - 3) << shift,
+                    ..r
+                })
+                .collect();
+            let expected = sorted_by_columns(&rows, &games);
+            let sorted = sort_positions(rows, &games);
+            assert!(columns(&sorted, &games) == expected, "shift {shift}");
+        }
+    }
+
+    #[test]
+    fn a_row_keeps_which_notes_it_has() {
+        let row = shuffled_rows(50)
             .into_iter()
-            .enumerate()
-            .map(|(i, r)| PositionRow {
-                key: ((i % 7) as i64 - 3) << 44,
-                ..r
-            })
-            .collect();
-        let mut expected = rows.clone();
-        expected.sort();
-        assert!(sort_positions(rows) == expected);
+            .find(|r| r.notes == PositionRow::CLOCK | PositionRow::EVAL_MATE)
+            .unwrap();
+        assert_eq!(row.clock_ms(), Some(row.clock_ms));
+        assert_eq!((row.eval_cp(), row.eval_mate()), (None, Some(row.eval)));
+        assert_eq!(std::mem::size_of::<PositionRow>(), 32);
     }
 
     /// What the comments of each main-line move say, read from the tree
@@ -1000,6 +1137,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let mut writer = DatasetWriter::create(&dir, DEFAULT_PART_ROWS).unwrap();
         writer.positions = shuffled_rows(3000);
+        writer.part_games = shuffled_games();
         writer.variants = vec!["chess".into(), "courier".into()];
         writer.finish().unwrap();
         let file = std::fs::File::open(dir.join("positions-00000.parquet")).unwrap();
