@@ -727,9 +727,8 @@ fn bytes(b: &[u8]) -> &[u8] {
 }
 
 /// `values` as byte arrays that share one buffer: one allocation for the
-/// column's values rather than one each.
-fn shared_arrays<'a>(values: impl Iterator<Item = &'a [u8]>) -> Vec<ByteArray> {
-    let values: Vec<&[u8]> = values.collect();
+/// values rather than one each.
+fn shared_arrays(values: &[&[u8]]) -> Vec<ByteArray> {
     let mut buffer = Vec::with_capacity(values.iter().map(|v| v.len()).sum());
     let ends: Vec<usize> = values
         .iter()
@@ -772,25 +771,48 @@ fn write_opt_i32(
     Ok(())
 }
 
+/// Rows of a games column of byte strings handed to the encoder at once
+/// (its batch): the copy of a column's values made for the encoder is
+/// never more than this many games' (a thousand games' texts, not a
+/// part's).
+const GAME_WRITE_ROWS: usize = 1024;
+
 fn write_bytes<'a>(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), ParquetError> {
-    let values = shared_arrays(values);
-    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&values, None, None)?;
-    Ok(())
+    write_byte_rows(col, values.map(Some), false)
 }
 
 fn write_opt_bytes<'a>(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<&'a [u8]>>,
 ) -> Result<(), ParquetError> {
-    let mut defs = Vec::new();
-    let present = shared_arrays(values.filter_map(|v| {
-        defs.push(i16::from(v.is_some()));
-        v
-    }));
-    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(&present, Some(&defs), None)?;
+    write_byte_rows(col, values, true)
+}
+
+/// Writes `values` (`None` only where `optional`), [`GAME_WRITE_ROWS`]
+/// at a time.
+fn write_byte_rows<'a>(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = Option<&'a [u8]>>,
+    optional: bool,
+) -> Result<(), ParquetError> {
+    let writer = get_typed_column_writer_mut::<ByteArrayType>(col);
+    let mut values = values.peekable();
+    let (mut present, mut defs) = (Vec::new(), Vec::new());
+    while values.peek().is_some() {
+        present.clear();
+        defs.clear();
+        for v in values.by_ref().take(GAME_WRITE_ROWS) {
+            if optional {
+                defs.push(i16::from(v.is_some()));
+            }
+            present.extend(v);
+        }
+        let arrays = shared_arrays(&present);
+        writer.write_batch(&arrays, optional.then_some(&defs[..]), None)?;
+    }
     Ok(())
 }
 
@@ -813,7 +835,7 @@ fn write_tags(
             present.push(text(if value { v } else { n }));
         }
     }
-    let present = shared_arrays(present.into_iter());
+    let present = shared_arrays(&present);
     get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
         &present,
         Some(&defs),
