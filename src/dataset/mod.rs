@@ -461,12 +461,7 @@ impl DatasetWriter {
                     game,
                     ply: ply as u32,
                     eval,
-                    notes: eval_kind
-                        | if clock_ms.is_some() {
-                            PositionRow::CLOCK
-                        } else {
-                            0
-                        },
+                    notes: eval_kind | (PositionRow::CLOCK * u8::from(clock_ms.is_some())),
                 }
             }));
         self.games.push(record);
@@ -615,8 +610,9 @@ fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
 }
 
 /// `rows` in the order of the `positions` columns, key first: sorted by
-/// key with a radix sort of (key, index) pairs, the rows moved into that
-/// order in place, then each run of one key sorted by the other columns.
+/// key through (key, index) pairs ([`key_order`]), the rows moved into
+/// that order in place, then each run of one key sorted by the other
+/// columns.
 /// (Moving the rows themselves into buckets of their keys' top bits, in
 /// place, with no pairs, was slower by a fifth: a swap is a cache miss.)
 fn sort_positions(mut rows: Vec<PositionRow>, games: &[PartGame]) -> Vec<PositionRow> {
@@ -748,72 +744,96 @@ fn shared_arrays(values: &[&[u8]]) -> Vec<ByteArray> {
         .collect()
 }
 
-fn write_i64(col: &mut ColumnWriter<'_>, values: &[i64]) -> Result<(), ParquetError> {
-    get_typed_column_writer_mut::<Int64Type>(col).write_batch(values, None, None)?;
+/// Rows of a column handed to the encoder at once: its own batch, so that
+/// its pages are those of a single call, and few enough that the values
+/// gathered for a call (for a byte string column, a copy of them: a
+/// thousand games' texts) stay small and in cache. No copy of a whole
+/// column is ever made.
+const WRITE_ROWS: usize = 1024;
+
+/// Hands `values` (`None` only where `optional`) to `write`
+/// [`WRITE_ROWS`] at a time: the values present, and where `optional`
+/// a definition level each.
+fn in_batches<V>(
+    values: impl Iterator<Item = Option<V>>,
+    optional: bool,
+    mut write: impl FnMut(&[V], Option<&[i16]>) -> Result<(), ParquetError>,
+) -> Result<(), ParquetError> {
+    let mut values = values.peekable();
+    let (mut present, mut defs) = (Vec::new(), Vec::new());
+    while values.peek().is_some() {
+        present.clear();
+        defs.clear();
+        for v in values.by_ref().take(WRITE_ROWS) {
+            if optional {
+                defs.push(i16::from(v.is_some()));
+            }
+            present.extend(v);
+        }
+        write(&present, optional.then_some(&defs[..]))?;
+    }
     Ok(())
 }
 
-fn write_i32(col: &mut ColumnWriter<'_>, values: &[i32]) -> Result<(), ParquetError> {
-    get_typed_column_writer_mut::<Int32Type>(col).write_batch(values, None, None)?;
-    Ok(())
+/// Writes `values` into a column of type `T`.
+fn write_values<T: DataType>(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = Option<T::T>>,
+    optional: bool,
+) -> Result<(), ParquetError> {
+    let writer = get_typed_column_writer_mut::<T>(col);
+    in_batches(values, optional, |present, defs| {
+        writer.write_batch(present, defs, None).map(drop)
+    })
+}
+
+fn write_i64(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = i64>,
+) -> Result<(), ParquetError> {
+    write_values::<Int64Type>(col, values.map(Some), false)
+}
+
+fn write_i32(
+    col: &mut ColumnWriter<'_>,
+    values: impl Iterator<Item = i32>,
+) -> Result<(), ParquetError> {
+    write_values::<Int32Type>(col, values.map(Some), false)
 }
 
 fn write_opt_i32(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<i32>>,
 ) -> Result<(), ParquetError> {
-    let (mut present, mut defs) = (Vec::new(), Vec::new());
-    for v in values {
-        defs.push(i16::from(v.is_some()));
-        present.extend(v);
-    }
-    get_typed_column_writer_mut::<Int32Type>(col).write_batch(&present, Some(&defs), None)?;
-    Ok(())
+    write_values::<Int32Type>(col, values, true)
 }
-
-/// Rows of a games column of byte strings handed to the encoder at once
-/// (its batch): the copy of a column's values made for the encoder is
-/// never more than this many games' (a thousand games' texts, not a
-/// part's).
-const GAME_WRITE_ROWS: usize = 1024;
 
 fn write_bytes<'a>(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = &'a [u8]>,
 ) -> Result<(), ParquetError> {
-    write_byte_rows(col, values.map(Some), false)
+    write_opt_bytes_as(col, values.map(Some), false)
 }
 
 fn write_opt_bytes<'a>(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<&'a [u8]>>,
 ) -> Result<(), ParquetError> {
-    write_byte_rows(col, values, true)
+    write_opt_bytes_as(col, values, true)
 }
 
-/// Writes `values` (`None` only where `optional`), [`GAME_WRITE_ROWS`]
-/// at a time.
-fn write_byte_rows<'a>(
+/// Writes byte strings, each batch copied into one buffer they share.
+fn write_opt_bytes_as<'a>(
     col: &mut ColumnWriter<'_>,
     values: impl Iterator<Item = Option<&'a [u8]>>,
     optional: bool,
 ) -> Result<(), ParquetError> {
     let writer = get_typed_column_writer_mut::<ByteArrayType>(col);
-    let mut values = values.peekable();
-    let (mut present, mut defs) = (Vec::new(), Vec::new());
-    while values.peek().is_some() {
-        present.clear();
-        defs.clear();
-        for v in values.by_ref().take(GAME_WRITE_ROWS) {
-            if optional {
-                defs.push(i16::from(v.is_some()));
-            }
-            present.extend(v);
-        }
-        let arrays = shared_arrays(&present);
-        writer.write_batch(&arrays, optional.then_some(&defs[..]), None)?;
-    }
-    Ok(())
+    in_batches(values, optional, |present, defs| {
+        writer
+            .write_batch(&shared_arrays(present), defs, None)
+            .map(drop)
+    })
 }
 
 /// One leaf of the tags list (`name` or `value`): an empty list is one
@@ -861,10 +881,7 @@ fn write_game_column(
         rows.iter().map(move |g| g.line.as_ref().map(f))
     };
     match index {
-        0 => write_i64(
-            col,
-            &rows.iter().map(GameRecord::game_id).collect::<Vec<_>>(),
-        ),
+        0 => write_i64(col, rows.iter().map(GameRecord::game_id)),
         1 => write_bytes(col, rows.iter().map(|g| bytes(&g.hash))),
         2 => write_bytes(col, rows.iter().map(|g| text(&g.variant))),
         3 => write_opt_bytes(col, tag("Event")),
@@ -881,10 +898,8 @@ fn write_game_column(
         16 => write_tags(col, rows, true),
         17 => write_i32(
             col,
-            &rows
-                .iter()
-                .map(|g| i32::try_from(g.plies).unwrap_or(i32::MAX))
-                .collect::<Vec<_>>(),
+            rows.iter()
+                .map(|g| i32::try_from(g.plies).unwrap_or(i32::MAX)),
         ),
         18 => write_bytes(
             col,
@@ -893,20 +908,16 @@ fn write_game_column(
         ),
         19 => write_i32(
             col,
-            &rows
-                .iter()
-                .map(|g| i32::try_from(g.warnings).unwrap_or(i32::MAX))
-                .collect::<Vec<_>>(),
+            rows.iter()
+                .map(|g| i32::try_from(g.warnings).unwrap_or(i32::MAX)),
         ),
         20 => write_opt_bytes(col, rows.iter().map(|g| g.diagnostic.as_deref().map(text))),
         21 => write_bytes(col, rows.iter().map(|g| text(&g.diagnostics))),
         22 => write_bytes(col, rows.iter().map(|g| text(&g.source_file))),
         23 => write_i64(
             col,
-            &rows
-                .iter()
-                .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX))
-                .collect::<Vec<_>>(),
+            rows.iter()
+                .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX)),
         ),
         24 => write_bytes(col, rows.iter().map(|g| bytes(&g.original))),
         25 => write_opt_bytes(
@@ -934,12 +945,6 @@ fn write_game_column(
     }
 }
 
-/// Rows of a position column handed to the encoder at once: a multiple
-/// of its batch (1,024 values), so that its pages are those of a single
-/// call, and few enough that the values gathered stay in cache and no
-/// column's copy of a million rows is ever allocated.
-const POSITION_WRITE_ROWS: usize = 8 * 1024;
-
 /// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`, whose games
 /// are `games`.
 fn write_position_column(
@@ -952,52 +957,30 @@ fn write_position_column(
     let game = |r: &PositionRow| games[r.game as usize];
     match index {
         0 => {
+            // One byte array a variant, shared by its rows.
             let names: Vec<ByteArray> = variants
                 .iter()
                 .map(|v| ByteArray::from(v.as_bytes().to_vec()))
                 .collect();
-            write_rows::<ByteArrayType>(col, rows, false, |r| {
-                Some(names[game(r).variant as usize].clone())
-            })
+            let values = rows
+                .iter()
+                .map(|r| Some(names[game(r).variant as usize].clone()));
+            write_values::<ByteArrayType>(col, values, false)
         }
-        1 => write_rows::<Int64Type>(col, rows, false, |r| Some(r.key)),
-        2 => write_rows::<Int64Type>(col, rows, false, |r| Some(game(r).id)),
-        3 => write_rows::<Int32Type>(col, rows, false, |r| {
-            Some(i32::try_from(r.ply).unwrap_or(i32::MAX))
-        }),
-        4 => write_rows::<Int64Type>(col, rows, true, PositionRow::clock_ms),
-        5 => write_rows::<Int32Type>(col, rows, true, PositionRow::eval_cp),
-        6 => write_rows::<Int32Type>(col, rows, true, PositionRow::eval_mate),
+        1 => write_i64(col, rows.iter().map(|r| r.key)),
+        2 => write_i64(col, rows.iter().map(|r| game(r).id)),
+        3 => write_i32(
+            col,
+            rows.iter()
+                .map(|r| i32::try_from(r.ply).unwrap_or(i32::MAX)),
+        ),
+        4 => write_values::<Int64Type>(col, rows.iter().map(PositionRow::clock_ms), true),
+        5 => write_opt_i32(col, rows.iter().map(PositionRow::eval_cp)),
+        6 => write_opt_i32(col, rows.iter().map(PositionRow::eval_mate)),
         _ => Err(ParquetError::General(format!(
             "positions schema has no column {index}"
         ))),
     }
-}
-
-/// Writes `value` of each of `rows` into a column of type `T` (`None`
-/// only where `optional`), [`POSITION_WRITE_ROWS`] at a time.
-fn write_rows<T: DataType>(
-    col: &mut ColumnWriter<'_>,
-    rows: &[PositionRow],
-    optional: bool,
-    value: impl Fn(&PositionRow) -> Option<T::T>,
-) -> Result<(), ParquetError> {
-    let writer = get_typed_column_writer_mut::<T>(col);
-    let mut present = Vec::with_capacity(POSITION_WRITE_ROWS.min(rows.len()));
-    let mut defs = Vec::with_capacity(if optional { present.capacity() } else { 0 });
-    for chunk in rows.chunks(POSITION_WRITE_ROWS) {
-        present.clear();
-        defs.clear();
-        for r in chunk {
-            let v = value(r);
-            if optional {
-                defs.push(i16::from(v.is_some()));
-            }
-            present.extend(v);
-        }
-        writer.write_batch(&present, optional.then_some(&defs[..]), None)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
