@@ -12,7 +12,7 @@ pub mod packed;
 
 use sha2::{Digest, Sha256};
 
-use crate::notation::coord::write_coord;
+use crate::notation::coord::push_coord;
 use crate::notation::diagnostic::{Diagnostic, Severity, has_error};
 use crate::notation::game::Game;
 use crate::notation::opening::{Opening, OpeningBook};
@@ -335,7 +335,7 @@ impl MoveStages for LineRecorder {
             if !c.is_empty() {
                 c.push(' ');
             }
-            c.push_str(&write_coord(before, m));
+            push_coord(c, before, m);
         }
     }
 
