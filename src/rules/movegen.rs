@@ -312,14 +312,24 @@ impl Position {
         if B::ONE_WORD
             && let Some(s) = t.sliders
         {
-            // An 8x8 board: the orthogonal and diagonal riders by look-up.
+            // An 8x8 board: the orthogonal and diagonal riders by look-up,
+            // for those that stand on one of the square's lines at all
+            // (a rider off them attacks it whatever stands between: most
+            // squares a king steps to or castles through have none).
             let [orth, diag] = t.slide_attackers[by.index()];
             let (occ, attackers) = (occ.low(), attackers.low());
-            if orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & attackers != 0 {
-                return true;
+            let on_lines = attackers & t.pin_lines::<u64>(by.other(), i);
+            if orth != 0 {
+                let riders = self.of_kinds::<u64>(orth) & on_lines;
+                if riders != 0 && s.rook(i, occ) & riders != 0 {
+                    return true;
+                }
             }
-            if diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & attackers != 0 {
-                return true;
+            if diag != 0 {
+                let riders = self.of_kinds::<u64>(diag) & on_lines;
+                if riders != 0 && s.bishop(i, occ) & riders != 0 {
+                    return true;
+                }
             }
         }
         for g in &t.ride_groups[by.index()] {
