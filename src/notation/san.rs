@@ -465,6 +465,14 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
     let variant = pos.variant();
     let kind_of = |letter: char| kind_named(variant, letter);
     let (mut candidates, waiting): (Vec<Move>, &[(Square, char)]) = match san {
+        San::Castle {
+            side,
+            waiting,
+            gate: None,
+        } if waiting.is_empty() => match pos.plain_castling(*side) {
+            Some(m) => return Ok(m),
+            None => (legal_castlings(pos, *side)?, waiting),
+        },
         San::Castle { side, waiting, .. } => (legal_castlings(pos, *side)?, waiting),
         San::Normal {
             piece,

@@ -720,6 +720,74 @@ impl Position {
         })
     }
 
+    /// The castling toward `side` a written castle names, when it is the
+    /// usual one, found by testing its own squares: `Some` only when
+    /// exactly one castling toward `side` is legal, the king is royal,
+    /// not in check, and no play rule, explosion or waiting pawn takes
+    /// part. `None` says to ask [`Position::legal_castlings_toward_into`],
+    /// which answers every case (and finds the same move here). The
+    /// generation's way made the opponent's whole attack map for the two
+    /// or three squares a castling needs, and set up a generation around
+    /// it: about a thousand instructions a castling, three times these.
+    pub fn plain_castling(&self, side: CastlingSide) -> Option<Move> {
+        let t = self.tables();
+        if t.play_rules
+            || !t.royal
+            || t.def.explosion.is_some()
+            || self.state.check
+            || self.state.waiting_len != 0
+            || self.variant.has_waiting_promotion()
+            || self.state.castling.king[self.state.turn.index()] == Stage::Moved
+        {
+            return None;
+        }
+        by_width!(self.plain_castling_here(side))
+    }
+
+    fn plain_castling_here<B: Bits>(&self, side: CastlingSide) -> Option<Move> {
+        let t = self.tables();
+        let us = self.state.turn;
+        let them = us.other();
+        let king = self.state.kings[us.index()];
+        let (occ, attackers) = (self.occupancy::<B>(), self.side::<B>(them));
+        let partner = |kind| Some(Piece { color: us, kind });
+        let mut found = None;
+        for (i, c) in t.castlings[us.index()].iter().enumerate() {
+            if t.def.castling[usize::from(c.index)].side != side
+                || king != c.king_from
+                || !self.state.castling.ready_for(t, us, i)
+                || self.piece_at(c.partner_from) != partner(c.partner_kind)
+                || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
+                // As the generation judges them: on the board as it
+                // stands (the king's own square is not in check; a line
+                // through it to another square would be one).
+                || c.safe.iter().any(|&s| {
+                    s != king && self.attacked_on::<B>(t.bit(s), them, occ, attackers)
+                })
+            {
+                continue;
+            }
+            let m = Move {
+                kind: MoveKind::Castle(c.index),
+                ..Move::normal(c.king_from, c.king_to)
+            };
+            // Then on the board it leaves, as every castling is
+            // (`safe_after`): the partner's square may have hidden a line
+            // to the king's.
+            let d = &t.def.castling[usize::from(c.index)];
+            let after = (occ & !B::single(t.bit(d.king_from)) & !B::single(t.bit(d.partner_from)))
+                | B::single(t.bit(d.king_to))
+                | B::single(t.bit(d.partner_to));
+            if self.attacked_on::<B>(t.bit(d.king_to), them, after, attackers) {
+                continue;
+            }
+            if found.replace(m).is_some() {
+                return None;
+            }
+        }
+        found
+    }
+
     /// [`Position::plain_named_move`]'s origin and kind of move. The move
     /// is made by the caller: a whole [`Move`] would come back through
     /// memory, and its copy, read right after this wrote it field by
@@ -1695,6 +1763,61 @@ mod tests {
             }
         }
         assert!(maps > 1000, "{maps}");
+    }
+
+    /// A castling found by testing its own squares is the one castling the
+    /// generation finds toward that side, along random games of every
+    /// variant whose moves favour clearing the back ranks (so that
+    /// castlings come legal, and illegal through attacked squares): the
+    /// quick path never answers where the generation finds none or
+    /// several.
+    #[test]
+    fn a_plain_castling_is_the_one_the_generation_finds() {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D_u64);
+        let (mut answered, mut refused) = (0, 0);
+        for variant in Variant::builtin() {
+            for _ in 0..30 {
+                let mut pos = Position::start(variant);
+                for _ in 0..60 {
+                    for side in [CastlingSide::Short, CastlingSide::Long] {
+                        let mut general = Vec::new();
+                        pos.legal_castlings_toward_into(side, &mut general);
+                        match pos.plain_castling(side) {
+                            Some(quick) => {
+                                assert_eq!(general, [quick], "{pos:?} {side:?}");
+                                answered += 1;
+                            }
+                            None if general.len() == 1 => refused += 1,
+                            None => {}
+                        }
+                    }
+                    let all = pos.legal_moves();
+                    if all.is_empty() {
+                        break;
+                    }
+                    // A castling when there is one, else most often a
+                    // move off the first two ranks of the mover's side.
+                    let back = |m: &Move| {
+                        let rank = m.from.rank();
+                        let last = variant.size().ranks - 1;
+                        rank <= 1 || rank >= last - 1
+                    };
+                    let castles: Vec<&Move> = all.iter().filter(|m| m.is_castle()).collect();
+                    let off_back: Vec<&Move> = all.iter().filter(|m| back(m)).collect();
+                    let m = if !castles.is_empty() && next() % 2 == 0 {
+                        *castles[next() as usize % castles.len()]
+                    } else if !off_back.is_empty() && next() % 4 != 0 {
+                        *off_back[next() as usize % off_back.len()]
+                    } else {
+                        all[next() as usize % all.len()]
+                    };
+                    pos.play_unchecked(&m);
+                }
+            }
+        }
+        // Both ways are taken often: the comparison is not an empty one.
+        assert!(answered > 300, "{answered} castlings answered quickly");
+        assert!(refused > 0, "{refused} castlings left to the generation");
     }
 
     /// The backward search finds exactly the moves the full generation
