@@ -270,6 +270,16 @@ pub(crate) fn prepare_bytes_with(
 /// every position up to ply [`MAX_INDEXED_PLY`] (none after a null move;
 /// the index and the opening trees leave out the rest), and the SAN and
 /// coordinate texts when asked for.
+/// Bytes set aside for a main line written as text.
+const LINE_BYTES: usize = crate::notation::replay::TYPICAL_PLIES * 6;
+
+/// `text` without its spare room.
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+fn shrunk(mut text: String) -> String {
+    text.shrink_to_fit();
+    text
+}
+
 struct LineRecorder {
     keys: Vec<u64>,
     after_null: bool,
@@ -282,8 +292,11 @@ impl LineRecorder {
         LineRecorder {
             keys: Vec::with_capacity(crate::notation::replay::TYPICAL_PLIES + 1),
             after_null: false,
-            san: texts.san.then(String::new),
-            coords: texts.coord.then(String::new),
+            // Room for a typical game's line (about five bytes a move in
+            // either notation), not grown from nothing a few bytes at a
+            // time: the growing copied each line seven times over.
+            san: texts.san.then(|| String::with_capacity(LINE_BYTES)),
+            coords: texts.coord.then(|| String::with_capacity(LINE_BYTES)),
         }
     }
 
@@ -544,8 +557,9 @@ impl GameRecord {
     pub(crate) fn from_prepared(p: Prepared, source: &str, original: Vec<u8>) -> GameRecord {
         let line = p.has_line.then(|| MainLine {
             start: p.start,
-            san: p.san.unwrap_or_default(),
-            coord: p.coord.unwrap_or_default(),
+            // Kept until the part is written: without the room left over.
+            san: p.san.map(shrunk).unwrap_or_default(),
+            coord: p.coord.map(shrunk).unwrap_or_default(),
             moves_hash: p.moves_hash.unwrap_or_default(),
             packed: p.packed,
         });
