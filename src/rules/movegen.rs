@@ -1804,9 +1804,9 @@ mod tests {
                     };
                     let castles: Vec<&Move> = all.iter().filter(|m| m.is_castle()).collect();
                     let off_back: Vec<&Move> = all.iter().filter(|m| back(m)).collect();
-                    let m = if !castles.is_empty() && next() % 2 == 0 {
+                    let m = if !castles.is_empty() && next().is_multiple_of(2) {
                         *castles[next() as usize % castles.len()]
-                    } else if !off_back.is_empty() && next() % 4 != 0 {
+                    } else if !off_back.is_empty() && !next().is_multiple_of(4) {
                         *off_back[next() as usize % off_back.len()]
                     } else {
                         all[next() as usize % all.len()]
