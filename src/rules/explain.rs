@@ -296,9 +296,14 @@ impl Position {
             .enumerate()
             .filter(|(_, c)| c.king_to == to)
             .collect();
+        // Of several castlings from the king's square toward `to` (Chess960
+        // keeps one for each file a partner may stand on), the one whose
+        // rights the position still holds is the one the player meant.
         let (i, c) = candidates
             .iter()
-            .find(|(_, c)| c.king_from == from)
+            .filter(|(_, c)| c.king_from == from)
+            .find(|(i, _)| self.state.castling.ready_for(t, us, *i))
+            .or_else(|| candidates.iter().find(|(_, c)| c.king_from == from))
             .or_else(|| {
                 // A two-stage castling tried before its king stage.
                 candidates.iter().find(|(_, c)| {
@@ -390,6 +395,14 @@ impl Position {
         }
         if let Some(s) = c.safe.iter().find(|&&s| self.is_attacked(s, them)) {
             return fail(format!("{s} is attacked"));
+        }
+        if self.castling_lands_in_check(c.index) {
+            return fail(format!(
+                "the king would stand attacked on {} once the {} has left {}",
+                def.king_to,
+                t.def.pieces[c.partner_kind.index()].name,
+                def.partner_from
+            ));
         }
         None
     }

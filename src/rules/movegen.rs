@@ -1575,6 +1575,25 @@ impl Position {
     /// to it is safe (taking a king there would blow up the taker's own),
     /// and the king may stand next to an enemy rider without being in
     /// check, so lines are taken as they are once both pieces have landed.
+    /// Whether castling number `castling` would leave the king attacked
+    /// where it lands, judged on the board the castling leaves: the test
+    /// every castling takes last (`safe_after`), for explanations.
+    pub(crate) fn castling_lands_in_check(&self, castling: u8) -> bool {
+        by_width!(self.castling_lands_in_check_here(castling))
+    }
+
+    fn castling_lands_in_check_here<B: Bits>(&self, castling: u8) -> bool {
+        let t = self.tables();
+        let them = self.state.turn.other();
+        let c = &t.def.castling[usize::from(castling)];
+        let after = (self.occupancy::<B>()
+            & !B::single(t.bit(c.king_from))
+            & !B::single(t.bit(c.partner_from)))
+            | B::single(t.bit(c.king_to))
+            | B::single(t.bit(c.partner_to));
+        self.attacked_on::<B>(t.bit(c.king_to), them, after, self.side::<B>(them))
+    }
+
     fn castling_square_attacked(&self, sq: Square, by: Color, castling: u8) -> bool {
         if self.tables().def.explosion.is_none() {
             return self.attacked(sq, by);

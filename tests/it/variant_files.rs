@@ -423,6 +423,30 @@ fn chess960_games_validate() {
     assert_eq!(o.status.code(), Some(0));
 }
 
+/// A castling refused because the king would land in the line its
+/// partner's leaving opens is explained by that partner, the one the
+/// position's castling field names (b1), not by another castling from the
+/// king's square (with a rook from a1).
+#[test]
+fn chess960_castling_into_a_line_its_partner_opens_is_explained() {
+    let dir = Scratch::new("variant-files", "chess960-castling-reason");
+    let file = dir.join("castle.pgn");
+    std::fs::write(
+        &file,
+        "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/rR1K4 w B - 0 1\"]\n\n1. O-O-O *\n",
+    )
+    .unwrap();
+    let o = xpgn(&["validate", file.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(
+            "castling O-O-O is not possible: the king would stand attacked on c1 once the Rook has left b1 (R-960-1)"
+        ),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(1));
+}
+
 #[test]
 fn chess960_castling_fields_and_coordinates() {
     use xpgn::notation::coord::{resolve_coord, write_coord};
