@@ -774,11 +774,7 @@ impl Position {
             // Then on the board it leaves, as every castling is
             // (`safe_after`): the partner's square may have hidden a line
             // to the king's.
-            let d = &t.def.castling[usize::from(c.index)];
-            let after = (occ & !B::single(t.bit(d.king_from)) & !B::single(t.bit(d.partner_from)))
-                | B::single(t.bit(d.king_to))
-                | B::single(t.bit(d.partner_to));
-            if self.attacked_on::<B>(t.bit(d.king_to), them, after, attackers) {
+            if self.castling_lands_in_check_here::<B>(c.index) {
                 continue;
             }
             if found.replace(m).is_some() {
