@@ -728,7 +728,8 @@ impl Position {
     /// which answers every case (and finds the same move here). The
     /// generation's way made the opponent's whole attack map for the two
     /// or three squares a castling needs, and set up a generation around
-    /// it: about a thousand instructions a castling, three times these.
+    /// it: with the general resolution of a written move about it, some
+    /// 1,600 instructions a castling of a replay, about twice this way's.
     pub fn plain_castling(&self, side: CastlingSide) -> Option<Move> {
         let t = self.tables();
         if t.play_rules
