@@ -266,10 +266,6 @@ pub(crate) fn prepare_bytes_with(
     assemble(source, game.number, &game.text, replayed, line)
 }
 
-/// What a store keeps of the main line as a replay plays it: the key of
-/// every position up to ply [`MAX_INDEXED_PLY`] (none after a null move;
-/// the index and the opening trees leave out the rest), and the SAN and
-/// coordinate texts when asked for.
 /// Bytes set aside for a main line written as text.
 const LINE_BYTES: usize = crate::notation::replay::TYPICAL_PLIES * 6;
 
@@ -280,6 +276,10 @@ fn shrunk(mut text: String) -> String {
     text
 }
 
+/// What a store keeps of the main line as a replay plays it: the key of
+/// every position up to ply [`MAX_INDEXED_PLY`] (none after a null move;
+/// the index and the opening trees leave out the rest), and the SAN and
+/// coordinate texts when asked for.
 struct LineRecorder {
     keys: Vec<u64>,
     after_null: bool,

@@ -1566,15 +1566,9 @@ impl Position {
         }
     }
 
-    /// Whether `by` attacks `sq`, a square the king of castling number
-    /// `castling` stands on, passes or lands on. With explosions the enemy
-    /// king attacks nothing (a king never captures there), a square next
-    /// to it is safe (taking a king there would blow up the taker's own),
-    /// and the king may stand next to an enemy rider without being in
-    /// check, so lines are taken as they are once both pieces have landed.
     /// Whether castling number `castling` would leave the king attacked
     /// where it lands, judged on the board the castling leaves: the test
-    /// every castling takes last (`safe_after`), for explanations.
+    /// every castling takes last (`safe_after`), and the explanation's.
     pub(crate) fn castling_lands_in_check(&self, castling: u8) -> bool {
         by_width!(self.castling_lands_in_check_here(castling))
     }
@@ -1591,6 +1585,12 @@ impl Position {
         self.attacked_on::<B>(t.bit(c.king_to), them, after, self.side::<B>(them))
     }
 
+    /// Whether `by` attacks `sq`, a square the king of castling number
+    /// `castling` stands on, passes or lands on. With explosions the enemy
+    /// king attacks nothing (a king never captures there), a square next
+    /// to it is safe (taking a king there would blow up the taker's own),
+    /// and the king may stand next to an enemy rider without being in
+    /// check, so lines are taken as they are once both pieces have landed.
     fn castling_square_attacked(&self, sq: Square, by: Color, castling: u8) -> bool {
         if self.tables().def.explosion.is_none() {
             return self.attacked(sq, by);
@@ -1677,12 +1677,7 @@ impl Position {
         let mut king = t.bit(ctx.king);
         let (from, to) = (t.bit(m.from), t.bit(m.to));
         match m.kind {
-            MoveKind::Castle(i) => {
-                let c = &t.def.castling[i as usize];
-                occ &= !(B::single(t.bit(c.king_from)) | B::single(t.bit(c.partner_from)));
-                occ |= B::single(t.bit(c.king_to)) | B::single(t.bit(c.partner_to));
-                king = t.bit(c.king_to);
-            }
+            MoveKind::Castle(i) => return !self.castling_lands_in_check_here::<B>(i),
             MoveKind::EnPassant => {
                 let victim = B::single(t.bit(Square::new(m.to.file(), m.from.rank())));
                 occ = (occ & !B::single(from) & !victim) | B::single(to);
@@ -1812,7 +1807,7 @@ mod tests {
                         break;
                     }
                     // A castling when there is one, else most often a
-                    // move off the first two ranks of the mover's side.
+                    // move from the first two ranks of either side.
                     let back = |m: &Move| {
                         let rank = m.from.rank();
                         let last = variant.size().ranks - 1;
