@@ -233,11 +233,14 @@ impl Position {
 
     fn gives_check_here<B: Bits>(&self, m: &Move, i: usize, by: Color) -> bool {
         let t = self.tables();
+        // Tested together, not one after another: each test is nearly
+        // always true, and a chain of branches on them was mispredicted
+        // more than any other branch of a replay.
         let plain = t.plain_check_test
-            && matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            && m.instant_promotion.is_none()
-            && m.waiting_promotion.is_none()
-            && self.state.waiting_len == 0;
+            & matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            & m.instant_promotion.is_none()
+            & m.waiting_promotion.is_none()
+            & (self.state.waiting_len == 0);
         if !plain {
             return self.attacked_on::<B>(i, by, self.occupancy(), self.side(by));
         }
@@ -666,11 +669,8 @@ impl Position {
         let us = self.state.turn;
         let ki = t.bit(self.state.kings[us.index()]);
         if self.state.check || from == ki {
-            let them = us.other();
             let king = if from == ki { to } else { ki };
-            let after = (self.occupancy::<B>() & !B::single(from)) | B::single(to);
-            let attackers = self.side::<B>(them) & !B::single(to);
-            return !self.attacked_on::<B>(king, them, after, attackers);
+            return self.step_is_safe::<B>(us.other(), from, to, king);
         }
         match t.pin_dir(us, ki, from) {
             PIN_NONE => true,
@@ -1269,6 +1269,19 @@ impl Position {
                     out.add_count(targets.count());
                     continue;
                 }
+                // The king with one move (a step out of the first rank, as
+                // most positions of a game's start have): counted by the
+                // attack test of its square, with no move made to test.
+                if S::COUNTS
+                    && ctx.plain
+                    && fi == king
+                    && !targets.is_empty()
+                    && targets.without_first().is_empty()
+                {
+                    let ti = targets.first();
+                    out.add_count(u32::from(self.step_is_safe::<B>(us.other(), fi, ti, ti)));
+                    continue;
+                }
                 let from = t.square_at[fi];
                 for ti in targets.indices() {
                     self.emit(&ctx, test, Move::normal(from, t.square_at[ti]), out);
@@ -1672,25 +1685,26 @@ impl Position {
         }
         let t = self.tables();
         let them = ctx.us.other();
-        let mut occ = self.occupancy::<B>();
-        let mut attackers = self.side::<B>(them);
-        let mut king = t.bit(ctx.king);
+        let king = t.bit(ctx.king);
         let (from, to) = (t.bit(m.from), t.bit(m.to));
         match m.kind {
-            MoveKind::Castle(i) => return !self.castling_lands_in_check_here::<B>(i),
+            MoveKind::Castle(i) => !self.castling_lands_in_check_here::<B>(i),
             MoveKind::EnPassant => {
                 let victim = B::single(t.bit(Square::new(m.to.file(), m.from.rank())));
-                occ = (occ & !B::single(from) & !victim) | B::single(to);
-                attackers &= !victim;
+                let occ = (self.occupancy::<B>() & !B::single(from) & !victim) | B::single(to);
+                !self.attacked_on::<B>(king, them, occ, self.side::<B>(them) & !victim)
             }
-            _ => {
-                occ = (occ & !B::single(from)) | B::single(to);
-                attackers &= !B::single(to);
-                if m.from == ctx.king {
-                    king = to;
-                }
-            }
+            _ => self.step_is_safe::<B>(them, from, to, if from == king { to } else { king }),
         }
+    }
+
+    /// Whether our king, on bit `king` once our piece has gone from bit
+    /// `from` to bit `to` (taking what stood there), is out of the attacks
+    /// of `them`.
+    #[inline]
+    fn step_is_safe<B: Bits>(&self, them: Color, from: usize, to: usize, king: usize) -> bool {
+        let occ = (self.occupancy::<B>() & !B::single(from)) | B::single(to);
+        let attackers = self.side::<B>(them) & !B::single(to);
         !self.attacked_on::<B>(king, them, occ, attackers)
     }
 
