@@ -27,7 +27,7 @@ use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
 use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
-use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::schema::parser::parse_message_type;
 use parquet::schema::types::{ColumnPath, SchemaDescriptor, Type};
 
@@ -137,6 +137,20 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
 /// them cost a hash of each and made the column larger than plain.
 const UNIQUE_COLUMNS: [&str; 7] = [
     "key",
+    "content_hash",
+    "original",
+    "moves_packed",
+    "moves_san",
+    "moves_coord",
+    "moves_hash",
+];
+
+/// The columns whose minimum and maximum tell nothing a query could skip
+/// a page or a row group by: hashes and whole texts, in no order within
+/// a part. Written without statistics, which cost a comparison of each
+/// value (a game's text compared from its common `[Event "` on) and two
+/// values of up to 64 bytes a page in the file.
+const UNORDERED_COLUMNS: [&str; 6] = [
     "content_hash",
     "original",
     "moves_packed",
@@ -380,6 +394,10 @@ impl DatasetWriter {
         // hash each value (a whole game's text) only to be given up.
         for column in UNIQUE_COLUMNS {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
+        }
+        for column in UNORDERED_COLUMNS {
+            props = props
+                .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
         }
         let props = props.build();
         let games_schema = schema(GAMES_SCHEMA)?;
