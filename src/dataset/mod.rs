@@ -130,26 +130,13 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     optional int32 eval_mate;
 }";
 
-/// The columns whose values are all different (or nearly): written
-/// without a dictionary. (`game_id` is not one: in `positions`, which
-/// share the settings, a game's id comes once a ply.) The `key`s of a
-/// row group of positions are nearly all different: a dictionary of
-/// them cost a hash of each and made the column larger than plain.
-const UNIQUE_COLUMNS: [&str; 7] = [
-    "key",
-    "content_hash",
-    "original",
-    "moves_packed",
-    "moves_san",
-    "moves_coord",
-    "moves_hash",
-];
-
-/// The columns whose minimum and maximum tell nothing a query could skip
-/// a page or a row group by: hashes and whole texts, in no order within
-/// a part. Written without statistics, which cost a comparison of each
-/// value (a game's text compared from its common `[Event "` on) and two
-/// values of up to 64 bytes a page in the file.
+/// The columns of hashes and whole texts: their values are all
+/// different (or nearly) and in no order within a part. Written without
+/// a dictionary, which would hash each value (a whole game's text) only
+/// to be given up, and without statistics: their minimum and maximum
+/// tell nothing a query could skip a page or a row group by, and cost a
+/// comparison of each value (a game's text compared from its common
+/// `[Event "` on) and two values of up to 64 bytes a page in the file.
 const UNORDERED_COLUMNS: [&str; 6] = [
     "content_hash",
     "original",
@@ -158,6 +145,15 @@ const UNORDERED_COLUMNS: [&str; 6] = [
     "moves_coord",
     "moves_hash",
 ];
+
+/// The column of position keys, without a dictionary too: the keys of a
+/// row group of positions are nearly all different, and a dictionary of
+/// them cost a hash of each and made the column larger than plain. They
+/// are sorted, so their statistics are kept: a query for a key reads
+/// only the row groups whose range holds it. (`game_id` keeps its
+/// dictionary: in `positions`, which share the settings, a game's id
+/// comes once a ply.)
+const KEY_COLUMN: &str = "key";
 
 /// Games per row group of a `games` part.
 const GAME_GROUP_ROWS: usize = 8 * 1024;
@@ -390,14 +386,12 @@ impl DatasetWriter {
         let mut props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
             .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")));
-        // Columns whose every value is another: a dictionary of them would
-        // hash each value (a whole game's text) only to be given up.
-        for column in UNIQUE_COLUMNS {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
-        }
+        props = props.set_column_dictionary_enabled(ColumnPath::from(KEY_COLUMN), false);
         for column in UNORDERED_COLUMNS {
+            let column = ColumnPath::from(column);
             props = props
-                .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
+                .set_column_dictionary_enabled(column.clone(), false)
+                .set_column_statistics_enabled(column, EnabledStatistics::None);
         }
         let props = props.build();
         let games_schema = schema(GAMES_SCHEMA)?;
