@@ -234,8 +234,9 @@ impl Position {
     fn gives_check_here<B: Bits>(&self, m: &Move, i: usize, by: Color) -> bool {
         let t = self.tables();
         // Tested together, not one after another: each test is nearly
-        // always true, and a chain of branches on them was mispredicted
-        // more than any other branch of a replay.
+        // always true, and a branch simulator counted the chain of them
+        // the most mispredicted of a replay (docs/internals.md: fewer
+        // instructions, no time the machine shows).
         let plain = t.plain_check_test
             & matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             & m.instant_promotion.is_none()
