@@ -68,6 +68,11 @@
 //! `generate`); neither a push written field by field (merged back into
 //! the same copy) nor the move passed by value to `safe_after` (no longer
 //! inlined; `pawn_moves` 4.1% to 4.9% of the samples) removed the wait.
+//! Copying of a position, at each node, only what a board of 64 squares
+//! uses (its first words and squares, field by field; the whole state is
+//! 1.25 KB, copied in 7.8% of `perft 5`'s instructions): 411.3 M to
+//! 411.5 M, no fewer. Skipping, per kind, the walk of live rides for the
+//! kinds that have none to walk: 411.29 M to 411.11 M, not worth a table.
 
 mod harness;
 
