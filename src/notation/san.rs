@@ -468,12 +468,16 @@ pub fn resolve_san(pos: &Position, san: &San) -> Result<Move, SanError> {
         San::Castle {
             side,
             waiting,
-            gate: None,
-        } if waiting.is_empty() => match pos.plain_castling(*side) {
-            Some(m) => return Ok(m),
-            None => (legal_castlings(pos, *side)?, waiting),
-        },
-        San::Castle { side, waiting, .. } => (legal_castlings(pos, *side)?, waiting),
+            gate,
+        } => {
+            if gate.is_none()
+                && waiting.is_empty()
+                && let Some(m) = pos.plain_castling(*side)
+            {
+                return Ok(m);
+            }
+            (legal_castlings(pos, *side)?, waiting)
+        }
         San::Normal {
             piece,
             file,

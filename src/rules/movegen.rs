@@ -769,16 +769,16 @@ impl Position {
             {
                 continue;
             }
-            let m = Move {
-                kind: MoveKind::Castle(c.index),
-                ..Move::normal(c.king_from, c.king_to)
-            };
             // Then on the board it leaves, as every castling is
             // (`safe_after`): the partner's square may have hidden a line
             // to the king's.
             if self.castling_lands_in_check_here::<B>(c.index) {
                 continue;
             }
+            let m = Move {
+                kind: MoveKind::Castle(c.index),
+                ..Move::normal(c.king_from, c.king_to)
+            };
             if found.replace(m).is_some() {
                 return None;
             }
@@ -1591,11 +1591,7 @@ impl Position {
         let t = self.tables();
         let them = self.state.turn.other();
         let c = &t.def.castling[usize::from(castling)];
-        let after = (self.occupancy::<B>()
-            & !B::single(t.bit(c.king_from))
-            & !B::single(t.bit(c.partner_from)))
-            | B::single(t.bit(c.king_to))
-            | B::single(t.bit(c.partner_to));
+        let after = self.occupancy_after_castling::<B>(castling);
         self.attacked_on::<B>(t.bit(c.king_to), them, after, self.side::<B>(them))
     }
 
@@ -1615,14 +1611,19 @@ impl Position {
 
     fn attacked_after_castling<B: Bits>(&self, sq: Square, by: Color, castling: u8) -> bool {
         let t = self.tables();
-        let c = &t.def.castling[usize::from(castling)];
         let attackers = self.side::<B>(by) & !self.of_kind::<B>(t.king.index());
-        let occ = (self.occupancy::<B>()
-            & !B::single(t.bit(c.king_from))
-            & !B::single(t.bit(c.partner_from)))
-            | B::single(t.bit(c.king_to))
-            | B::single(t.bit(c.partner_to));
+        let occ = self.occupancy_after_castling::<B>(castling);
         self.attacked_on::<B>(t.bit(sq), by, occ, attackers)
+    }
+
+    /// The squares occupied once castling number `castling` is made: its
+    /// king and partner moved.
+    fn occupancy_after_castling<B: Bits>(&self, castling: u8) -> B {
+        let t = self.tables();
+        let c = &t.def.castling[usize::from(castling)];
+        (self.occupancy::<B>() & !B::single(t.bit(c.king_from)) & !B::single(t.bit(c.partner_from)))
+            | B::single(t.bit(c.king_to))
+            | B::single(t.bit(c.partner_to))
     }
 
     /// Keeps the pseudo-legal `m` if legal; `test` says whether its piece
