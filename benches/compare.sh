@@ -15,9 +15,10 @@
 # GPL and never a dependency of xpgn. Each job runs N times (default 5),
 # xpgn and the yardstick alternating, and the medians of CPU seconds
 # (user + system) and wall seconds are printed, and for validate and
-# perft the yardstick's time over xpgn's round by round (on a virtual
-# machine whose speed drifts, the ratio of two runs made one after the
-# other varies less than either time). xpgn is built with the
+# perft the yardstick's time over xpgn's round by round, and for each
+# two-core job its speed-up over the one-core run of the same round (on
+# a virtual machine whose speed drifts, the ratio of two runs made one
+# after the other varies less than either time). xpgn is built with the
 # `parquet` feature, for `dataset`. Needs cargo, GNU time
 # (/usr/bin/time) and network access for the yardstick's crates the
 # first time, and python3 to time each run.
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --peer-dir) peer_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ {exit} NR > 1 {sub(/^# ?/, ""); print}' "$0"; exit 0 ;;
     *) files+=("$(realpath "$1")"); shift ;;
   esac
 done
@@ -171,6 +172,21 @@ paired() {
       printf "%.2fx CPU (from %.2fx to %.2fx)", mc, c[1], c[n]
     }'
 }
+# speedup ONE TWO [WORK]: ONE's wall time over TWO's, times WORK (default
+# 1), round by round: the median of the rounds' ratios and their range.
+# A two-core run's speed-up against the one-core run of its own round,
+# which the machine's drift moves less than a ratio of medians.
+speedup() {
+  paste -d' ' "$times/$1" "$times/$2" | awk -v k="${3:-1}" '{r[NR] = k * $2 / $4}
+    END {
+      for (i = 1; i <= NR; i++) for (j = i + 1; j <= NR; j++) if (r[j] < r[i]) {t = r[i]; r[i] = r[j]; r[j] = t}
+      m = (NR % 2) ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2
+      printf "%.2fx (rounds from %.2fx to %.2fx)", m, r[1], r[NR]
+    }'
+}
+printf 'two cores against one, round by round, by wall time: validate %s, import %s, dataset %s; the machine itself %s\n' \
+  "$(speedup validate1 validate2)" "$(speedup import1 import2)" "$(speedup dataset1 dataset2)" \
+  "$(speedup validate1 validate1x2 2)"
 printf 'the machine itself: two one-core validate runs at once do %.2fx the work of one in the same time (about the most a two-core job can reach on it)\n' \
   "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate1x2" 2)" 'BEGIN {print 2 * a / b}')"
 printf 'validate, one core, against the yardstick round by round: %s\n' "$(paired validate1 peer)"
