@@ -184,11 +184,11 @@ speedup() {
       printf "%.2fx (rounds from %.2fx to %.2fx)", m, r[1], r[NR]
     }'
 }
-printf 'two cores against one, round by round, by wall time: validate %s, import %s, dataset %s; the machine itself %s\n' \
-  "$(speedup validate1 validate2)" "$(speedup import1 import2)" "$(speedup dataset1 dataset2)" \
+printf 'two cores against one, round by round, by wall time: validate %s, import %s, dataset %s\n' \
+  "$(speedup validate1 validate2)" "$(speedup import1 import2)" "$(speedup dataset1 dataset2)"
+printf 'the machine itself: two one-core validate runs at once do %.2fx the work of one in the same time, %s round by round (about the most a two-core job can reach on it)\n' \
+  "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate1x2" 2)" 'BEGIN {print 2 * a / b}')" \
   "$(speedup validate1 validate1x2 2)"
-printf 'the machine itself: two one-core validate runs at once do %.2fx the work of one in the same time (about the most a two-core job can reach on it)\n' \
-  "$(awk -v a="$(median "$times/validate1" 2)" -v b="$(median "$times/validate1x2" 2)" 'BEGIN {print 2 * a / b}')"
 printf 'validate, one core, against the yardstick round by round: %s\n' "$(paired validate1 peer)"
 printf 'perft 6 and kiwipete perft 5 against the yardstick round by round: %s; %s\n' \
   "$(paired perft6 peer_perft6)" "$(paired kiwipete5 peer_kiwipete5)"

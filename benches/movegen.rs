@@ -23,10 +23,10 @@
 //! attack map of the other side a generation.
 //!
 //! The current whole-command figures against shakmaty are in
-//! docs/internals.md ("Benchmarks": `perft 6` at 0.64 to 0.72 of its
-//! speed round by round, kiwipete `perft 5` at 0.67 to 0.74). The figures below are of
-//! the generator before the 8x8 look-ups, kept for the per-leaf
-//! comparisons.
+//! docs/internals.md ("Benchmarks": `perft 6` at 0.74 to 0.75 of its
+//! speed round by round, kiwipete `perft 5` at 0.74 to 0.78). The
+//! figures below are of the generator before the 8x8 look-ups, kept for
+//! the per-leaf comparisons.
 //!
 //! Figures (an AMD EPYC machine of 2 cores, quiet; medians of 9 runs of
 //! the whole `xpgn perft` process, user seconds):
