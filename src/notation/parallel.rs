@@ -119,7 +119,49 @@ where
 {
     if jobs <= 1 {
         // Each result handed on as soon as it is ready.
-        return map_in_place(inputs, open, &work, None, &mut take);
+        let splitting = InPlace {
+            work: &work,
+            work_guessed: None,
+            finish: None,
+        };
+        return splitting.run(inputs, open, &mut take);
+    }
+    map_game_chunks(inputs, open, jobs, work, |_| {}, take)
+}
+
+/// [`map_games`], reading each game once where it can on one job: a game
+/// that opens with a tag line is cut by its layout, without the
+/// splitter's scan ([`GameSplitter::guess_next_game`]), and handed to
+/// `work_guessed`, which returns `None` unless its reading of the game
+/// found that the game ends with its result
+/// ([`super::pgn::GameEnd::ends_at_result`]): the scan then cuts the game
+/// and `work` gets it. The results are those of [`map_games`] with `work`:
+/// the scan cuts a game that ends with its result where the layout does.
+/// On more jobs the workers split the input as [`map_games`] does.
+///
+/// # Errors
+/// As [`map_games`].
+pub fn map_games_reading_once<T, E, W, G, C>(
+    inputs: &[String],
+    open: &Open<'_>,
+    jobs: usize,
+    work: W,
+    work_guessed: G,
+    mut take: C,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &GameBytes<'_>) -> T + Sync,
+    G: Fn(usize, &GameBytes<'_>) -> Option<T>,
+    C: FnMut(Event<T>) -> Result<(), E>,
+{
+    if jobs <= 1 {
+        let splitting = InPlace {
+            work: &work,
+            work_guessed: Some(&work_guessed),
+            finish: None,
+        };
+        return splitting.run(inputs, open, &mut take);
     }
     map_game_chunks(inputs, open, jobs, work, |_| {}, take)
 }
@@ -147,7 +189,12 @@ where
     C: FnMut(Event<T>) -> Result<(), E>,
 {
     if jobs <= 1 {
-        return map_in_place(inputs, open, &work, Some(&finish), &mut take);
+        let splitting = InPlace {
+            work: &work,
+            work_guessed: None,
+            finish: Some(&finish),
+        };
+        return splitting.run(inputs, open, &mut take);
     }
     let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
     let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
@@ -172,56 +219,113 @@ where
 /// What [`map_game_chunks`] runs on a chunk's results.
 type Finish<'a, T> = dyn Fn(&mut [T]) + 'a;
 
-/// [`map_game_chunks`] in the calling thread: each game borrowed from
-/// the splitter's buffer; with `finish`, the results held until their
-/// chunk (split as the workers split) is whole.
-fn map_in_place<T, E>(
-    inputs: &[String],
-    open: &Open<'_>,
-    work: &dyn Fn(usize, &GameBytes<'_>) -> T,
-    finish: Option<&Finish<'_, T>>,
-    take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut chunk = Vec::new();
-    let hand_on =
-        |input: usize, chunk: &mut Vec<T>, take: &mut dyn FnMut(Event<T>) -> Result<(), E>| {
-            if let Some(finish) = finish {
-                finish(chunk);
-            }
-            chunk
-                .drain(..)
-                .try_for_each(|value| take(Event::Game { input, value }))
+/// What runs on a game: the caller's work.
+type Work<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> T + 'a;
+
+/// What runs on a game cut by its layout ([`map_games_reading_once`]).
+type WorkGuessed<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> Option<T> + 'a;
+
+/// The games of the inputs worked on in the calling thread, each
+/// borrowed from the splitter's buffer; with `finish`, the results held
+/// until their chunk (split as the workers split) is whole; with
+/// `work_guessed`, each game cut by its layout where the reading vouches
+/// for the cut.
+struct InPlace<'w, T> {
+    work: &'w Work<'w, T>,
+    work_guessed: Option<&'w WorkGuessed<'w, T>>,
+    finish: Option<&'w Finish<'w, T>>,
+}
+
+impl<T> InPlace<'_, T> {
+    fn run<E>(
+        &self,
+        inputs: &[String],
+        open: &Open<'_>,
+        take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut chunk = Chunked {
+            values: Vec::new(),
+            bytes: 0,
+            finish: self.finish,
         };
-    for (input, name) in inputs.iter().enumerate() {
-        let reader = match open(name) {
-            Ok(reader) => reader,
-            Err(error) => {
-                take(Event::Unopened { input, error })?;
-                continue;
-            }
-        };
-        let mut splitter = GameSplitter::new(reader);
-        let mut bytes = 0;
-        while let Some(next) = splitter.next_game() {
-            match next {
-                Ok(game) => {
-                    bytes += game.raw.len();
-                    chunk.push(work(input, &game));
-                    if finish.is_none() || chunk_is_whole(chunk.len(), bytes) {
-                        hand_on(input, &mut chunk, take)?;
-                        bytes = 0;
+        for (input, name) in inputs.iter().enumerate() {
+            let reader = match open(name) {
+                Ok(reader) => reader,
+                Err(error) => {
+                    take(Event::Unopened { input, error })?;
+                    continue;
+                }
+            };
+            let mut splitter = GameSplitter::new(reader);
+            loop {
+                if let Some(work_guessed) = self.work_guessed
+                    && let Some(game) = splitter.guess_next_game()
+                {
+                    let len = game.raw.len();
+                    if let Some(value) = work_guessed(input, &game) {
+                        splitter.take_guessed();
+                        chunk.push(input, value, len, take)?;
+                        continue;
                     }
                 }
-                Err(error) => {
-                    hand_on(input, &mut chunk, take)?;
-                    take(Event::Failed { input, error })?;
-                    break;
+                match splitter.next_game() {
+                    Some(Ok(game)) => {
+                        let len = game.raw.len();
+                        chunk.push(input, (self.work)(input, &game), len, take)?;
+                    }
+                    Some(Err(error)) => {
+                        chunk.hand_on(input, take)?;
+                        take(Event::Failed { input, error })?;
+                        break;
+                    }
+                    None => break,
                 }
             }
+            chunk.hand_on(input, take)?;
         }
-        hand_on(input, &mut chunk, take)?;
+        Ok(())
     }
-    Ok(())
+}
+
+/// Results of one input held until their chunk is whole.
+struct Chunked<'f, T> {
+    values: Vec<T>,
+    bytes: usize,
+    finish: Option<&'f Finish<'f, T>>,
+}
+
+impl<T> Chunked<'_, T> {
+    /// Adds the result of a game of `len` bytes; hands the chunk on when
+    /// it is whole (at once without `finish`).
+    fn push<E>(
+        &mut self,
+        input: usize,
+        value: T,
+        len: usize,
+        take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.values.push(value);
+        self.bytes += len;
+        if self.finish.is_none() || chunk_is_whole(self.values.len(), self.bytes) {
+            self.hand_on(input, take)?;
+        }
+        Ok(())
+    }
+
+    /// Hands the results held on, finished.
+    fn hand_on<E>(
+        &mut self,
+        input: usize,
+        take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if let Some(finish) = self.finish {
+            finish(&mut self.values);
+        }
+        self.bytes = 0;
+        self.values
+            .drain(..)
+            .try_for_each(|value| take(Event::Game { input, value }))
+    }
 }
 
 /// A chunk of games of one input, numbered in input order.
@@ -563,6 +667,57 @@ mod tests {
         assert_eq!(one[3 + 199], "1: failed");
         for jobs in [2, 3] {
             assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
+        }
+    }
+
+    /// [`run`] through [`map_games_reading_once`]: each event as text, and
+    /// how many games were taken as their layout cut them.
+    fn run_reading_once(inputs: &[&str], jobs: usize) -> (Vec<String>, usize) {
+        struct Nothing;
+        impl crate::notation::visitor::Visitor<'_> for Nothing {}
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        let shown = |input: usize, text: &GameBytes<'_>| {
+            format!(
+                "{input}:{}:{}",
+                text.number,
+                text.text.lines().next().unwrap_or("")
+            )
+        };
+        let guessed = std::cell::Cell::new(0);
+        let mut seen = Vec::new();
+        map_games_reading_once::<_, (), _, _, _>(
+            &inputs,
+            &open_named,
+            jobs,
+            shown,
+            |input, text| {
+                let end = super::super::pgn::read_to_end(&text.text, text.start, &mut Nothing);
+                guessed.set(guessed.get() + usize::from(end.ends_at_result));
+                end.ends_at_result.then(|| shown(input, text))
+            },
+            |event| {
+                seen.push(match event {
+                    Event::Game { value, .. } => value,
+                    Event::Unopened { input, .. } => format!("{input}: unopened"),
+                    Event::Failed { input, .. } => format!("{input}: failed"),
+                });
+                Ok(())
+            },
+        )
+        .unwrap();
+        (seen, guessed.get())
+    }
+
+    #[test]
+    fn games_read_once_come_as_the_scan_cuts_them_and_failures_in_their_place() {
+        let inputs = ["games:300", "missing", "failing:200", "games:1", "games:2"];
+        let (once, guessed) = run_reading_once(&inputs, 1);
+        assert_eq!(once, run(&inputs, 1));
+        // All but each input's last game, which has no next line (the
+        // failing input's last, cut off by the failure, is not given).
+        assert_eq!(guessed, 299 + 199 + 0 + 1);
+        for jobs in [2, 3] {
+            assert_eq!(run_reading_once(&inputs, jobs), (once.clone(), 0));
         }
     }
 

@@ -615,6 +615,27 @@ pub fn read_with<'t, V: Visitor<'t>>(
     start: Location,
     visitor: &mut V,
 ) -> Option<ParseError> {
+    read_to_end(text, start, visitor).error
+}
+
+/// What [`read_to_end`] found besides the syntax error.
+#[derive(Debug)]
+pub struct GameEnd {
+    /// The syntax error where the movetext breaks off, as [`read_with`]
+    /// returns it.
+    pub error: Option<ParseError>,
+    /// The text is one game that ends with its result: tag pairs that are
+    /// well formed, with no comment among them, then a movetext read
+    /// whole whose result (outside every variation) is followed by white
+    /// space alone. The splitter's scan (`reader::Scan`) ends such a game
+    /// where its text ends when the next line opens with `[`, so a
+    /// game cut there without the scan is cut as the scan would cut it.
+    pub ends_at_result: bool,
+}
+
+/// [`read_with`], telling also whether the text ends with the game's
+/// result ([`GameEnd::ends_at_result`]).
+pub fn read_to_end<'t, V: Visitor<'t>>(text: &'t str, start: Location, visitor: &mut V) -> GameEnd {
     let mut reader = Reader {
         c: Cursor {
             text,
@@ -626,6 +647,7 @@ pub fn read_with<'t, V: Visitor<'t>>(
         skip_from: usize::MAX,
         result_tag: None,
         early_nags: Vec::new(),
+        irregular: false,
     };
     reader.read(visitor)
 }
@@ -655,6 +677,10 @@ struct Reader<'a> {
     /// d4 )`), and where the first stands: told after the line's first
     /// move.
     early_nags: Vec<(u8, usize)>,
+    /// Something was read that the splitter's scan may end a game at
+    /// otherwise than at the text's end: a malformed tag pair, a comment
+    /// among the tags, text after the result ([`GameEnd::ends_at_result`]).
+    irregular: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -668,7 +694,7 @@ impl<'a> Reader<'a> {
             .expect("the main line is always there")
     }
 
-    fn read<V: Visitor<'a>>(&mut self, v: &mut V) -> Option<ParseError> {
+    fn read<V: Visitor<'a>>(&mut self, v: &mut V) -> GameEnd {
         self.c.skip_space();
         v.begin_game(self.c.here(self.c.pos));
         self.lines.push(OpenLine {
@@ -679,6 +705,7 @@ impl<'a> Reader<'a> {
             Flow::Continue => self.movetext(v).map(Some),
             Flow::Skip => Ok(None),
         });
+        let ended_with_result = matches!(outcome, Ok(Some(true)));
         let error = match outcome {
             Ok(Some(false)) => {
                 let stands = match &self.result_tag {
@@ -702,7 +729,10 @@ impl<'a> Reader<'a> {
             }
         };
         v.end_game(self.c.here(self.c.text.len()));
-        error
+        GameEnd {
+            ends_at_result: ended_with_result && error.is_none() && !self.irregular,
+            error,
+        }
     }
 
     /// A comment at the cursor, if one is there ([`Cursor::comment`]),
@@ -757,6 +787,7 @@ impl<'a> Reader<'a> {
                         self.c.pos = self.c.text.len() - after.len();
                     }
                     None => {
+                        self.irregular = true;
                         let (len, pair) = loose_tag_pair(rest);
                         let written = printable(&rest[..len], QUOTE_CHARS).into_owned();
                         let message = match &pair {
@@ -783,6 +814,9 @@ impl<'a> Reader<'a> {
                     }
                 }
             } else if let Some(comment) = self.read_comment(v)? {
+                // A comment among the tags may run over a line that the
+                // splitter takes for the next game's first.
+                self.irregular = true;
                 self.pending = true;
                 v.comment(&comment);
             } else {
@@ -1206,13 +1240,17 @@ impl<'a> Reader<'a> {
         loop {
             self.c.skip_space();
             match self.read_comment(v)? {
-                Some(comment) => v.comment(&comment),
+                Some(comment) => {
+                    self.irregular = true;
+                    v.comment(&comment);
+                }
                 None => break,
             }
         }
         // `1-0 ff`: what follows is kept as a comment after the result.
         let after = self.c.rest().trim_end();
         if !after.is_empty() {
+            self.irregular = true;
             let quoted: String = after.chars().take(QUOTE_CHARS).collect();
             v.diagnostic(Diagnostic::warning(
                 DiagnosticKind::Syntax,

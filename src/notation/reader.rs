@@ -386,6 +386,16 @@ pub struct GameSplitter<R> {
     /// A read failed after some bytes of a block: the failure is told
     /// once the games read before it are given.
     failed: Option<std::io::Error>,
+    /// The game [`GameSplitter::guess_next_game`] gave last, until it is
+    /// taken or the scan cuts the next game.
+    guessed: Option<Guessed>,
+}
+
+/// A game cut by its layout: its length and where the next starts.
+#[derive(Clone, Copy, Debug)]
+struct Guessed {
+    len: usize,
+    next: Location,
 }
 
 impl<R: BufRead> GameSplitter<R> {
@@ -404,6 +414,7 @@ impl<R: BufRead> GameSplitter<R> {
             original: Vec::new(),
             block: BLOCK,
             failed: None,
+            guessed: None,
         }
     }
 
@@ -1196,6 +1207,7 @@ impl<R: BufRead> GameSplitter<R> {
     /// The next game, borrowed until the next call; `None` at the end of
     /// the input. The iterator gives the same games kept ([`GameText`]).
     pub fn next_game(&mut self) -> Option<std::io::Result<GameBytes<'_>>> {
+        self.guessed = None;
         let mut scan = Scan::default();
         loop {
             let whole = match self.whole_lines(scan.line_start) {
@@ -1259,6 +1271,153 @@ impl<R: BufRead> GameSplitter<R> {
             return None;
         }
         Some(Ok(self.game(len, self.head_at, None)))
+    }
+}
+
+impl<R: BufRead> GameSplitter<R> {
+    /// The next game cut by its layout, without the scan of its bytes: a
+    /// game that opens with a tag line at the first byte runs to the
+    /// first line after its tag section whose first byte but white space
+    /// is `[`. A guess, which the scan ([`GameSplitter::next_game`]) makes
+    /// too when reading the game finds that it ends with its result
+    /// ([`super::pgn::GameEnd::ends_at_result`]): a comment that runs
+    /// over a line the scan would take for the next game's tag line ends
+    /// the guessed game unclosed, a tag line or any text after the result
+    /// is read, and the line of `[` after the result is where the scan
+    /// cuts. The caller then takes the game ([`GameSplitter::take_guessed`])
+    /// or asks the scan for it; its result is the same either way.
+    ///
+    /// `None` where the guess is not made: the game does not open with
+    /// `[` (the input's first game after a byte order mark, a file of
+    /// movetext alone), it is the input's last, or its bytes hold what
+    /// the reading of the text cannot tell of (`\r`, a `;` comment, an
+    /// escape line, bytes that are not UTF-8). A read that fails is told
+    /// by [`GameSplitter::next_game`], after the games before it.
+    pub fn guess_next_game(&mut self) -> Option<GameBytes<'_>> {
+        self.guessed = None;
+        let mut layout = LayoutScan::default();
+        let len = loop {
+            let bytes = &self.buf[self.head..];
+            if let Some(&first) = bytes.first() {
+                if first != b'[' {
+                    return None;
+                }
+                match layout.next_tag_line(bytes) {
+                    Layout::TagLine(len) => break len,
+                    Layout::Escape => return None,
+                    Layout::More => {}
+                }
+            }
+            if self.eof {
+                return None;
+            }
+            match self.fill() {
+                Ok(true) => {}
+                Ok(false) => return None,
+                Err(e) => {
+                    self.failed = Some(e);
+                    return None;
+                }
+            }
+        };
+        let raw = &self.buf[self.head..self.head + len];
+        if memchr::memchr(b';', raw).is_some() {
+            return None;
+        }
+        let (text, windows_1252) = decode_borrowed(raw);
+        if windows_1252 || matches!(text, Cow::Owned(_)) {
+            return None;
+        }
+        self.guessed = Some(Guessed {
+            len,
+            next: Location {
+                line: self.head_at.line + layout.lines,
+                column: 1,
+            },
+        });
+        Some(GameBytes {
+            number: self.number + 1,
+            start: self.head_at,
+            offset: self.base + self.head as u64,
+            raw,
+            text,
+            encoding: self.encoding,
+            runaway: None,
+        })
+    }
+
+    /// Takes the game [`GameSplitter::guess_next_game`] gave: the next
+    /// game starts after it.
+    pub fn take_guessed(&mut self) {
+        if let Some(Guessed { len, next }) = self.guessed.take() {
+            self.number += 1;
+            self.head += len;
+            self.head_at = next;
+        }
+    }
+}
+
+/// How far [`GameSplitter::guess_next_game`] has read the lines of a
+/// game: kept while more input is read.
+#[derive(Clone, Copy, Debug)]
+struct LayoutScan {
+    /// Where the line being read starts, from the game's first byte.
+    line_start: usize,
+    /// Lines before it.
+    lines: usize,
+    /// Every line so far opened with `[`: the tag section.
+    in_tags: bool,
+}
+
+impl Default for LayoutScan {
+    fn default() -> LayoutScan {
+        LayoutScan {
+            line_start: 0,
+            lines: 0,
+            in_tags: true,
+        }
+    }
+}
+
+/// Where [`LayoutScan::next_tag_line`] stops.
+enum Layout {
+    /// The first line after the tag section that opens with `[` starts
+    /// here.
+    TagLine(usize),
+    /// The bytes end first (that line's first bytes included).
+    More,
+    /// An escape line (`%` in the first column): no guess.
+    Escape,
+}
+
+impl LayoutScan {
+    /// Reads on from the line it stands at in `bytes` (the game's, from
+    /// its first byte on) to the first line after the tag section whose
+    /// first byte but white space is `[`.
+    fn next_tag_line(&mut self, bytes: &[u8]) -> Layout {
+        let from = self.line_start;
+        for end in memchr::memchr_iter(b'\n', &bytes[from..]) {
+            let next = from + end + 1;
+            let line = &bytes[next..];
+            let indent = line
+                .iter()
+                .take_while(|&&b| matches!(b, b' ' | b'\t' | 0x0B | 0x0C))
+                .count();
+            let Some(&first) = line.get(indent) else {
+                return Layout::More;
+            };
+            if first == b'%' && indent == 0 {
+                return Layout::Escape;
+            }
+            self.line_start = next;
+            self.lines += 1;
+            let opens_with_bracket = first == b'[';
+            if opens_with_bracket && !self.in_tags {
+                return Layout::TagLine(next);
+            }
+            self.in_tags &= opens_with_bracket;
+        }
+        Layout::More
     }
 }
 
@@ -1482,6 +1641,223 @@ mod tests {
             }
             prop_assert_eq!(got, expected, "{:?}", text);
         }
+    }
+
+    /// Pieces of game files laid out as they mostly are (tag lines, blank
+    /// lines, movetext lines, results), with what can end a game
+    /// elsewhere: indented and broken tag lines, comments over lines,
+    /// text after a result, escape lines, `;` comments, `\r\n`.
+    const LAYOUT_PIECES: [&str; 40] = [
+        "[Event \"x\"]\n",
+        "[Site \"a ] { b\"]\n",
+        "[White \"a \\\" b\"]\n",
+        "[Black\n",
+        " [Round \"1\"]\n",
+        "[Date \"x\"] {c}\n",
+        "\n",
+        "\n\n",
+        "1. e4 e5 ",
+        "2. Nf3 ",
+        "Nc6 ",
+        "O-O ",
+        "1-0",
+        "0-1",
+        "1/2-1/2",
+        "*",
+        " 1/2 - 1/2",
+        "½-½",
+        "{c}",
+        "{c\n",
+        "}",
+        "( 2. d4 )",
+        "(",
+        ")",
+        "$1 ",
+        "ff",
+        "\u{a0}",
+        " ",
+        "\t",
+        "\r\n",
+        ";c\n",
+        "%e\n",
+        "[%clk 0:01:00]",
+        "{ [%clk 0:01:00] }",
+        "\n[%clk 0:01:00]\n",
+        "\n  [Event \"y\"]\n",
+        "é",
+        "\u{feff}",
+        "--",
+        "\x0c",
+    ];
+
+    /// The games of `input` as the splitter cuts them, each read once
+    /// where its layout cut is vouched for by the reading, else cut by
+    /// the scan.
+    fn split_reading_once(input: &[u8], block: usize) -> Vec<(usize, GameText)> {
+        struct Nothing;
+        impl crate::notation::visitor::Visitor<'_> for Nothing {}
+        let mut splitter = GameSplitter::with_block(input, block);
+        let mut games = Vec::new();
+        loop {
+            if let Some(game) = splitter.guess_next_game() {
+                let end = crate::notation::pgn::read_to_end(&game.text, game.start, &mut Nothing);
+                if end.ends_at_result {
+                    games.push((1, game.to_game_text()));
+                    splitter.take_guessed();
+                    continue;
+                }
+            }
+            match splitter.next_game() {
+                Some(game) => games.push((0, game.unwrap().to_game_text())),
+                None => return games,
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+        /// A game cut by its layout and vouched for by its reading is the
+        /// game the scan cuts, on any mix of pieces read in blocks of any
+        /// size, and so are the games after it.
+        #[test]
+        fn a_game_read_once_is_the_game_the_scan_cuts(
+            picks in proptest::collection::vec(0..LAYOUT_PIECES.len(), 0..40),
+            block in 1usize..40,
+        ) {
+            let text: String = picks.into_iter().map(|i| LAYOUT_PIECES[i]).collect();
+            let input = text.as_bytes();
+            let scanned: Vec<GameText> = GameSplitter::with_block(input, block)
+                .map(|g| g.unwrap())
+                .collect();
+            let once: Vec<GameText> = split_reading_once(input, block)
+                .into_iter()
+                .map(|(_, g)| g)
+                .collect();
+            prop_assert_eq!(once, scanned, "{:?}", text);
+        }
+    }
+
+    /// A game's tag lines, mostly whole.
+    const LAYOUT_TAGS: [&str; 10] = [
+        "[Event \"x\"]\n",
+        "[Event \"x\"]\n",
+        "[Event \"x\"]\n",
+        "[Event \"x\"]\n",
+        "[Site \"a ] { b\"]\n",
+        "[White \"a \\\" b\"]\n",
+        " [Round \"1\"]\n",
+        "[Date \"x\"] {c}\n",
+        "[Black\n",
+        "[Result \"*\"] 1. e4 *\n",
+    ];
+
+    /// What a movetext holds, the odd included.
+    const LAYOUT_MOVES: [&str; 24] = [
+        "1. e4 e5 ",
+        "1. e4 e5 ",
+        "1. e4 e5 ",
+        "2. Nf3 ",
+        "2. Nf3 ",
+        "2. Nf3 ",
+        "Nc6\n",
+        "Nc6\n",
+        "{ [%clk 0:01:00] } ",
+        "{ [%clk 0:01:00] } ",
+        "Nc6\n",
+        "O-O ",
+        "{c} ",
+        "{c\nd} ",
+        "{c\n[Event \"z\"]\n} ",
+        "{ [%clk 0:01:00] } ",
+        "{\n[%clk 0:01:00]\n} ",
+        "( 2. d4 ) ",
+        "( 2. d4 1-0 ) ",
+        "$1 ",
+        ") ",
+        "\n  [Site \"y\"]\n",
+        "[%clk 0:01:00] ",
+        "\n%e\n",
+    ];
+
+    /// What ends a game and what follows it.
+    const LAYOUT_ENDS: [&str; 16] = [
+        "1-0\n\n",
+        "1-0\n\n",
+        "1-0\n\n",
+        "0-1\n\n",
+        "0-1\n\n",
+        "0-1\n",
+        "1/2-1/2\n\n\n",
+        "*\n\n",
+        "1/2 - 1/2\n\n",
+        "½-½\n\n",
+        "1-0 ff\n\n",
+        "1-0 {c}\n\n",
+        "1-0\n\u{a0}\n",
+        "1-0\n;c\n",
+        "\n",
+        "1-0\r\n\r\n",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4_000))]
+
+        /// The same on games laid out as files lay them out, with the odd
+        /// piece among them: most are guessed and vouched for.
+        #[test]
+        fn games_laid_out_as_files_are_read_once_as_the_scan_cuts_them(
+            games in proptest::collection::vec(
+                (
+                    proptest::collection::vec(0..LAYOUT_TAGS.len(), 1..4),
+                    any::<bool>(),
+                    proptest::collection::vec(0..LAYOUT_MOVES.len(), 0..6),
+                    0..LAYOUT_ENDS.len(),
+                ),
+                0..6,
+            ),
+            block in 1usize..40,
+        ) {
+            let mut text = String::new();
+            for (tags, blank, moves, end) in games {
+                tags.into_iter().for_each(|i| text.push_str(LAYOUT_TAGS[i]));
+                if blank {
+                    text.push('\n');
+                }
+                moves.into_iter().for_each(|i| text.push_str(LAYOUT_MOVES[i]));
+                text.push_str(LAYOUT_ENDS[end]);
+            }
+            let input = text.as_bytes();
+            let scanned: Vec<GameText> = GameSplitter::with_block(input, block)
+                .map(|g| g.unwrap())
+                .collect();
+            let once: Vec<GameText> = split_reading_once(input, block)
+                .into_iter()
+                .map(|(_, g)| g)
+                .collect();
+            prop_assert_eq!(once, scanned, "{:?}", text);
+        }
+    }
+
+    #[test]
+    fn games_of_the_common_layout_are_read_once_and_the_rest_scanned() {
+        let input = "[Event \"a\"]\n[Site \"b\"]\n\n1. e4 e5 2. Nf3 { [%clk 0:01:00] } 1-0\n\n\
+                     [Event \"c\"]\n\n1. d4 {a comment\nover two lines} d5 *\n\n\
+                     [Event \"d\"]\n\n1. c4 0-1 ff\n\n\
+                     [Event \"e\"]\n\n1. Nf3 1/2-1/2\n\n\
+                     [Event \"f\"]\n\n1. b3 *\n";
+        let games = split_reading_once(input.as_bytes(), 7);
+        let once: Vec<usize> = games.iter().map(|(once, _)| *once).collect();
+        // A comment over two lines whose second does not open with `[`
+        // is no cut of the scan; the text after a result is not vouched
+        // for, and the last game has no next line.
+        assert_eq!(once, [1, 1, 0, 1, 0]);
+        let scanned: Vec<GameText> = GameSplitter::new(input.as_bytes())
+            .map(|g| g.unwrap())
+            .collect();
+        let games: Vec<GameText> = games.into_iter().map(|(_, g)| g).collect();
+        assert_eq!(games, scanned);
+        assert_eq!(games[3].start.line, 15);
     }
 
     #[test]

@@ -8,11 +8,11 @@ use crate::cli::exit::CliError;
 use xpgn::notation::annotations::{main_line, plies_json, summary_json};
 use xpgn::notation::diagnostic::{Diagnostic, Severity};
 use xpgn::notation::opening::OpeningTracker;
-use xpgn::notation::parallel::{Event, map_games, open_input};
-use xpgn::notation::pgn::read_with;
+use xpgn::notation::parallel::{Event, map_games_reading_once, open_input};
+use xpgn::notation::pgn::read_to_end;
 use xpgn::notation::position::write_position;
 use xpgn::notation::reader::GameBytes;
-use xpgn::notation::validation::{Validator, validate};
+use xpgn::notation::validation::{Validation, Validator};
 use xpgn::rules::{Move, Position, Registry};
 
 #[derive(Serialize)]
@@ -91,20 +91,58 @@ pub(super) struct Shown {
 
 /// Reads and replays one game and writes what is printed for it.
 fn judge(registry: &Registry, path: &str, text: &GameBytes<'_>, shown_as: Shown) -> Verdict {
+    let (checked, tracker, _) = check(registry, text, shown_as.format);
+    verdict(registry, path, text, shown_as, &checked, tracker)
+}
+
+/// [`judge`] for a game cut by its layout: `None` unless the reading
+/// found that the game ends with its result, where the splitter's scan
+/// cuts it too.
+fn judge_guessed(
+    registry: &Registry,
+    path: &str,
+    text: &GameBytes<'_>,
+    shown_as: Shown,
+) -> Option<Verdict> {
+    let (checked, tracker, ends_at_result) = check(registry, text, shown_as.format);
+    ends_at_result.then(|| verdict(registry, path, text, shown_as, &checked, tracker))
+}
+
+/// Reads and replays one game (with its opening followed for JSON);
+/// tells also whether the game ends with its result.
+fn check(
+    registry: &Registry,
+    text: &GameBytes<'_>,
+    format: OutputFormat,
+) -> (Validation, OpeningTracker, bool) {
+    let mut tracker = OpeningTracker::new();
+    let (checked, end) = if format == OutputFormat::Json {
+        let mut visit = |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a);
+        let mut validator = Validator::visiting(registry, text.source_notes(), &mut visit);
+        let end = read_to_end(&text.text, text.start, &mut validator);
+        (validator.finish(), end)
+    } else {
+        let mut validator = Validator::new(registry, text.source_notes());
+        let end = read_to_end(&text.text, text.start, &mut validator);
+        (validator.finish(), end)
+    };
+    (checked, tracker, end.ends_at_result)
+}
+
+/// What is printed for a game read and replayed.
+fn verdict(
+    registry: &Registry,
+    path: &str,
+    text: &GameBytes<'_>,
+    shown_as: Shown,
+    checked: &Validation,
+    tracker: OpeningTracker,
+) -> Verdict {
     let Shown {
         format,
         strict,
         annotations,
     } = shown_as;
-    let mut tracker = OpeningTracker::new();
-    let checked = if format == OutputFormat::Json {
-        let mut visit = |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a);
-        let mut validator = Validator::visiting(registry, text.source_notes(), &mut visit);
-        read_with(&text.text, text.start, &mut validator);
-        validator.finish()
-    } else {
-        validate(registry, text)
-    };
     let warned = checked
         .diagnostics
         .iter()
@@ -197,11 +235,12 @@ pub(super) fn run(
     let mut unreadable: Vec<String> = Vec::new();
     let mut progress = super::progress::Progress::new(files);
     let mut bytes = 0u64;
-    map_games(
+    map_games_reading_once(
         files,
         &open_input,
         jobs,
         |input, text| judge(registry, &files[input], text, shown_as),
+        |input, text| judge_guessed(registry, &files[input], text, shown_as),
         |event| -> Result<(), CliError> {
             match event {
                 Event::Game { value, input } => {
