@@ -714,8 +714,9 @@ mod tests {
         let (once, guessed) = run_reading_once(&inputs, 1);
         assert_eq!(once, run(&inputs, 1));
         // All but each input's last game, which has no next line (the
-        // failing input's last, cut off by the failure, is not given).
-        assert_eq!(guessed, 299 + 199 + 0 + 1);
+        // failing input's last, cut off by the failure, is not given; the
+        // input of one game has none).
+        assert_eq!(guessed, 299 + 199 + 1);
         for jobs in [2, 3] {
             assert_eq!(run_reading_once(&inputs, jobs), (once.clone(), 0));
         }
