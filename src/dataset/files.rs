@@ -7,9 +7,9 @@ use std::collections::HashSet;
 
 use super::{DatasetError, DatasetWriter, WrittenSummary, text_ply_notes};
 use crate::notation::annotations::Annotations;
-use crate::notation::parallel::{Event, map_games, open_input};
+use crate::notation::parallel::{Event, map_games_reading_once, open_input};
 use crate::notation::reader::GameBytes;
-use crate::record::{GameRecord, LineTexts, prepare_bytes_with};
+use crate::record::{GameRecord, LineTexts, prepare_bytes_to_end};
 use crate::rules::Registry;
 
 /// What a dataset run read and wrote.
@@ -37,17 +37,30 @@ type Prepared = (GameRecord, Vec<Annotations>, u64);
 /// Reads, replays and prepares one game (as read: no tree of its moves is
 /// built), and reads its comments' clocks and evaluations.
 fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prepared {
+    prepare_game_to_end(registry, source, text).0
+}
+
+/// [`prepare_game`], telling also whether the game's text ends with its
+/// result ([`crate::notation::pgn::GameEnd::ends_at_result`]).
+fn prepare_game_to_end(
+    registry: &Registry,
+    source: &str,
+    text: &GameBytes<'_>,
+) -> (Prepared, bool) {
     let texts = LineTexts {
         san: true,
         coord: true,
     };
-    let p = prepare_bytes_with(registry, source, text, texts);
+    let (p, ends_at_result) = prepare_bytes_to_end(registry, source, text, texts);
     let n = text.raw.len() as u64;
     let notes = text_ply_notes(&text.text);
     (
-        GameRecord::from_prepared(p, source, text.raw.to_vec()),
-        notes,
-        n,
+        (
+            GameRecord::from_prepared(p, source, text.raw.to_vec()),
+            notes,
+            n,
+        ),
+        ends_at_result,
     )
 }
 
@@ -88,11 +101,15 @@ pub fn write_files(
     let mut summary = FilesSummary::default();
     let mut seen = HashSet::new();
     writer.set_threads(jobs);
-    map_games(
+    map_games_reading_once(
         inputs,
         &open_input,
         jobs,
         |input, text| prepare_game(registry, &inputs[input], text),
+        |input, text| match prepare_game_to_end(registry, &inputs[input], text) {
+            (prepared, true) => Some(prepared),
+            (_, false) => None,
+        },
         |event| match event {
             Event::Game { value, .. } => {
                 take(value, &mut seen, &mut summary, &mut writer)?;

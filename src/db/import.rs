@@ -28,10 +28,11 @@ use super::reimport::{self, Replaced, StoredInvalid};
 use super::tree::stored;
 use super::{Database, DbError, original, tags};
 use crate::notation::diagnostic::Diagnostic;
-use crate::notation::parallel::{Event, Open, chunk_is_whole, map_game_chunks};
-use crate::notation::reader::GameSplitter;
+use crate::notation::parallel::{Event, Open, chunk_is_whole, map_game_chunks_reading_once};
+use crate::notation::reader::{GameBytes, GameSplitter};
 use crate::rules::Registry;
 // The preparation of a game is shared with the datasets (`crate::record`).
+use crate::record::{LineTexts, prepare_bytes_to_end};
 pub(crate) use crate::record::{Prepared, diagnostics_json, prepare_bytes};
 
 /// What an import did.
@@ -862,19 +863,26 @@ impl Database {
         let registry = Arc::clone(&self.registry);
         let mut importer = self.importer()?;
         importer.threads = jobs.max(1);
-        map_game_chunks(
+        // Replayed as read: no tree of the moves is built.
+        let read = |input: usize, text: &GameBytes<'_>| {
+            let (prepared, ends_at_result) =
+                prepare_bytes_to_end(&registry, &inputs[input], text, LineTexts::default());
+            let read = Read {
+                number: text.number,
+                packed: PackedText::Own(None),
+                raw: text.raw.to_vec(),
+                prepared,
+            };
+            (read, ends_at_result)
+        };
+        map_game_chunks_reading_once(
             inputs,
             open,
             jobs,
-            |input, text| {
-                // Replayed as read: no tree of the moves is built.
-                let prepared = prepare_bytes(&registry, &inputs[input], text);
-                Read {
-                    number: text.number,
-                    packed: PackedText::Own(None),
-                    raw: text.raw.to_vec(),
-                    prepared,
-                }
+            |input, text| read(input, text).0,
+            |input, text| match read(input, text) {
+                (read, true) => Some(read),
+                (_, false) => None,
             },
             |reads| pack_chunk(reads, jobs),
             |event| match event {

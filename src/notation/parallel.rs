@@ -216,6 +216,38 @@ where
     })
 }
 
+/// [`map_game_chunks`], reading each game once where it can on one job,
+/// as [`map_games_reading_once`] does.
+///
+/// # Errors
+/// As [`map_games`].
+pub fn map_game_chunks_reading_once<T, E, W, G, F, C>(
+    inputs: &[String],
+    open: &Open<'_>,
+    jobs: usize,
+    work: W,
+    work_guessed: G,
+    finish: F,
+    mut take: C,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &GameBytes<'_>) -> T + Sync,
+    G: Fn(usize, &GameBytes<'_>) -> Option<T>,
+    F: Fn(&mut [T]) + Sync,
+    C: FnMut(Event<T>) -> Result<(), E>,
+{
+    if jobs <= 1 {
+        let splitting = InPlace {
+            work: &work,
+            work_guessed: Some(&work_guessed),
+            finish: Some(&finish),
+        };
+        return splitting.run(inputs, open, &mut take);
+    }
+    map_game_chunks(inputs, open, jobs, work, finish, take)
+}
+
 /// What [`map_game_chunks`] runs on a chunk's results.
 type Finish<'a, T> = dyn Fn(&mut [T]) + 'a;
 

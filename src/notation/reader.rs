@@ -1290,8 +1290,8 @@ impl<R: BufRead> GameSplitter<R> {
     /// `None` where the guess is not made: the game does not open with
     /// `[` (the input's first game after a byte order mark, a file of
     /// movetext alone), it is the input's last, or its bytes hold what
-    /// the reading of the text cannot tell of (`\r`, a `;` comment, an
-    /// escape line, bytes that are not UTF-8). A read that fails is told
+    /// the reading of the text cannot tell of (`\r`, an escape line,
+    /// bytes that are not UTF-8). A read that fails is told
     /// by [`GameSplitter::next_game`], after the games before it.
     pub fn guess_next_game(&mut self) -> Option<GameBytes<'_>> {
         self.guessed = None;
@@ -1321,9 +1321,6 @@ impl<R: BufRead> GameSplitter<R> {
             }
         };
         let raw = &self.buf[self.head..self.head + len];
-        if memchr::memchr(b';', raw).is_some() {
-            return None;
-        }
         let (text, windows_1252) = decode_borrowed(raw);
         if windows_1252 || matches!(text, Cow::Owned(_)) {
             return None;
@@ -1398,17 +1395,22 @@ impl LayoutScan {
         let from = self.line_start;
         for end in memchr::memchr_iter(b'\n', &bytes[from..]) {
             let next = from + end + 1;
-            let line = &bytes[next..];
-            let indent = line
-                .iter()
-                .take_while(|&&b| matches!(b, b' ' | b'\t' | 0x0B | 0x0C))
-                .count();
-            let Some(&first) = line.get(indent) else {
+            let is_indent = |b: u8| matches!(b, b' ' | b'\t' | 0x0B | 0x0C);
+            let Some(&first) = bytes.get(next) else {
                 return Layout::More;
             };
-            if first == b'%' && indent == 0 {
+            let first = if is_indent(first) {
+                // Rare: the first byte of the line that is no white space.
+                let line = &bytes[next..];
+                match line.iter().find(|&&b| !is_indent(b)) {
+                    Some(&b) => b,
+                    None => return Layout::More,
+                }
+            } else if first == b'%' {
                 return Layout::Escape;
-            }
+            } else {
+                first
+            };
             self.line_start = next;
             self.lines += 1;
             let opens_with_bracket = first == b'[';
@@ -1753,7 +1755,7 @@ mod tests {
     ];
 
     /// What a movetext holds, the odd included.
-    const LAYOUT_MOVES: [&str; 24] = [
+    const LAYOUT_MOVES: [&str; 26] = [
         "1. e4 e5 ",
         "1. e4 e5 ",
         "1. e4 e5 ",
@@ -1778,6 +1780,8 @@ mod tests {
         "\n  [Site \"y\"]\n",
         "[%clk 0:01:00] ",
         "\n%e\n",
+        "; c { d\n",
+        "; c\n[Event \"z\"]\n",
     ];
 
     /// What ends a game and what follows it.

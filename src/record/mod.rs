@@ -16,7 +16,7 @@ use crate::notation::coord::push_coord;
 use crate::notation::diagnostic::{Diagnostic, Severity, has_error};
 use crate::notation::game::Game;
 use crate::notation::opening::{Opening, OpeningBook};
-use crate::notation::pgn::read_with;
+use crate::notation::pgn::read_to_end;
 use crate::notation::reader::{GameBytes, GameText};
 use crate::notation::replay::{MoveStages, check_game};
 use crate::notation::san::{push_check_mark_of, push_san_body};
@@ -241,18 +241,29 @@ pub(crate) fn prepare_bytes_with(
     game: &GameBytes<'_>,
     texts: LineTexts,
 ) -> Prepared {
+    prepare_bytes_to_end(registry, source, game, texts).0
+}
+
+/// [`prepare_bytes_with`], telling also whether the game's text ends
+/// with its result ([`crate::notation::pgn::GameEnd::ends_at_result`]).
+pub(crate) fn prepare_bytes_to_end(
+    registry: &Registry,
+    source: &str,
+    game: &GameBytes<'_>,
+    texts: LineTexts,
+) -> (Prepared, bool) {
     let mut line = LineRecorder::new(texts);
-    let validation = if line.wants_before() {
+    let (validation, end) = if line.wants_before() {
         // Told of each move before it is played and after: the position
         // before it is not copied for the texts.
         let mut validator = Validator::replaying_staged(registry, game.source_notes(), &mut line);
-        read_with(&game.text, game.start, &mut validator);
-        validator.finish()
+        let end = read_to_end(&game.text, game.start, &mut validator);
+        (validator.finish(), end)
     } else {
         let mut visit = |m: &Move, a: &Position| line.visit_after(m, a);
         let mut validator = Validator::replaying_after(registry, game.source_notes(), &mut visit);
-        read_with(&game.text, game.start, &mut validator);
-        validator.finish()
+        let end = read_to_end(&game.text, game.start, &mut validator);
+        (validator.finish(), end)
     };
     let kept = validation.kept.unwrap_or_default();
     let replayed = Replayed {
@@ -263,7 +274,10 @@ pub(crate) fn prepare_bytes_with(
         moves: kept.moves,
         line: kept.line,
     };
-    assemble(source, game.number, &game.text, replayed, line)
+    (
+        assemble(source, game.number, &game.text, replayed, line),
+        end.ends_at_result,
+    )
 }
 
 /// Bytes set aside for a main line written as text.
