@@ -110,23 +110,15 @@ pub fn map_games<T, E, W, C>(
     open: &Open<'_>,
     jobs: usize,
     work: W,
-    mut take: C,
+    take: C,
 ) -> Result<(), E>
 where
     T: Send,
     W: Fn(usize, &GameBytes<'_>) -> T + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
-    if jobs <= 1 {
-        // Each result handed on as soon as it is ready.
-        let splitting = InPlace {
-            work: &work,
-            work_guessed: None,
-            finish: None,
-        };
-        return splitting.run(inputs, open, &mut take);
-    }
-    map_game_chunks(inputs, open, jobs, work, |_| {}, take)
+    // Each result handed on as soon as it is ready.
+    in_input_order(inputs, open, jobs, work, None, None::<fn(&mut [T])>, take)
 }
 
 /// [`map_games`], reading each game once where it can on one job: a game
@@ -147,7 +139,7 @@ pub fn map_games_reading_once<T, E, W, G, C>(
     jobs: usize,
     work: W,
     work_guessed: G,
-    mut take: C,
+    take: C,
 ) -> Result<(), E>
 where
     T: Send,
@@ -155,15 +147,9 @@ where
     G: Fn(usize, &GameBytes<'_>) -> Option<T>,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
-    if jobs <= 1 {
-        let splitting = InPlace {
-            work: &work,
-            work_guessed: Some(&work_guessed),
-            finish: None,
-        };
-        return splitting.run(inputs, open, &mut take);
-    }
-    map_game_chunks(inputs, open, jobs, work, |_| {}, take)
+    let guessed: &WorkGuessed<'_, T> = &work_guessed;
+    let no_finish = None::<fn(&mut [T])>;
+    in_input_order(inputs, open, jobs, work, Some(guessed), no_finish, take)
 }
 
 /// [`map_games`], with `finish` run on the results of each chunk of
@@ -180,7 +166,7 @@ pub fn map_game_chunks<T, E, W, F, C>(
     jobs: usize,
     work: W,
     finish: F,
-    mut take: C,
+    take: C,
 ) -> Result<(), E>
 where
     T: Send,
@@ -188,32 +174,7 @@ where
     F: Fn(&mut [T]) + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
-    if jobs <= 1 {
-        let splitting = InPlace {
-            work: &work,
-            work_guessed: None,
-            finish: Some(&finish),
-        };
-        return splitting.run(inputs, open, &mut take);
-    }
-    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
-    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
-    let splitting = Mutex::new(Splitting::new(inputs, open));
-    std::thread::scope(|scope| {
-        let (work, finish, splitting, window) = (&work, &finish, &splitting, &window);
-        for _ in 0..jobs {
-            let done = done_tx.clone();
-            scope.spawn(move || worker(splitting, window, &done, work, finish));
-        }
-        // Only the threads hold the senders now: when every thread has
-        // ended, `collect` sees the channel close.
-        drop(done_tx);
-        let result = collect(done_rx, window, &mut take);
-        // Wakes a worker waiting for room, so the scope can end after an
-        // early stop.
-        window.close();
-        result
-    })
+    in_input_order(inputs, open, jobs, work, None, Some(finish), take)
 }
 
 /// [`map_game_chunks`], reading each game once where it can on one job,
@@ -228,7 +189,7 @@ pub fn map_game_chunks_reading_once<T, E, W, G, F, C>(
     work: W,
     work_guessed: G,
     finish: F,
-    mut take: C,
+    take: C,
 ) -> Result<(), E>
 where
     T: Send,
@@ -237,15 +198,54 @@ where
     F: Fn(&mut [T]) + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
+    let guessed: &WorkGuessed<'_, T> = &work_guessed;
+    in_input_order(inputs, open, jobs, work, Some(guessed), Some(finish), take)
+}
+
+/// What the four functions above do: on one job in the calling thread
+/// ([`InPlace`]), on more by worker threads that split the inputs in
+/// turn, their results taken back in input order.
+fn in_input_order<T, E, W, F, C>(
+    inputs: &[String],
+    open: &Open<'_>,
+    jobs: usize,
+    work: W,
+    work_guessed: Option<&WorkGuessed<'_, T>>,
+    finish: Option<F>,
+    mut take: C,
+) -> Result<(), E>
+where
+    T: Send,
+    W: Fn(usize, &GameBytes<'_>) -> T + Sync,
+    F: Fn(&mut [T]) + Sync,
+    C: FnMut(Event<T>) -> Result<(), E>,
+{
     if jobs <= 1 {
         let splitting = InPlace {
             work: &work,
-            work_guessed: Some(&work_guessed),
-            finish: Some(&finish),
+            work_guessed,
+            finish: finish.as_ref().map(|f| f as &Finish<'_, T>),
         };
         return splitting.run(inputs, open, &mut take);
     }
-    map_game_chunks(inputs, open, jobs, work, finish, take)
+    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
+    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
+    let splitting = Mutex::new(Splitting::new(inputs, open));
+    std::thread::scope(|scope| {
+        let (work, finish, splitting, window) = (&work, finish.as_ref(), &splitting, &window);
+        for _ in 0..jobs {
+            let done = done_tx.clone();
+            scope.spawn(move || worker(splitting, window, &done, work, finish));
+        }
+        // Only the threads hold the senders now: when every thread has
+        // ended, `collect` sees the channel close.
+        drop(done_tx);
+        let result = collect(done_rx, window, &mut take);
+        // Wakes a worker waiting for room, so the scope can end after an
+        // early stop.
+        window.close();
+        result
+    })
 }
 
 /// What [`map_game_chunks`] runs on a chunk's results.
@@ -526,7 +526,7 @@ fn worker<T, W, F>(
     window: &Window,
     done: &SyncSender<Done<T>>,
     work: &W,
-    finish: &F,
+    finish: Option<&F>,
 ) where
     W: Fn(usize, &GameBytes<'_>) -> T,
     F: Fn(&mut [T]),
@@ -562,7 +562,9 @@ fn worker<T, W, F>(
             .into_iter()
             .map(|text| work(input, &text.as_game_bytes()))
             .collect();
-        finish(&mut values);
+        if let Some(finish) = finish {
+            finish(&mut values);
+        }
         let values = values
             .into_iter()
             .map(|value| Event::Game { input, value })
@@ -645,30 +647,32 @@ mod tests {
         }
     }
 
+    /// A game as text: its input, number and first line.
+    fn shown(input: usize, text: &GameBytes<'_>) -> String {
+        format!(
+            "{input}:{}:{}",
+            text.number,
+            text.text.lines().next().unwrap_or("")
+        )
+    }
+
+    /// An event as text.
+    fn event_shown(event: Event<String>) -> String {
+        match event {
+            Event::Game { value, .. } => value,
+            Event::Unopened { input, .. } => format!("{input}: unopened"),
+            Event::Failed { input, .. } => format!("{input}: failed"),
+        }
+    }
+
     /// Each event as text: the same list for any number of workers.
     fn run(inputs: &[&str], jobs: usize) -> Vec<String> {
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
         let mut seen = Vec::new();
-        map_games::<_, (), _, _>(
-            &inputs,
-            &open_named,
-            jobs,
-            |input, text| {
-                format!(
-                    "{input}:{}:{}",
-                    text.number,
-                    text.text.lines().next().unwrap_or("")
-                )
-            },
-            |event| {
-                seen.push(match event {
-                    Event::Game { value, .. } => value,
-                    Event::Unopened { input, .. } => format!("{input}: unopened"),
-                    Event::Failed { input, .. } => format!("{input}: failed"),
-                });
-                Ok(())
-            },
-        )
+        map_games::<_, (), _, _>(&inputs, &open_named, jobs, shown, |event| {
+            seen.push(event_shown(event));
+            Ok(())
+        })
         .unwrap();
         seen
     }
@@ -708,13 +712,6 @@ mod tests {
         struct Nothing;
         impl crate::notation::visitor::Visitor<'_> for Nothing {}
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
-        let shown = |input: usize, text: &GameBytes<'_>| {
-            format!(
-                "{input}:{}:{}",
-                text.number,
-                text.text.lines().next().unwrap_or("")
-            )
-        };
         let guessed = std::cell::Cell::new(0);
         let mut seen = Vec::new();
         map_games_reading_once::<_, (), _, _, _>(
@@ -728,11 +725,7 @@ mod tests {
                 end.ends_at_result.then(|| shown(input, text))
             },
             |event| {
-                seen.push(match event {
-                    Event::Game { value, .. } => value,
-                    Event::Unopened { input, .. } => format!("{input}: unopened"),
-                    Event::Failed { input, .. } => format!("{input}: failed"),
-                });
+                seen.push(event_shown(event));
                 Ok(())
             },
         )

@@ -1716,6 +1716,21 @@ mod tests {
         }
     }
 
+    /// Fails unless the games of `text` read once where they can are
+    /// those the scan cuts, read in blocks of `block` bytes.
+    fn read_once_as_scanned(text: &str, block: usize) -> Result<(), TestCaseError> {
+        let input = text.as_bytes();
+        let scanned: Vec<GameText> = GameSplitter::with_block(input, block)
+            .map(|g| g.unwrap())
+            .collect();
+        let once: Vec<GameText> = split_reading_once(input, block)
+            .into_iter()
+            .map(|(_, g)| g)
+            .collect();
+        prop_assert_eq!(once, scanned, "{:?}", text);
+        Ok(())
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4_000))]
 
@@ -1728,15 +1743,7 @@ mod tests {
             block in 1usize..40,
         ) {
             let text: String = picks.into_iter().map(|i| LAYOUT_PIECES[i]).collect();
-            let input = text.as_bytes();
-            let scanned: Vec<GameText> = GameSplitter::with_block(input, block)
-                .map(|g| g.unwrap())
-                .collect();
-            let once: Vec<GameText> = split_reading_once(input, block)
-                .into_iter()
-                .map(|(_, g)| g)
-                .collect();
-            prop_assert_eq!(once, scanned, "{:?}", text);
+            read_once_as_scanned(&text, block)?;
         }
     }
 
@@ -1831,15 +1838,7 @@ mod tests {
                 moves.into_iter().for_each(|i| text.push_str(LAYOUT_MOVES[i]));
                 text.push_str(LAYOUT_ENDS[end]);
             }
-            let input = text.as_bytes();
-            let scanned: Vec<GameText> = GameSplitter::with_block(input, block)
-                .map(|g| g.unwrap())
-                .collect();
-            let once: Vec<GameText> = split_reading_once(input, block)
-                .into_iter()
-                .map(|(_, g)| g)
-                .collect();
-            prop_assert_eq!(once, scanned, "{:?}", text);
+            read_once_as_scanned(&text, block)?;
         }
     }
 
