@@ -358,6 +358,13 @@ impl<R: BufRead> Source<R> {
 /// Bytes asked of the input at a time, at least.
 const BLOCK: usize = 64 * 1024;
 
+/// Bytes a game cut by its layout may take at most
+/// ([`GameSplitter::guess_next_game`]): a tagged game followed by games
+/// without tags has no line of `[` after it, and its guess would hold
+/// them all. Past this the scan cuts the game, in the memory of the
+/// largest game.
+const GUESS_BYTES: usize = 1024 * 1024;
+
 /// Splits a byte stream into [`GameText`]s.
 ///
 /// The input is read in blocks into one buffer; games and their lines are
@@ -1289,7 +1296,8 @@ impl<R: BufRead> GameSplitter<R> {
     ///
     /// `None` where the guess is not made: the game does not open with
     /// `[` (the input's first game after a byte order mark, a file of
-    /// movetext alone), it is the input's last, or its bytes hold what
+    /// movetext alone), it is the input's last, no line of `[` comes
+    /// within a megabyte ([`GUESS_BYTES`]), or its bytes hold what
     /// the reading of the text cannot tell of (`\r`, an escape line,
     /// bytes that are not UTF-8). A read that fails is told
     /// by [`GameSplitter::next_game`], after the games before it.
@@ -1298,6 +1306,8 @@ impl<R: BufRead> GameSplitter<R> {
         let mut layout = LayoutScan::default();
         let len = loop {
             let bytes = &self.buf[self.head..];
+            // Never read past the bound, however much is read already.
+            let bytes = &bytes[..bytes.len().min(GUESS_BYTES + 1)];
             if let Some(&first) = bytes.first() {
                 if first != b'[' {
                     return None;
@@ -1308,7 +1318,7 @@ impl<R: BufRead> GameSplitter<R> {
                     Layout::More => {}
                 }
             }
-            if self.eof {
+            if self.eof || self.buf.len() - self.head > GUESS_BYTES {
                 return None;
             }
             match self.fill() {
@@ -1840,6 +1850,24 @@ mod tests {
             }
             read_once_as_scanned(&text, block)?;
         }
+    }
+
+    #[test]
+    fn a_game_followed_by_games_without_tags_is_not_guessed_past_a_megabyte() {
+        let mut input = String::from("[Event \"a\"]\n\n1. e4 *\n\n");
+        while input.len() < 3 * GUESS_BYTES {
+            input.push_str("1. d4 d5 2. c4 *\n\n");
+        }
+        input.push_str("[Event \"b\"]\n\n1. e4 *\n");
+        // Read a block at a time, as from a file, or all at once.
+        let by_blocks = std::io::BufReader::with_capacity(BLOCK, input.as_bytes());
+        let mut splitter = GameSplitter::new(by_blocks);
+        assert!(splitter.guess_next_game().is_none());
+        assert!(splitter.buf.len() <= GUESS_BYTES + 2 * BLOCK);
+        let first = splitter.next_game().unwrap().unwrap();
+        assert_eq!(first.text, "[Event \"a\"]\n\n1. e4 *\n\n");
+        let mut splitter = GameSplitter::new(input.as_bytes());
+        assert!(splitter.guess_next_game().is_none());
     }
 
     #[test]
