@@ -1297,7 +1297,7 @@ impl<R: BufRead> GameSplitter<R> {
     /// `None` where the guess is not made: the game does not open with
     /// `[` (the input's first game after a byte order mark, a file of
     /// movetext alone), it is the input's last, no line of `[` comes
-    /// within a megabyte ([`GUESS_BYTES`]), or its bytes hold what
+    /// within a megabyte, or its bytes hold what
     /// the reading of the text cannot tell of (`\r`, an escape line,
     /// bytes that are not UTF-8). A read that fails is told
     /// by [`GameSplitter::next_game`], after the games before it.
