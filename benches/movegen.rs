@@ -23,8 +23,8 @@
 //! attack map of the other side a generation.
 //!
 //! The current whole-command figures against shakmaty are in
-//! docs/internals.md ("Benchmarks": `perft 6` at 0.74 to 0.75 of its
-//! speed round by round, kiwipete `perft 5` at 0.74 to 0.78). The
+//! docs/internals.md ("Benchmarks": `perft 6` at 0.71 to 0.75 of its
+//! speed round by round, kiwipete `perft 5` at 0.80 to 0.81). The
 //! figures below are of the generator before the 8x8 look-ups, kept for
 //! the per-leaf comparisons.
 //!
