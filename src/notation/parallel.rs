@@ -289,12 +289,16 @@ impl<T> InPlace<'_, T> {
                 }
             };
             let mut splitter = GameSplitter::new(reader);
+            let mut guesses = Guesses::default();
             loop {
                 if let Some(work_guessed) = self.work_guessed
+                    && guesses.worth_making()
                     && let Some(game) = splitter.guess_next_game()
                 {
                     let len = game.raw.len();
-                    if let Some(value) = work_guessed(input, &game) {
+                    let value = work_guessed(input, &game);
+                    guesses.count(value.is_some());
+                    if let Some(value) = value {
                         splitter.take_guessed();
                         chunk.push(input, value, len, take)?;
                         continue;
@@ -316,6 +320,32 @@ impl<T> InPlace<'_, T> {
             chunk.hand_on(input, take)?;
         }
         Ok(())
+    }
+}
+
+/// The guesses of one input's games read: each one refused after its
+/// reading costs a second reading, so an input whose games mostly end
+/// otherwise than with their result (a comment after every result,
+/// which starts the next game) is scanned instead after a few.
+#[derive(Default)]
+struct Guesses {
+    taken: u64,
+    refused: u64,
+}
+
+impl Guesses {
+    /// Whether to go on guessing: always for the first few refusals,
+    /// then while at most one guess in eight is refused.
+    fn worth_making(&self) -> bool {
+        self.refused < 16 || self.refused * 8 <= self.taken
+    }
+
+    fn count(&mut self, taken: bool) {
+        if taken {
+            self.taken += 1;
+        } else {
+            self.refused += 1;
+        }
     }
 }
 
@@ -626,6 +656,15 @@ mod tests {
             let broken = std::io::BufReader::new(Failing);
             return Ok(Box::new(std::io::Read::chain(games, broken)));
         }
+        if let Some(n) = name.strip_prefix("commented:") {
+            // Games with a comment after each result: it starts the next
+            // game, so no guess is vouched for.
+            let n: usize = n.parse().map_err(std::io::Error::other)?;
+            let games: String = (0..n)
+                .map(|i| format!("[Event \"{i}\"]\n1. e4 * {{c}}\n\n"))
+                .collect();
+            return Ok(Box::new(std::io::Cursor::new(games.into_bytes())));
+        }
         match name.strip_prefix("games:") {
             Some(n) => {
                 let n: usize = n.parse().map_err(std::io::Error::other)?;
@@ -708,11 +747,11 @@ mod tests {
 
     /// [`run`] through [`map_games_reading_once`]: each event as text, and
     /// how many games were taken as their layout cut them.
-    fn run_reading_once(inputs: &[&str], jobs: usize) -> (Vec<String>, usize) {
+    fn run_reading_once(inputs: &[&str], jobs: usize) -> (Vec<String>, usize, usize) {
         struct Nothing;
         impl crate::notation::visitor::Visitor<'_> for Nothing {}
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
-        let guessed = std::cell::Cell::new(0);
+        let (guessed, tried) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
         let mut seen = Vec::new();
         map_games_reading_once::<_, (), _, _, _>(
             &inputs,
@@ -722,6 +761,7 @@ mod tests {
             |input, text| {
                 let end = super::super::pgn::read_to_end(&text.text, text.start, &mut Nothing);
                 guessed.set(guessed.get() + usize::from(end.ends_at_result));
+                tried.set(tried.get() + 1);
                 end.ends_at_result.then(|| shown(input, text))
             },
             |event| {
@@ -730,21 +770,31 @@ mod tests {
             },
         )
         .unwrap();
-        (seen, guessed.get())
+        (seen, guessed.get(), tried.get())
     }
 
     #[test]
     fn games_read_once_come_as_the_scan_cuts_them_and_failures_in_their_place() {
         let inputs = ["games:300", "missing", "failing:200", "games:1", "games:2"];
-        let (once, guessed) = run_reading_once(&inputs, 1);
+        let (once, guessed, _) = run_reading_once(&inputs, 1);
         assert_eq!(once, run(&inputs, 1));
         // All but each input's last game, which has no next line (the
         // failing input's last, cut off by the failure, is not given; the
         // input of one game has none).
         assert_eq!(guessed, 299 + 199 + 1);
         for jobs in [2, 3] {
-            assert_eq!(run_reading_once(&inputs, jobs), (once.clone(), 0));
+            assert_eq!(run_reading_once(&inputs, jobs), (once.clone(), 0, 0));
         }
+    }
+
+    #[test]
+    fn an_input_whose_guesses_are_refused_is_scanned_after_a_few() {
+        let inputs = ["commented:300", "games:100"];
+        let (once, guessed, tried) = run_reading_once(&inputs, 1);
+        assert_eq!(once, run(&inputs, 1));
+        // Sixteen games of the first input read twice, then none; the
+        // next input is guessed again.
+        assert_eq!((guessed, tried), (99, 16 + 99));
     }
 
     #[test]
