@@ -293,12 +293,12 @@ impl<T> InPlace<'_, T> {
             loop {
                 if let Some(work_guessed) = self.work_guessed
                     && guesses.worth_making()
-                    && let Some(game) = splitter.guess_next_game()
                 {
-                    let len = game.raw.len();
-                    let value = work_guessed(input, &game);
+                    let value = splitter
+                        .guess_next_game()
+                        .and_then(|game| Some((game.raw.len(), work_guessed(input, &game)?)));
                     guesses.count(value.is_some());
-                    if let Some(value) = value {
+                    if let Some((len, value)) = value {
                         splitter.take_guessed();
                         chunk.push(input, value, len, take)?;
                         continue;
@@ -323,10 +323,12 @@ impl<T> InPlace<'_, T> {
     }
 }
 
-/// The guesses of one input's games read: each one refused after its
-/// reading costs a second reading, so an input whose games mostly end
-/// otherwise than with their result (a comment after every result,
-/// which starts the next game) is scanned instead after a few.
+/// The guesses of one input's games: each one refused after its reading
+/// costs a second reading, and one not made a look at the game's lines,
+/// so an input whose games mostly end otherwise than with their result
+/// (a comment after every result, which starts the next game) or are
+/// not guessed (Windows-1252, `\r\n` line ends) is scanned instead
+/// after a few.
 #[derive(Default)]
 struct Guesses {
     taken: u64,

@@ -1314,7 +1314,7 @@ impl<R: BufRead> GameSplitter<R> {
                 }
                 match layout.next_tag_line(bytes) {
                     Layout::TagLine(len) => break len,
-                    Layout::Escape => return None,
+                    Layout::Unguessed => return None,
                     Layout::More => {}
                 }
             }
@@ -1393,8 +1393,9 @@ enum Layout {
     TagLine(usize),
     /// The bytes end first (that line's first bytes included).
     More,
-    /// An escape line (`%` in the first column): no guess.
-    Escape,
+    /// A line that ends in `\r`, or an escape line (`%` in the first
+    /// column): no guess.
+    Unguessed,
 }
 
 impl LayoutScan {
@@ -1403,7 +1404,12 @@ impl LayoutScan {
     /// first byte but white space is `[`.
     fn next_tag_line(&mut self, bytes: &[u8]) -> Layout {
         let from = self.line_start;
-        for end in memchr::memchr_iter(b'\n', &bytes[from..]) {
+        for end in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
+            if bytes[from + end] == b'\r' {
+                // Lines that end in `\r` are no guess's: stop at once
+                // rather than look a megabyte ahead for a `\n`.
+                return Layout::Unguessed;
+            }
             let next = from + end + 1;
             let is_indent = |b: u8| matches!(b, b' ' | b'\t' | 0x0B | 0x0C);
             let Some(&first) = bytes.get(next) else {
@@ -1417,7 +1423,7 @@ impl LayoutScan {
                     None => return Layout::More,
                 }
             } else if first == b'%' {
-                return Layout::Escape;
+                return Layout::Unguessed;
             } else {
                 first
             };
@@ -1868,6 +1874,17 @@ mod tests {
         assert_eq!(first.text, "[Event \"a\"]\n\n1. e4 *\n\n");
         let mut splitter = GameSplitter::new(input.as_bytes());
         assert!(splitter.guess_next_game().is_none());
+    }
+
+    #[test]
+    fn lines_ending_in_cr_are_not_guessed_nor_looked_ahead_for_a_line_feed() {
+        let game = "[Event \"a\"]\r\r1. e4 *\r\r";
+        let input = game.repeat(3 * GUESS_BYTES / game.len());
+        let by_blocks = std::io::BufReader::with_capacity(BLOCK, input.as_bytes());
+        let mut splitter = GameSplitter::new(by_blocks);
+        assert!(splitter.guess_next_game().is_none());
+        assert!(splitter.buf.len() <= 2 * BLOCK);
+        assert_eq!(splitter.next_game().unwrap().unwrap().raw, game.as_bytes());
     }
 
     #[test]
