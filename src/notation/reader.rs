@@ -1403,13 +1403,16 @@ impl LayoutScan {
     /// its first byte on) to the first line after the tag section whose
     /// first byte but white space is `[`.
     fn next_tag_line(&mut self, bytes: &[u8]) -> Layout {
+        if self.lines == 0
+            && memchr::memchr2(b'\n', b'\r', bytes).is_some_and(|i| bytes[i] == b'\r')
+        {
+            // Lines that end in `\r` are no guess's: stop at the first
+            // rather than look a megabyte ahead for a `\n`. (A `\r`
+            // further on is found with the game's text.)
+            return Layout::Unguessed;
+        }
         let from = self.line_start;
-        for end in memchr::memchr2_iter(b'\n', b'\r', &bytes[from..]) {
-            if bytes[from + end] == b'\r' {
-                // Lines that end in `\r` are no guess's: stop at once
-                // rather than look a megabyte ahead for a `\n`.
-                return Layout::Unguessed;
-            }
+        for end in memchr::memchr_iter(b'\n', &bytes[from..]) {
             let next = from + end + 1;
             let is_indent = |b: u8| matches!(b, b' ' | b'\t' | 0x0B | 0x0C);
             let Some(&first) = bytes.get(next) else {
