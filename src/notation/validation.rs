@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use super::diagnostic::{Diagnostic, has_error};
-use super::pgn::{AnyMove, read_with};
+use super::pgn::{AnyMove, read_to_end};
 use super::reader::{GameBytes, SourceNotes};
 use super::replay::{
     AfterVisitor, MoveStages, MoveVisitor, MoveWatch, Place, Replayer, WrittenMove, check_result,
@@ -78,9 +78,15 @@ impl Validation {
 /// assert!(v.diagnostics[0].message.contains("must be 0-1"));
 /// ```
 pub fn validate(registry: &Registry, game: &GameBytes<'_>) -> Validation {
+    validate_to_end(registry, game).0
+}
+
+/// [`validate`], telling also whether the game's text ends with its
+/// result ([`super::pgn::GameEnd::ends_at_result`]).
+pub fn validate_to_end(registry: &Registry, game: &GameBytes<'_>) -> (Validation, bool) {
     let mut validator = Validator::new(registry, game.source_notes());
-    read_with(&game.text, game.start, &mut validator);
-    validator.finish()
+    let end = read_to_end(&game.text, game.start, &mut validator);
+    (validator.finish(), end.ends_at_result)
 }
 
 /// A move kept until the replay plays it: as written (borrowed from the
@@ -122,7 +128,7 @@ impl WrittenMove for StreamMove<'_> {
 }
 
 /// The validating [`Visitor`] of one game: give it to
-/// [`read_with`], then take its [`Validation`] with [`Validator::finish`].
+/// [`super::pgn::read_with`], then take its [`Validation`] with [`Validator::finish`].
 /// It keeps the moves it is told until the replay plays them, borrowed
 /// from the game's text (`'t`); a replaying one ([`Validator::replaying`])
 /// tells each main-line move to a visitor (`'r`, `'v`) and keeps what

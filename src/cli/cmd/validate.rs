@@ -12,7 +12,7 @@ use xpgn::notation::parallel::{Event, map_games_reading_once, open_input};
 use xpgn::notation::pgn::read_to_end;
 use xpgn::notation::position::write_position;
 use xpgn::notation::reader::GameBytes;
-use xpgn::notation::validation::{Validation, Validator};
+use xpgn::notation::validation::{Validation, Validator, validate_to_end};
 use xpgn::rules::{Move, Position, Registry};
 
 #[derive(Serialize)]
@@ -116,17 +116,15 @@ fn check(
     format: OutputFormat,
 ) -> (Validation, OpeningTracker, bool) {
     let mut tracker = OpeningTracker::new();
-    let (checked, end) = if format == OutputFormat::Json {
+    let (checked, ends_at_result) = if format == OutputFormat::Json {
         let mut visit = |b: &Position, m: &Move, a: &Position| tracker.visit(b, m, a);
         let mut validator = Validator::visiting(registry, text.source_notes(), &mut visit);
         let end = read_to_end(&text.text, text.start, &mut validator);
-        (validator.finish(), end)
+        (validator.finish(), end.ends_at_result)
     } else {
-        let mut validator = Validator::new(registry, text.source_notes());
-        let end = read_to_end(&text.text, text.start, &mut validator);
-        (validator.finish(), end)
+        validate_to_end(registry, text)
     };
-    (checked, tracker, end.ends_at_result)
+    (checked, tracker, ends_at_result)
 }
 
 /// What is printed for a game read and replayed.
