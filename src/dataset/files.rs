@@ -5,11 +5,11 @@
 
 use std::collections::HashSet;
 
-use super::{DatasetError, DatasetWriter, WrittenSummary, text_ply_notes};
+use super::{DatasetError, DatasetWriter, MainLineNotes, WrittenSummary, has_commands};
 use crate::notation::annotations::Annotations;
 use crate::notation::parallel::{Event, map_games_reading_once, open_input};
 use crate::notation::reader::GameBytes;
-use crate::record::{GameRecord, LineTexts, prepare_bytes_to_end};
+use crate::record::{GameRecord, LineTexts, prepare_bytes_telling, prepare_bytes_to_end};
 use crate::rules::Registry;
 
 /// What a dataset run read and wrote.
@@ -32,11 +32,11 @@ pub struct FilesSummary {
 
 /// One game prepared for the writer: its record, what the comments of its
 /// moves say, and its bytes read.
-type Prepared = (GameRecord, Vec<Annotations>, u64);
+pub(super) type Prepared = (GameRecord, Vec<Annotations>, u64);
 
 /// Reads, replays and prepares one game (as read: no tree of its moves is
 /// built), and reads its comments' clocks and evaluations.
-fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prepared {
+pub(super) fn prepare_game(registry: &Registry, source: &str, text: &GameBytes<'_>) -> Prepared {
     prepare_game_to_end(registry, source, text).0
 }
 
@@ -51,9 +51,19 @@ fn prepare_game_to_end(
         san: true,
         coord: true,
     };
-    let (p, ends_at_result) = prepare_bytes_to_end(registry, source, text, texts);
+    // What the comments say of each move is read in the one reading of
+    // the game's text, where it may say anything.
+    let ((p, ends_at_result), notes) = if has_commands(text.text.as_bytes()) {
+        let mut notes = MainLineNotes::default();
+        let prepared = prepare_bytes_telling(registry, source, text, texts, Some(&mut notes));
+        (prepared, notes.finish())
+    } else {
+        (
+            prepare_bytes_to_end(registry, source, text, texts),
+            Vec::new(),
+        )
+    };
     let n = text.raw.len() as u64;
-    let notes = text_ply_notes(&text.text);
     (
         (
             GameRecord::from_prepared(p, source, text.raw.to_vec()),

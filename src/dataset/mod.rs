@@ -247,7 +247,7 @@ impl PositionRow {
 /// text) say of clocks and evaluations, by ply from 1; empty when the
 /// text has no command in a comment (docs/notation.md §14).
 pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
-    if memchr::memmem::find(original, b"[%").is_none() {
+    if !has_commands(original) {
         return Vec::new();
     }
     match GameSplitter::new(original).next_game() {
@@ -258,12 +258,18 @@ pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
 
 /// [`ply_notes`] of a game's decoded text.
 pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
-    if memchr::memmem::find(text.as_bytes(), b"[%").is_none() {
+    if !has_commands(text.as_bytes()) {
         return Vec::new();
     }
     let mut notes = MainLineNotes::default();
     read_with(text, Location::default(), &mut notes);
     notes.finish()
+}
+
+/// Whether a game's text may hold a command in a comment (`[%`): without
+/// one, its moves have no notes to read.
+pub(crate) fn has_commands(text: &[u8]) -> bool {
+    memchr::memmem::find(text, b"[%").is_some()
 }
 
 /// Reads the commands of the comments that follow each main-line move,
@@ -272,7 +278,7 @@ pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
 /// move's unless comments with no move before them wait for the next
 /// move; variations are skipped unread.
 #[derive(Default)]
-struct MainLineNotes {
+pub(crate) struct MainLineNotes {
     notes: Vec<Annotations>,
     /// Whether a move was read.
     moved: bool,
@@ -285,7 +291,8 @@ struct MainLineNotes {
 }
 
 impl MainLineNotes {
-    fn finish(mut self) -> Vec<Annotations> {
+    /// The notes of each main-line move, by ply from 1.
+    pub(crate) fn finish(mut self) -> Vec<Annotations> {
         if self.moved {
             self.notes.push(annotations::read(&self.commands));
         }
@@ -1133,10 +1140,17 @@ mod tests {
             "1. e4 { [%clk 0:03:00] } e5 ( 2. Nf3 { [%clk 0:02:00] }",
             "{ [%clk 0:03:00] } *",
         ];
+        let registry = crate::rules::Registry::builtin();
         for text in texts {
             let (tree, read) = (notes_from_tree(text), text_ply_notes(text));
             assert_eq!(read, tree, "{text}");
             assert_eq!(ply_notes(text.as_bytes()), tree, "{text}");
+            // Read beside the validation, in the one reading of a game
+            // prepared for a dataset.
+            let mut splitter = GameSplitter::new(text.as_bytes());
+            let game = splitter.next_game().unwrap().unwrap();
+            let (_, beside, _) = files::prepare_game(&registry, "notes.pgn", &game);
+            assert_eq!(beside, tree, "{text}");
         }
         assert_eq!(
             text_ply_notes(texts[0])[1].eval.map(|e| e.score),

@@ -135,6 +135,115 @@ pub trait Visitor<'t> {
     fn end_game(&mut self, at: At<'_>) {}
 }
 
+/// Two visitors reading one game at once: `lead` is told everything and
+/// decides what the reader reads; `main_line` is told the game as a
+/// visitor that skips every variation would be (nothing inside
+/// variations, and nothing of the movetext once it skipped it). One
+/// reading serves both, where reading the text a second time for the
+/// second would cost as much as the first reading's syntax.
+pub struct MainLineToo<'m, L: ?Sized, M: ?Sized> {
+    lead: &'m mut L,
+    main_line: &'m mut M,
+    /// Variations open around the current line.
+    depth: u32,
+    /// `main_line` skipped the movetext.
+    movetext_skipped: bool,
+}
+
+impl<'m, L: ?Sized, M: ?Sized> MainLineToo<'m, L, M> {
+    /// `lead`, with `main_line` told the main line.
+    pub fn new(lead: &'m mut L, main_line: &'m mut M) -> Self {
+        MainLineToo {
+            lead,
+            main_line,
+            depth: 0,
+            movetext_skipped: false,
+        }
+    }
+
+    /// Whether `main_line` is told of what comes now.
+    fn on_main_line(&self) -> bool {
+        self.depth == 0 && !self.movetext_skipped
+    }
+}
+
+impl<'t, L: Visitor<'t> + ?Sized, M: Visitor<'t> + ?Sized> Visitor<'t> for MainLineToo<'_, L, M> {
+    fn begin_game(&mut self, at: At<'_>) {
+        self.depth = 0;
+        self.movetext_skipped = false;
+        self.lead.begin_game(at);
+        self.main_line.begin_game(at);
+    }
+
+    fn tag(&mut self, name: &str, value: &str, at: At<'_>) {
+        self.lead.tag(name, value, at);
+        self.main_line.tag(name, value, at);
+    }
+
+    fn begin_movetext(&mut self) -> Flow {
+        self.movetext_skipped = self.main_line.begin_movetext() == Flow::Skip;
+        self.lead.begin_movetext()
+    }
+
+    fn move_token(&mut self, token: MoveToken<'_, 't>) {
+        if self.on_main_line() {
+            self.main_line.move_token(MoveToken {
+                parsed: token.parsed.clone(),
+                ..token
+            });
+        }
+        self.lead.move_token(token);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        if self.on_main_line() {
+            self.main_line.nag(nag);
+        }
+        self.lead.nag(nag);
+    }
+
+    fn comment(&mut self, text: &str) {
+        if self.on_main_line() {
+            self.main_line.comment(text);
+        }
+        self.lead.comment(text);
+    }
+
+    fn begin_variation(&mut self) -> Flow {
+        let flow = self.lead.begin_variation();
+        if flow == Flow::Continue {
+            // Told to `main_line` only to be skipped: what it answers
+            // does not change what the reader reads.
+            if self.on_main_line() {
+                self.main_line.begin_variation();
+            }
+            self.depth += 1;
+        }
+        flow
+    }
+
+    fn end_variation(&mut self, at: At<'_>) {
+        self.depth = self.depth.saturating_sub(1);
+        self.lead.end_variation(at);
+    }
+
+    fn result(&mut self, marker: &'static str) {
+        if !self.movetext_skipped {
+            self.main_line.result(marker);
+        }
+        self.lead.result(marker);
+    }
+
+    fn diagnostic(&mut self, diagnostic: Diagnostic) {
+        self.lead.diagnostic(diagnostic);
+    }
+
+    fn end_game(&mut self, at: At<'_>) {
+        self.main_line.end_game(at);
+        self.lead.end_game(at);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

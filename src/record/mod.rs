@@ -16,12 +16,14 @@ use crate::notation::coord::push_coord;
 use crate::notation::diagnostic::{Diagnostic, Severity, has_error};
 use crate::notation::game::Game;
 use crate::notation::opening::{Opening, OpeningBook};
-use crate::notation::pgn::read_to_end;
+use crate::notation::pgn::{GameEnd, read_to_end};
 use crate::notation::reader::{GameBytes, GameText};
 use crate::notation::replay::{MoveStages, check_game};
 use crate::notation::san::{push_check_mark_of, push_san_body};
+use crate::notation::span::Location;
 use crate::notation::tag_list::TagList;
-use crate::notation::validation::Validator;
+use crate::notation::validation::{Validation, Validator};
+use crate::notation::visitor::{MainLineToo, Visitor};
 use crate::rules::{Move, Position, Registry, Variant};
 
 /// The stable 64-bit id of a game with content hash `hash`: its first
@@ -252,18 +254,45 @@ pub(crate) fn prepare_bytes_to_end(
     game: &GameBytes<'_>,
     texts: LineTexts,
 ) -> (Prepared, bool) {
+    prepare_bytes_telling(registry, source, game, texts, None)
+}
+
+/// [`prepare_bytes_to_end`], telling `main_line` also the game's main
+/// line as the one reading of its text goes (see [`MainLineToo`]).
+pub(crate) fn prepare_bytes_telling(
+    registry: &Registry,
+    source: &str,
+    game: &GameBytes<'_>,
+    texts: LineTexts,
+    main_line: Option<&mut dyn for<'t> Visitor<'t>>,
+) -> (Prepared, bool) {
+    /// Reads the text with `validator`, and `main_line` beside it.
+    fn read<'t>(
+        text: &'t str,
+        start: Location,
+        mut validator: Validator<'t, '_, '_>,
+        main_line: Option<&mut dyn for<'v> Visitor<'v>>,
+    ) -> (Validation, GameEnd) {
+        let end = match main_line {
+            None => read_to_end(text, start, &mut validator),
+            Some(main_line) => read_to_end(
+                text,
+                start,
+                &mut MainLineToo::new(&mut validator, main_line),
+            ),
+        };
+        (validator.finish(), end)
+    }
     let mut line = LineRecorder::new(texts);
     let (validation, end) = if line.wants_before() {
         // Told of each move before it is played and after: the position
         // before it is not copied for the texts.
-        let mut validator = Validator::replaying_staged(registry, game.source_notes(), &mut line);
-        let end = read_to_end(&game.text, game.start, &mut validator);
-        (validator.finish(), end)
+        let validator = Validator::replaying_staged(registry, game.source_notes(), &mut line);
+        read(&game.text, game.start, validator, main_line)
     } else {
         let mut visit = |m: &Move, a: &Position| line.visit_after(m, a);
-        let mut validator = Validator::replaying_after(registry, game.source_notes(), &mut visit);
-        let end = read_to_end(&game.text, game.start, &mut validator);
-        (validator.finish(), end)
+        let validator = Validator::replaying_after(registry, game.source_notes(), &mut visit);
+        read(&game.text, game.start, validator, main_line)
     };
     let kept = validation.kept.unwrap_or_default();
     let replayed = Replayed {
