@@ -29,6 +29,18 @@ pub(super) struct Chunk {
     close: ColumnCloseResult,
 }
 
+impl Chunk {
+    /// A chunk encoded elsewhere: its bytes, and what the column writer
+    /// would have said of them.
+    pub(super) fn new(mut bytes: Vec<u8>, close: ColumnCloseResult) -> Chunk {
+        bytes.shrink_to_fit();
+        Chunk {
+            bytes: Bytes::from(bytes),
+            close,
+        }
+    }
+}
+
 /// Encodes one column chunk into memory: `fill` writes its values.
 pub(super) fn encode_chunk(
     descr: ColumnDescPtr,
@@ -42,13 +54,8 @@ pub(super) fn encode_chunk(
         fill(&mut writer)?;
         writer.close()?
     };
-    let mut bytes = sink.into_inner()?;
     // Held until its row group is whole: without the room it grew into.
-    bytes.shrink_to_fit();
-    Ok(Chunk {
-        bytes: Bytes::from(bytes),
-        close,
-    })
+    Ok(Chunk::new(sink.into_inner()?, close))
 }
 
 /// Runs `task` on 0..count on `threads` threads (1: in the calling

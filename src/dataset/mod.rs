@@ -18,6 +18,7 @@
 
 mod encode;
 pub mod files;
+mod pages;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
@@ -29,7 +30,7 @@ use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Typ
 use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::{ColumnPath, SchemaDescriptor, Type};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, SchemaDescriptor, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::pgn::read_with;
@@ -541,10 +542,8 @@ impl DatasetWriter {
                 let (group, column) = (i / position_columns, i % position_columns);
                 let rows = group_rows(sorted(), group, POSITION_GROUP_ROWS);
                 let descr = self.positions_descr.column(column);
-                encode::encode_chunk(descr, &self.props, |w| {
-                    write_position_column(w, column, rows, &part_games, &self.variants)
-                })
-                .map_err(|e| parquet_error(&positions_path, e))
+                position_chunk(descr, column, rows, &part_games, &self.variants)
+                    .map_err(|e| parquet_error(&positions_path, e))
             }
         };
         let mut games_bytes = 0;
@@ -964,38 +963,63 @@ fn write_game_column(
     }
 }
 
+/// An optional column chunk of `values` with a dictionary: clocks and
+/// evaluations take few values, a few bits a row where they are there.
+fn interned_chunk<T: pages::PlainValue + Eq + std::hash::Hash>(
+    descr: ColumnDescPtr,
+    values: impl Iterator<Item = Option<T>>,
+) -> Result<encode::Chunk, ParquetError> {
+    let mut table = Vec::new();
+    let mut places = std::collections::HashMap::new();
+    let indices: Vec<Option<usize>> = values
+        .map(|v| {
+            v.map(|v| {
+                *places.entry(v).or_insert_with(|| {
+                    table.push(v);
+                    table.len() - 1
+                })
+            })
+        })
+        .collect();
+    pages::dictionary_chunk(descr, &table, indices.len(), |i| indices[i])
+}
+
 /// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`, whose games
-/// are `games`.
-fn write_position_column(
-    col: &mut ColumnWriter<'_>,
+/// are `games`, encoded: a row's variant, game id and ply as indices into
+/// the tables they come from ([`pages`]).
+fn position_chunk(
+    descr: ColumnDescPtr,
     index: usize,
     rows: &[PositionRow],
     games: &[PartGame],
     variants: &[String],
-) -> Result<(), ParquetError> {
-    let game = |r: &PositionRow| games[r.game as usize];
+) -> Result<encode::Chunk, ParquetError> {
+    let game = |i: usize| games[rows[i].game as usize];
     match index {
         0 => {
-            // One byte array a variant, shared by its rows.
-            let names: Vec<ByteArray> = variants
-                .iter()
-                .map(|v| ByteArray::from(v.as_bytes().to_vec()))
-                .collect();
-            let values = rows
-                .iter()
-                .map(|r| Some(names[game(r).variant as usize].clone()));
-            write_values::<ByteArrayType>(col, values, false)
+            let names: Vec<&[u8]> = variants.iter().map(|v| v.as_bytes()).collect();
+            pages::dictionary_chunk(descr, &names, rows.len(), |i| {
+                Some(game(i).variant as usize)
+            })
         }
-        1 => write_i64(col, rows.iter().map(|r| r.key)),
-        2 => write_i64(col, rows.iter().map(|r| game(r).id)),
-        3 => write_i32(
-            col,
-            rows.iter()
-                .map(|r| i32::try_from(r.ply).unwrap_or(i32::MAX)),
-        ),
-        4 => write_values::<Int64Type>(col, rows.iter().map(PositionRow::clock_ms), true),
-        5 => write_opt_i32(col, rows.iter().map(PositionRow::eval_cp)),
-        6 => write_opt_i32(col, rows.iter().map(PositionRow::eval_mate)),
+        1 => {
+            let keys: Vec<Option<i64>> = rows.iter().map(|r| Some(r.key)).collect();
+            pages::plain_chunk(descr, &keys)
+        }
+        2 => {
+            let ids: Vec<i64> = games.iter().map(|g| g.id).collect();
+            pages::dictionary_chunk(descr, &ids, rows.len(), |i| Some(rows[i].game as usize))
+        }
+        3 => {
+            let most = rows.iter().map(|r| r.ply).max().unwrap_or(0);
+            let plies: Vec<i32> = (0..=most)
+                .map(|p| i32::try_from(p).unwrap_or(i32::MAX))
+                .collect();
+            pages::dictionary_chunk(descr, &plies, rows.len(), |i| Some(rows[i].ply as usize))
+        }
+        4 => interned_chunk(descr, rows.iter().map(PositionRow::clock_ms)),
+        5 => interned_chunk(descr, rows.iter().map(PositionRow::eval_cp)),
+        6 => interned_chunk(descr, rows.iter().map(PositionRow::eval_mate)),
         _ => Err(ParquetError::General(format!(
             "positions schema has no column {index}"
         ))),

@@ -1,0 +1,583 @@
+//! Column chunks whose values the dataset already holds as indices into
+//! small tables, encoded here page by page rather than by the Parquet
+//! crate's column writer. A position row's game id and variant are its
+//! game's, found by index, and its ply is a small number: the writer's
+//! dictionary encoder would hash every value to find what the index
+//! already says, which was most of the cost of a `positions` file. The
+//! chunks have what the column writer gives them (a dictionary page
+//! first, data pages of [`PAGE_ROWS`] rows compressed with Snappy, chunk
+//! statistics, a column index and an offset index), so readers see no
+//! difference but the order of dictionary entries.
+
+use bytes::Bytes;
+use parquet::basic::{BoundaryOrder, Compression, Encoding, PageType};
+use parquet::column::page::{CompressedPage, Page, PageWriter};
+use parquet::column::writer::ColumnCloseResult;
+use parquet::data_type::ByteArray;
+use parquet::errors::ParquetError;
+use parquet::file::metadata::{
+    ColumnChunkMetaData, ColumnIndexBuilder, OffsetIndexBuilder, PageEncodingStats,
+};
+use parquet::file::statistics::{Statistics, ValueStatistics};
+use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::ColumnDescPtr;
+
+use super::encode::Chunk;
+
+/// Rows per data page: the column writer's default bound, which gives a
+/// reader that looks up a key a page of 160 KB to read at most.
+const PAGE_ROWS: usize = 20_000;
+
+/// A value of a column as Parquet stores it.
+pub(super) trait PlainValue: Copy + PartialOrd {
+    /// Appends its PLAIN encoding.
+    fn put(self, out: &mut Vec<u8>);
+    /// Its bytes in statistics and the column index.
+    fn stat_bytes(self) -> Vec<u8>;
+    /// Chunk statistics of values from `min` to `max` with `nulls` nulls
+    /// (with the deprecated fields too where the order is `signed`).
+    fn statistics(min_max: Option<(Self, Self)>, nulls: u64, signed: bool) -> Statistics;
+}
+
+impl PlainValue for i64 {
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn stat_bytes(self) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+    fn statistics(min_max: Option<(i64, i64)>, nulls: u64, signed: bool) -> Statistics {
+        let (min, max) = min_max.unzip();
+        Statistics::Int64(
+            ValueStatistics::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed),
+        )
+    }
+}
+
+impl PlainValue for i32 {
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    fn stat_bytes(self) -> Vec<u8> {
+        self.to_le_bytes().to_vec()
+    }
+    fn statistics(min_max: Option<(i32, i32)>, nulls: u64, signed: bool) -> Statistics {
+        let (min, max) = min_max.unzip();
+        Statistics::Int32(
+            ValueStatistics::new(min, max, None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed),
+        )
+    }
+}
+
+impl PlainValue for &[u8] {
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(self.len() as u32).to_le_bytes());
+        out.extend_from_slice(self);
+    }
+    fn stat_bytes(self) -> Vec<u8> {
+        self.to_vec()
+    }
+    fn statistics(min_max: Option<(&[u8], &[u8])>, nulls: u64, signed: bool) -> Statistics {
+        let (min, max) = min_max.unzip();
+        let bytes = |v: Option<&[u8]>| v.map(|v| ByteArray::from(v.to_vec()));
+        Statistics::ByteArray(
+            ValueStatistics::new(bytes(min), bytes(max), None, Some(nulls), false)
+                .with_backwards_compatible_min_max(signed),
+        )
+    }
+}
+
+/// The smallest and largest of `values`.
+fn min_max<T: PlainValue>(values: impl Iterator<Item = T>) -> Option<(T, T)> {
+    values.fold(None, |acc, v| match acc {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((if v < lo { v } else { lo }, if v > hi { v } else { hi })),
+    })
+}
+
+/// A column chunk whose row `i` holds `table[index(i)]` (null where
+/// `index` gives `None`, only where the column is optional), written with
+/// a dictionary of the entries it uses, in the order they first come.
+pub(super) fn dictionary_chunk<T: PlainValue>(
+    descr: ColumnDescPtr,
+    table: &[T],
+    rows: usize,
+    index: impl Fn(usize) -> Option<usize>,
+) -> Result<Chunk, ParquetError> {
+    // Each table entry's place in the dictionary, once it has one.
+    let mut place = vec![u32::MAX; table.len()];
+    let mut dictionary = Vec::new();
+    let keys: Vec<Option<u32>> = (0..rows)
+        .map(|i| {
+            let entry = index(i)?;
+            if place[entry] == u32::MAX {
+                place[entry] = dictionary.len() as u32;
+                dictionary.push(table[entry]);
+            }
+            Some(place[entry])
+        })
+        .collect();
+    let bit_width = bits_for(dictionary.len().saturating_sub(1) as u64);
+    let mut chunk = ChunkWriter::new(descr);
+    let mut plain = Vec::new();
+    for &v in &dictionary {
+        v.put(&mut plain);
+    }
+    chunk.dictionary_page(&plain, dictionary.len())?;
+    let mut used = vec![false; dictionary.len()];
+    for start in (0..rows).step_by(PAGE_ROWS) {
+        let page = &keys[start..(start + PAGE_ROWS).min(rows)];
+        let mut buf = chunk.levels(page)?;
+        buf.push(bit_width);
+        let present: Vec<u32> = page.iter().flatten().copied().collect();
+        hybrid(&present, bit_width, &mut buf);
+        // The page's bounds among the entries it uses: a comparison an
+        // entry, not a row.
+        used.fill(false);
+        for &k in &present {
+            used[k as usize] = true;
+        }
+        let bounds = min_max(
+            dictionary
+                .iter()
+                .zip(&used)
+                .filter(|(_, u)| **u)
+                .map(|(&v, _)| v),
+        );
+        let nulls = page.len() - present.len();
+        chunk.data_page(&buf, page.len(), nulls, Encoding::RLE_DICTIONARY, bounds)?;
+    }
+    chunk.close(Encoding::RLE_DICTIONARY, rows)
+}
+
+/// A column chunk of `values` written PLAIN (`None` only where the column
+/// is optional).
+pub(super) fn plain_chunk<T: PlainValue>(
+    descr: ColumnDescPtr,
+    values: &[Option<T>],
+) -> Result<Chunk, ParquetError> {
+    let mut chunk = ChunkWriter::new(descr);
+    for start in (0..values.len()).step_by(PAGE_ROWS) {
+        let page = &values[start..(start + PAGE_ROWS).min(values.len())];
+        let mut buf = chunk.levels(page)?;
+        for v in page.iter().flatten() {
+            v.put(&mut buf);
+        }
+        let nulls = page.iter().filter(|v| v.is_none()).count();
+        let bounds = min_max(page.iter().flatten().copied());
+        chunk.data_page(&buf, page.len(), nulls, Encoding::PLAIN, bounds)?;
+    }
+    chunk.close(Encoding::PLAIN, values.len())
+}
+
+/// The bits an unsigned value up to `max` takes.
+fn bits_for(max: u64) -> u8 {
+    (64 - max.leading_zeros()) as u8
+}
+
+/// Appends `values` in the RLE / bit-packing hybrid of `bit_width` bits
+/// (without the length prefix levels carry): a run of eight or more equal
+/// values as one repeated value, the others bit-packed in groups of
+/// eight, the last group filled out with zeros.
+fn hybrid(values: &[u32], bit_width: u8, out: &mut Vec<u8>) {
+    let value_bytes = usize::from(bit_width).div_ceil(8);
+    // Whether a run of eight equal values starts at `at`.
+    let run_starts = |at: usize| {
+        values
+            .get(at..at + 8)
+            .is_some_and(|group| group.iter().all(|&v| v == group[0]))
+    };
+    let mut i = 0;
+    while i < values.len() {
+        if run_starts(i) {
+            let run = values[i..].iter().take_while(|&&v| v == values[i]).count();
+            put_varint(out, (run as u64) << 1);
+            out.extend_from_slice(&values[i].to_le_bytes()[..value_bytes]);
+            i += run;
+            continue;
+        }
+        // Groups of eight up to the next run, or the end.
+        let mut end = i + 8;
+        while end < values.len() && !run_starts(end) {
+            end += 8;
+        }
+        let end = end.min(values.len());
+        put_varint(out, (((end - i).div_ceil(8) as u64) << 1) | 1);
+        for group in values[i..end].chunks(8) {
+            bit_pack(group, bit_width, out);
+        }
+        i = end;
+    }
+}
+
+/// Appends eight values (fewer at the end, the rest zero) of `bit_width`
+/// bits each (at most 32), least significant bit first.
+fn bit_pack(group: &[u32], bit_width: u8, out: &mut Vec<u8>) {
+    let mut packed = [0u8; 32];
+    let (mut acc, mut bits, mut n) = (0u64, 0u32, 0);
+    for k in 0..8 {
+        acc |= u64::from(group.get(k).copied().unwrap_or(0)) << bits;
+        bits += u32::from(bit_width);
+        while bits >= 8 {
+            packed[n] = acc as u8;
+            n += 1;
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    out.extend_from_slice(&packed[..n]);
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// A column chunk being written into memory page by page, with what its
+/// footer entry and page indexes say of it.
+struct ChunkWriter<T> {
+    descr: ColumnDescPtr,
+    sink: TrackedWrite<Vec<u8>>,
+    offsets: OffsetIndexBuilder,
+    column_index: ColumnIndexBuilder,
+    encoding_stats: Vec<PageEncodingStats>,
+    dictionary_offset: Option<i64>,
+    data_offset: Option<i64>,
+    compressed: i64,
+    uncompressed: i64,
+    values: i64,
+    nulls: u64,
+    /// The chunk's smallest and largest value.
+    bounds: Option<(T, T)>,
+    /// The last page's that had values.
+    last: Option<(T, T)>,
+    /// Whether each page's bounds are at least those before.
+    ascending: bool,
+    /// Whether each page's bounds are at most those before.
+    descending: bool,
+}
+
+impl<T: PlainValue> ChunkWriter<T> {
+    fn new(descr: ColumnDescPtr) -> ChunkWriter<T> {
+        let column_index = ColumnIndexBuilder::new(descr.physical_type());
+        ChunkWriter {
+            descr,
+            sink: TrackedWrite::new(Vec::new()),
+            offsets: OffsetIndexBuilder::new(),
+            column_index,
+            encoding_stats: Vec::new(),
+            dictionary_offset: None,
+            data_offset: None,
+            compressed: 0,
+            uncompressed: 0,
+            values: 0,
+            nulls: 0,
+            bounds: None,
+            last: None,
+            ascending: true,
+            descending: true,
+        }
+    }
+
+    /// The definition levels of a page's values, as a version 1 data
+    /// page starts with them (its length first); nothing for a required
+    /// column, which must have every value.
+    fn levels<V>(&self, page: &[Option<V>]) -> Result<Vec<u8>, ParquetError> {
+        let mut buf = Vec::with_capacity(page.len() * 8 + 16);
+        if self.descr.max_def_level() == 0 {
+            if page.iter().any(Option::is_none) {
+                return Err(ParquetError::General(
+                    "a required column was given no value".into(),
+                ));
+            }
+            return Ok(buf);
+        }
+        buf.extend_from_slice(&[0; 4]);
+        let levels: Vec<u32> = page.iter().map(|v| u32::from(v.is_some())).collect();
+        hybrid(&levels, 1, &mut buf);
+        let length = (buf.len() - 4) as u32;
+        buf[..4].copy_from_slice(&length.to_le_bytes());
+        Ok(buf)
+    }
+
+    /// Compresses and writes one page; where it starts and its size with
+    /// its header.
+    fn write(
+        &mut self,
+        page: impl FnOnce(Bytes) -> Page,
+        raw: &[u8],
+    ) -> Result<(i64, i32), ParquetError> {
+        let compressed = snap::raw::Encoder::new()
+            .compress_vec(raw)
+            .map_err(|e| ParquetError::External(Box::new(e)))?;
+        let page = CompressedPage::new(page(Bytes::from(compressed)), raw.len());
+        let spec = SerializedPageWriter::new(&mut self.sink).write_page(page)?;
+        self.compressed += spec.compressed_size as i64;
+        self.uncompressed += spec.uncompressed_size as i64;
+        Ok((spec.offset as i64, spec.compressed_size as i32))
+    }
+
+    fn dictionary_page(&mut self, plain: &[u8], entries: usize) -> Result<(), ParquetError> {
+        let (offset, _) = self.write(
+            |buf| Page::DictionaryPage {
+                buf,
+                num_values: entries as u32,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            },
+            plain,
+        )?;
+        self.dictionary_offset = Some(offset);
+        self.encoding_stats.push(PageEncodingStats {
+            page_type: PageType::DICTIONARY_PAGE,
+            encoding: Encoding::PLAIN,
+            count: 1,
+        });
+        Ok(())
+    }
+
+    /// Writes a data page of `rows` rows, `nulls` of them null, whose
+    /// values lie within `bounds`.
+    fn data_page(
+        &mut self,
+        raw: &[u8],
+        rows: usize,
+        nulls: usize,
+        encoding: Encoding,
+        bounds: Option<(T, T)>,
+    ) -> Result<(), ParquetError> {
+        let (offset, size) = self.write(
+            |buf| Page::DataPage {
+                buf,
+                num_values: rows as u32,
+                encoding,
+                def_level_encoding: Encoding::RLE,
+                rep_level_encoding: Encoding::RLE,
+                statistics: None,
+            },
+            raw,
+        )?;
+        self.data_offset.get_or_insert(offset);
+        self.offsets.append_offset_and_size(offset, size);
+        self.offsets.append_row_count(rows as i64);
+        match self.encoding_stats.last_mut() {
+            Some(s) if s.page_type == PageType::DATA_PAGE => s.count += 1,
+            _ => self.encoding_stats.push(PageEncodingStats {
+                page_type: PageType::DATA_PAGE,
+                encoding,
+                count: 1,
+            }),
+        }
+        self.values += rows as i64;
+        self.nulls += nulls as u64;
+        let Some((lo, hi)) = bounds else {
+            self.column_index
+                .append(true, Vec::new(), Vec::new(), nulls as i64);
+            return Ok(());
+        };
+        self.column_index
+            .append(false, lo.stat_bytes(), hi.stat_bytes(), nulls as i64);
+        if let Some((last_lo, last_hi)) = self.last {
+            self.ascending &= last_lo <= lo && last_hi <= hi;
+            self.descending &= last_lo >= lo && last_hi >= hi;
+        }
+        self.last = Some((lo, hi));
+        self.bounds = min_max(
+            self.bounds
+                .into_iter()
+                .flat_map(|(a, b)| [a, b])
+                .chain([lo, hi]),
+        );
+        Ok(())
+    }
+
+    /// The chunk, its data pages encoded as `encoding` says.
+    fn close(mut self, encoding: Encoding, rows: usize) -> Result<Chunk, ParquetError> {
+        let signed = self.descr.sort_order().is_signed();
+        let mut encodings = vec![Encoding::PLAIN, Encoding::RLE];
+        if encoding != Encoding::PLAIN {
+            encodings.push(encoding);
+        }
+        let metadata = ColumnChunkMetaData::builder(self.descr.clone())
+            .set_compression(Compression::SNAPPY)
+            .set_encodings(encodings)
+            .set_page_encoding_stats(std::mem::take(&mut self.encoding_stats))
+            .set_total_compressed_size(self.compressed)
+            .set_total_uncompressed_size(self.uncompressed)
+            .set_num_values(self.values)
+            .set_data_page_offset(self.data_offset.unwrap_or(0))
+            .set_dictionary_page_offset(self.dictionary_offset)
+            .set_statistics(T::statistics(self.bounds, self.nulls, signed))
+            .build()?;
+        self.column_index
+            .set_boundary_order(match (self.ascending, self.descending) {
+                (true, _) => BoundaryOrder::ASCENDING,
+                (false, true) => BoundaryOrder::DESCENDING,
+                (false, false) => BoundaryOrder::UNORDERED,
+            });
+        let column_index = Some(self.column_index.build()?);
+        let bytes_written = self.sink.bytes_written() as u64;
+        let bytes = self.sink.into_inner()?;
+        Ok(Chunk::new(
+            bytes,
+            ColumnCloseResult {
+                bytes_written,
+                rows_written: rows as u64,
+                metadata,
+                bloom_filter: None,
+                column_index,
+                offset_index: Some(self.offsets.build()),
+            },
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dataset::encode::PartFile;
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::file::serialized_reader::ReadOptionsBuilder;
+    use parquet::record::Field;
+    use parquet::schema::parser::parse_message_type;
+    use parquet::schema::types::SchemaDescriptor;
+    use std::sync::Arc;
+
+    const SCHEMA: &str = "message t {
+        required int64 id;
+        optional int32 small;
+        optional int64 plain;
+        required binary name (STRING);
+    }";
+
+    /// Row `i` of group `group`: runs longer and shorter than eight, a
+    /// value alone, nulls in pages of their own and among values.
+    fn row(group: usize, i: usize) -> (i64, Option<i32>, Option<i64>, usize) {
+        let id = [-5i64, 7, i64::MAX, i64::MIN][(i / 9 + group) % 4];
+        let small = (i % 50_000 >= 20_000 || i.is_multiple_of(3)).then_some((i % 7) as i32 - 3);
+        let plain = (!i.is_multiple_of(5)).then_some((i as i64) * 1_000_003 - 40_000);
+        let name = usize::from(group == 1 && i.is_multiple_of(11));
+        (id, small, plain, name)
+    }
+
+    #[test]
+    fn chunks_read_back_as_written_with_their_statistics_and_indexes() {
+        let dir = std::env::temp_dir().join(format!("xpgn-pages-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = Arc::new(parse_message_type(SCHEMA).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(WriterProperties::builder().build());
+        let path = dir.join("t.parquet");
+        let mut file = PartFile::create(path.clone(), &schema, &props)
+            .map_err(|_| ())
+            .unwrap();
+        let names: [&[u8]; 2] = [b"chess", b"courier"];
+        let sizes = [45_001, 7];
+        for (group, &rows) in sizes.iter().enumerate() {
+            let rows: Vec<_> = (0..rows).map(|i| row(group, i)).collect();
+            let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
+            let smalls: Vec<i32> = (-3..4).collect();
+            let chunks = [
+                dictionary_chunk(columns.column(0), &ids, rows.len(), Some).unwrap(),
+                dictionary_chunk(columns.column(1), &smalls, rows.len(), |i| {
+                    rows[i].1.map(|v| (v + 3) as usize)
+                })
+                .unwrap(),
+                plain_chunk(
+                    columns.column(2),
+                    &rows.iter().map(|r| r.2).collect::<Vec<_>>(),
+                )
+                .unwrap(),
+                dictionary_chunk(columns.column(3), &names, rows.len(), |i| Some(rows[i].3))
+                    .unwrap(),
+            ];
+            for chunk in chunks {
+                file.push(chunk).map_err(|_| ()).unwrap();
+            }
+        }
+        file.finish().map_err(|_| ()).unwrap();
+        let options = ReadOptionsBuilder::new().with_page_index().build();
+        let reader =
+            SerializedFileReader::new_with_options(std::fs::File::open(&path).unwrap(), options)
+                .unwrap();
+        let mut read = reader.get_row_iter(None).unwrap();
+        for (group, &rows) in sizes.iter().enumerate() {
+            for i in 0..rows {
+                let (id, small, plain, name) = row(group, i);
+                let got: Vec<Field> = read
+                    .next()
+                    .unwrap()
+                    .unwrap()
+                    .get_column_iter()
+                    .map(|(_, f)| f.clone())
+                    .collect();
+                let expected = vec![
+                    Field::Long(id),
+                    small.map_or(Field::Null, Field::Int),
+                    plain.map_or(Field::Null, Field::Long),
+                    Field::Str(String::from_utf8(names[name].to_vec()).unwrap()),
+                ];
+                assert_eq!(got, expected, "group {group} row {i}");
+            }
+        }
+        assert!(read.next().is_none());
+        let metadata = reader.metadata();
+        let first = metadata.row_group(0);
+        let stats = first.column(2).statistics().unwrap();
+        assert_eq!(stats.null_count_opt(), Some(9_001));
+        match stats {
+            Statistics::Int64(s) => assert_eq!(
+                (s.min_opt(), s.max_opt()),
+                (
+                    Some(&(1_000_003 - 40_000)),
+                    Some(&(44_999 * 1_000_003 - 40_000))
+                )
+            ),
+            other => panic!("{other:?}"),
+        }
+        let pages = &metadata.offset_index().unwrap()[0][0];
+        assert_eq!(pages.page_locations().len(), 3);
+        assert_eq!(metadata.column_index().unwrap()[0].len(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_hybrid_encoding_packs_and_repeats() {
+        // A group of eight bit-packed, then a run of nine; a run that
+        // starts inside a group is packed with it.
+        let mut out = Vec::new();
+        hybrid(
+            &[1, 2, 3, 4, 5, 6, 7, 0, 5, 5, 5, 5, 5, 5, 5, 5, 5],
+            3,
+            &mut out,
+        );
+        assert_eq!(
+            out,
+            vec![0b11, 0b1101_0001, 0b0101_1000, 0b0001_1111, 9 << 1, 5]
+        );
+        let mut out = Vec::new();
+        hybrid(&[1, 5, 5, 5, 5, 5, 5, 5, 5], 3, &mut out);
+        assert_eq!(
+            out,
+            vec![
+                (2 << 1) | 1,
+                0b0110_1001,
+                0b1101_1011,
+                0b1011_0110,
+                0b101,
+                0,
+                0
+            ]
+        );
+        // A single dictionary entry takes no bits.
+        let mut out = Vec::new();
+        hybrid(&[0; 300], 0, &mut out);
+        assert_eq!(out, vec![0xd8, 0x04]);
+    }
+}
