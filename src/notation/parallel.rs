@@ -129,7 +129,12 @@ where
 /// ([`super::pgn::GameEnd::ends_at_result`]): the scan then cuts the game
 /// and `work` gets it. The results are those of [`map_games`] with `work`:
 /// the scan cuts a game that ends with its result where the layout does.
-/// On more jobs the workers split the input as [`map_games`] does.
+/// On more jobs the workers cut whole chunks by the games' layout (but
+/// for an input named `-`, standard input, which cannot be read again),
+/// since a game's cut is sure only once every game before it is vouched
+/// for: when a game of a chunk is refused, the results from that chunk
+/// on are dropped and the input is split again from the chunk's first
+/// game by the scan (read anew and skipped to it).
 ///
 /// # Errors
 /// As [`map_games`].
@@ -144,7 +149,7 @@ pub fn map_games_reading_once<T, E, W, G, C>(
 where
     T: Send,
     W: Fn(usize, &GameBytes<'_>) -> T + Sync,
-    G: Fn(usize, &GameBytes<'_>) -> Option<T>,
+    G: Fn(usize, &GameBytes<'_>) -> Option<T> + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
     let guessed: &WorkGuessed<'_, T> = &work_guessed;
@@ -194,7 +199,7 @@ pub fn map_game_chunks_reading_once<T, E, W, G, F, C>(
 where
     T: Send,
     W: Fn(usize, &GameBytes<'_>) -> T + Sync,
-    G: Fn(usize, &GameBytes<'_>) -> Option<T>,
+    G: Fn(usize, &GameBytes<'_>) -> Option<T> + Sync,
     F: Fn(&mut [T]) + Sync,
     C: FnMut(Event<T>) -> Result<(), E>,
 {
@@ -228,34 +233,82 @@ where
         };
         return splitting.run(inputs, open, &mut take);
     }
-    let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
-    let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
-    let splitting = Mutex::new(Splitting::new(inputs, open));
-    std::thread::scope(|scope| {
-        let (work, finish, splitting, window) = (&work, finish.as_ref(), &splitting, &window);
-        for _ in 0..jobs {
-            let done = done_tx.clone();
-            scope.spawn(move || worker(splitting, window, &done, work, finish));
+    let finish = finish.as_ref().map(|f| f as &Finish<'_, T>);
+    let mut restart = None;
+    loop {
+        let workers = Workers {
+            work: &work,
+            work_guessed,
+            finish,
+        };
+        match workers.run(inputs, open, jobs, restart, &mut take)? {
+            None => return Ok(()),
+            Some(again) => restart = Some(again),
         }
-        // Only the threads hold the senders now: when every thread has
-        // ended, `collect` sees the channel close.
-        drop(done_tx);
-        let result = collect(done_rx, window, &mut take);
-        // Wakes a worker waiting for room, so the scope can end after an
-        // early stop.
-        window.close();
-        result
-    })
+    }
+}
+
+/// What the worker threads run on each chunk.
+struct Workers<'w, T> {
+    work: &'w Work<'w, T>,
+    work_guessed: Option<&'w WorkGuessed<'w, T>>,
+    finish: Option<&'w Finish<'w, T>>,
+}
+
+impl<T: Send> Workers<'_, T> {
+    /// Splits the inputs (from `restart` on, if given) on `jobs` threads
+    /// and hands the results on in input order; the place to split again
+    /// from if a chunk's guesses were refused.
+    fn run<E>(
+        &self,
+        inputs: &[String],
+        open: &Open<'_>,
+        jobs: usize,
+        restart: Option<Restart>,
+        take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
+    ) -> Result<Option<Restart>, E> {
+        let window = Window::new(jobs as u64 * WINDOW_PER_JOB);
+        let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
+        let guess = self.work_guessed.is_some();
+        let splitting = Mutex::new(Splitting::new(inputs, open, guess, restart));
+        std::thread::scope(|scope| {
+            let (splitting, window) = (&splitting, &window);
+            for _ in 0..jobs {
+                let done = done_tx.clone();
+                scope.spawn(move || worker(splitting, window, &done, self));
+            }
+            // Only the threads hold the senders now: when every thread has
+            // ended, `collect` sees the channel close.
+            drop(done_tx);
+            let result = collect(done_rx, window, take);
+            // Wakes a worker waiting for room, so the scope can end after an
+            // early stop.
+            window.close();
+            result
+        })
+    }
+}
+
+/// Where a split starts again: in input `input`, at the first game of a
+/// chunk whose guesses a reading refused (every game before it vouched
+/// for, so the scan would cut there too).
+#[derive(Clone, Copy, Debug)]
+struct Restart {
+    input: usize,
+    offset: u64,
+    start: super::span::Location,
+    /// Games of the input before it.
+    before: usize,
 }
 
 /// What [`map_game_chunks`] runs on a chunk's results.
-type Finish<'a, T> = dyn Fn(&mut [T]) + 'a;
+type Finish<'a, T> = dyn Fn(&mut [T]) + Sync + 'a;
 
 /// What runs on a game: the caller's work.
-type Work<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> T + 'a;
+type Work<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> T + Sync + 'a;
 
 /// What runs on a game cut by its layout ([`map_games_reading_once`]).
-type WorkGuessed<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> Option<T> + 'a;
+type WorkGuessed<'a, T> = dyn Fn(usize, &GameBytes<'_>) -> Option<T> + Sync + 'a;
 
 /// The games of the inputs worked on in the calling thread, each
 /// borrowed from the splitter's buffer; with `finish`, the results held
@@ -397,6 +450,8 @@ struct Chunk {
     seq: u64,
     input: usize,
     texts: Vec<GameText>,
+    /// Which games were cut by their layout.
+    guessed: Vec<bool>,
 }
 
 /// What the splitting gives, in order.
@@ -409,6 +464,8 @@ enum Piece<T> {
 /// What comes back to the calling thread, numbered as the chunks.
 enum Done<T> {
     Games(u64, Vec<Event<T>>),
+    /// A game of the chunk cut by its layout was refused by its reading.
+    Refused(u64, Restart),
     /// Everything is split: the number is one past the last piece.
     End(u64),
 }
@@ -416,7 +473,7 @@ enum Done<T> {
 impl<T> Done<T> {
     fn seq(&self) -> u64 {
         match self {
-            Done::Games(seq, _) | Done::End(seq) => *seq,
+            Done::Games(seq, _) | Done::Refused(seq, _) | Done::End(seq) => *seq,
         }
     }
 }
@@ -474,10 +531,14 @@ impl Window {
 struct Splitting<'a> {
     inputs: &'a [String],
     open: &'a Open<'a>,
+    /// Whether games may be cut by their layout.
+    guess: bool,
+    /// Where to start again, once the input it names is opened.
+    restart: Option<Restart>,
     /// The next input to open.
     next_input: usize,
     /// The input being split.
-    current: Option<(usize, GameSplitter<Box<dyn BufRead + Send>>)>,
+    current: Option<Current>,
     /// An input's failure, told after the games read before it.
     failed: Option<(usize, std::io::Error)>,
     /// The number of the next piece.
@@ -486,12 +547,30 @@ struct Splitting<'a> {
     ended: bool,
 }
 
+/// The input being split.
+struct Current {
+    input: usize,
+    splitter: GameSplitter<Box<dyn BufRead + Send>>,
+    /// Whether its games are cut by their layout where they can be: not
+    /// for standard input (`-`), which cannot be read again, nor for the
+    /// rest of an input split again.
+    guess: bool,
+    guesses: Guesses,
+}
+
 impl<'a> Splitting<'a> {
-    fn new(inputs: &'a [String], open: &'a Open<'a>) -> Splitting<'a> {
+    fn new(
+        inputs: &'a [String],
+        open: &'a Open<'a>,
+        guess: bool,
+        restart: Option<Restart>,
+    ) -> Splitting<'a> {
         Splitting {
             inputs,
             open,
-            next_input: 0,
+            guess,
+            next_input: restart.map_or(0, |r| r.input),
+            restart,
             current: None,
             failed: None,
             seq: 0,
@@ -506,29 +585,67 @@ impl<'a> Splitting<'a> {
         Some(piece)
     }
 
+    /// Opens input `input`, at the place to start again if it is there.
+    fn open_input<T>(&mut self, input: usize, name: &str) -> Result<Current, Piece<T>> {
+        let seq = self.seq;
+        let restart = self.restart.take_if(|r| r.input == input);
+        let reader = match (self.open)(name) {
+            Ok(reader) => reader,
+            // Opened before, when its first games were read.
+            Err(error) if restart.is_some() => {
+                return Err(Piece::Event(seq, Event::Failed { input, error }));
+            }
+            Err(error) => return Err(Piece::Event(seq, Event::Unopened { input, error })),
+        };
+        let mut splitter = GameSplitter::new(reader);
+        if let Some(r) = restart
+            && let Err(error) = splitter.skip_to(r.offset, r.start, r.before)
+        {
+            return Err(Piece::Event(seq, Event::Failed { input, error }));
+        }
+        Ok(Current {
+            input,
+            splitter,
+            guess: self.guess && restart.is_none() && name != "-",
+            guesses: Guesses::default(),
+        })
+    }
+
     fn split<T>(&mut self) -> Option<Piece<T>> {
         let seq = self.seq;
         loop {
             if let Some((input, error)) = self.failed.take() {
                 return Some(Piece::Event(seq, Event::Failed { input, error }));
             }
-            let Some((input, splitter)) = self.current.as_mut() else {
+            let Some(current) = self.current.as_mut() else {
                 let input = self.next_input;
                 let name = self.inputs.get(input)?;
                 self.next_input += 1;
-                match (self.open)(name) {
-                    Ok(reader) => self.current = Some((input, GameSplitter::new(reader))),
-                    Err(error) => return Some(Piece::Event(seq, Event::Unopened { input, error })),
+                match self.open_input(input, name) {
+                    Ok(current) => self.current = Some(current),
+                    Err(piece) => return Some(piece),
                 }
                 continue;
             };
-            let input = *input;
-            let (mut texts, mut bytes, mut ended) = (Vec::new(), 0, false);
+            let input = current.input;
+            let (mut texts, mut guessed, mut bytes, mut ended) = (Vec::new(), Vec::new(), 0, false);
             while !chunk_is_whole(texts.len(), bytes) {
-                match splitter.next() {
+                if current.guess && current.guesses.worth_making() {
+                    let text = current.splitter.guess_next_game().map(|g| g.to_game_text());
+                    current.guesses.count(text.is_some());
+                    if let Some(text) = text {
+                        current.splitter.take_guessed();
+                        bytes += text.raw.len();
+                        texts.push(text);
+                        guessed.push(true);
+                        continue;
+                    }
+                }
+                match current.splitter.next() {
                     Some(Ok(text)) => {
                         bytes += text.raw.len();
                         texts.push(text);
+                        guessed.push(false);
                     }
                     Some(Err(error)) => {
                         self.failed = Some((input, error));
@@ -545,24 +662,25 @@ impl<'a> Splitting<'a> {
                 self.current = None;
             }
             if !texts.is_empty() {
-                return Some(Piece::Games(Chunk { seq, input, texts }));
+                return Some(Piece::Games(Chunk {
+                    seq,
+                    input,
+                    texts,
+                    guessed,
+                }));
             }
         }
     }
 }
 
 /// A worker thread: splits the next chunk when the window has room for
-/// it, runs `work` on its games, and again, until everything is split.
-fn worker<T, W, F>(
+/// it, runs the work on its games, and again, until everything is split.
+fn worker<T>(
     splitting: &Mutex<Splitting<'_>>,
     window: &Window,
     done: &SyncSender<Done<T>>,
-    work: &W,
-    finish: Option<&F>,
-) where
-    W: Fn(usize, &GameBytes<'_>) -> T,
-    F: Fn(&mut [T]),
-{
+    workers: &Workers<'_, T>,
+) {
     loop {
         // The lock is held while splitting one piece (and waiting for room
         // for it: the workers it keeps waiting have nothing to hand in).
@@ -588,54 +706,85 @@ fn worker<T, W, F>(
                 }
             }
         };
-        let input = chunk.input;
-        let mut values: Vec<T> = chunk
-            .texts
-            .into_iter()
-            .map(|text| work(input, &text.as_game_bytes()))
-            .collect();
-        if let Some(finish) = finish {
-            finish(&mut values);
-        }
-        let values = values
-            .into_iter()
-            .map(|value| Event::Game { input, value })
-            .collect();
-        if done.send(Done::Games(chunk.seq, values)).is_err() {
+        let done_with = match work_on(&chunk, workers) {
+            Some(values) => {
+                let input = chunk.input;
+                let events = values
+                    .into_iter()
+                    .map(|value| Event::Game { input, value })
+                    .collect();
+                Done::Games(chunk.seq, events)
+            }
+            None => {
+                // Every game before the chunk's first was vouched for, or
+                // this chunk's results would never be taken.
+                let first = &chunk.texts[0];
+                let restart = Restart {
+                    input: chunk.input,
+                    offset: first.offset,
+                    start: first.start,
+                    before: first.number - 1,
+                };
+                Done::Refused(chunk.seq, restart)
+            }
+        };
+        if done.send(done_with).is_err() {
             return;
         }
     }
 }
 
-/// Takes the workers' chunks in input order.
+/// The results of a chunk's games, finished; `None` if the reading of a
+/// game cut by its layout refused the cut.
+fn work_on<T>(chunk: &Chunk, workers: &Workers<'_, T>) -> Option<Vec<T>> {
+    let input = chunk.input;
+    let mut values = Vec::with_capacity(chunk.texts.len());
+    for (text, &guessed) in chunk.texts.iter().zip(&chunk.guessed) {
+        let game = text.as_game_bytes();
+        values.push(match workers.work_guessed {
+            Some(work_guessed) if guessed => work_guessed(input, &game)?,
+            _ => (workers.work)(input, &game),
+        });
+    }
+    if let Some(finish) = workers.finish {
+        finish(&mut values);
+    }
+    Some(values)
+}
+
+/// Takes the workers' chunks in input order; where to split again from
+/// if a chunk's guesses were refused (the chunks after it are dropped).
 fn collect<T, E>(
     done: Receiver<Done<T>>,
     window: &Window,
     take: &mut dyn FnMut(Event<T>) -> Result<(), E>,
-) -> Result<(), E> {
-    let mut waiting: BTreeMap<u64, Vec<Event<T>>> = BTreeMap::new();
+) -> Result<Option<Restart>, E> {
+    let mut waiting: BTreeMap<u64, Done<T>> = BTreeMap::new();
     let (mut next, mut end) = (0u64, None);
     loop {
-        while let Some(events) = waiting.remove(&next) {
-            for event in events {
-                take(event)?;
+        while let Some(item) = waiting.remove(&next) {
+            match item {
+                Done::Games(_, events) => {
+                    for event in events {
+                        take(event)?;
+                    }
+                }
+                Done::Refused(_, restart) => return Ok(Some(restart)),
+                Done::End(_) => {}
             }
             next += 1;
             window.advance(next);
         }
         if end.is_some_and(|end| next >= end) {
-            return Ok(());
+            return Ok(None);
         }
         match done.recv() {
             Ok(Done::End(n)) => end = Some(n),
             Ok(item) => {
-                let seq = item.seq();
-                if let Done::Games(_, events) = item {
-                    waiting.insert(seq, events);
-                }
+                waiting.insert(item.seq(), item);
             }
             // Every thread ended without saying the end: nothing more comes.
-            Err(_) => return Ok(()),
+            Err(_) => return Ok(None),
         }
     }
 }
@@ -657,6 +806,22 @@ mod tests {
             let games = std::io::Cursor::new(games(n).into_bytes());
             let broken = std::io::BufReader::new(Failing);
             return Ok(Box::new(std::io::Read::chain(games, broken)));
+        }
+        if let Some(spec) = name.strip_prefix("odd:") {
+            // Games, one of which (the `k`th, from 1) has a comment after
+            // its result, which starts the next game: its guess is refused.
+            let (n, k) = spec
+                .split_once(':')
+                .ok_or_else(|| std::io::Error::other(spec))?;
+            let n: usize = n.parse().map_err(std::io::Error::other)?;
+            let k: usize = k.parse().map_err(std::io::Error::other)?;
+            let games: String = (1..=n)
+                .map(|i| {
+                    let after = if i == k { " {c}" } else { "" };
+                    format!("[Event \"{i}\"]\n1. e4 *{after}\n\n")
+                })
+                .collect();
+            return Ok(Box::new(std::io::Cursor::new(games.into_bytes())));
         }
         if let Some(n) = name.strip_prefix("commented:") {
             // Games with a comment after each result: it starts the next
@@ -753,7 +918,8 @@ mod tests {
         struct Nothing;
         impl crate::notation::visitor::Visitor<'_> for Nothing {}
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
-        let (guessed, tried) = (std::cell::Cell::new(0), std::cell::Cell::new(0));
+        use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+        let (guessed, tried) = (AtomicUsize::new(0), AtomicUsize::new(0));
         let mut seen = Vec::new();
         map_games_reading_once::<_, (), _, _, _>(
             &inputs,
@@ -762,8 +928,8 @@ mod tests {
             shown,
             |input, text| {
                 let end = super::super::pgn::read_to_end(&text.text, text.start, &mut Nothing);
-                guessed.set(guessed.get() + usize::from(end.ends_at_result));
-                tried.set(tried.get() + 1);
+                guessed.fetch_add(usize::from(end.ends_at_result), Relaxed);
+                tried.fetch_add(1, Relaxed);
                 end.ends_at_result.then(|| shown(input, text))
             },
             |event| {
@@ -772,7 +938,7 @@ mod tests {
             },
         )
         .unwrap();
-        (seen, guessed.get(), tried.get())
+        (seen, guessed.into_inner(), tried.into_inner())
     }
 
     #[test]
@@ -785,7 +951,40 @@ mod tests {
         // input of one game has none).
         assert_eq!(guessed, 299 + 199 + 1);
         for jobs in [2, 3] {
-            assert_eq!(run_reading_once(&inputs, jobs), (once.clone(), 0, 0));
+            let (events, guessed, tried) = run_reading_once(&inputs, jobs);
+            assert_eq!(events, once, "{jobs} workers");
+            // The workers guess as far as the splitting does, which is
+            // not the same: a guess is refused only by its reading.
+            assert!(
+                guessed > 400 && guessed == tried,
+                "{jobs} workers: {guessed} of {tried}"
+            );
+        }
+    }
+
+    #[test]
+    fn workers_split_again_by_the_scan_from_a_chunk_whose_guess_is_refused() {
+        let inputs = [
+            "games:300",
+            "odd:700:1",
+            "odd:700:300",
+            "odd:700:700",
+            "-",
+            "commented:300",
+            "odd:600:599",
+            "games:20",
+        ];
+        let scanned = run(&inputs, 1);
+        assert_eq!(run_reading_once(&inputs, 1).0, scanned);
+        for jobs in [2, 3, 8] {
+            let (events, guessed, tried) = run_reading_once(&inputs, jobs);
+            assert_eq!(events, scanned, "{jobs} workers");
+            // The input whose refused game is its last is guessed to its
+            // end; the refusal comes from the reading.
+            assert!(
+                tried > guessed && guessed > 1000,
+                "{jobs} workers: {guessed} of {tried}"
+            );
         }
     }
 
@@ -855,6 +1054,57 @@ mod tests {
         assert_eq!(one[games + read + 2], "3:1 Some((3, 1)) of 3");
         for jobs in [2, 3] {
             assert_eq!(chunked(jobs), one, "{jobs} workers");
+        }
+    }
+
+    #[test]
+    fn chunks_read_once_are_the_chunks_the_scan_cuts() {
+        struct Nothing;
+        impl crate::notation::visitor::Visitor<'_> for Nothing {}
+        let inputs: Vec<String> = ["odd:700:400", "games:600", "odd:300:1", "commented:40"]
+            .map(String::from)
+            .to_vec();
+        // Each result names its game and the first game and size of its
+        // chunk, as `finish` saw them.
+        let chunked = |jobs: usize, once: bool| {
+            let mut seen = Vec::new();
+            let work = |input: usize, text: &GameBytes<'_>| (input, text.number, String::new());
+            let finish = |chunk: &mut [(usize, usize, String)]| {
+                let (first, len) = (chunk.first().map(|&(i, n, _)| (i, n)), chunk.len());
+                for result in chunk.iter_mut() {
+                    result.2 = format!("{first:?} of {len}");
+                }
+            };
+            let take = |event: Event<(usize, usize, String)>| {
+                if let Event::Game { value, .. } = event {
+                    seen.push(format!("{}:{} {}", value.0, value.1, value.2));
+                }
+                Ok::<(), ()>(())
+            };
+            if once {
+                let guessed = |input: usize, text: &GameBytes<'_>| {
+                    let end = super::super::pgn::read_to_end(&text.text, text.start, &mut Nothing);
+                    end.ends_at_result.then(|| work(input, text))
+                };
+                map_game_chunks_reading_once(
+                    &inputs,
+                    &open_named,
+                    jobs,
+                    work,
+                    guessed,
+                    finish,
+                    take,
+                )
+                .unwrap();
+            } else {
+                map_game_chunks(&inputs, &open_named, jobs, work, finish, take).unwrap();
+            }
+            seen
+        };
+        let scanned = chunked(1, false);
+        assert_eq!(scanned.len(), 700 + 600 + 300 + 40);
+        for jobs in [1, 2, 3] {
+            assert_eq!(chunked(jobs, true), scanned, "{jobs} workers");
         }
     }
 

@@ -1353,6 +1353,37 @@ impl<R: BufRead> GameSplitter<R> {
         })
     }
 
+    /// Goes on from a game a splitter of the same input cut before: at
+    /// byte `offset` of the input, standing at `start`, after `before`
+    /// games. The bytes before it are read and dropped (a split made again
+    /// from there reads the input anew).
+    ///
+    /// # Errors
+    /// A read fails, or the input ends before `offset` (it changed).
+    pub(crate) fn skip_to(
+        &mut self,
+        offset: u64,
+        start: Location,
+        before: usize,
+    ) -> std::io::Result<()> {
+        while self.base + (self.buf.len() as u64) < offset {
+            self.head = self.buf.len();
+            if !self.fill()? {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "the input ends before byte {offset}, where a game started when it was read before"
+                    ),
+                ));
+            }
+        }
+        self.head = (offset - self.base) as usize;
+        self.head_at = start;
+        self.number = before;
+        self.guessed = None;
+        Ok(())
+    }
+
     /// Takes the game [`GameSplitter::guess_next_game`] gave: the next
     /// game starts after it.
     pub fn take_guessed(&mut self) {
