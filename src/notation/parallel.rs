@@ -130,7 +130,7 @@ where
 /// and `work` gets it. The results are those of [`map_games`] with `work`:
 /// the scan cuts a game that ends with its result where the layout does.
 /// On more jobs the workers cut whole chunks by the games' layout (but
-/// for an input named `-`, standard input, which cannot be read again),
+/// for standard input, a pipe or a device, which cannot be read again),
 /// since a game's cut is sure only once every game before it is vouched
 /// for: when a game of a chunk is refused, the results from that chunk
 /// on are dropped and the input is split again from the chunk's first
@@ -552,8 +552,8 @@ struct Current {
     input: usize,
     splitter: GameSplitter<Box<dyn BufRead + Send>>,
     /// Whether its games are cut by their layout where they can be: not
-    /// for standard input (`-`), which cannot be read again, nor for the
-    /// rest of an input split again.
+    /// for an input that cannot be read again ([`can_read_again`]), nor
+    /// for the rest of an input split again.
     guess: bool,
     guesses: Guesses,
 }
@@ -606,7 +606,7 @@ impl<'a> Splitting<'a> {
         Ok(Current {
             input,
             splitter,
-            guess: self.guess && restart.is_none() && name != "-",
+            guess: self.guess && restart.is_none() && can_read_again(name),
             guesses: Guesses::default(),
         })
     }
@@ -671,6 +671,15 @@ impl<'a> Splitting<'a> {
             }
         }
     }
+}
+
+/// Whether input `name` gives the same bytes when opened again: not
+/// standard input (`-`), nor a pipe, a device or a socket (a file
+/// descriptor of a shell's process substitution, say), which would go on
+/// where the first reading stopped. A name that is no path is the
+/// opener's to read again.
+fn can_read_again(name: &str) -> bool {
+    name != "-" && std::fs::metadata(name).map_or(true, |m| m.is_file())
 }
 
 /// A worker thread: splits the next chunk when the window has room for
@@ -1055,6 +1064,18 @@ mod tests {
         for jobs in [2, 3] {
             assert_eq!(chunked(jobs), one, "{jobs} workers");
         }
+    }
+
+    #[test]
+    fn only_inputs_that_give_the_same_bytes_again_are_guessed_on_workers() {
+        assert!(!can_read_again("-"));
+        let file = std::env::temp_dir().join(format!("xpgn-again-{}.pgn", std::process::id()));
+        std::fs::write(&file, games(2)).unwrap();
+        assert!(can_read_again(&file.to_string_lossy()));
+        std::fs::remove_file(&file).unwrap();
+        assert!(can_read_again("games:3"));
+        #[cfg(unix)]
+        assert!(!can_read_again("/dev/null"));
     }
 
     #[test]
