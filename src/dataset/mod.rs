@@ -182,22 +182,47 @@ pub struct WrittenSummary {
     pub positions_bytes: u64,
 }
 
-/// A row of `positions`, in 32 bytes: a part holds a million of them,
+/// A row of `positions`, in 16 bytes: a part holds a million of them,
 /// sorted, and memory first touched costs as much as the sort. The
-/// game's id and variant are its game's ([`PartGame`]), found by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// game's id and variant, and what the comments of its moves say, are
+/// its game's ([`PartTables`]), found by index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct PositionRow {
     key: i64,
-    /// The `[%clk]` of the move that led here, in milliseconds (when
-    /// [`PositionRow::CLOCK`] is set).
-    clock_ms: i64,
     /// The index of its game among the part's games.
     game: u32,
     ply: u32,
-    /// Its `[%eval]`: centipawns or a mate in moves, as `notes` says.
+}
+
+/// What the comments of a move say of the clock and the evaluation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct MoveNote {
+    /// The `[%clk]`, in milliseconds (when [`MoveNote::CLOCK`] is set).
+    clock_ms: i64,
+    /// The `[%eval]`: centipawns or a mate in moves, as `kinds` says.
     eval: i32,
     /// Which of the clock and the evaluation the comments gave.
-    notes: u8,
+    kinds: u8,
+}
+
+impl MoveNote {
+    const CLOCK: u8 = 1;
+    const EVAL_CP: u8 = 2;
+    const EVAL_MATE: u8 = 4;
+
+    fn of(note: &Annotations) -> MoveNote {
+        let clock_ms = note.clock_ms;
+        let (eval, eval_kind) = match note.eval.map(|e| e.score) {
+            Some(Score::Centipawns(cp)) => (cp, MoveNote::EVAL_CP),
+            Some(Score::Mate(m)) => (m, MoveNote::EVAL_MATE),
+            None => (0, 0),
+        };
+        MoveNote {
+            clock_ms: clock_ms.map_or(0, |ms| i64::try_from(ms).unwrap_or(i64::MAX)),
+            eval,
+            kinds: eval_kind | (MoveNote::CLOCK * u8::from(clock_ms.is_some())),
+        }
+    }
 }
 
 /// A position's game id, ply, variant, clock, evaluation in centipawns
@@ -210,36 +235,56 @@ struct PartGame {
     id: i64,
     /// An index into the writer's variant names.
     variant: u32,
+    /// Where the notes of its moves start in [`PartTables::notes`] (ply 1
+    /// first), and how many there are.
+    notes: u32,
+    noted: u32,
+}
+
+/// The games of a part, and the notes of their moves.
+#[derive(Default)]
+struct PartTables {
+    games: Vec<PartGame>,
+    notes: Vec<MoveNote>,
 }
 
 impl PositionRow {
-    const CLOCK: u8 = 1;
-    const EVAL_CP: u8 = 2;
-    const EVAL_MATE: u8 = 4;
-
-    fn clock_ms(&self) -> Option<i64> {
-        (self.notes & Self::CLOCK != 0).then_some(self.clock_ms)
+    /// The notes of the move that led here.
+    fn note(&self, part: &PartTables) -> Option<MoveNote> {
+        let game = part.games[self.game as usize];
+        let i = (self.ply as usize).checked_sub(1)?;
+        (i < game.noted as usize).then(|| part.notes[game.notes as usize + i])
     }
 
-    fn eval_cp(&self) -> Option<i32> {
-        (self.notes & Self::EVAL_CP != 0).then_some(self.eval)
+    fn clock_ms(&self, part: &PartTables) -> Option<i64> {
+        self.note(part)
+            .filter(|n| n.kinds & MoveNote::CLOCK != 0)
+            .map(|n| n.clock_ms)
     }
 
-    fn eval_mate(&self) -> Option<i32> {
-        (self.notes & Self::EVAL_MATE != 0).then_some(self.eval)
+    fn eval_cp(&self, part: &PartTables) -> Option<i32> {
+        self.note(part)
+            .filter(|n| n.kinds & MoveNote::EVAL_CP != 0)
+            .map(|n| n.eval)
+    }
+
+    fn eval_mate(&self, part: &PartTables) -> Option<i32> {
+        self.note(part)
+            .filter(|n| n.kinds & MoveNote::EVAL_MATE != 0)
+            .map(|n| n.eval)
     }
 
     /// The columns after the key in the order the rows of one key are
     /// sorted.
-    fn order_after_key(&self, games: &[PartGame]) -> ColumnsAfterKey {
-        let game = games[self.game as usize];
+    fn order_after_key(&self, part: &PartTables) -> ColumnsAfterKey {
+        let game = part.games[self.game as usize];
         (
             game.id,
             self.ply,
             game.variant,
-            self.clock_ms(),
-            self.eval_cp(),
-            self.eval_mate(),
+            self.clock_ms(part),
+            self.eval_cp(part),
+            self.eval_mate(part),
         )
     }
 }
@@ -345,8 +390,9 @@ pub struct DatasetWriter {
     threads: usize,
     games: Vec<GameRecord>,
     positions: Vec<PositionRow>,
-    /// The id and variant of each game of `games`, for its positions.
-    part_games: Vec<PartGame>,
+    /// The id and variant of each game of `games` and the notes of its
+    /// moves, for its positions.
+    part: PartTables,
     variants: Vec<String>,
     summary: WrittenSummary,
 }
@@ -415,7 +461,7 @@ impl DatasetWriter {
             threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
             positions: Vec::new(),
-            part_games: Vec::new(),
+            part: PartTables::default(),
             variants: Vec::new(),
             summary: WrittenSummary::default(),
         })
@@ -458,31 +504,23 @@ impl DatasetWriter {
             }
         } as u32;
         let game =
-            u32::try_from(self.part_games.len()).expect("a part holds fewer games than rows");
-        self.part_games.push(PartGame {
+            u32::try_from(self.part.games.len()).expect("a part holds fewer games than rows");
+        let within = |n: usize| u32::try_from(n).expect("a part holds fewer notes than rows");
+        self.part.games.push(PartGame {
             id: record.game_id(),
             variant,
+            notes: within(self.part.notes.len()),
+            noted: within(notes.len()),
         });
+        self.part.notes.extend(notes.iter().map(MoveNote::of));
         // The keys go into the rows; the record keeps what the games file
         // needs.
         let keys = std::mem::take(&mut record.keys);
         self.positions
-            .extend(keys.iter().enumerate().map(|(ply, &key)| {
-                let note = ply.checked_sub(1).and_then(|i| notes.get(i));
-                let clock_ms = note.and_then(|n| n.clock_ms);
-                let (eval, eval_kind) = match note.and_then(|n| n.eval).map(|e| e.score) {
-                    Some(Score::Centipawns(cp)) => (cp, PositionRow::EVAL_CP),
-                    Some(Score::Mate(m)) => (m, PositionRow::EVAL_MATE),
-                    None => (0, 0),
-                };
-                PositionRow {
-                    key: key_column(key),
-                    clock_ms: clock_ms.map_or(0, |ms| i64::try_from(ms).unwrap_or(i64::MAX)),
-                    game,
-                    ply: ply as u32,
-                    eval,
-                    notes: eval_kind | (PositionRow::CLOCK * u8::from(clock_ms.is_some())),
-                }
+            .extend(keys.iter().enumerate().map(|(ply, &key)| PositionRow {
+                key: key_column(key),
+                game,
+                ply: ply as u32,
             }));
         self.games.push(record);
         Ok(())
@@ -513,12 +551,12 @@ impl DatasetWriter {
         let games = RwLock::new(std::mem::take(&mut self.games));
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
-        let part_games = std::mem::take(&mut self.part_games);
+        let part_tables = std::mem::take(&mut self.part);
         let sorted = OnceLock::new();
         let sorted = || {
             sorted.get_or_init(|| {
                 let rows = unsorted.lock().map(|mut p| std::mem::take(&mut *p));
-                sort_positions(rows.unwrap_or_default(), &part_games)
+                sort_positions(rows.unwrap_or_default(), &part_tables)
             })
         };
         let games_path = self.dir.join(format!("games-{part:05}.parquet"));
@@ -542,7 +580,7 @@ impl DatasetWriter {
                 let (group, column) = (i / position_columns, i % position_columns);
                 let rows = group_rows(sorted(), group, POSITION_GROUP_ROWS);
                 let descr = self.positions_descr.column(column);
-                position_chunk(descr, column, rows, &part_games, &self.variants)
+                position_chunk(descr, column, rows, &part_tables, &self.variants)
                     .map_err(|e| parquet_error(&positions_path, e))
             }
         };
@@ -627,75 +665,44 @@ fn group_rows<T>(rows: &[T], group: usize, size: usize) -> &[T] {
     &rows[start..(start + size).min(rows.len())]
 }
 
-/// `rows` in the order of the `positions` columns, key first: sorted by
-/// key through (key, index) pairs ([`key_order`]), the rows moved into
-/// that order in place, then each run of one key sorted by the other
-/// columns.
-/// (Moving the rows themselves into buckets of their keys' top bits, in
-/// place, with no pairs, was slower by a fifth: a swap is a cache miss.)
-fn sort_positions(mut rows: Vec<PositionRow>, games: &[PartGame]) -> Vec<PositionRow> {
-    let mut order = key_order(&rows);
-    // Row `i` of the result is row `order[i]`: follow each cycle of the
-    // permutation, marking the places filled.
-    for start in 0..rows.len() {
-        if order[start] as usize == start {
-            continue;
-        }
-        let first = rows[start];
-        let mut place = start;
-        loop {
-            let from = order[place] as usize;
-            order[place] = place as u32;
-            if from == start {
-                rows[place] = first;
-                break;
-            }
-            rows[place] = rows[from];
-            place = from;
-        }
-    }
-    for run in rows.chunk_by_mut(|a, b| a.key == b.key) {
-        if run.len() > 1 {
-            run.sort_unstable_by_key(|r| r.order_after_key(games));
-        }
-    }
-    rows
-}
-
-/// The indices of `rows` in the order of their keys: the (key, index)
-/// pairs dealt into buckets by their keys' top bits, then each bucket
-/// sorted where it lies. One pass over memory, against the six of a
-/// radix sort by 11-bit digits (each scattering into 2,048 places),
-/// whose misses cost more than the comparisons saved.
-fn key_order(rows: &[PositionRow]) -> Vec<u32> {
+/// `rows` in the order of the `positions` columns, key first: dealt once
+/// into a second array by their keys' top bits, then each bucket sorted
+/// where it lies (by key, and the rows of one key by the other columns).
+/// One pass over memory, against the six of a radix sort by 11-bit
+/// digits (each scattering into 2,048 places), whose misses cost more
+/// than the comparisons saved; and no row moved along a permutation's
+/// cycles, each step of which waits on a miss.
+fn sort_positions(rows: Vec<PositionRow>, part: &PartTables) -> Vec<PositionRow> {
     /// Few enough buckets that the places written to stay in the
     /// processor's caches and address tables.
     const TOP_BITS: u32 = 10;
     // The key's sign bit flipped: unsigned order is the signed order.
-    let flipped = |r: &PositionRow| (r.key as u64) ^ (1 << 63);
-    let bucket = |key: u64| (key >> (64 - TOP_BITS)) as usize;
+    let bucket = |r: &PositionRow| (((r.key as u64) ^ (1 << 63)) >> (64 - TOP_BITS)) as usize;
     let mut next = vec![0usize; 1 << TOP_BITS];
-    for r in rows {
-        next[bucket(flipped(r))] += 1;
+    for r in &rows {
+        next[bucket(r)] += 1;
     }
     let mut sum = 0;
     for start in next.iter_mut() {
         (*start, sum) = (sum, sum + *start);
     }
-    let mut pairs = vec![(0u64, 0u32); rows.len()];
-    for (i, r) in rows.iter().enumerate() {
-        let key = flipped(r);
-        let slot = &mut next[bucket(key)];
-        pairs[*slot] = (key, i as u32);
+    let mut sorted = vec![PositionRow::default(); rows.len()];
+    for r in rows {
+        let slot = &mut next[bucket(&r)];
+        sorted[*slot] = r;
         *slot += 1;
     }
     // `next` now holds each bucket's end.
     let mut start = 0;
     for &end in &next {
-        pairs[start..end].sort_unstable();
+        sorted[start..end].sort_unstable_by(|a, b| {
+            a.key
+                .cmp(&b.key)
+                .then_with(|| a.order_after_key(part).cmp(&b.order_after_key(part)))
+        });
         start = end;
     }
-    pairs.into_iter().map(|(_, i)| i).collect()
+    sorted
 }
 
 /// Whether `name` is a part of a dataset (`games*.parquet`,
@@ -985,15 +992,16 @@ fn interned_chunk<T: pages::PlainValue + Eq + std::hash::Hash>(
 }
 
 /// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`, whose games
-/// are `games`, encoded: a row's variant, game id and ply as indices into
+/// are `part`'s, encoded: a row's variant, game id and ply as indices into
 /// the tables they come from ([`pages`]).
 fn position_chunk(
     descr: ColumnDescPtr,
     index: usize,
     rows: &[PositionRow],
-    games: &[PartGame],
+    part: &PartTables,
     variants: &[String],
 ) -> Result<encode::Chunk, ParquetError> {
+    let games = &part.games;
     let game = |i: usize| games[rows[i].game as usize];
     match index {
         0 => {
@@ -1017,9 +1025,9 @@ fn position_chunk(
                 .collect();
             pages::dictionary_chunk(descr, &plies, rows.len(), |i| Some(rows[i].ply as usize))
         }
-        4 => interned_chunk(descr, rows.iter().map(PositionRow::clock_ms)),
-        5 => interned_chunk(descr, rows.iter().map(PositionRow::eval_cp)),
-        6 => interned_chunk(descr, rows.iter().map(PositionRow::eval_mate)),
+        4 => interned_chunk(descr, rows.iter().map(|r| r.clock_ms(part))),
+        5 => interned_chunk(descr, rows.iter().map(|r| r.eval_cp(part))),
+        6 => interned_chunk(descr, rows.iter().map(|r| r.eval_mate(part))),
         _ => Err(ParquetError::General(format!(
             "positions schema has no column {index}"
         ))),
@@ -1046,16 +1054,44 @@ mod tests {
 
     /// Games whose ids and variants repeat (ties on the id broken by the
     /// variant).
-    fn shuffled_games() -> Vec<PartGame> {
-        (0..12)
-            .map(|i| PartGame {
+    /// Twelve games sharing their ids and variants, each with the notes
+    /// of three moves: clocks, evaluations in centipawns and as mates,
+    /// either, both and neither.
+    fn shuffled_part() -> PartTables {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut part = PartTables::default();
+        for i in 0..12 {
+            part.games.push(PartGame {
                 id: i % 5 - 2,
                 variant: (i / 5) as u32 % 2,
-            })
-            .collect()
+                notes: part.notes.len() as u32,
+                noted: 3,
+            });
+            for _ in 0..3 {
+                let r = next();
+                let clock = (r >> 42) % 3 > 0;
+                let eval = [0, MoveNote::EVAL_CP, MoveNote::EVAL_MATE][(r >> 47) as usize % 3];
+                part.notes.push(MoveNote {
+                    clock_ms: if clock { (r >> 44) as i64 % 7 } else { 0 },
+                    eval: if eval == 0 {
+                        0
+                    } else {
+                        (r >> 50) as i32 % 5 - 2
+                    },
+                    kinds: eval | if clock { MoveNote::CLOCK } else { 0 },
+                });
+            }
+        }
+        part
     }
 
-    /// Pseudo-random rows of [`shuffled_games`]: keys from a small set
+    /// Pseudo-random rows of [`shuffled_part`]: keys from a small set
     /// (runs of one key), both signs, and ties on (key, game, ply) broken
     /// by the later columns.
     fn shuffled_rows(n: usize) -> Vec<PositionRow> {
@@ -1070,47 +1106,37 @@ mod tests {
         (0..n)
             .map(|_| {
                 let r = next();
-                let clock = (r >> 42) % 3 > 0;
-                let eval =
-                    [0, PositionRow::EVAL_CP, PositionRow::EVAL_MATE][(r >> 47) as usize % 3];
                 PositionRow {
                     key: keys[(r % keys.len() as u64) as usize],
-                    clock_ms: if clock { (r >> 44) as i64 % 7 } else { 0 },
                     game: (r >> 20) as u32 % 12,
-                    ply: (r >> 30) as u32 % 4,
-                    eval: if eval == 0 {
-                        0
-                    } else {
-                        (r >> 50) as i32 % 5 - 2
-                    },
-                    notes: eval | if clock { PositionRow::CLOCK } else { 0 },
+                    ply: (r >> 30) as u32 % 5,
                 }
             })
             .collect()
     }
 
-    /// The columns of `rows`, as the file holds them.
-    fn columns(rows: &[PositionRow], games: &[PartGame]) -> Vec<(i64, ColumnsAfterKey)> {
+    /// Each row's columns.
+    fn columns(rows: &[PositionRow], part: &PartTables) -> Vec<(i64, ColumnsAfterKey)> {
         rows.iter()
-            .map(|r| (r.key, r.order_after_key(games)))
+            .map(|r| (r.key, r.order_after_key(part)))
             .collect()
     }
 
     /// The columns of `rows` sorted by comparing every column.
-    fn sorted_by_columns(rows: &[PositionRow], games: &[PartGame]) -> Vec<(i64, ColumnsAfterKey)> {
-        let mut columns = columns(rows, games);
+    fn sorted_by_columns(rows: &[PositionRow], part: &PartTables) -> Vec<(i64, ColumnsAfterKey)> {
+        let mut columns = columns(rows, part);
         columns.sort();
         columns
     }
 
     #[test]
     fn positions_come_in_the_order_of_their_columns() {
-        let games = shuffled_games();
+        let part = shuffled_part();
         for n in [0, 1, 2, 7, 1000, 5000, 70_000] {
             let rows = shuffled_rows(n);
-            let expected = sorted_by_columns(&rows, &games);
-            let sorted = sort_positions(rows, &games);
-            assert!(columns(&sorted, &games) == expected, "{n} rows");
+            let expected = sorted_by_columns(&rows, &part);
+            let sorted = sort_positions(rows, &part);
+            assert!(columns(&sorted, &part) == expected, "{n} rows");
         }
         // Keys sharing their top bits (one bucket), and keys apart only
         // in their top bits.
@@ -1123,21 +1149,37 @@ mod tests {
                     ..r
                 })
                 .collect();
-            let expected = sorted_by_columns(&rows, &games);
-            let sorted = sort_positions(rows, &games);
-            assert!(columns(&sorted, &games) == expected, "shift {shift}");
+            let expected = sorted_by_columns(&rows, &part);
+            let sorted = sort_positions(rows, &part);
+            assert!(columns(&sorted, &part) == expected, "shift {shift}");
         }
     }
 
     #[test]
-    fn a_row_keeps_which_notes_it_has() {
-        let row = shuffled_rows(50)
-            .into_iter()
-            .find(|r| r.notes == PositionRow::CLOCK | PositionRow::EVAL_MATE)
+    fn a_row_has_the_notes_of_the_move_that_led_there() {
+        let part = shuffled_part();
+        let game = 5;
+        let first = part.games[game as usize].notes as usize;
+        let row = |ply| PositionRow { key: 0, game, ply };
+        // The start has no move, and the game notes three.
+        assert_eq!(row(0).note(&part), None);
+        assert_eq!(row(4).note(&part), None);
+        for ply in 1..=3 {
+            let note = part.notes[first + ply as usize - 1];
+            assert_eq!(row(ply).note(&part), Some(note));
+            let clock = (note.kinds & MoveNote::CLOCK != 0).then_some(note.clock_ms);
+            assert_eq!(row(ply).clock_ms(&part), clock);
+        }
+        let mate = (0..12 * 3)
+            .find(|&i| part.notes[i].kinds == MoveNote::CLOCK | MoveNote::EVAL_MATE)
             .unwrap();
-        assert_eq!(row.clock_ms(), Some(row.clock_ms));
-        assert_eq!((row.eval_cp(), row.eval_mate()), (None, Some(row.eval)));
-        assert_eq!(std::mem::size_of::<PositionRow>(), 32);
+        let (game, ply) = ((mate / 3) as u32, (mate % 3 + 1) as u32);
+        let row = PositionRow { key: 0, game, ply };
+        assert_eq!(
+            (row.eval_cp(&part), row.eval_mate(&part)),
+            (None, Some(part.notes[mate].eval))
+        );
+        assert_eq!(std::mem::size_of::<PositionRow>(), 16);
     }
 
     /// What the comments of each main-line move say, read from the tree
@@ -1188,7 +1230,7 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         let mut writer = DatasetWriter::create(&dir, DEFAULT_PART_ROWS).unwrap();
         writer.positions = shuffled_rows(3000);
-        writer.part_games = shuffled_games();
+        writer.part = shuffled_part();
         writer.variants = vec!["chess".into(), "courier".into()];
         writer.finish().unwrap();
         let file = std::fs::File::open(dir.join("positions-00000.parquet")).unwrap();
