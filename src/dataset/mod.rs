@@ -548,7 +548,7 @@ impl DatasetWriter {
         let game_rows = self.games.len();
         // Dropped by the calling thread once encoded, while the positions
         // are encoded.
-        let games = RwLock::new(std::mem::take(&mut self.games));
+        let games = RwLock::new(GameRows::of(std::mem::take(&mut self.games)));
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
         let part_tables = std::mem::take(&mut self.part);
@@ -571,10 +571,13 @@ impl DatasetWriter {
             if i < game_tasks {
                 let (group, column) = (i / game_columns, i % game_columns);
                 let games = games.read().unwrap_or_else(PoisonError::into_inner);
-                let rows = group_rows(&games, group, GAME_GROUP_ROWS);
+                let rows = group_rows(&games.records, group, GAME_GROUP_ROWS);
+                let originals = group_rows(&games.originals, group, GAME_GROUP_ROWS);
                 let descr = self.games_descr.column(column);
-                encode::encode_chunk(descr, &self.props, |w| write_game_column(w, column, rows))
-                    .map_err(|e| parquet_error(&games_path, e))
+                encode::encode_chunk(descr, &self.props, |w| {
+                    write_game_column(w, column, rows, originals)
+                })
+                .map_err(|e| parquet_error(&games_path, e))
             } else {
                 let i = i - game_tasks;
                 let (group, column) = (i / position_columns, i % position_columns);
@@ -634,6 +637,25 @@ impl DatasetWriter {
     ) -> Result<encode::PartFile, DatasetError> {
         encode::PartFile::create(path.to_path_buf(), schema, &self.props)
             .map_err(|e| part_error(path, e))
+    }
+}
+
+/// The games of a part as their columns are written: the records, and
+/// each one's original text taken out of it, to be handed to the encoder
+/// as it is rather than copied.
+#[derive(Default)]
+struct GameRows {
+    records: Vec<GameRecord>,
+    originals: Vec<Bytes>,
+}
+
+impl GameRows {
+    fn of(mut records: Vec<GameRecord>) -> GameRows {
+        let originals = records
+            .iter_mut()
+            .map(|g| Bytes::from(std::mem::take(&mut g.original)))
+            .collect();
+        GameRows { records, originals }
     }
 }
 
@@ -889,11 +911,13 @@ fn write_tags(
     Ok(())
 }
 
-/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`.
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose original texts
+/// are `originals`.
 fn write_game_column(
     col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[GameRecord],
+    originals: &[Bytes],
 ) -> Result<(), ParquetError> {
     let tag = |name: &'static str| rows.iter().map(move |g| g.tag(name).map(text));
     let date = |which: usize| {
@@ -944,7 +968,11 @@ fn write_game_column(
             rows.iter()
                 .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX)),
         ),
-        24 => write_bytes(col, rows.iter().map(|g| bytes(&g.original))),
+        24 => write_values::<ByteArrayType>(
+            col,
+            originals.iter().map(|b| Some(ByteArray::from(b.clone()))),
+            false,
+        ),
         25 => write_opt_bytes(
             col,
             rows.iter()

@@ -311,7 +311,7 @@ impl Database {
         Ok(Some(GameRecord {
             hash,
             variant,
-            tags,
+            tags: tags.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect(),
             plies: u32::try_from(plies).unwrap_or(0),
             valid: status == "valid",
             warnings: u32::try_from(warnings).unwrap_or(0),

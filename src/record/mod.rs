@@ -551,8 +551,9 @@ pub struct GameRecord {
     /// The variant's name (the `Variant` tag as written when it names no
     /// known variant).
     pub variant: String,
-    /// Every tag pair in the order written.
-    pub tags: Vec<(String, String)>,
+    /// Every tag pair in the order written (in one string: a part of a
+    /// dataset holds thousands of records).
+    pub tags: TagList,
     /// Main-line plies replayed.
     pub plies: u32,
     /// Whether the game is valid.
@@ -588,10 +589,7 @@ impl GameRecord {
 
     /// The first value of tag `name`.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.tags.get(name)
     }
 
     /// The record of a game prepared with SAN and coordinates ([`prepare_with`]),
@@ -611,7 +609,7 @@ impl GameRecord {
         GameRecord {
             hash: p.hash,
             variant: p.variant,
-            tags: p.tags.to_pairs(),
+            tags: p.tags,
             plies: u32::try_from(p.plies).unwrap_or(u32::MAX),
             valid: p.valid,
             warnings: u32::try_from(p.warnings).unwrap_or(u32::MAX),
