@@ -121,7 +121,7 @@ where
     in_input_order(inputs, open, jobs, work, None, None::<fn(&mut [T])>, take)
 }
 
-/// [`map_games`], reading each game once where it can on one job: a game
+/// [`map_games`], reading each game once where it can: a game
 /// that opens with a tag line is cut by its layout, without the
 /// splitter's scan ([`GameSplitter::guess_next_game`]), and handed to
 /// `work_guessed`, which returns `None` unless its reading of the game
@@ -182,7 +182,7 @@ where
     in_input_order(inputs, open, jobs, work, None, Some(finish), take)
 }
 
-/// [`map_game_chunks`], reading each game once where it can on one job,
+/// [`map_game_chunks`], reading each game once where it can,
 /// as [`map_games_reading_once`] does.
 ///
 /// # Errors
