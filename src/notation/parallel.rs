@@ -800,6 +800,7 @@ fn collect<T, E>(
 
 #[cfg(test)]
 mod tests {
+    use super::super::reader::tests::{LAYOUT_ENDS, LAYOUT_MOVES, LAYOUT_TAGS};
     use super::*;
 
     fn games(n: usize) -> String {
@@ -1126,6 +1127,80 @@ mod tests {
         assert_eq!(scanned.len(), 700 + 600 + 300 + 40);
         for jobs in [1, 2, 3] {
             assert_eq!(chunked(jobs, true), scanned, "{jobs} workers");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig {
+            cases: 200,
+            ..Default::default()
+        })]
+
+        /// Inputs of games laid out as files lay them out (the reader's
+        /// pieces: tag lines broken or indented, comments over lines, text
+        /// after results, escape lines), long enough for several chunks:
+        /// the workers reading once give every game, cut and numbered,
+        /// as one job scanning gives it.
+        #[test]
+        fn workers_reading_once_give_what_the_scan_gives(
+            pieces in proptest::collection::vec(
+                (
+                    proptest::collection::vec(0..LAYOUT_TAGS.len(), 1..4),
+                    proptest::prelude::any::<bool>(),
+                    proptest::collection::vec(0..LAYOUT_MOVES.len(), 0..6),
+                    0..LAYOUT_ENDS.len(),
+                ),
+                1..12,
+            ),
+            games in (0usize..700, 0usize..700),
+            jobs in 2usize..4,
+        ) {
+            let text = |n: usize| -> String {
+                let mut text = String::new();
+                for (tags, blank, moves, end) in pieces.iter().cycle().take(n) {
+                    tags.iter().for_each(|&i| text.push_str(LAYOUT_TAGS[i]));
+                    if *blank {
+                        text.push('\n');
+                    }
+                    moves.iter().for_each(|&i| text.push_str(LAYOUT_MOVES[i]));
+                    text.push_str(LAYOUT_ENDS[*end]);
+                }
+                text
+            };
+            let texts = [text(games.0), text(games.1)];
+            let open = |name: &str| -> std::io::Result<Box<dyn BufRead + Send>> {
+                let i: usize = name.parse().map_err(std::io::Error::other)?;
+                Ok(Box::new(std::io::Cursor::new(texts[i].clone().into_bytes())))
+            };
+            let inputs = vec!["0".to_string(), "1".to_string()];
+            let whole = |input: usize, game: &GameBytes<'_>| {
+                format!("{input}:{}:{:?}:{}:{:?}", game.number, game.start, game.offset, game.text)
+            };
+            let mut scanned = Vec::new();
+            map_games::<_, (), _, _>(&inputs, &open, 1, whole, |event| {
+                scanned.push(event_shown(event));
+                Ok(())
+            })
+            .unwrap();
+            struct Nothing;
+            impl crate::notation::visitor::Visitor<'_> for Nothing {}
+            let mut read = Vec::new();
+            map_games_reading_once::<_, (), _, _, _>(
+                &inputs,
+                &open,
+                jobs,
+                whole,
+                |input, game| {
+                    let end = super::super::pgn::read_to_end(&game.text, game.start, &mut Nothing);
+                    end.ends_at_result.then(|| whole(input, game))
+                },
+                |event| {
+                    read.push(event_shown(event));
+                    Ok(())
+                },
+            )
+            .unwrap();
+            proptest::prop_assert_eq!(read, scanned);
         }
     }
 

@@ -1494,7 +1494,7 @@ pub fn read_games<R: BufRead>(input: R) -> impl Iterator<Item = std::io::Result<
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -1798,7 +1798,7 @@ mod tests {
     }
 
     /// A game's tag lines, mostly whole.
-    const LAYOUT_TAGS: [&str; 10] = [
+    pub(crate) const LAYOUT_TAGS: [&str; 10] = [
         "[Event \"x\"]\n",
         "[Event \"x\"]\n",
         "[Event \"x\"]\n",
@@ -1812,7 +1812,7 @@ mod tests {
     ];
 
     /// What a movetext holds, the odd included.
-    const LAYOUT_MOVES: [&str; 26] = [
+    pub(crate) const LAYOUT_MOVES: [&str; 26] = [
         "1. e4 e5 ",
         "1. e4 e5 ",
         "1. e4 e5 ",
@@ -1842,7 +1842,7 @@ mod tests {
     ];
 
     /// What ends a game and what follows it.
-    const LAYOUT_ENDS: [&str; 16] = [
+    pub(crate) const LAYOUT_ENDS: [&str; 16] = [
         "1-0\n\n",
         "1-0\n\n",
         "1-0\n\n",
