@@ -1082,17 +1082,21 @@ mod tests {
 
     /// Games whose ids and variants repeat (ties on the id broken by the
     /// variant).
-    /// Twelve games sharing their ids and variants, each with the notes
-    /// of three moves: clocks, evaluations in centipawns and as mates,
-    /// either, both and neither.
-    fn shuffled_part() -> PartTables {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
+    /// Pseudo-random numbers from `state`.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
             state
-        };
+        }
+    }
+
+    /// Twelve games sharing their ids and variants, each with the notes
+    /// of three moves: clocks, evaluations in centipawns and as mates,
+    /// either, both and neither.
+    fn shuffled_part() -> PartTables {
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         let mut part = PartTables::default();
         for i in 0..12 {
             part.games.push(PartGame {
@@ -1103,7 +1107,7 @@ mod tests {
             });
             for _ in 0..3 {
                 let r = next();
-                let clock = (r >> 42) % 3 > 0;
+                let clock = !(r >> 42).is_multiple_of(3);
                 let eval = [0, MoveNote::EVAL_CP, MoveNote::EVAL_MATE][(r >> 47) as usize % 3];
                 part.notes.push(MoveNote {
                     clock_ms: if clock { (r >> 44) as i64 % 7 } else { 0 },
@@ -1123,13 +1127,7 @@ mod tests {
     /// (runs of one key), both signs, and ties on (key, game, ply) broken
     /// by the later columns.
     fn shuffled_rows(n: usize) -> Vec<PositionRow> {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let keys: Vec<i64> = (0..n / 3 + 1).map(|_| next() as i64).collect();
         (0..n)
             .map(|_| {

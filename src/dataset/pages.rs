@@ -39,37 +39,29 @@ pub(super) trait PlainValue: Copy + PartialOrd {
     fn statistics(min_max: Option<(Self, Self)>, nulls: u64, signed: bool) -> Statistics;
 }
 
-impl PlainValue for i64 {
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn stat_bytes(self) -> Vec<u8> {
-        self.to_le_bytes().to_vec()
-    }
-    fn statistics(min_max: Option<(i64, i64)>, nulls: u64, signed: bool) -> Statistics {
-        let (min, max) = min_max.unzip();
-        Statistics::Int64(
-            ValueStatistics::new(min, max, None, Some(nulls), false)
-                .with_backwards_compatible_min_max(signed),
-        )
-    }
+/// [`PlainValue`] for an integer type, with its variant of [`Statistics`].
+macro_rules! plain_integer {
+    ($type:ty, $statistics:ident) => {
+        impl PlainValue for $type {
+            fn put(self, out: &mut Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+            fn stat_bytes(self) -> Vec<u8> {
+                self.to_le_bytes().to_vec()
+            }
+            fn statistics(min_max: Option<($type, $type)>, nulls: u64, signed: bool) -> Statistics {
+                let (min, max) = min_max.unzip();
+                Statistics::$statistics(
+                    ValueStatistics::new(min, max, None, Some(nulls), false)
+                        .with_backwards_compatible_min_max(signed),
+                )
+            }
+        }
+    };
 }
 
-impl PlainValue for i32 {
-    fn put(self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.to_le_bytes());
-    }
-    fn stat_bytes(self) -> Vec<u8> {
-        self.to_le_bytes().to_vec()
-    }
-    fn statistics(min_max: Option<(i32, i32)>, nulls: u64, signed: bool) -> Statistics {
-        let (min, max) = min_max.unzip();
-        Statistics::Int32(
-            ValueStatistics::new(min, max, None, Some(nulls), false)
-                .with_backwards_compatible_min_max(signed),
-        )
-    }
-}
+plain_integer!(i64, Int64);
+plain_integer!(i32, Int32);
 
 impl PlainValue for &[u8] {
     fn put(self, out: &mut Vec<u8>) {
