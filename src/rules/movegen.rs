@@ -759,7 +759,7 @@ impl Position {
                 || king != c.king_from
                 || !self.state.castling.ready_for(t, us, i)
                 || self.piece_at(c.partner_from) != partner(c.partner_kind)
-                || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
+                || !(occ & B::load(&c.empty_bits)).is_empty()
                 // As the generation judges them: on the board as it
                 // stands (the king's own square is not in check; a line
                 // through it to another square would be one).
@@ -1540,7 +1540,12 @@ impl Position {
                 None => self.castling_square_attacked(s, us.other(), castling),
             }
         };
+        let occ = self.occupancy::<B>();
         for (i, c) in t.castlings[us.index()].iter().enumerate() {
+            // Most castlings wait for the squares between to empty.
+            if !(occ & B::load(&c.empty_bits)).is_empty() {
+                continue;
+            }
             let king_may_go = || {
                 if t.royal {
                     ctx.king == c.king_from && !c.safe.iter().any(|&s| attacked(s, c.index))
@@ -1564,7 +1569,6 @@ impl Position {
                         color: us,
                         kind: c.partner_kind,
                     })
-                || c.empty.iter().any(|s| self.state.board[s.index()] != 0)
                 || !king_may_go()
             {
                 continue;

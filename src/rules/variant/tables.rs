@@ -4,7 +4,7 @@ use super::{
     CastlingDef, CastlingSafety, CastlingSide, PieceDef, PromotionRule, Role, VariantDef,
     VariantDefError,
 };
-use crate::rules::bitboard::{Bits, Width};
+use crate::rules::bitboard::{Bits, STORE_WORDS, Store, Width, store_insert};
 use crate::rules::castling::MAX_PARTNERS;
 use crate::rules::geometry::{BoardSize, SQUARE_SPACE, Square};
 use crate::rules::hash::{piece_key_formula, variant_key};
@@ -38,6 +38,8 @@ pub(crate) struct CompiledCastling {
     pub partner_stage: Option<Square>,
     /// Squares that must be empty (other than king and partner).
     pub empty: Vec<Square>,
+    /// `empty` by bit index: tested at once against the occupancy.
+    pub empty_bits: Store,
     /// Squares that must not be attacked.
     pub safe: Vec<Square>,
 }
@@ -800,6 +802,7 @@ struct CastlingTables {
 /// checking each partner and square.
 fn compile_castlings(
     def: &VariantDef,
+    geo: &Geometry,
     king_origin: [Square; 2],
     (king, pawn): (PieceKind, PieceKind),
     free_from: usize,
@@ -849,6 +852,10 @@ fn compile_castlings(
         let partner_stage = (c.partner_from != c.partner_origin).then_some(c.partner_from);
         t.has_stages |= king_stage.is_some() || partner_stage.is_some();
         let (empty, safe) = castling_squares(c);
+        let mut empty_bits = [0; STORE_WORDS];
+        for s in &empty {
+            store_insert(&mut empty_bits, usize::from(geo.bit_of[s.index()]));
+        }
         t.castlings[ci].push(CompiledCastling {
             index: index as u8,
             king_from: c.king_from,
@@ -859,6 +866,7 @@ fn compile_castlings(
             king_stage,
             partner_stage,
             empty,
+            empty_bits,
             safe,
         });
     }
@@ -1349,7 +1357,7 @@ impl Tables {
         let moves = PieceMoves::compile(&def, &geo);
         let promote_on = promotion_by_square(&def, king);
         let free_from = add_free_castlings(&mut def, king_origin)?;
-        let castling = compile_castlings(&def, king_origin, (king, pawn), free_from)?;
+        let castling = compile_castlings(&def, &geo, king_origin, (king, pawn), free_from)?;
         let piece_keys = piece_key_table(def.size, n);
         let variant_key = variant_key(&def.name);
         let (ray_sets, near_sets) = ray_set_tables(&geo, &moves.rides);
