@@ -84,6 +84,9 @@ pub(crate) trait Sink {
     /// Whether only the number of moves matters: then moves that need no
     /// test may be counted without being made.
     const COUNTS: bool;
+    /// Whether only the first move matters: the generation may stop once
+    /// the sink holds one.
+    const FIRST_ONLY: bool = false;
     /// Adds a move.
     fn add(&mut self, m: Move);
     /// Adds `n` moves that are not made (only when `COUNTS`).
@@ -133,6 +136,27 @@ impl Sink for EnPassantSeen {
 
 /// A number of moves.
 pub(crate) struct MoveCount(pub usize);
+
+/// Whether there is a move: counted as [`MoveCount`] counts, stopping
+/// at the first kind of piece that has one.
+struct AnyMove(MoveCount);
+
+impl Sink for AnyMove {
+    const COUNTS: bool = true;
+    const FIRST_ONLY: bool = true;
+    #[inline]
+    fn add(&mut self, m: Move) {
+        self.0.add(m);
+    }
+    #[inline]
+    fn add_count(&mut self, n: u32) {
+        self.0.add_count(n);
+    }
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 impl Sink for MoveCount {
     const COUNTS: bool = true;
@@ -1126,15 +1150,15 @@ impl Position {
             return !out.is_empty();
         }
         // Counted, not listed: moves that need no test are not made.
-        let mut out = MoveCount(0);
+        let mut out = AnyMove(MoveCount(0));
         if self.state.check {
             let king = Some(self.tables().king);
-            by_width!(self.generate_until::<_>(&mut out, true, king, None, true));
+            by_width!(self.generate_until::<_>(&mut out, true, king, None));
             if !out.is_empty() {
                 return true;
             }
         }
-        by_width!(self.generate_until::<_>(&mut out, true, None, None, true));
+        by_width!(self.generate_until::<_>(&mut out, true, None, None));
         !out.is_empty()
     }
 
@@ -1146,7 +1170,7 @@ impl Position {
         only_to: Option<Square>,
     ) {
         out.clear();
-        by_width!(self.generate_until::<_>(out, test_legality, only_kind, only_to, false));
+        by_width!(self.generate_until::<_>(out, test_legality, only_kind, only_to));
     }
 
     /// The number of legal moves, [`Position::legal_moves`]`.len()`,
@@ -1159,20 +1183,20 @@ impl Position {
             return out.len();
         }
         let mut count = MoveCount(0);
-        by_width!(self.generate_until::<_>(&mut count, true, None, None, false));
+        by_width!(self.generate_until::<_>(&mut count, true, None, None));
         count.0
     }
 
-    /// The generation; with `first_only`, it may stop once `out` holds a
-    /// move.
+    /// The generation; for a sink of the first move only
+    /// ([`Sink::FIRST_ONLY`]), it may stop once `out` holds a move.
     fn generate_until<B: Bits, S: Sink>(
         &self,
         out: &mut S,
         test_legality: bool,
         only_kind: Option<PieceKind>,
         only_to: Option<Square>,
-        first_only: bool,
     ) {
+        let first_only = S::FIRST_ONLY;
         let t = self.tables();
         let us = self.state.turn;
         let ctx = self.context::<B>(test_legality, only_to, false);
