@@ -1597,15 +1597,48 @@ impl Position {
             {
                 continue;
             }
-            self.push(
-                ctx,
-                Move {
-                    kind: MoveKind::Castle(c.index),
-                    ..Move::normal(c.king_from, c.king_to)
-                },
-                out,
-            );
+            let m = Move {
+                kind: MoveKind::Castle(c.index),
+                ..Move::normal(c.king_from, c.king_to)
+            };
+            // Every enemy attack on the map and the king's squares clear on
+            // it, its landing square among them: once castled, only a
+            // rider seeing that square through the partner's, left empty,
+            // could attack it there.
+            if ctx.plain
+                && ctx.test_legality
+                && t.royal
+                && B::ONE_WORD
+                && t.def.explosion.is_none()
+                && c.safe.contains(&c.king_to)
+                && self.king_danger(ctx).is_some()
+            {
+                if !c.landing_exposed || !self.slider_sees_landing(c.index, us.other()) {
+                    out.add(m);
+                }
+                continue;
+            }
+            self.push(ctx, m, out);
         }
+    }
+
+    /// Whether a rider of `by` looked up in `sliders` (an 8x8 board)
+    /// attacks the square castling number `castling` lands the king on,
+    /// on the board the castling leaves.
+    fn slider_sees_landing(&self, castling: u8, by: Color) -> bool {
+        let t = self.tables();
+        let Some(s) = t.sliders else {
+            return self.castling_lands_in_check_here::<u64>(castling);
+        };
+        let c = &t.def.castling[usize::from(castling)];
+        let (occ, theirs) = (
+            self.occupancy_after_castling::<u64>(castling),
+            self.side::<u64>(by),
+        );
+        let i = t.bit(c.king_to);
+        let [orth, diag] = t.slide_attackers[by.index()];
+        (orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & theirs != 0)
+            || (diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & theirs != 0)
     }
 
     /// Whether castling number `castling` would leave the king attacked

@@ -40,6 +40,12 @@ pub(crate) struct CompiledCastling {
     pub empty: Vec<Square>,
     /// `empty` by bit index: tested at once against the occupancy.
     pub empty_bits: Store,
+    /// Whether a rider could see the king's landing square through the
+    /// square its partner leaves: a square lies beyond the partner's
+    /// along the rank, away from the landing square (king and partner
+    /// stand on one rank). Not so, the partner's leaving opens no line to
+    /// the king.
+    pub landing_exposed: bool,
     /// Squares that must not be attacked.
     pub safe: Vec<Square>,
 }
@@ -856,6 +862,11 @@ fn compile_castlings(
         for s in &empty {
             store_insert(&mut empty_bits, usize::from(geo.bit_of[s.index()]));
         }
+        let beyond = match c.partner_from.file().cmp(&c.king_to.file()) {
+            std::cmp::Ordering::Less => def.size.offset(c.partner_from, -1, 0),
+            std::cmp::Ordering::Greater => def.size.offset(c.partner_from, 1, 0),
+            std::cmp::Ordering::Equal => None,
+        };
         t.castlings[ci].push(CompiledCastling {
             index: index as u8,
             king_from: c.king_from,
@@ -867,6 +878,7 @@ fn compile_castlings(
             partner_stage,
             empty,
             empty_bits,
+            landing_exposed: beyond.is_some(),
             safe,
         });
     }
