@@ -23,8 +23,8 @@
 //! attack map of the other side a generation.
 //!
 //! The current whole-command figures against shakmaty are in
-//! docs/internals.md ("Benchmarks": `perft 6` at 0.71 to 0.75 of its
-//! speed round by round, kiwipete `perft 5` at 0.80 to 0.81). The
+//! docs/internals.md ("Benchmarks": `perft 6` at 0.78 to 0.83 of its
+//! speed round by round, kiwipete `perft 5` at 0.92 to 0.97). The
 //! figures below are of the generator before the 8x8 look-ups, kept for
 //! the per-leaf comparisons.
 //!
@@ -73,6 +73,11 @@
 //! 1.25 KB, copied in 7.8% of `perft 5`'s instructions): 411.3 M to
 //! 411.5 M, no fewer. Skipping, per kind, the walk of live rides for the
 //! kinds that have none to walk: 411.29 M to 411.11 M, not worth a table.
+//! Counting first, in a loop of their own, the pieces of the kinds whose
+//! moves are all leaps to any square and looked-up rides (each piece's
+//! reach one set, the pinned ones' moves tested): 411.3 M to 411.0 M,
+//! not worth a second path (without the test of a piece hemmed in by its
+//! own, 439.7 M: more pieces counted and looked up for nothing).
 
 mod harness;
 
