@@ -25,6 +25,7 @@ use super::geometry::Square;
 use super::moves::{Move, MoveKind, WaitingPromotion};
 use super::piece::{Color, Piece, PieceKind};
 use super::position::Position;
+use super::sliders::Sliders;
 use super::variant::{CastlingSide, PIN_NONE, PIN_SEVERAL, PromotionRule};
 
 /// What every move of one generation shares.
@@ -294,10 +295,7 @@ impl Position {
             // Every capturing ride of `by` is looked up (an 8x8 board): a
             // rider that sees the king now, which none did before the
             // move, is the moved piece or one the move uncovered.
-            let [orth, diag] = t.slide_attackers[by.index()];
-            let (occ, theirs) = (self.occupancy::<B>().low(), self.side::<B>(by).low());
-            return (orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & theirs != 0)
-                || (diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & theirs != 0);
+            return self.looked_up_rider_sees(s, i, by, self.occupancy::<B>().low());
         }
         let occ = self.occupancy::<B>();
         // The first piece from the king along `d` is a rider of `by` that
@@ -1631,12 +1629,16 @@ impl Position {
             return self.castling_lands_in_check_here::<u64>(castling);
         };
         let c = &t.def.castling[usize::from(castling)];
-        let (occ, theirs) = (
-            self.occupancy_after_castling::<u64>(castling),
-            self.side::<u64>(by),
-        );
-        let i = t.bit(c.king_to);
-        let [orth, diag] = t.slide_attackers[by.index()];
+        let occ = self.occupancy_after_castling::<u64>(castling);
+        self.looked_up_rider_sees(s, t.bit(c.king_to), by, occ)
+    }
+
+    /// Whether a rider of `by` whose rides `sliders` looks up (`s`, an
+    /// 8x8 board) attacks bit `i` on occupancy `occ`.
+    #[inline(always)]
+    fn looked_up_rider_sees(&self, s: &Sliders, i: usize, by: Color, occ: u64) -> bool {
+        let [orth, diag] = self.tables().slide_attackers[by.index()];
+        let theirs = self.side::<u64>(by);
         (orth != 0 && s.rook(i, occ) & self.of_kinds::<u64>(orth) & theirs != 0)
             || (diag != 0 && s.bishop(i, occ) & self.of_kinds::<u64>(diag) & theirs != 0)
     }
