@@ -3,7 +3,9 @@
 //! runs out of games splits the next chunk, so no thread of its own
 //! competes with the workers for the cores), run the caller's function on
 //! each game, and the calling thread takes the results back in input
-//! order. What the caller makes of them
+//! order. Once everything is split, a worker with nothing left takes
+//! games of the chunks others are still working on, so that the run does
+//! not end on one worker's last chunk. What the caller makes of them
 //! (a report, a converted file, database rows, a dataset) is therefore the
 //! same, byte for byte, whatever the number of workers.
 //!
@@ -14,8 +16,9 @@
 
 use std::collections::BTreeMap;
 use std::io::BufRead;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use super::reader::{GameBytes, GameSplitter, GameText};
 
@@ -271,11 +274,16 @@ impl<T: Send> Workers<'_, T> {
         let (done_tx, done_rx) = sync_channel::<Done<T>>(jobs * WINDOW_PER_JOB as usize + 1);
         let guess = self.work_guessed.is_some();
         let splitting = Mutex::new(Splitting::new(inputs, open, guess, restart));
+        let open_chunks = OpenChunks::default();
         std::thread::scope(|scope| {
             let (splitting, window) = (&splitting, &window);
+            let shared = Shared {
+                workers: self,
+                open_chunks: &open_chunks,
+            };
             for _ in 0..jobs {
                 let done = done_tx.clone();
-                scope.spawn(move || worker(splitting, window, &done, self));
+                scope.spawn(move || worker(splitting, window, &done, shared));
             }
             // Only the threads hold the senders now: when every thread has
             // ended, `collect` sees the channel close.
@@ -683,12 +691,13 @@ fn can_read_again(name: &str) -> bool {
 }
 
 /// A worker thread: splits the next chunk when the window has room for
-/// it, runs the work on its games, and again, until everything is split.
-fn worker<T>(
+/// it, runs the work on its games, and again, until everything is split;
+/// then helps with the games of the chunks still open before it ends.
+fn worker<T: Send>(
     splitting: &Mutex<Splitting<'_>>,
     window: &Window,
     done: &SyncSender<Done<T>>,
-    workers: &Workers<'_, T>,
+    shared: Shared<'_, T>,
 ) {
     loop {
         // The lock is held while splitting one piece (and waiting for room
@@ -697,7 +706,12 @@ fn worker<T>(
             let Ok(mut state) = splitting.lock() else {
                 return;
             };
-            if state.ended || !window.wait_for(state.seq) {
+            if state.ended {
+                drop(state);
+                help(shared, done);
+                return;
+            }
+            if !window.wait_for(state.seq) {
                 return;
             }
             match state.next_piece() {
@@ -711,54 +725,169 @@ fn worker<T>(
                 None => {
                     state.ended = true;
                     let _ = done.send(Done::End(state.seq));
+                    drop(state);
+                    help(shared, done);
                     return;
                 }
             }
         };
-        let done_with = match work_on(&chunk, workers) {
-            Some(values) => {
-                let input = chunk.input;
-                let events = values
-                    .into_iter()
-                    .map(|value| Event::Game { input, value })
-                    .collect();
-                Done::Games(chunk.seq, events)
-            }
-            None => {
-                // Every game before the chunk's first was vouched for, or
-                // this chunk's results would never be taken.
-                let first = &chunk.texts[0];
-                let restart = Restart {
-                    input: chunk.input,
-                    offset: first.offset,
-                    start: first.start,
-                    before: first.number - 1,
-                };
-                Done::Refused(chunk.seq, restart)
-            }
-        };
-        if done.send(done_with).is_err() {
+        let open = Arc::new(OpenChunk::new(chunk));
+        if let Ok(mut list) = shared.open_chunks.lock() {
+            list.push(Arc::clone(&open));
+        }
+        if !work_on(&open, shared, done) {
             return;
         }
     }
 }
 
-/// The results of a chunk's games, finished; `None` if the reading of a
-/// game cut by its layout refused the cut.
-fn work_on<T>(chunk: &Chunk, workers: &Workers<'_, T>) -> Option<Vec<T>> {
-    let input = chunk.input;
-    let mut values = Vec::with_capacity(chunk.texts.len());
-    for (text, &guessed) in chunk.texts.iter().zip(&chunk.guessed) {
-        let game = text.as_game_bytes();
-        values.push(match workers.work_guessed {
-            Some(work_guessed) if guessed => work_guessed(input, &game)?,
-            _ => (workers.work)(input, &game),
-        });
+/// What every worker shares besides the splitting: the work, and the
+/// chunks whose games are not all taken yet.
+struct Shared<'w, T> {
+    workers: &'w Workers<'w, T>,
+    open_chunks: &'w OpenChunks<T>,
+}
+
+impl<T> Clone for Shared<'_, T> {
+    fn clone(&self) -> Self {
+        *self
     }
-    if let Some(finish) = workers.finish {
-        finish(&mut values);
+}
+
+impl<T> Copy for Shared<'_, T> {}
+
+/// The chunks being worked on whose games are not all taken.
+type OpenChunks<T> = Mutex<Vec<Arc<OpenChunk<T>>>>;
+
+/// A chunk being worked on. Its games are taken one at a time, by the
+/// worker that split it and, once everything is split, by any worker
+/// that has nothing else to do: the last chunks of a run are shared
+/// instead of one worker finishing its own while the others wait (a
+/// chunk's games take a few milliseconds). Whoever does its last game
+/// finishes it and hands it on.
+struct OpenChunk<T> {
+    chunk: Chunk,
+    /// The next game to take.
+    next: AtomicUsize,
+    /// Games done.
+    done: AtomicUsize,
+    /// A game cut by its layout was refused by its reading.
+    refused: AtomicBool,
+    results: Vec<Mutex<Option<T>>>,
+}
+
+impl<T> OpenChunk<T> {
+    fn new(chunk: Chunk) -> OpenChunk<T> {
+        let results = (0..chunk.texts.len()).map(|_| Mutex::new(None)).collect();
+        OpenChunk {
+            chunk,
+            next: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            refused: AtomicBool::new(false),
+            results,
+        }
     }
-    Some(values)
+
+    fn has_games_left(&self) -> bool {
+        self.next.load(Ordering::Relaxed) < self.results.len()
+    }
+}
+
+/// Works on the open chunks' games left until none is, or the calling
+/// thread has stopped taking.
+fn help<T: Send>(shared: Shared<'_, T>, done: &SyncSender<Done<T>>) {
+    loop {
+        let open = match shared.open_chunks.lock() {
+            Ok(list) => list.iter().find(|c| c.has_games_left()).cloned(),
+            Err(_) => return,
+        };
+        match open {
+            Some(open) if work_on(&open, shared, done) => {}
+            _ => return,
+        }
+    }
+}
+
+/// Takes and works on games of `open` until none is left; the one who
+/// does its last game finishes the chunk and hands it on. False once the
+/// calling thread has stopped taking.
+fn work_on<T: Send>(
+    open: &Arc<OpenChunk<T>>,
+    shared: Shared<'_, T>,
+    done: &SyncSender<Done<T>>,
+) -> bool {
+    let (chunk, games) = (&open.chunk, open.results.len());
+    loop {
+        let i = open.next.fetch_add(1, Ordering::Relaxed);
+        if i >= games {
+            return true;
+        }
+        // After a refusal the chunk's results are dropped: its games
+        // are counted, not read.
+        if !open.refused.load(Ordering::Relaxed) {
+            let game = chunk.texts[i].as_game_bytes();
+            let workers = shared.workers;
+            let value = match workers.work_guessed {
+                Some(work_guessed) if chunk.guessed[i] => work_guessed(chunk.input, &game),
+                _ => Some((workers.work)(chunk.input, &game)),
+            };
+            match (value, open.results[i].lock()) {
+                (Some(value), Ok(mut slot)) => *slot = Some(value),
+                _ => open.refused.store(true, Ordering::Relaxed),
+            }
+        }
+        // The last game's counter sees every other game's result stored.
+        if open.done.fetch_add(1, Ordering::AcqRel) + 1 == games {
+            return finish_chunk(open, shared, done);
+        }
+    }
+}
+
+/// Hands on a chunk whose games are all done: its results, finished, or
+/// where to split again from if one of its games was refused.
+fn finish_chunk<T: Send>(
+    open: &Arc<OpenChunk<T>>,
+    shared: Shared<'_, T>,
+    done: &SyncSender<Done<T>>,
+) -> bool {
+    if let Ok(mut list) = shared.open_chunks.lock() {
+        list.retain(|c| !Arc::ptr_eq(c, open));
+    }
+    let chunk = &open.chunk;
+    let values: Option<Vec<T>> = if open.refused.load(Ordering::Relaxed) {
+        None
+    } else {
+        open.results
+            .iter()
+            .map(|slot| slot.lock().ok().and_then(|mut v| v.take()))
+            .collect()
+    };
+    let done_with = match values {
+        Some(mut values) => {
+            if let Some(finish) = shared.workers.finish {
+                finish(&mut values);
+            }
+            let input = chunk.input;
+            let events = values
+                .into_iter()
+                .map(|value| Event::Game { input, value })
+                .collect();
+            Done::Games(chunk.seq, events)
+        }
+        None => {
+            // Every game before the chunk's first was vouched for, or
+            // this chunk's results would never be taken.
+            let first = &chunk.texts[0];
+            let restart = Restart {
+                input: chunk.input,
+                offset: first.offset,
+                start: first.start,
+                before: first.number - 1,
+            };
+            Done::Refused(chunk.seq, restart)
+        }
+    };
+    done.send(done_with).is_ok()
 }
 
 /// Takes the workers' chunks in input order; where to split again from
@@ -802,6 +931,7 @@ fn collect<T, E>(
 mod tests {
     use super::super::reader::tests::{LAYOUT_ENDS, LAYOUT_MOVES, LAYOUT_TAGS};
     use super::*;
+    use std::collections::HashSet;
 
     fn games(n: usize) -> String {
         (0..n)
@@ -908,6 +1038,40 @@ mod tests {
         for jobs in [2, 3, 8] {
             assert_eq!(run(&inputs, jobs), one, "{jobs} workers");
         }
+    }
+
+    #[test]
+    fn a_worker_with_nothing_left_to_split_helps_with_the_last_chunk() {
+        // The second and last chunk's games are slow: the worker that
+        // finishes the first chunk takes some of them.
+        let inputs = vec![format!("games:{}", CHUNK_GAMES + 40)];
+        let mut by = Vec::new();
+        map_games::<_, (), _, _>(
+            &inputs,
+            &open_named,
+            2,
+            |_, text| {
+                if text.number > CHUNK_GAMES {
+                    std::thread::sleep(std::time::Duration::from_millis(3));
+                }
+                (text.number, std::thread::current().id())
+            },
+            |event| {
+                if let Event::Game { value, .. } = event {
+                    by.push(value);
+                }
+                Ok(())
+            },
+        )
+        .unwrap();
+        let numbers: Vec<usize> = by.iter().map(|(n, _)| *n).collect();
+        assert_eq!(numbers, (1..=CHUNK_GAMES + 40).collect::<Vec<_>>());
+        let last: HashSet<_> = by[CHUNK_GAMES..].iter().map(|(_, id)| id).collect();
+        assert_eq!(
+            last.len(),
+            2,
+            "the last chunk's games were done by both workers"
+        );
     }
 
     #[test]
