@@ -1042,19 +1042,32 @@ mod tests {
 
     #[test]
     fn a_worker_with_nothing_left_to_split_helps_with_the_last_chunk() {
-        // The second and last chunk's games are slow: the worker that
-        // finishes the first chunk takes some of them.
+        // The second and last chunk's games wait (up to a few seconds,
+        // once) for a second thread to work on that chunk: the worker
+        // that finishes the first chunk must come and take some of them.
         let inputs = vec![format!("games:{}", CHUNK_GAMES + 40)];
+        let seen = (Mutex::new((HashSet::new(), false)), Condvar::new());
         let mut by = Vec::new();
         map_games::<_, (), _, _>(
             &inputs,
             &open_named,
             2,
             |_, text| {
+                let id = std::thread::current().id();
                 if text.number > CHUNK_GAMES {
-                    std::thread::sleep(std::time::Duration::from_millis(3));
+                    let (state, changed) = &seen;
+                    let mut state = state.lock().unwrap();
+                    state.0.insert(id);
+                    changed.notify_all();
+                    let wait = std::time::Duration::from_secs(5);
+                    let (mut state, waited) = changed
+                        .wait_timeout_while(state, wait, |(ids, gave_up)| {
+                            ids.len() < 2 && !*gave_up
+                        })
+                        .unwrap();
+                    state.1 |= waited.timed_out();
                 }
-                (text.number, std::thread::current().id())
+                (text.number, id)
             },
             |event| {
                 if let Event::Game { value, .. } = event {
