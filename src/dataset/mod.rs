@@ -588,10 +588,8 @@ impl DatasetWriter {
                 let rows = group_rows(&games.records, group, GAME_GROUP_ROWS);
                 let originals = group_rows(&games.originals, group, GAME_GROUP_ROWS);
                 let descr = self.games_descr.column(column);
-                encode::encode_chunk(descr, &self.props, |w| {
-                    write_game_column(w, column, rows, originals)
-                })
-                .map_err(|e| parquet_error(&games_path, e))
+                game_chunk(descr, &self.props, column, rows, originals)
+                    .map_err(|e| parquet_error(&games_path, e))
             } else {
                 let i = i - game_tasks;
                 let (group, column) = (i / position_columns, i % position_columns);
@@ -947,36 +945,42 @@ fn write_opt_bytes_as<'a>(
     })
 }
 
-/// One leaf of the tags list (`name` or `value`): an empty list is one
-/// level of 0; each pair repeats at level 1 after the first.
-fn write_tags(
-    col: &mut ColumnWriter<'_>,
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose original
+/// texts are `originals`, encoded: the tags' two leaves by
+/// [`pages::list_chunk`], the others by the column writer.
+fn game_chunk(
+    descr: ColumnDescPtr,
+    props: &WriterPropertiesPtr,
+    index: usize,
     rows: &[GameRecord],
-    value: bool,
-) -> Result<(), ParquetError> {
-    let (mut present, mut defs, mut reps) = (Vec::new(), Vec::new(), Vec::new());
-    for g in rows {
-        if g.tags.is_empty() {
-            defs.push(0);
-            reps.push(0);
+    originals: &[Bytes],
+) -> Result<encode::Chunk, ParquetError> {
+    match index {
+        TAG_NAMES | TAG_VALUES => {
+            let lengths: Vec<u32> = rows
+                .iter()
+                .map(|g| u32::try_from(g.tags.len()).unwrap_or(u32::MAX))
+                .collect();
+            let values: Vec<&[u8]> = rows
+                .iter()
+                .flat_map(|g| g.tags.iter())
+                .map(|(name, value)| text(if index == TAG_NAMES { name } else { value }))
+                .collect();
+            pages::list_chunk(descr, &lengths, &values)
         }
-        for (i, (n, v)) in g.tags.iter().enumerate() {
-            defs.push(1);
-            reps.push(i16::from(i > 0));
-            present.push(text(if value { v } else { n }));
-        }
+        _ => encode::encode_chunk(descr, props, |w| {
+            write_game_column(w, index, rows, originals)
+        }),
     }
-    let present = shared_arrays(&present);
-    get_typed_column_writer_mut::<ByteArrayType>(col).write_batch(
-        &present,
-        Some(&defs),
-        Some(&reps),
-    )?;
-    Ok(())
 }
 
+/// The leaves of [`GAMES_SCHEMA`]'s `tags` list.
+const TAG_NAMES: usize = 15;
+const TAG_VALUES: usize = 16;
+
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose original texts
-/// are `originals`.
+/// are `originals`, into the column writer: any but the tags' leaves
+/// ([`game_chunk`]).
 fn write_game_column(
     col: &mut ColumnWriter<'_>,
     index: usize,
@@ -1007,8 +1011,6 @@ fn write_game_column(
         12 => write_opt_bytes(col, tag("Result")),
         13 => write_opt_i32(col, rows.iter().map(|g| g.tag("WhiteElo").and_then(elo))),
         14 => write_opt_i32(col, rows.iter().map(|g| g.tag("BlackElo").and_then(elo))),
-        15 => write_tags(col, rows, false),
-        16 => write_tags(col, rows, true),
         17 => write_i32(
             col,
             rows.iter()
@@ -1057,7 +1059,7 @@ fn write_game_column(
                 .map(|g| g.opening.as_ref().map(|o| text(&o.name))),
         ),
         _ => Err(ParquetError::General(format!(
-            "games schema has no column {index}"
+            "no column {index} of the games schema goes through the column writer"
         ))),
     }
 }

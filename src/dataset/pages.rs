@@ -164,6 +164,138 @@ pub(super) fn plain_chunk<T: PlainValue>(
     chunk.close(Encoding::PLAIN, values.len())
 }
 
+/// The most bytes of a dictionary: a chunk of more distinct values than
+/// fit is written PLAIN (the column writer's bound too).
+const DICTIONARY_BYTES: usize = 1024 * 1024;
+
+/// A column chunk of the leaf of a list of byte strings (`tags.name`,
+/// `tags.value`): row `r` holds the next `lengths[r]` of `values`, an
+/// empty list where 0. Written with a dictionary of the values in the
+/// order they first come, unless it would pass [`DICTIONARY_BYTES`]; each
+/// data page holds whole rows, [`PAGE_ROWS`] level entries or a little
+/// more. Found by a hash of each value where the column writer also
+/// compared each value with its page's bounds and measured its page
+/// value by value: three times the instructions.
+pub(super) fn list_chunk(
+    descr: ColumnDescPtr,
+    lengths: &[u32],
+    values: &[&[u8]],
+) -> Result<Chunk, ParquetError> {
+    if descr.max_rep_level() != 1 || descr.max_def_level() != 1 {
+        return Err(ParquetError::General(format!(
+            "{} is no leaf of a list of required values",
+            descr.path()
+        )));
+    }
+    if lengths.iter().map(|&n| n as usize).sum::<usize>() != values.len() {
+        return Err(ParquetError::General(
+            "the lists' lengths do not add up to their values".into(),
+        ));
+    }
+    let mut places = std::collections::HashMap::with_capacity(values.len() / 4);
+    let mut dictionary: Vec<&[u8]> = Vec::new();
+    let mut dictionary_bytes = 0;
+    let mut keys: Vec<u32> = Vec::with_capacity(values.len());
+    // Games list their tags in one order, often with the same values
+    // (`Event`, `Site`, `Result`): a value is compared with the one at
+    // its place in the row before before it is hashed.
+    let (mut before, mut at) = (0..0, 0);
+    for &n in lengths {
+        let row = at..at + n as usize;
+        for (i, &v) in values[row.clone()].iter().enumerate() {
+            let same =
+                (i < before.len() && values[before.start + i] == v).then(|| keys[before.start + i]);
+            let key = same.unwrap_or_else(|| {
+                *places.entry(v).or_insert_with(|| {
+                    dictionary.push(v);
+                    dictionary_bytes += 4 + v.len();
+                    dictionary.len() as u32 - 1
+                })
+            });
+            keys.push(key);
+        }
+        (before, at) = (row.clone(), row.end);
+    }
+    let by_dictionary = dictionary_bytes <= DICTIONARY_BYTES;
+    let mut chunk = ChunkWriter::new(descr);
+    let encoding = if by_dictionary {
+        let mut plain = Vec::with_capacity(dictionary_bytes);
+        for &v in &dictionary {
+            v.put(&mut plain);
+        }
+        chunk.dictionary_page(&plain, dictionary.len())?;
+        Encoding::RLE_DICTIONARY
+    } else {
+        Encoding::PLAIN
+    };
+    let bit_width = bits_for(dictionary.len().saturating_sub(1) as u64);
+    let mut used = vec![false; if by_dictionary { dictionary.len() } else { 0 }];
+    let (mut row, mut value) = (0, 0);
+    while row < lengths.len() {
+        // Whole rows up to the page's bound.
+        let (first_row, first_value) = (row, value);
+        let mut levels = 0;
+        while row < lengths.len() && levels < PAGE_ROWS {
+            levels += (lengths[row] as usize).max(1);
+            value += lengths[row] as usize;
+            row += 1;
+        }
+        let page_lengths = &lengths[first_row..row];
+        let mut buf = list_levels(page_lengths, levels);
+        let bounds = if by_dictionary {
+            let page_keys = &keys[first_value..value];
+            buf.push(bit_width);
+            hybrid(page_keys, bit_width, &mut buf);
+            used.fill(false);
+            for &k in page_keys {
+                used[k as usize] = true;
+            }
+            min_max(
+                dictionary
+                    .iter()
+                    .zip(&used)
+                    .filter(|(_, u)| **u)
+                    .map(|(&v, _)| v),
+            )
+        } else {
+            let page_values = &values[first_value..value];
+            for &v in page_values {
+                v.put(&mut buf);
+            }
+            min_max(page_values.iter().copied())
+        };
+        let empty = page_lengths.iter().filter(|&&n| n == 0).count();
+        chunk.page_of_levels(&buf, levels, row - first_row, empty, encoding, bounds)?;
+    }
+    chunk.close(encoding, lengths.len())
+}
+
+/// The repetition and definition levels of a page of lists of
+/// `lengths` values (`levels` entries), as a version 1 data page starts
+/// with them, each with its length first: a list's first value repeats
+/// at level 0 and the others at 1; an empty list is one entry, undefined.
+fn list_levels(lengths: &[u32], levels: usize) -> Vec<u8> {
+    let mut repetition = Vec::with_capacity(levels);
+    let mut definition = Vec::with_capacity(levels);
+    for &n in lengths {
+        repetition.push(0);
+        definition.push(u32::from(n > 0));
+        for _ in 1..n {
+            repetition.push(1);
+            definition.push(1);
+        }
+    }
+    let mut buf = Vec::with_capacity(levels * 6 + 16);
+    for entries in [&repetition, &definition] {
+        let at = buf.len();
+        buf.extend_from_slice(&[0; 4]);
+        hybrid(entries, 1, &mut buf);
+        let length = (buf.len() - at - 4) as u32;
+        buf[at..at + 4].copy_from_slice(&length.to_le_bytes());
+    }
+    buf
+}
+
 /// The bits an unsigned value up to `max` takes.
 fn bits_for(max: u64) -> u8 {
     (64 - max.leading_zeros()) as u8
@@ -343,10 +475,24 @@ impl<T: PlainValue> ChunkWriter<T> {
         encoding: Encoding,
         bounds: Option<(T, T)>,
     ) -> Result<(), ParquetError> {
+        self.page_of_levels(raw, rows, rows, nulls, encoding, bounds)
+    }
+
+    /// [`ChunkWriter::data_page`] of `levels` level entries making `rows`
+    /// rows: a list's leaf has an entry a value and one an empty list.
+    fn page_of_levels(
+        &mut self,
+        raw: &[u8],
+        levels: usize,
+        rows: usize,
+        nulls: usize,
+        encoding: Encoding,
+        bounds: Option<(T, T)>,
+    ) -> Result<(), ParquetError> {
         let (offset, size) = self.write(
             |buf| Page::DataPage {
                 buf,
-                num_values: rows as u32,
+                num_values: levels as u32,
                 encoding,
                 def_level_encoding: Encoding::RLE,
                 rep_level_encoding: Encoding::RLE,
@@ -365,7 +511,7 @@ impl<T: PlainValue> ChunkWriter<T> {
                 count: 1,
             }),
         }
-        self.values += rows as i64;
+        self.values += levels as i64;
         self.nulls += nulls as u64;
         let Some((lo, hi)) = bounds else {
             self.column_index
@@ -536,6 +682,93 @@ mod tests {
         let pages = &metadata.offset_index().unwrap()[0][0];
         assert_eq!(pages.page_locations().len(), 3);
         assert_eq!(metadata.column_index().unwrap()[0].len(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Row `i`'s list: empty lists, long ones, values repeated from the
+    /// row before and values of their own.
+    fn list(i: usize, distinct: bool) -> Vec<String> {
+        let n = [0, 3, 1, 12, 0, 0, 7][i % 7];
+        (0..n)
+            .map(|k| match (distinct, k % 3) {
+                (true, _) => format!("value {i} {k} {}", "x".repeat(40)),
+                (false, 0) => format!("tag {k}"),
+                (false, _) => format!("{}", (i / 5 + k) % 97),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lists_read_back_as_written_with_a_dictionary_or_plain() {
+        const LIST: &str = "message l {
+            required group tags (LIST) {
+                repeated group list { required group element { required binary v (STRING); } }
+            }
+        }";
+        let dir = std::env::temp_dir().join(format!("xpgn-lists-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = Arc::new(parse_message_type(LIST).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(WriterProperties::builder().build());
+        // 40,000 rows of short values take three pages and a dictionary;
+        // 30,000 of long distinct values pass the dictionary's bound.
+        for (rows, distinct) in [(40_000, false), (30_000, true)] {
+            let path = dir.join(format!("l-{distinct}.parquet"));
+            let mut file = PartFile::create(path.clone(), &schema, &props)
+                .map_err(|_| ())
+                .unwrap();
+            let lists: Vec<Vec<String>> = (0..rows).map(|i| list(i, distinct)).collect();
+            let lengths: Vec<u32> = lists.iter().map(|l| l.len() as u32).collect();
+            let values: Vec<&[u8]> = lists.iter().flatten().map(|v| v.as_bytes()).collect();
+            let wrong = list_chunk(columns.column(0), &lengths, &values[1..]);
+            assert!(wrong.is_err());
+            let chunk = list_chunk(columns.column(0), &lengths, &values).unwrap();
+            file.push(chunk).map_err(|_| ()).unwrap();
+            file.finish().map_err(|_| ()).unwrap();
+            let options = ReadOptionsBuilder::new().with_page_index().build();
+            let reader = SerializedFileReader::new_with_options(
+                std::fs::File::open(&path).unwrap(),
+                options,
+            )
+            .unwrap();
+            let mut read = reader.get_row_iter(None).unwrap();
+            for (i, expected) in lists.iter().enumerate() {
+                let row = read.next().unwrap().unwrap();
+                let Some((_, Field::ListInternal(got))) = row.get_column_iter().next() else {
+                    panic!("row {i}: {row:?}");
+                };
+                let got: Vec<String> = got
+                    .elements()
+                    .iter()
+                    .map(|e| match e {
+                        Field::Group(g) => match g.get_column_iter().next() {
+                            Some((_, Field::Str(v))) => v.clone(),
+                            other => panic!("row {i}: {other:?}"),
+                        },
+                        other => panic!("row {i}: {other:?}"),
+                    })
+                    .collect();
+                assert_eq!(&got, expected, "row {i}");
+            }
+            assert!(read.next().is_none());
+            let metadata = reader.metadata();
+            let column = metadata.row_group(0).column(0);
+            assert_eq!(
+                column.dictionary_page_offset().is_some(),
+                !distinct,
+                "a dictionary where the values fit one"
+            );
+            let empty = lists.iter().filter(|l| l.is_empty()).count() as u64;
+            let stats = column.statistics().unwrap();
+            assert_eq!(stats.null_count_opt(), Some(empty));
+            let pages = &metadata.offset_index().unwrap()[0][0];
+            let firsts: Vec<i64> = pages
+                .page_locations()
+                .iter()
+                .map(|p| p.first_row_index)
+                .collect();
+            assert!(firsts.len() > 1 && firsts[0] == 0, "{firsts:?}");
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
