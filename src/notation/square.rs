@@ -7,6 +7,7 @@ use crate::rules::Square;
 
 /// Appends `sq` as written (`e4`, `l10`): what `Display` gives, without
 /// the formatting machinery, for writers that write a square per move.
+#[inline]
 pub fn push_square(out: &mut String, sq: Square) {
     out.push((b'a' + sq.file()) as char);
     let rank = sq.rank() + 1;
