@@ -173,9 +173,9 @@ const DICTIONARY_BYTES: usize = 1024 * 1024;
 /// empty list where 0. Written with a dictionary of the values in the
 /// order they first come, unless it would pass [`DICTIONARY_BYTES`]; each
 /// data page holds whole rows, [`PAGE_ROWS`] level entries or a little
-/// more. Found by a hash of each value where the column writer also
-/// compared each value with its page's bounds and measured its page
-/// value by value: three times the instructions.
+/// more. The column writer, which also compared each value with its
+/// page's bounds and measured its page value by value, took twice the
+/// instructions.
 pub(super) fn list_chunk(
     descr: ColumnDescPtr,
     lengths: &[u32],
@@ -192,30 +192,7 @@ pub(super) fn list_chunk(
             "the lists' lengths do not add up to their values".into(),
         ));
     }
-    let mut places = std::collections::HashMap::with_capacity(values.len() / 4);
-    let mut dictionary: Vec<&[u8]> = Vec::new();
-    let mut dictionary_bytes = 0;
-    let mut keys: Vec<u32> = Vec::with_capacity(values.len());
-    // Games list their tags in one order, often with the same values
-    // (`Event`, `Site`, `Result`): a value is compared with the one at
-    // its place in the row before before it is hashed.
-    let (mut before, mut at) = (0..0, 0);
-    for &n in lengths {
-        let row = at..at + n as usize;
-        for (i, &v) in values[row.clone()].iter().enumerate() {
-            let same =
-                (i < before.len() && values[before.start + i] == v).then(|| keys[before.start + i]);
-            let key = same.unwrap_or_else(|| {
-                *places.entry(v).or_insert_with(|| {
-                    dictionary.push(v);
-                    dictionary_bytes += 4 + v.len();
-                    dictionary.len() as u32 - 1
-                })
-            });
-            keys.push(key);
-        }
-        (before, at) = (row.clone(), row.end);
-    }
+    let (keys, dictionary, dictionary_bytes) = list_dictionary(lengths, values);
     let by_dictionary = dictionary_bytes <= DICTIONARY_BYTES;
     let mut chunk = ChunkWriter::new(descr);
     let encoding = if by_dictionary {
@@ -268,6 +245,37 @@ pub(super) fn list_chunk(
         chunk.page_of_levels(&buf, levels, row - first_row, empty, encoding, bounds)?;
     }
     chunk.close(encoding, lengths.len())
+}
+
+/// The dictionary of the values of lists (`lengths` as in
+/// [`list_chunk`]) in the order they first come, each value's index into
+/// it, and its size PLAIN. Games list their tags in one order, often with
+/// the same values game after game (`Event`, `Site`, `Result`): a value
+/// is compared with the value at its place in the list before, and
+/// hashed only when they differ.
+fn list_dictionary<'v>(lengths: &[u32], values: &[&'v [u8]]) -> (Vec<u32>, Vec<&'v [u8]>, usize) {
+    let mut places = std::collections::HashMap::with_capacity(values.len() / 4);
+    let mut dictionary: Vec<&[u8]> = Vec::new();
+    let mut bytes = 0;
+    let mut keys: Vec<u32> = Vec::with_capacity(values.len());
+    let (mut before, mut at) = (0..0, 0);
+    for &n in lengths {
+        let list = at..at + n as usize;
+        for (i, &v) in values[list.clone()].iter().enumerate() {
+            let same =
+                (i < before.len() && values[before.start + i] == v).then(|| keys[before.start + i]);
+            let key = same.unwrap_or_else(|| {
+                *places.entry(v).or_insert_with(|| {
+                    dictionary.push(v);
+                    bytes += 4 + v.len();
+                    dictionary.len() as u32 - 1
+                })
+            });
+            keys.push(key);
+        }
+        (before, at) = (list.clone(), list.end);
+    }
+    (keys, dictionary, bytes)
 }
 
 /// The repetition and definition levels of a page of lists of
