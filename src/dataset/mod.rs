@@ -20,6 +20,7 @@ mod encode;
 pub mod files;
 mod pages;
 
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
@@ -403,6 +404,8 @@ pub struct DatasetWriter {
     /// Threads that encode a part's columns.
     threads: usize,
     games: Vec<GameRecord>,
+    /// The largest texts of `games`, taken out of their records.
+    texts: PartTexts,
     positions: Vec<PositionRow>,
     /// The id and variant of each game of `games` and the notes of its
     /// moves, for its positions.
@@ -474,6 +477,7 @@ impl DatasetWriter {
             positions_schema,
             threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
+            texts: PartTexts::default(),
             positions: Vec::new(),
             part: PartTables::default(),
             variants: Vec::new(),
@@ -536,6 +540,7 @@ impl DatasetWriter {
                 game,
                 ply: ply as u32,
             }));
+        self.texts.take_from(&mut record);
         self.games.push(record);
         Ok(())
     }
@@ -562,7 +567,10 @@ impl DatasetWriter {
         let game_rows = self.games.len();
         // Dropped by the calling thread once encoded, while the positions
         // are encoded.
-        let games = RwLock::new(GameRows::of(std::mem::take(&mut self.games)));
+        let games = RwLock::new(GameRows {
+            records: std::mem::take(&mut self.games),
+            texts: std::mem::take(&mut self.texts).frozen(),
+        });
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
         let part_tables = std::mem::take(&mut self.part);
@@ -586,9 +594,10 @@ impl DatasetWriter {
                 let (group, column) = (i / game_columns, i % game_columns);
                 let games = games.read().unwrap_or_else(PoisonError::into_inner);
                 let rows = group_rows(&games.records, group, GAME_GROUP_ROWS);
-                let originals = group_rows(&games.originals, group, GAME_GROUP_ROWS);
+                let first = group * GAME_GROUP_ROWS;
+                let texts = (&games.texts, first..first + rows.len());
                 let descr = self.games_descr.column(column);
-                game_chunk(descr, &self.props, column, rows, originals)
+                game_chunk(descr, &self.props, column, rows, texts)
                     .map_err(|e| parquet_error(&games_path, e))
             } else {
                 let i = i - game_tasks;
@@ -676,23 +685,100 @@ impl DatasetWriter {
 }
 
 /// The games of a part as their columns are written: the records, and
-/// each one's original text taken out of it, to be handed to the encoder
-/// as it is rather than copied.
+/// their largest texts apart ([`PartTexts`]).
 #[derive(Default)]
 struct GameRows {
     records: Vec<GameRecord>,
-    originals: Vec<Bytes>,
+    texts: FrozenTexts,
 }
 
-impl GameRows {
-    fn of(mut records: Vec<GameRecord>) -> GameRows {
-        let originals = records
-            .iter_mut()
-            .map(|g| Bytes::from(std::mem::take(&mut g.original)))
-            .collect();
-        GameRows { records, originals }
+/// Byte strings of one column of a part's games, one after the other in
+/// one buffer, and each game's place in it (`None`: null).
+#[derive(Default)]
+struct Texts {
+    bytes: Vec<u8>,
+    spans: Vec<Option<(usize, usize)>>,
+}
+
+impl Texts {
+    fn push(&mut self, value: Option<&[u8]>) {
+        self.spans.push(value.map(|v| {
+            let start = self.bytes.len();
+            self.bytes.extend_from_slice(v);
+            (start, self.bytes.len())
+        }));
+    }
+
+    /// The values of games `games` of a frozen column, sharing its
+    /// buffer (no copy).
+    fn values(
+        (bytes, spans): &FrozenColumn,
+        games: Range<usize>,
+    ) -> impl Iterator<Item = Option<ByteArray>> + '_ {
+        spans[games]
+            .iter()
+            .map(|span| span.map(|(start, end)| ByteArray::from(bytes.slice(start..end))))
     }
 }
+
+/// The texts that are most of a game's bytes (its original text and the
+/// three forms of its moves), copied out of each record as it comes and
+/// freed there, while they are in the processor's caches: freed with the
+/// records once the part was written, a few thousand blocks of a
+/// kilobyte or so from all over memory, they took about a twentieth of
+/// a dataset's time on one core.
+#[derive(Default)]
+struct PartTexts {
+    original: Texts,
+    packed: Texts,
+    san: Texts,
+    coord: Texts,
+}
+
+impl PartTexts {
+    /// Moves `record`'s texts here, leaving it empty ones.
+    fn take_from(&mut self, record: &mut GameRecord) {
+        self.original.push(Some(&record.original));
+        record.original = Vec::new();
+        match record.line.as_mut() {
+            Some(line) => {
+                self.packed.push(Some(&line.packed));
+                self.san.push(Some(line.san.as_bytes()));
+                self.coord.push(Some(line.coord.as_bytes()));
+                (line.packed, line.san, line.coord) = Default::default();
+            }
+            None => {
+                for texts in [&mut self.packed, &mut self.san, &mut self.coord] {
+                    texts.push(None);
+                }
+            }
+        }
+    }
+
+    fn frozen(self) -> FrozenTexts {
+        let freeze = |t: Texts| (Bytes::from(t.bytes), t.spans);
+        FrozenTexts {
+            original: freeze(self.original),
+            packed: freeze(self.packed),
+            san: freeze(self.san),
+            coord: freeze(self.coord),
+        }
+    }
+}
+
+/// [`PartTexts`] as the encoder reads them: each column's buffer shared.
+#[derive(Default)]
+struct FrozenTexts {
+    original: FrozenColumn,
+    packed: FrozenColumn,
+    san: FrozenColumn,
+    coord: FrozenColumn,
+}
+
+type FrozenColumn = (Bytes, Vec<Option<(usize, usize)>>);
+
+/// A group's games: the part's texts and the group's games among them.
+type GroupTexts<'t> = (&'t FrozenTexts, Range<usize>);
 
 /// Finishes a part's file, if not finished yet; its size (0 if it was).
 fn finish_file(file: Option<encode::PartFile>, path: &Path) -> Result<u64, DatasetError> {
@@ -968,15 +1054,15 @@ fn write_opt_bytes_as<'a>(
     })
 }
 
-/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose original
-/// texts are `originals`, encoded: the tags' two leaves by
-/// [`pages::list_chunk`], the others by the column writer.
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose texts are
+/// `texts`, encoded: the tags' two leaves by [`pages::list_chunk`], the
+/// others by the column writer.
 fn game_chunk(
     descr: ColumnDescPtr,
     props: &WriterPropertiesPtr,
     index: usize,
     rows: &[GameRecord],
-    originals: &[Bytes],
+    texts: GroupTexts<'_>,
 ) -> Result<encode::Chunk, ParquetError> {
     match index {
         TAG_NAMES | TAG_VALUES => {
@@ -991,9 +1077,7 @@ fn game_chunk(
                 .collect();
             pages::list_chunk(descr, &lengths, &values)
         }
-        _ => encode::encode_chunk(descr, props, |w| {
-            write_game_column(w, index, rows, originals)
-        }),
+        _ => encode::encode_chunk(descr, props, |w| write_game_column(w, index, rows, texts)),
     }
 }
 
@@ -1001,14 +1085,14 @@ fn game_chunk(
 const TAG_NAMES: usize = 15;
 const TAG_VALUES: usize = 16;
 
-/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose original texts
-/// are `originals`, into the column writer: any but the tags' leaves
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose texts are
+/// `texts`, into the column writer: any but the tags' leaves
 /// ([`game_chunk`]).
 fn write_game_column(
     col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[GameRecord],
-    originals: &[Bytes],
+    (texts, games): GroupTexts<'_>,
 ) -> Result<(), ParquetError> {
     let tag = |name: &'static str| rows.iter().map(move |g| g.tag(name).map(text));
     let date = |which: usize| {
@@ -1016,9 +1100,6 @@ fn write_game_column(
             let (y, m, d) = g.tag("Date").map_or((None, None, None), date_parts);
             [y, m, d][which]
         })
-    };
-    let line = |f: for<'m> fn(&'m crate::record::MainLine) -> &'m [u8]| {
-        rows.iter().map(move |g| g.line.as_ref().map(f))
     };
     match index {
         0 => write_i64(col, rows.iter().map(GameRecord::game_id)),
@@ -1057,20 +1138,22 @@ fn write_game_column(
             rows.iter()
                 .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX)),
         ),
-        24 => write_values::<ByteArrayType>(
-            col,
-            originals.iter().map(|b| Some(ByteArray::from(b.clone()))),
-            false,
-        ),
+        24 => {
+            write_values::<ByteArrayType>(col, Texts::values(&texts.original, games.clone()), false)
+        }
         25 => write_opt_bytes(
             col,
             rows.iter()
                 .map(|g| g.line.as_ref().and_then(|l| l.start.as_deref()).map(text)),
         ),
-        26 => write_opt_bytes(col, line(|l| bytes(&l.packed))),
-        27 => write_opt_bytes(col, line(|l| text(&l.san))),
-        28 => write_opt_bytes(col, line(|l| text(&l.coord))),
-        29 => write_opt_bytes(col, line(|l| bytes(&l.moves_hash))),
+        26 => write_values::<ByteArrayType>(col, Texts::values(&texts.packed, games.clone()), true),
+        27 => write_values::<ByteArrayType>(col, Texts::values(&texts.san, games.clone()), true),
+        28 => write_values::<ByteArrayType>(col, Texts::values(&texts.coord, games.clone()), true),
+        29 => write_opt_bytes(
+            col,
+            rows.iter()
+                .map(|g| g.line.as_ref().map(|l| bytes(&l.moves_hash))),
+        ),
         30 => write_opt_bytes(
             col,
             rows.iter()
