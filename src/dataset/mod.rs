@@ -29,9 +29,9 @@ use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
 use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
-use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
+use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::schema::parser::parse_message_type;
-use parquet::schema::types::{ColumnDescPtr, ColumnPath, SchemaDescriptor, Type};
+use parquet::schema::types::{ColumnDescPtr, SchemaDescriptor, Type};
 
 use crate::notation::annotations::{self, Annotations, Score};
 use crate::notation::pgn::read_with;
@@ -131,31 +131,6 @@ pub const POSITIONS_SCHEMA: &str = "message positions {
     optional int32 eval_cp;
     optional int32 eval_mate;
 }";
-
-/// The columns of hashes and whole texts: their values are all
-/// different (or nearly) and in no order within a part. Written without
-/// a dictionary, which would hash each value (a whole game's text) only
-/// to be given up, and without statistics: their minimum and maximum
-/// tell nothing a query could skip a page or a row group by, and cost a
-/// comparison of each value (a game's text compared from its common
-/// `[Event "` on) and two values of up to 64 bytes a page in the file.
-const UNORDERED_COLUMNS: [&str; 6] = [
-    "content_hash",
-    "original",
-    "moves_packed",
-    "moves_san",
-    "moves_coord",
-    "moves_hash",
-];
-
-/// The column of position keys, without a dictionary too: the keys of a
-/// row group of positions are nearly all different, and a dictionary of
-/// them cost a hash of each and made the column larger than plain. They
-/// are sorted, so their statistics are kept: a query for a key reads
-/// only the row groups whose range holds it. (`game_id` keeps its
-/// dictionary: in `positions`, which share the settings, a game's id
-/// comes once a ply.)
-const KEY_COLUMN: &str = "key";
 
 /// Games per row group of a `games` part.
 const GAME_GROUP_ROWS: usize = 8 * 1024;
@@ -454,17 +429,10 @@ impl DatasetWriter {
                     source,
                 })
         };
-        let mut props = WriterProperties::builder()
+        let props = WriterProperties::builder()
             .set_compression(Compression::SNAPPY)
-            .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")));
-        props = props.set_column_dictionary_enabled(ColumnPath::from(KEY_COLUMN), false);
-        for column in UNORDERED_COLUMNS {
-            let column = ColumnPath::from(column);
-            props = props
-                .set_column_dictionary_enabled(column.clone(), false)
-                .set_column_statistics_enabled(column, EnabledStatistics::None);
-        }
-        let props = props.build();
+            .set_created_by(format!("xpgn {}", env!("CARGO_PKG_VERSION")))
+            .build();
         let games_schema = schema(GAMES_SCHEMA)?;
         let positions_schema = schema(POSITIONS_SCHEMA)?;
         Ok(DatasetWriter {
@@ -569,7 +537,7 @@ impl DatasetWriter {
         // are encoded.
         let games = RwLock::new(GameRows {
             records: std::mem::take(&mut self.games),
-            texts: std::mem::take(&mut self.texts).frozen(),
+            texts: std::mem::take(&mut self.texts),
         });
         let unsorted = Mutex::new(std::mem::take(&mut self.positions));
         let position_rows = unsorted.lock().map_or(0, |p| p.len());
@@ -689,7 +657,7 @@ impl DatasetWriter {
 #[derive(Default)]
 struct GameRows {
     records: Vec<GameRecord>,
-    texts: FrozenTexts,
+    texts: PartTexts,
 }
 
 /// Byte strings of one column of a part's games, one after the other in
@@ -709,15 +677,12 @@ impl Texts {
         }));
     }
 
-    /// The values of games `games` of a frozen column, sharing its
-    /// buffer (no copy).
-    fn values(
-        (bytes, spans): &FrozenColumn,
-        games: Range<usize>,
-    ) -> impl Iterator<Item = Option<ByteArray>> + '_ {
-        spans[games]
+    /// The values of games `games`.
+    fn values(&self, games: Range<usize>) -> Vec<Option<&[u8]>> {
+        self.spans[games]
             .iter()
-            .map(|span| span.map(|(start, end)| ByteArray::from(bytes.slice(start..end))))
+            .map(|span| span.map(|(start, end)| &self.bytes[start..end]))
+            .collect()
     }
 }
 
@@ -754,31 +719,10 @@ impl PartTexts {
             }
         }
     }
-
-    fn frozen(self) -> FrozenTexts {
-        let freeze = |t: Texts| (Bytes::from(t.bytes), t.spans);
-        FrozenTexts {
-            original: freeze(self.original),
-            packed: freeze(self.packed),
-            san: freeze(self.san),
-            coord: freeze(self.coord),
-        }
-    }
 }
-
-/// [`PartTexts`] as the encoder reads them: each column's buffer shared.
-#[derive(Default)]
-struct FrozenTexts {
-    original: FrozenColumn,
-    packed: FrozenColumn,
-    san: FrozenColumn,
-    coord: FrozenColumn,
-}
-
-type FrozenColumn = (Bytes, Vec<Option<(usize, usize)>>);
 
 /// A group's games: the part's texts and the group's games among them.
-type GroupTexts<'t> = (&'t FrozenTexts, Range<usize>);
+type GroupTexts<'t> = (&'t PartTexts, Range<usize>);
 
 /// Finishes a part's file, if not finished yet; its size (0 if it was).
 fn finish_file(file: Option<encode::PartFile>, path: &Path) -> Result<u64, DatasetError> {
@@ -1077,22 +1021,49 @@ fn game_chunk(
                 .collect();
             pages::list_chunk(descr, &lengths, &values)
         }
-        _ => encode::encode_chunk(descr, props, |w| write_game_column(w, index, rows, texts)),
+        CONTENT_HASH | ORIGINAL | MOVES_PACKED | MOVES_SAN | MOVES_COORD | MOVES_HASH => {
+            let (texts, games) = texts;
+            let values = match index {
+                CONTENT_HASH => rows.iter().map(|g| Some(bytes(&g.hash))).collect(),
+                ORIGINAL => texts.original.values(games.clone()),
+                MOVES_PACKED => texts.packed.values(games.clone()),
+                MOVES_SAN => texts.san.values(games.clone()),
+                MOVES_COORD => texts.coord.values(games.clone()),
+                _ => rows
+                    .iter()
+                    .map(|g| g.line.as_ref().map(|l| bytes(&l.moves_hash)))
+                    .collect(),
+            };
+            pages::unordered_chunk(descr, &values)
+        }
+        _ => encode::encode_chunk(descr, props, |w| write_game_column(w, index, rows)),
     }
 }
 
 /// The leaves of [`GAMES_SCHEMA`]'s `tags` list.
 const TAG_NAMES: usize = 15;
 const TAG_VALUES: usize = 16;
+/// The leaves of [`GAMES_SCHEMA`] of hashes and whole texts: their
+/// values are all different (or nearly) and in no order within a part.
+/// Written without a dictionary, which would hash each value (a whole
+/// game's text) only to be given up, and without statistics: their
+/// minimum and maximum tell nothing a query could skip a page or a row
+/// group by, and cost a comparison of each value (a game's text compared
+/// from its common `[Event "` on) and two values of up to 64 bytes a page
+/// in the file ([`pages::unordered_chunk`]).
+const CONTENT_HASH: usize = 1;
+const ORIGINAL: usize = 24;
+const MOVES_PACKED: usize = 26;
+const MOVES_SAN: usize = 27;
+const MOVES_COORD: usize = 28;
+const MOVES_HASH: usize = 29;
 
-/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose texts are
-/// `texts`, into the column writer: any but the tags' leaves
-/// ([`game_chunk`]).
+/// Leaf column `index` of [`GAMES_SCHEMA`] for `rows` into the column
+/// writer: any but those [`game_chunk`] encodes itself.
 fn write_game_column(
     col: &mut ColumnWriter<'_>,
     index: usize,
     rows: &[GameRecord],
-    (texts, games): GroupTexts<'_>,
 ) -> Result<(), ParquetError> {
     let tag = |name: &'static str| rows.iter().map(move |g| g.tag(name).map(text));
     let date = |which: usize| {
@@ -1103,7 +1074,6 @@ fn write_game_column(
     };
     match index {
         0 => write_i64(col, rows.iter().map(GameRecord::game_id)),
-        1 => write_bytes(col, rows.iter().map(|g| bytes(&g.hash))),
         2 => write_bytes(col, rows.iter().map(|g| text(&g.variant))),
         3 => write_opt_bytes(col, tag("Event")),
         4 => write_opt_bytes(col, tag("Site")),
@@ -1138,21 +1108,10 @@ fn write_game_column(
             rows.iter()
                 .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX)),
         ),
-        24 => {
-            write_values::<ByteArrayType>(col, Texts::values(&texts.original, games.clone()), false)
-        }
         25 => write_opt_bytes(
             col,
             rows.iter()
                 .map(|g| g.line.as_ref().and_then(|l| l.start.as_deref()).map(text)),
-        ),
-        26 => write_values::<ByteArrayType>(col, Texts::values(&texts.packed, games.clone()), true),
-        27 => write_values::<ByteArrayType>(col, Texts::values(&texts.san, games.clone()), true),
-        28 => write_values::<ByteArrayType>(col, Texts::values(&texts.coord, games.clone()), true),
-        29 => write_opt_bytes(
-            col,
-            rows.iter()
-                .map(|g| g.line.as_ref().map(|l| bytes(&l.moves_hash))),
         ),
         30 => write_opt_bytes(
             col,
@@ -1211,6 +1170,11 @@ fn position_chunk(
             })
         }
         1 => {
+            // Plain: the keys of a row group are nearly all different,
+            // and a dictionary of them cost a hash of each and made the
+            // column larger. They are sorted, so their statistics are
+            // kept: a query for a key reads only the row groups whose
+            // range holds it.
             let keys: Vec<Option<i64>> = rows.iter().map(|r| Some(r.key)).collect();
             pages::plain_chunk(descr, &keys)
         }

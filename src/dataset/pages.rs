@@ -164,6 +164,44 @@ pub(super) fn plain_chunk<T: PlainValue>(
     chunk.close(Encoding::PLAIN, values.len())
 }
 
+/// The most bytes of a data page of byte strings (the column writer's
+/// bound).
+const PAGE_BYTES: usize = 1024 * 1024;
+
+/// A column chunk of byte strings in no order (`None` only where the
+/// column is optional): a game's whole text, its moves, its hashes.
+/// Written PLAIN, without statistics or a column index, as the column
+/// writer writes the columns so configured (their bounds tell a reader
+/// nothing to skip by); a page holds at most [`PAGE_ROWS`] rows and
+/// passes [`PAGE_BYTES`] by its last value at most, its room taken at
+/// once: the column writer grew its pages and its compressed output by
+/// doubling, copying each kilobyte of text twice more.
+pub(super) fn unordered_chunk(
+    descr: ColumnDescPtr,
+    values: &[Option<&[u8]>],
+) -> Result<Chunk, ParquetError> {
+    let mut chunk = ChunkWriter::<&[u8]>::new(descr);
+    chunk.column_index = None;
+    let mut start = 0;
+    while start < values.len() {
+        let (mut end, mut bytes) = (start, 0);
+        while end < values.len() && end - start < PAGE_ROWS && bytes < PAGE_BYTES {
+            bytes += values[end].map_or(0, |v| 4 + v.len());
+            end += 1;
+        }
+        let page = &values[start..end];
+        let mut buf = chunk.levels(page)?;
+        buf.reserve(bytes);
+        for v in page.iter().flatten() {
+            v.put(&mut buf);
+        }
+        let nulls = page.iter().filter(|v| v.is_none()).count();
+        chunk.data_page(&buf, page.len(), nulls, Encoding::PLAIN, None)?;
+        start = end;
+    }
+    chunk.close(Encoding::PLAIN, values.len())
+}
+
 /// The most bytes of a dictionary: a chunk of more distinct values than
 /// fit is written PLAIN (the column writer's bound too).
 const DICTIONARY_BYTES: usize = 1024 * 1024;
@@ -376,7 +414,8 @@ struct ChunkWriter<T> {
     descr: ColumnDescPtr,
     sink: TrackedWrite<Vec<u8>>,
     offsets: OffsetIndexBuilder,
-    column_index: ColumnIndexBuilder,
+    /// `None` for a chunk written without statistics (nor column index).
+    column_index: Option<ColumnIndexBuilder>,
     encoding_stats: Vec<PageEncodingStats>,
     dictionary_offset: Option<i64>,
     data_offset: Option<i64>,
@@ -396,7 +435,7 @@ struct ChunkWriter<T> {
 
 impl<T: PlainValue> ChunkWriter<T> {
     fn new(descr: ColumnDescPtr) -> ChunkWriter<T> {
-        let column_index = ColumnIndexBuilder::new(descr.physical_type());
+        let column_index = Some(ColumnIndexBuilder::new(descr.physical_type()));
         ChunkWriter {
             descr,
             sink: TrackedWrite::new(Vec::new()),
@@ -521,13 +560,14 @@ impl<T: PlainValue> ChunkWriter<T> {
         }
         self.values += levels as i64;
         self.nulls += nulls as u64;
-        let Some((lo, hi)) = bounds else {
-            self.column_index
-                .append(true, Vec::new(), Vec::new(), nulls as i64);
+        let Some(column_index) = self.column_index.as_mut() else {
             return Ok(());
         };
-        self.column_index
-            .append(false, lo.stat_bytes(), hi.stat_bytes(), nulls as i64);
+        let Some((lo, hi)) = bounds else {
+            column_index.append(true, Vec::new(), Vec::new(), nulls as i64);
+            return Ok(());
+        };
+        column_index.append(false, lo.stat_bytes(), hi.stat_bytes(), nulls as i64);
         if let Some((last_lo, last_hi)) = self.last {
             self.ascending &= last_lo <= lo && last_hi <= hi;
             self.descending &= last_lo >= lo && last_hi >= hi;
@@ -549,7 +589,7 @@ impl<T: PlainValue> ChunkWriter<T> {
         if encoding != Encoding::PLAIN {
             encodings.push(encoding);
         }
-        let metadata = ColumnChunkMetaData::builder(self.descr.clone())
+        let mut metadata = ColumnChunkMetaData::builder(self.descr.clone())
             .set_compression(Compression::SNAPPY)
             .set_encodings(encodings)
             .set_page_encoding_stats(std::mem::take(&mut self.encoding_stats))
@@ -557,16 +597,23 @@ impl<T: PlainValue> ChunkWriter<T> {
             .set_total_uncompressed_size(self.uncompressed)
             .set_num_values(self.values)
             .set_data_page_offset(self.data_offset.unwrap_or(0))
-            .set_dictionary_page_offset(self.dictionary_offset)
-            .set_statistics(T::statistics(self.bounds, self.nulls, signed))
-            .build()?;
-        self.column_index
-            .set_boundary_order(match (self.ascending, self.descending) {
-                (true, _) => BoundaryOrder::ASCENDING,
-                (false, true) => BoundaryOrder::DESCENDING,
-                (false, false) => BoundaryOrder::UNORDERED,
-            });
-        let column_index = Some(self.column_index.build()?);
+            .set_dictionary_page_offset(self.dictionary_offset);
+        if self.column_index.is_some() {
+            metadata = metadata.set_statistics(T::statistics(self.bounds, self.nulls, signed));
+        }
+        let metadata = metadata.build()?;
+        let order = match (self.ascending, self.descending) {
+            (true, _) => BoundaryOrder::ASCENDING,
+            (false, true) => BoundaryOrder::DESCENDING,
+            (false, false) => BoundaryOrder::UNORDERED,
+        };
+        let column_index = match self.column_index.take() {
+            Some(mut index) => {
+                index.set_boundary_order(order);
+                Some(index.build()?)
+            }
+            None => None,
+        };
         let bytes_written = self.sink.bytes_written() as u64;
         let bytes = self.sink.into_inner()?;
         Ok(Chunk::new(
@@ -587,6 +634,7 @@ impl<T: PlainValue> ChunkWriter<T> {
 mod tests {
     use super::*;
     use crate::dataset::encode::PartFile;
+    use parquet::file::page_index::column_index::ColumnIndexMetaData;
     use parquet::file::properties::WriterProperties;
     use parquet::file::reader::{FileReader, SerializedFileReader};
     use parquet::file::serialized_reader::ReadOptionsBuilder;
@@ -777,6 +825,54 @@ mod tests {
                 .collect();
             assert!(firsts.len() > 1 && firsts[0] == 0, "{firsts:?}");
         }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn unordered_texts_read_back_in_pages_bounded_by_bytes_without_statistics() {
+        const TEXTS: &str = "message u { optional binary text; }";
+        let dir = std::env::temp_dir().join(format!("xpgn-unordered-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = Arc::new(parse_message_type(TEXTS).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(WriterProperties::builder().build());
+        let path = dir.join("u.parquet");
+        let mut file = PartFile::create(path.clone(), &schema, &props)
+            .map_err(|_| ())
+            .unwrap();
+        // 3,000 texts of about a kilobyte, every seventh null: three
+        // pages of a megabyte at most.
+        let texts: Vec<Option<Vec<u8>>> = (0..3_000)
+            .map(|i| {
+                (i % 7 != 3).then(|| format!("{i} {}", "e4 ".repeat(300 + i % 50)).into_bytes())
+            })
+            .collect();
+        let values: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
+        let chunk = unordered_chunk(columns.column(0), &values).unwrap();
+        file.push(chunk).map_err(|_| ()).unwrap();
+        file.finish().map_err(|_| ()).unwrap();
+        let options = ReadOptionsBuilder::new().with_page_index().build();
+        let reader =
+            SerializedFileReader::new_with_options(std::fs::File::open(&path).unwrap(), options)
+                .unwrap();
+        let mut read = reader.get_row_iter(None).unwrap();
+        for (i, text) in texts.iter().enumerate() {
+            let row = read.next().unwrap().unwrap();
+            let got = match row.get_column_iter().next() {
+                Some((_, Field::Bytes(b))) => Some(b.data().to_vec()),
+                Some((_, Field::Null)) => None,
+                other => panic!("row {i}: {other:?}"),
+            };
+            assert_eq!(&got, text, "row {i}");
+        }
+        assert!(read.next().is_none());
+        let metadata = reader.metadata();
+        let column = metadata.row_group(0).column(0);
+        assert!(column.statistics().is_none());
+        let index = &metadata.column_index().unwrap()[0][0];
+        assert!(matches!(index, ColumnIndexMetaData::NONE), "{index:?}");
+        let pages = metadata.offset_index().unwrap()[0][0].page_locations();
+        assert!((3..=4).contains(&pages.len()), "{} pages", pages.len());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
