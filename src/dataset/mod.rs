@@ -24,10 +24,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
 
-use bytes::Bytes;
 use parquet::basic::Compression;
 use parquet::column::writer::{ColumnWriter, get_typed_column_writer_mut};
-use parquet::data_type::{ByteArray, ByteArrayType, DataType, Int32Type, Int64Type};
+use parquet::data_type::{DataType, Int32Type, Int64Type};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{WriterProperties, WriterPropertiesPtr};
 use parquet::schema::parser::parse_message_type;
@@ -884,33 +883,9 @@ fn bytes(b: &[u8]) -> &[u8] {
     b
 }
 
-/// `values` as byte arrays that share one buffer: one allocation for the
-/// values rather than one each.
-fn shared_arrays(values: &[&[u8]]) -> Vec<ByteArray> {
-    let mut buffer = Vec::with_capacity(values.iter().map(|v| v.len()).sum());
-    let ends: Vec<usize> = values
-        .iter()
-        .map(|v| {
-            buffer.extend_from_slice(v);
-            buffer.len()
-        })
-        .collect();
-    let buffer = Bytes::from(buffer);
-    let mut start = 0;
-    ends.into_iter()
-        .map(|end| {
-            let value = ByteArray::from(buffer.slice(start..end));
-            start = end;
-            value
-        })
-        .collect()
-}
-
-/// Rows of a column handed to the encoder at once: its own batch, so that
-/// its pages are those of a single call, and few enough that the values
-/// gathered for a call (for a byte string column, a copy of them: a
-/// thousand games' texts) stay small and in cache. No copy of a whole
-/// column is ever made.
+/// Rows of an integer column handed to the column writer at once: its
+/// own batch, so that its pages are those of a single call, and few
+/// enough that the values gathered for a call stay small and in cache.
 const WRITE_ROWS: usize = 1024;
 
 /// Hands `values` (`None` only where `optional`) to `write`
@@ -970,34 +945,6 @@ fn write_opt_i32(
     write_values::<Int32Type>(col, values, true)
 }
 
-fn write_bytes<'a>(
-    col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = &'a [u8]>,
-) -> Result<(), ParquetError> {
-    write_opt_bytes_as(col, values.map(Some), false)
-}
-
-fn write_opt_bytes<'a>(
-    col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = Option<&'a [u8]>>,
-) -> Result<(), ParquetError> {
-    write_opt_bytes_as(col, values, true)
-}
-
-/// Writes byte strings, each batch copied into one buffer they share.
-fn write_opt_bytes_as<'a>(
-    col: &mut ColumnWriter<'_>,
-    values: impl Iterator<Item = Option<&'a [u8]>>,
-    optional: bool,
-) -> Result<(), ParquetError> {
-    let writer = get_typed_column_writer_mut::<ByteArrayType>(col);
-    in_batches(values, optional, |present, defs| {
-        writer
-            .write_batch(&shared_arrays(present), defs, None)
-            .map(drop)
-    })
-}
-
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose texts are
 /// `texts`, encoded: the tags' two leaves by [`pages::list_chunk`], the
 /// others by the column writer.
@@ -1036,7 +983,10 @@ fn game_chunk(
             };
             pages::unordered_chunk(descr, &values)
         }
-        _ => encode::encode_chunk(descr, props, |w| write_game_column(w, index, rows)),
+        _ => match game_texts(index, rows) {
+            Some(values) => pages::text_chunk(descr, &values),
+            None => encode::encode_chunk(descr, props, |w| write_game_column(w, index, rows)),
+        },
     }
 }
 
@@ -1058,6 +1008,31 @@ const MOVES_SAN: usize = 27;
 const MOVES_COORD: usize = 28;
 const MOVES_HASH: usize = 29;
 
+/// The values of leaf column `index` of [`GAMES_SCHEMA`] for `rows`, if it
+/// is one of the strings that come again ([`pages::text_chunk`]).
+fn game_texts(index: usize, rows: &[GameRecord]) -> Option<Vec<Option<&[u8]>>> {
+    let each = |value: &dyn Fn(&GameRecord) -> Option<&[u8]>| rows.iter().map(value).collect();
+    let tag = |name: &'static str| each(&move |g: &GameRecord| g.tag(name).map(text));
+    Some(match index {
+        2 => each(&|g| Some(text(&g.variant))),
+        3 => tag("Event"),
+        4 => tag("Site"),
+        5 => tag("Date"),
+        9 => tag("Round"),
+        10 => tag("White"),
+        11 => tag("Black"),
+        12 => tag("Result"),
+        18 => each(&|g| Some(text(if g.valid { "valid" } else { "invalid" }))),
+        20 => each(&|g| g.diagnostic.as_deref().map(text)),
+        21 => each(&|g| Some(text(&g.diagnostics))),
+        22 => each(&|g| Some(text(&g.source_file))),
+        25 => each(&|g| g.line.as_ref().and_then(|l| l.start.as_deref()).map(text)),
+        30 => each(&|g| g.opening.as_ref().map(|o| text(&o.eco))),
+        31 => each(&|g| g.opening.as_ref().map(|o| text(&o.name))),
+        _ => return None,
+    })
+}
+
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows` into the column
 /// writer: any but those [`game_chunk`] encodes itself.
 fn write_game_column(
@@ -1065,7 +1040,6 @@ fn write_game_column(
     index: usize,
     rows: &[GameRecord],
 ) -> Result<(), ParquetError> {
-    let tag = |name: &'static str| rows.iter().map(move |g| g.tag(name).map(text));
     let date = |which: usize| {
         rows.iter().map(move |g| {
             let (y, m, d) = g.tag("Date").map_or((None, None, None), date_parts);
@@ -1074,15 +1048,7 @@ fn write_game_column(
     };
     match index {
         0 => write_i64(col, rows.iter().map(GameRecord::game_id)),
-        2 => write_bytes(col, rows.iter().map(|g| text(&g.variant))),
-        3 => write_opt_bytes(col, tag("Event")),
-        4 => write_opt_bytes(col, tag("Site")),
-        5 => write_opt_bytes(col, tag("Date")),
         6..=8 => write_opt_i32(col, date(index - 6)),
-        9 => write_opt_bytes(col, tag("Round")),
-        10 => write_opt_bytes(col, tag("White")),
-        11 => write_opt_bytes(col, tag("Black")),
-        12 => write_opt_bytes(col, tag("Result")),
         13 => write_opt_i32(col, rows.iter().map(|g| g.tag("WhiteElo").and_then(elo))),
         14 => write_opt_i32(col, rows.iter().map(|g| g.tag("BlackElo").and_then(elo))),
         17 => write_i32(
@@ -1090,38 +1056,15 @@ fn write_game_column(
             rows.iter()
                 .map(|g| i32::try_from(g.plies).unwrap_or(i32::MAX)),
         ),
-        18 => write_bytes(
-            col,
-            rows.iter()
-                .map(|g| text(if g.valid { "valid" } else { "invalid" })),
-        ),
         19 => write_i32(
             col,
             rows.iter()
                 .map(|g| i32::try_from(g.warnings).unwrap_or(i32::MAX)),
         ),
-        20 => write_opt_bytes(col, rows.iter().map(|g| g.diagnostic.as_deref().map(text))),
-        21 => write_bytes(col, rows.iter().map(|g| text(&g.diagnostics))),
-        22 => write_bytes(col, rows.iter().map(|g| text(&g.source_file))),
         23 => write_i64(
             col,
             rows.iter()
                 .map(|g| i64::try_from(g.source_line).unwrap_or(i64::MAX)),
-        ),
-        25 => write_opt_bytes(
-            col,
-            rows.iter()
-                .map(|g| g.line.as_ref().and_then(|l| l.start.as_deref()).map(text)),
-        ),
-        30 => write_opt_bytes(
-            col,
-            rows.iter()
-                .map(|g| g.opening.as_ref().map(|o| text(&o.eco))),
-        ),
-        31 => write_opt_bytes(
-            col,
-            rows.iter()
-                .map(|g| g.opening.as_ref().map(|o| text(&o.name))),
         ),
         _ => Err(ParquetError::General(format!(
             "no column {index} of the games schema goes through the column writer"

@@ -164,6 +164,45 @@ pub(super) fn plain_chunk<T: PlainValue>(
     chunk.close(Encoding::PLAIN, values.len())
 }
 
+/// A column chunk of byte strings that come again and again (events,
+/// sites, players, results, a file's name; `None` only where the column
+/// is optional): with a dictionary of the values in the order they first
+/// come, each compared first with the value of the row before and hashed
+/// only when they differ, and statistics. PLAIN when the dictionary
+/// would pass [`DICTIONARY_BYTES`]. The column writer hashed every value
+/// and compared each with its page's bounds.
+pub(super) fn text_chunk(
+    descr: ColumnDescPtr,
+    values: &[Option<&[u8]>],
+) -> Result<Chunk, ParquetError> {
+    let mut places = std::collections::HashMap::new();
+    let mut table: Vec<&[u8]> = Vec::new();
+    let mut bytes = 0;
+    let mut last: Option<(&[u8], usize)> = None;
+    let keys: Vec<Option<usize>> = values
+        .iter()
+        .map(|v| {
+            let v = (*v)?;
+            if let Some((seen, key)) = last
+                && seen == v
+            {
+                return Some(key);
+            }
+            let key = *places.entry(v).or_insert_with(|| {
+                table.push(v);
+                bytes += 4 + v.len();
+                table.len() - 1
+            });
+            last = Some((v, key));
+            Some(key)
+        })
+        .collect();
+    if bytes > DICTIONARY_BYTES {
+        return plain_chunk(descr, values);
+    }
+    dictionary_chunk(descr, &table, values.len(), |i| keys[i])
+}
+
 /// The most bytes of a data page of byte strings (the column writer's
 /// bound).
 const PAGE_BYTES: usize = 1024 * 1024;
