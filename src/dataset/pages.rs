@@ -916,6 +916,61 @@ mod tests {
     }
 
     #[test]
+    fn repeated_texts_read_back_with_a_dictionary_or_plain_and_their_bounds() {
+        const TEXTS: &str = "message r { optional binary text (STRING); }";
+        let dir = std::env::temp_dir().join(format!("xpgn-repeated-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let schema = Arc::new(parse_message_type(TEXTS).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(WriterProperties::builder().build());
+        // Runs of one value, values back after others, nulls; then 3,000
+        // values of 400 bytes all different, past the dictionary's bound.
+        for distinct in [false, true] {
+            let texts: Vec<Option<String>> = (0..3_000)
+                .map(|i| match (distinct, i % 11) {
+                    (true, _) => Some(format!("{i:04} {}", "x".repeat(395))),
+                    (false, 0) => None,
+                    (false, _) => Some(format!("value {}", (i / 4) % 13)),
+                })
+                .collect();
+            let values: Vec<Option<&[u8]>> = texts
+                .iter()
+                .map(|t| t.as_deref().map(str::as_bytes))
+                .collect();
+            let path = dir.join(format!("r-{distinct}.parquet"));
+            let mut file = PartFile::create(path.clone(), &schema, &props)
+                .map_err(|_| ())
+                .unwrap();
+            let chunk = text_chunk(columns.column(0), &values).unwrap();
+            file.push(chunk).map_err(|_| ()).unwrap();
+            file.finish().map_err(|_| ()).unwrap();
+            let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+            let mut read = reader.get_row_iter(None).unwrap();
+            for (i, text) in texts.iter().enumerate() {
+                let row = read.next().unwrap().unwrap();
+                let got = match row.get_column_iter().next() {
+                    Some((_, Field::Str(s))) => Some(s.clone()),
+                    Some((_, Field::Null)) => None,
+                    other => panic!("row {i}: {other:?}"),
+                };
+                assert_eq!(&got, text, "row {i}");
+            }
+            let column = reader.metadata().row_group(0).column(0);
+            assert_eq!(column.dictionary_page_offset().is_some(), !distinct);
+            let present = texts.iter().flatten();
+            let (lo, hi) = (present.clone().min().unwrap(), present.max().unwrap());
+            match column.statistics().unwrap() {
+                Statistics::ByteArray(s) => assert_eq!(
+                    (s.min_opt().map(|v| v.data()), s.max_opt().map(|v| v.data())),
+                    (Some(lo.as_bytes()), Some(hi.as_bytes()))
+                ),
+                other => panic!("{other:?}"),
+            }
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_hybrid_encoding_packs_and_repeats() {
         // A group of eight bit-packed, then a run of nine; a run that
         // starts inside a group is packed with it.
