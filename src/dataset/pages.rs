@@ -780,6 +780,29 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A file of the one chunk `chunk` makes for the one leaf column of
+    /// `schema`, written as `name` in `dir`, opened with its page index.
+    fn one_chunk_file(
+        dir: &std::path::Path,
+        name: &str,
+        schema: &str,
+        chunk: impl FnOnce(ColumnDescPtr) -> Chunk,
+    ) -> SerializedFileReader<std::fs::File> {
+        std::fs::create_dir_all(dir).unwrap();
+        let schema = Arc::new(parse_message_type(schema).unwrap());
+        let columns = SchemaDescriptor::new(schema.clone());
+        let props = Arc::new(WriterProperties::builder().build());
+        let path = dir.join(name);
+        let mut file = PartFile::create(path.clone(), &schema, &props)
+            .map_err(|_| ())
+            .unwrap();
+        file.push(chunk(columns.column(0))).map_err(|_| ()).unwrap();
+        file.finish().map_err(|_| ()).unwrap();
+        let options = ReadOptionsBuilder::new().with_page_index().build();
+        SerializedFileReader::new_with_options(std::fs::File::open(&path).unwrap(), options)
+            .unwrap()
+    }
+
     /// Row `i`'s list: empty lists, long ones, values repeated from the
     /// row before and values of their own.
     fn list(i: usize, distinct: bool) -> Vec<String> {
@@ -801,31 +824,17 @@ mod tests {
             }
         }";
         let dir = std::env::temp_dir().join(format!("xpgn-lists-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let schema = Arc::new(parse_message_type(LIST).unwrap());
-        let columns = SchemaDescriptor::new(schema.clone());
-        let props = Arc::new(WriterProperties::builder().build());
         // 40,000 rows of short values take three pages and a dictionary;
         // 30,000 of long distinct values pass the dictionary's bound.
         for (rows, distinct) in [(40_000, false), (30_000, true)] {
-            let path = dir.join(format!("l-{distinct}.parquet"));
-            let mut file = PartFile::create(path.clone(), &schema, &props)
-                .map_err(|_| ())
-                .unwrap();
             let lists: Vec<Vec<String>> = (0..rows).map(|i| list(i, distinct)).collect();
             let lengths: Vec<u32> = lists.iter().map(|l| l.len() as u32).collect();
             let values: Vec<&[u8]> = lists.iter().flatten().map(|v| v.as_bytes()).collect();
-            let wrong = list_chunk(columns.column(0), &lengths, &values[1..]);
-            assert!(wrong.is_err());
-            let chunk = list_chunk(columns.column(0), &lengths, &values).unwrap();
-            file.push(chunk).map_err(|_| ()).unwrap();
-            file.finish().map_err(|_| ()).unwrap();
-            let options = ReadOptionsBuilder::new().with_page_index().build();
-            let reader = SerializedFileReader::new_with_options(
-                std::fs::File::open(&path).unwrap(),
-                options,
-            )
-            .unwrap();
+            let name = format!("l-{distinct}.parquet");
+            let reader = one_chunk_file(&dir, &name, LIST, |column| {
+                assert!(list_chunk(column.clone(), &lengths, &values[1..]).is_err());
+                list_chunk(column, &lengths, &values).unwrap()
+            });
             let mut read = reader.get_row_iter(None).unwrap();
             for (i, expected) in lists.iter().enumerate() {
                 let row = read.next().unwrap().unwrap();
@@ -871,14 +880,6 @@ mod tests {
     fn unordered_texts_read_back_in_pages_bounded_by_bytes_without_statistics() {
         const TEXTS: &str = "message u { optional binary text; }";
         let dir = std::env::temp_dir().join(format!("xpgn-unordered-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let schema = Arc::new(parse_message_type(TEXTS).unwrap());
-        let columns = SchemaDescriptor::new(schema.clone());
-        let props = Arc::new(WriterProperties::builder().build());
-        let path = dir.join("u.parquet");
-        let mut file = PartFile::create(path.clone(), &schema, &props)
-            .map_err(|_| ())
-            .unwrap();
         // 3,000 texts of about a kilobyte, every seventh null: three
         // pages of a megabyte at most.
         let texts: Vec<Option<Vec<u8>>> = (0..3_000)
@@ -887,13 +888,9 @@ mod tests {
             })
             .collect();
         let values: Vec<Option<&[u8]>> = texts.iter().map(|t| t.as_deref()).collect();
-        let chunk = unordered_chunk(columns.column(0), &values).unwrap();
-        file.push(chunk).map_err(|_| ()).unwrap();
-        file.finish().map_err(|_| ()).unwrap();
-        let options = ReadOptionsBuilder::new().with_page_index().build();
-        let reader =
-            SerializedFileReader::new_with_options(std::fs::File::open(&path).unwrap(), options)
-                .unwrap();
+        let reader = one_chunk_file(&dir, "u.parquet", TEXTS, |column| {
+            unordered_chunk(column, &values).unwrap()
+        });
         let mut read = reader.get_row_iter(None).unwrap();
         for (i, text) in texts.iter().enumerate() {
             let row = read.next().unwrap().unwrap();
@@ -919,10 +916,6 @@ mod tests {
     fn repeated_texts_read_back_with_a_dictionary_or_plain_and_their_bounds() {
         const TEXTS: &str = "message r { optional binary text (STRING); }";
         let dir = std::env::temp_dir().join(format!("xpgn-repeated-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let schema = Arc::new(parse_message_type(TEXTS).unwrap());
-        let columns = SchemaDescriptor::new(schema.clone());
-        let props = Arc::new(WriterProperties::builder().build());
         // Runs of one value, values back after others, nulls; then 3,000
         // values of 400 bytes all different, past the dictionary's bound.
         for distinct in [false, true] {
@@ -937,14 +930,10 @@ mod tests {
                 .iter()
                 .map(|t| t.as_deref().map(str::as_bytes))
                 .collect();
-            let path = dir.join(format!("r-{distinct}.parquet"));
-            let mut file = PartFile::create(path.clone(), &schema, &props)
-                .map_err(|_| ())
-                .unwrap();
-            let chunk = text_chunk(columns.column(0), &values).unwrap();
-            file.push(chunk).map_err(|_| ()).unwrap();
-            file.finish().map_err(|_| ()).unwrap();
-            let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+            let name = format!("r-{distinct}.parquet");
+            let reader = one_chunk_file(&dir, &name, TEXTS, |column| {
+                text_chunk(column, &values).unwrap()
+            });
             let mut read = reader.get_row_iter(None).unwrap();
             for (i, text) in texts.iter().enumerate() {
                 let row = read.next().unwrap().unwrap();
