@@ -532,8 +532,8 @@ impl DatasetWriter {
     fn flush(&mut self) -> Result<(), DatasetError> {
         let part = self.summary.parts;
         let game_rows = self.games.len();
-        // Dropped by the calling thread once encoded, while the positions
-        // are encoded.
+        // Dropped once encoded, while the positions are encoded (on a
+        // thread of its own where there are threads).
         let games = RwLock::new(GameRows {
             records: std::mem::take(&mut self.games),
             texts: std::mem::take(&mut self.texts),
@@ -947,7 +947,9 @@ fn write_opt_i32(
 
 /// Leaf column `index` of [`GAMES_SCHEMA`] for `rows`, whose texts are
 /// `texts`, encoded: the tags' two leaves by [`pages::list_chunk`], the
-/// others by the column writer.
+/// hashes and whole texts by [`pages::unordered_chunk`], the strings that
+/// come again by [`pages::text_chunk`], the integers by the column
+/// writer.
 fn game_chunk(
     descr: ColumnDescPtr,
     props: &WriterPropertiesPtr,

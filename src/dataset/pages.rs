@@ -175,31 +175,19 @@ pub(super) fn text_chunk(
     descr: ColumnDescPtr,
     values: &[Option<&[u8]>],
 ) -> Result<Chunk, ParquetError> {
-    let mut places = std::collections::HashMap::new();
-    let mut table: Vec<&[u8]> = Vec::new();
-    let mut bytes = 0;
-    let mut last: Option<(&[u8], usize)> = None;
-    let keys: Vec<Option<usize>> = values
-        .iter()
-        .map(|v| {
-            let v = (*v)?;
-            if let Some((seen, key)) = last
-                && seen == v
-            {
-                return Some(key);
-            }
-            let key = *places.entry(v).or_insert_with(|| {
-                table.push(v);
-                bytes += 4 + v.len();
-                table.len() - 1
-            });
-            last = Some((v, key));
-            Some(key)
-        })
-        .collect();
+    // A row is a list of its one value or of none: the dictionary of the
+    // tags' lists, each value compared with the row before's first.
+    let lengths: Vec<u32> = values.iter().map(|v| u32::from(v.is_some())).collect();
+    let present: Vec<&[u8]> = values.iter().flatten().copied().collect();
+    let (keys, table, bytes) = list_dictionary(&lengths, &present);
     if bytes > DICTIONARY_BYTES {
         return plain_chunk(descr, values);
     }
+    let mut present_keys = keys.into_iter();
+    let keys: Vec<Option<usize>> = values
+        .iter()
+        .map(|v| v.and_then(|_| present_keys.next()).map(|k| k as usize))
+        .collect();
     dictionary_chunk(descr, &table, values.len(), |i| keys[i])
 }
 
@@ -371,14 +359,19 @@ fn list_levels(lengths: &[u32], levels: usize) -> Vec<u8> {
         }
     }
     let mut buf = Vec::with_capacity(levels * 6 + 16);
-    for entries in [&repetition, &definition] {
-        let at = buf.len();
-        buf.extend_from_slice(&[0; 4]);
-        hybrid(entries, 1, &mut buf);
-        let length = (buf.len() - at - 4) as u32;
-        buf[at..at + 4].copy_from_slice(&length.to_le_bytes());
-    }
+    put_levels(&repetition, &mut buf);
+    put_levels(&definition, &mut buf);
     buf
+}
+
+/// Appends levels of one bit as a version 1 data page holds them: their
+/// length in bytes, then the RLE / bit-packing hybrid.
+fn put_levels(levels: &[u32], out: &mut Vec<u8>) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    hybrid(levels, 1, out);
+    let length = (out.len() - at - 4) as u32;
+    out[at..at + 4].copy_from_slice(&length.to_le_bytes());
 }
 
 /// The bits an unsigned value up to `max` takes.
@@ -507,11 +500,8 @@ impl<T: PlainValue> ChunkWriter<T> {
             }
             return Ok(buf);
         }
-        buf.extend_from_slice(&[0; 4]);
         let levels: Vec<u32> = page.iter().map(|v| u32::from(v.is_some())).collect();
-        hybrid(&levels, 1, &mut buf);
-        let length = (buf.len() - 4) as u32;
-        buf[..4].copy_from_slice(&length.to_le_bytes());
+        put_levels(&levels, &mut buf);
         Ok(buf)
     }
 
