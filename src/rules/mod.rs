@@ -4,6 +4,7 @@
 
 mod bitboard;
 mod castling;
+mod count;
 mod explain;
 mod gating;
 mod geometry;

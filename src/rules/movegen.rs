@@ -208,25 +208,25 @@ impl Hints {
 impl Position {
     /// Every square holding a piece.
     #[inline]
-    fn occupancy<B: Bits>(&self) -> B {
+    pub(super) fn occupancy<B: Bits>(&self) -> B {
         B::load(&self.state.color_bits[0]) | B::load(&self.state.color_bits[1])
     }
 
     /// The squares of `color`'s pieces.
     #[inline]
-    fn side<B: Bits>(&self, color: Color) -> B {
+    pub(super) fn side<B: Bits>(&self, color: Color) -> B {
         B::load(&self.state.color_bits[color.index()])
     }
 
     /// The squares of pieces of kind number `k`, both colours.
     #[inline]
-    fn of_kind<B: Bits>(&self, k: usize) -> B {
+    pub(super) fn of_kind<B: Bits>(&self, k: usize) -> B {
         B::load(&self.state.kind_bits[k])
     }
 
     /// The squares of pieces of the kinds in `kinds` (bit per kind).
     #[inline]
-    fn of_kinds<B: Bits>(&self, mut kinds: u16) -> B {
+    pub(super) fn of_kinds<B: Bits>(&self, mut kinds: u16) -> B {
         let mut set = B::EMPTY;
         while kinds != 0 {
             set |= self.of_kind::<B>(kinds.trailing_zeros() as usize);
@@ -321,7 +321,7 @@ impl Position {
     /// when the squares `occ` are occupied: the position's, or those a
     /// trial move leaves.
     #[inline]
-    fn attacked_on<B: Bits>(&self, i: usize, by: Color, occ: B, attackers: B) -> bool {
+    pub(super) fn attacked_on<B: Bits>(&self, i: usize, by: Color, occ: B, attackers: B) -> bool {
         let t = self.tables();
         let pawns = self.of_kind::<B>(t.pawn.index()) & attackers;
         if !(t.pawn_capture_from::<B>(by, i) & pawns).is_empty() {
@@ -408,7 +408,7 @@ impl Position {
     /// looked-up rides (an 8x8 board: `sliders` module) and kings have
     /// no special attack; `None` elsewhere. A square is in it exactly
     /// when [`Position::attacked_on`] says it is attacked on `occ`.
-    fn looked_up_attacks<B: Bits>(&self, by: Color, occ: B) -> Option<B> {
+    pub(super) fn looked_up_attacks<B: Bits>(&self, by: Color, occ: B) -> Option<B> {
         let t = self.tables();
         if !B::ONE_WORD || !t.ride_groups[by.index()].is_empty() || !t.special_attacks.is_empty() {
             return None;
@@ -1180,6 +1180,9 @@ impl Position {
             self.rule_moves(&mut out);
             return out.len();
         }
+        if self.tables().looked_up_count {
+            return self.count_looked_up();
+        }
         let mut count = MoveCount(0);
         by_width!(self.generate_until::<_>(&mut count, true, None, None));
         count.0
@@ -1526,6 +1529,33 @@ impl Position {
                 out,
             );
         }
+    }
+
+    /// The legal castlings of a position out of check, for the looked-up
+    /// count: `danger` holds the enemy attacks with our king lifted off
+    /// its square ([`Position::looked_up_attacks`]) when already found.
+    pub(super) fn castling_count(&self, danger: Option<u64>) -> u32 {
+        if self.state.castling.king[self.state.turn.index()] == Stage::Moved {
+            return 0;
+        }
+        let ctx = Context::<u64> {
+            us: self.state.turn,
+            king: self.state.kings[self.state.turn.index()],
+            in_check: false,
+            pinned: 0,
+            any_pinned: false,
+            their_blocked: None,
+            our_promoting: None,
+            test_legality: true,
+            only_to: None,
+            plain: true,
+            king_danger: danger.map_or_else(std::cell::OnceCell::new, |map| {
+                std::cell::OnceCell::from(Some(map))
+            }),
+        };
+        let mut count = MoveCount(0);
+        self.castling_moves(&ctx, &mut count);
+        count.0 as u32
     }
 
     fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {

@@ -184,3 +184,26 @@ fn perft_tables_of_fairy_stockfishs_builtin_variants() {
 fn perft_tables_of_fairy_stockfishs_builtin_variants_deep_rows() {
     assert!(check_fsf_table(|n| n > QUICK_NODES) > 0);
 }
+
+/// The number of legal moves perft counts at its last ply is the number
+/// the generation lists, in positions made for the count's hard cases:
+/// pins, checks by riders and leapers, double check, captures en passant
+/// that open a rank or take the checking pawn, promotions by capture.
+#[test]
+fn the_last_ply_counts_the_moves_the_generation_lists() {
+    let chess = Variant::chess();
+    for fen in [
+        "4k3/8/8/8/1b6/2P5/3K4/8 w - - 0 1",
+        "4r3/8/8/8/4R3/8/8/4K2k w - - 0 1",
+        "4k3/8/8/8/8/8/1B6/r3K2R w K - 0 1",
+        "4k3/8/8/8/8/3n4/1B6/4K2R w K - 0 1",
+        "4k3/8/B7/8/8/3n4/8/r3K3 w - - 0 1",
+        "8/8/8/K1pP3r/8/8/8/7k w - c6 0 1",
+        "8/8/8/2pP4/1K6/8/8/7k w - c6 0 1",
+        "1n1n4/2P5/8/8/8/8/8/K6k w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ] {
+        let pos = read_position(&chess, fen).unwrap();
+        assert_eq!(pos.count_legal_moves(), pos.legal_moves().len(), "{fen}");
+    }
+}

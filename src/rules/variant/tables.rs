@@ -221,6 +221,12 @@ pub(crate) struct Tables {
     /// it left: the variant's half of that test (`Position::gives_check`),
     /// asked on every move played.
     pub plain_check_test: bool,
+    /// Whether every legal move is counted from sets
+    /// (`Position::count_looked_up`): an 8x8 board whose every attack
+    /// and move is a pawn's, a leap or a looked-up ride, a royal king, no
+    /// special king move, staged castling, waiting promotion or rule
+    /// beyond moving pieces, promotions by choice.
+    pub looked_up_count: bool,
 }
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
@@ -1481,9 +1487,25 @@ impl Tables {
                 && !matches!(def.pawns.promotion, PromotionRule::Waiting { .. }),
             def,
             check_reach: Vec::new(),
+            looked_up_count: false,
         };
         tables.check_reach = tables.attack_reach(words, &groups.ride_groups);
+        tables.looked_up_count = tables.counts_looked_up();
         Ok(tables)
+    }
+
+    /// [`Tables::looked_up_count`].
+    fn counts_looked_up(&self) -> bool {
+        self.width == Width::W64
+            && self.sliders.is_some()
+            && self.ride_groups.iter().all(Vec::is_empty)
+            && self.live_flat.is_empty()
+            && self.special_attacks.is_empty()
+            && self.def.special_king_move.is_none()
+            && !self.has_stages
+            && !self.play_rules
+            && self.royal
+            && matches!(self.def.pawns.promotion, PromotionRule::Choice(_))
     }
 
     /// [`Tables::check_reach`], from the capture tables built before it

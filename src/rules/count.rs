@@ -1,0 +1,360 @@
+//! The number of legal moves of a position whose every attack is looked
+//! up (an 8x8 board of pawns, leapers and the rook's and bishop's
+//! lines: [`Tables::looked_up_count`]), counted from sets alone: no move
+//! is made or tried but a capture en passant.
+//!
+//! The general generation ([`Position::count_legal_moves`] for the other
+//! variants) tests the moves of a pinned piece, of the king and of every
+//! piece in check by the occupancy each leaves. Where every attack is a
+//! pawn's capture, a leap or a looked-up ride, those tests are sets: the
+//! king keeps off the squares the opponent attacks with the king lifted
+//! off its square; a pinned piece stays on the segment from its king to
+//! the pinning rider; in check, a piece captures the checking piece or,
+//! when that is a rider and no leaper, steps between. Each piece's
+//! targets are then counted at once.
+//!
+//! [`Tables::looked_up_count`]: super::variant::tables::Tables
+
+use super::bitboard::Bits;
+use super::geometry::Square;
+use super::piece::Color;
+use super::position::Position;
+use super::variant::PromotionRule;
+use super::variant::{KindMoves, Tables};
+
+/// Per pinned piece (up to eight: one a line from the king), the squares
+/// it may still go to.
+struct Pins {
+    pinned: u64,
+    squares: [u8; 8],
+    allowed: [u64; 8],
+    len: usize,
+}
+
+impl Pins {
+    fn allowed(&self, i: usize) -> u64 {
+        for n in 0..self.len {
+            if usize::from(self.squares[n]) == i {
+                return self.allowed[n];
+            }
+        }
+        0
+    }
+}
+
+/// How one colour's kind moves: its tables, found once for its pieces.
+struct Mover<'t> {
+    moves: KindMoves<'t>,
+    /// [`Tables::leap_modes`].
+    modes: u8,
+    /// [`Tables::slide_moves`].
+    slides: u8,
+}
+
+impl<'t> Mover<'t> {
+    #[inline(always)]
+    fn of(t: &'t Tables, us: Color, k: usize) -> Mover<'t> {
+        Mover {
+            moves: t.kind_moves(us, k),
+            modes: t.leap_modes[us.index()][k],
+            slides: t.slide_moves[us.index()][k],
+        }
+    }
+}
+
+impl Position {
+    /// [`Position::count_legal_moves`] for a variant whose tables say
+    /// [`looked_up_count`](super::variant::tables::Tables): the same number.
+    pub(crate) fn count_looked_up(&self) -> usize {
+        let t = self.tables();
+        let Some(s) = t.sliders else {
+            unreachable!("a looked-up count needs the sliders' tables");
+        };
+        let us = self.state.turn;
+        let them = us.other();
+        let ki = t.bit(self.state.kings[us.index()]);
+        let king_bit = 1u64 << ki;
+        let occ = self.occupancy::<u64>();
+        let own = self.side::<u64>(us);
+        let theirs = self.side::<u64>(them);
+        let empty = !occ & t.board_set::<u64>();
+        let open = empty | theirs;
+        let [orth, diag] = t.slide_attackers[them.index()];
+        let their_orth = self.of_kinds::<u64>(orth) & theirs;
+        let their_diag = self.of_kinds::<u64>(diag) & theirs;
+
+        // The king's moves, off every square attacked once it has left its
+        // own: one move tried alone, several against the map of attacks.
+        let kk = t.king.index();
+        let king_targets = self.targets(&Mover::of(t, us, kk), ki, occ, empty, open);
+        let mut danger = None;
+        let mut count = if king_targets == 0 {
+            0
+        } else if king_targets.without_first() == 0 {
+            let ti = king_targets.first();
+            let attackers = theirs & !(1 << ti);
+            let occ = (occ & !king_bit) | 1 << ti;
+            u32::from(!self.attacked_on::<u64>(ti, them, occ, attackers))
+        } else {
+            let map = self.danger(them, occ & !king_bit);
+            danger = Some(map);
+            (king_targets & !map).count()
+        };
+
+        // What may answer a check: capturing the checking piece, or
+        // stepping between when it rides and does not also leap there.
+        let mut answer = !0u64;
+        if self.state.check {
+            let pawn = t.pawn.index();
+            let mut leaping = t.pawn_capture_from::<u64>(them, ki) & self.of_kind::<u64>(pawn);
+            let mut leapers = t.leap_capture_kinds[them.index()];
+            while leapers != 0 {
+                let k = leapers.trailing_zeros() as usize;
+                leapers &= leapers - 1;
+                leaping |= t.leap_capture_from::<u64>(them, k, ki) & self.of_kind::<u64>(k);
+            }
+            leaping &= theirs;
+            let riding = (s.rook(ki, occ) & their_orth) | (s.bishop(ki, occ) & their_diag);
+            let checkers = leaping | riding;
+            if checkers.without_first() != 0 {
+                return count as usize;
+            }
+            answer = checkers;
+            if leaping == 0 {
+                answer |= s.between(ki, checkers.first());
+            }
+        }
+
+        let pins = self.pins(s, ki, occ, own, their_orth, their_diag);
+        let others = own & !self.of_kind::<u64>(kk) & !self.of_kind::<u64>(t.pawn.index());
+        for k in 0..t.kind_count {
+            let pieces = self.of_kind::<u64>(k) & others;
+            if pieces == 0 {
+                continue;
+            }
+            let mover = Mover::of(t, us, k);
+            for fi in pieces.indices() {
+                // A piece hemmed in by its own has no move.
+                if mover.moves.step_set::<u64>(fi) & !own == 0 {
+                    continue;
+                }
+                let mut targets = self.targets(&mover, fi, occ, empty, open) & answer;
+                if pins.pinned & (1 << fi) != 0 {
+                    targets &= pins.allowed(fi);
+                }
+                count += targets.count();
+            }
+        }
+
+        let pawns = self.of_kind::<u64>(t.pawn.index()) & own;
+        count += self.pawn_count(pawns & !pins.pinned, empty, theirs, answer);
+        for fi in (pawns & pins.pinned).indices() {
+            count += self.pawn_count(1 << fi, empty, theirs, answer & pins.allowed(fi));
+        }
+        count += self.en_passant_count(pawns, ki);
+        if !self.state.check {
+            count += self.castling_count(danger);
+        }
+        count as usize
+    }
+
+    /// The squares `by` attacks on occupancy `occ`.
+    fn danger(&self, by: Color, occ: u64) -> u64 {
+        self.looked_up_attacks::<u64>(by, occ)
+            .expect("a looked-up count's attacks are looked up")
+    }
+
+    /// The squares a piece moving as `mover` on bit `fi` goes to, by its
+    /// leaps and looked-up rides on occupancy `occ`: `empty` squares, and
+    /// `open` ones (empty or the opponent's) where it may capture.
+    #[inline(always)]
+    fn targets(&self, mover: &Mover<'_>, fi: usize, occ: u64, empty: u64, open: u64) -> u64 {
+        let mut targets = 0;
+        if mover.modes & 1 != 0 {
+            targets = mover.moves.leap_set::<u64>(0, fi) & open;
+        }
+        if mover.modes & 6 != 0 {
+            let captures = open & !empty;
+            targets |= (mover.moves.leap_set::<u64>(1, fi) & empty)
+                | (mover.moves.leap_set::<u64>(2, fi) & captures);
+        }
+        if mover.slides != 0 {
+            targets |= self.tables().slide_reach(mover.slides, fi, occ) & open;
+        }
+        targets
+    }
+
+    /// Our pieces pinned to our king on bit `ki`, each with the segment
+    /// up to and onto its pinner.
+    fn pins(
+        &self,
+        s: &super::sliders::Sliders,
+        ki: usize,
+        occ: u64,
+        own: u64,
+        their_orth: u64,
+        their_diag: u64,
+    ) -> Pins {
+        let mut pins = Pins {
+            pinned: 0,
+            squares: [0; 8],
+            allowed: [0; 8],
+            len: 0,
+        };
+        let snipers = (s.rook(ki, 0) & their_orth) | (s.bishop(ki, 0) & their_diag);
+        for sniper in snipers.indices() {
+            let between = s.between(ki, sniper);
+            let shield = between & occ;
+            if shield & own != 0 && shield.without_first() == 0 {
+                pins.pinned |= shield;
+                pins.squares[pins.len] = shield.first() as u8;
+                pins.allowed[pins.len] = between | 1 << sniper;
+                pins.len += 1;
+            }
+        }
+        pins
+    }
+
+    /// The moves of our `pawns` landing on `allowed` (steps onto `empty`
+    /// squares, captures of `theirs`; captures en passant aside), each
+    /// promotion one move.
+    fn pawn_count(&self, pawns: u64, empty: u64, theirs: u64, allowed: u64) -> u32 {
+        if pawns == 0 {
+            return 0;
+        }
+        let t = self.tables();
+        let us = self.state.turn;
+        let rank = u32::from(t.size.files);
+        let forward = |set: u64| match us {
+            Color::White => set << rank,
+            Color::Black => set >> rank,
+        };
+        let one = forward(pawns) & empty;
+        let two = forward(forward(pawns & t.double_step_set::<u64>(us)) & empty) & empty;
+        let capture = |side: usize| {
+            let from = pawns & t.pawn_capture_side::<u64>(us, side);
+            // Toward file a one less than a rank, toward the last file one more.
+            let step = rank + side as u32 * 2 - 1;
+            let to = match us {
+                Color::White => from << step,
+                Color::Black => from >> (2 * rank - step),
+            };
+            to & theirs & allowed
+        };
+        let (left, right) = (capture(0), capture(1));
+        let zone = t.zone_set::<u64>(us);
+        let (one, two) = (one & allowed, two & allowed);
+        let plain = (one & !zone).count()
+            + (two & !zone).count()
+            + (left & !zone).count()
+            + (right & !zone).count();
+        if (one | two | left | right) & zone == 0 {
+            return plain;
+        }
+        let last = self.last_rank_set();
+        let (choices, in_zone) = self.promotion_choices();
+        let per =
+            |set: u64| (set & last).count() * choices + (set & zone & !last).count() * in_zone;
+        plain + per(one) + per(two) + per(left) + per(right)
+    }
+
+    /// The moves a pawn reaching the promotion zone makes: on the last
+    /// rank, and before it.
+    fn promotion_choices(&self) -> (u32, u32) {
+        let t = self.tables();
+        let us = self.state.turn;
+        let PromotionRule::Choice(kinds) = &t.def.pawns.promotion else {
+            unreachable!("a looked-up count promotes by choice");
+        };
+        let limits = &t.def.pawns.promotion_limits;
+        let choices = kinds
+            .iter()
+            .filter(|&&k| {
+                !limits
+                    .iter()
+                    .any(|&(lk, n)| lk == k && self.state.counts[us.index()][k.index()] >= n)
+            })
+            .count() as u32;
+        let stay = u32::from(!t.def.pawns.promotion_mandatory);
+        (choices, choices + stay)
+    }
+
+    /// The squares of our last rank.
+    fn last_rank_set(&self) -> u64 {
+        let t = self.tables();
+        let last = u32::from(t.last_rank[self.state.turn.index()]);
+        let files = u32::from(t.size.files);
+        let row = (1u64 << files) - 1;
+        row << (last * files)
+    }
+
+    /// Our pawns' legal captures en passant, each tried on the occupancy
+    /// it leaves.
+    fn en_passant_count(&self, pawns: u64, ki: usize) -> u32 {
+        let t = self.tables();
+        let Some(ep) = self
+            .state
+            .ep_square
+            .filter(|&ep| t.def.pawns.en_passant && self.state.board[ep.index()] == 0)
+        else {
+            return 0;
+        };
+        let us = self.state.turn;
+        let them = us.other();
+        let ei = t.bit(ep);
+        let mut count = 0;
+        for fi in (t.pawn_capture_from::<u64>(us, ei) & pawns).indices() {
+            let from = t.square_at[fi];
+            let victim = 1u64 << t.bit(Square::new(ep.file(), from.rank()));
+            let occ = (self.occupancy::<u64>() & !(1 << fi) & !victim) | 1 << ei;
+            let attackers = self.side::<u64>(them) & !victim;
+            count += u32::from(!self.attacked_on::<u64>(ki, them, occ, attackers));
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::{Position, Registry};
+
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// The count from sets is the number of moves the generation lists,
+    /// along random games of every built-in variant it serves (captures,
+    /// checks, pins, promotions, castlings and captures en passant come
+    /// up; the positions made for its harder cases are in the
+    /// integration tests, which read them from FEN).
+    #[test]
+    fn the_count_from_sets_is_the_number_of_legal_moves() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut served = Vec::new();
+        for variant in Registry::builtin().variants() {
+            if !variant.0.looked_up_count {
+                continue;
+            }
+            served.push(variant.name().to_string());
+            for _ in 0..30 {
+                let mut pos = Position::start(variant.clone());
+                for _ in 0..120 {
+                    let moves = pos.legal_moves();
+                    assert_eq!(pos.count_looked_up(), moves.len(), "{pos:?}");
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let m = moves[(next() % moves.len() as u64) as usize];
+                    pos.play_unchecked(&m);
+                }
+            }
+        }
+        assert!(served.iter().any(|n| n == "chess"), "{served:?}");
+        assert!(served.iter().any(|n| n == "chess960"), "{served:?}");
+    }
+}
