@@ -20,7 +20,7 @@ use super::geometry::Square;
 use super::piece::Color;
 use super::position::Position;
 use super::variant::PromotionRule;
-use super::variant::{KindMoves, Tables};
+use super::variant::{COUNTED_CAPTURE_ONLY, COUNTED_MOVE_ONLY, COUNTED_STEPS, CountedKind};
 
 /// Per pinned piece (up to eight: one a line from the king), the squares
 /// it may still go to.
@@ -39,26 +39,6 @@ impl Pins {
             }
         }
         0
-    }
-}
-
-/// How one colour's kind moves: its tables, found once for its pieces.
-struct Mover<'t> {
-    moves: KindMoves<'t>,
-    /// [`Tables::leap_modes`].
-    modes: u8,
-    /// [`Tables::slide_moves`].
-    slides: u8,
-}
-
-impl<'t> Mover<'t> {
-    #[inline(always)]
-    fn of(t: &'t Tables, us: Color, k: usize) -> Mover<'t> {
-        Mover {
-            moves: t.kind_moves(us, k),
-            modes: t.leap_modes[us.index()][k],
-            slides: t.slide_moves[us.index()][k],
-        }
     }
 }
 
@@ -85,8 +65,9 @@ impl Position {
 
         // The king's moves, off every square attacked once it has left its
         // own: one move tried alone, several against the map of attacks.
-        let kk = t.king.index();
-        let king_targets = self.targets(&Mover::of(t, us, kk), ki, occ, empty, open);
+        let kinds = &t.counted_kinds[us.index()];
+        let (king, others) = kinds.split_last().expect("a king");
+        let king_targets = self.targets(king, ki, occ, empty, open);
         let mut danger = None;
         let mut count = if king_targets == 0 {
             0
@@ -126,19 +107,14 @@ impl Position {
         }
 
         let pins = self.pins(s, ki, occ, own, their_orth, their_diag);
-        let others = own & !self.of_kind::<u64>(kk) & !self.of_kind::<u64>(t.pawn.index());
-        for k in 0..t.kind_count {
-            let pieces = self.of_kind::<u64>(k) & others;
-            if pieces == 0 {
-                continue;
-            }
-            let mover = Mover::of(t, us, k);
+        for kind in others {
+            let pieces = self.of_kind::<u64>(usize::from(kind.kind)) & own;
             for fi in pieces.indices() {
                 // A piece hemmed in by its own has no move.
-                if mover.moves.step_set::<u64>(fi) & !own == 0 {
+                if t.counted_sets[kind.base as usize + COUNTED_STEPS + fi] & !own == 0 {
                     continue;
                 }
-                let mut targets = self.targets(&mover, fi, occ, empty, open) & answer;
+                let mut targets = self.targets(kind, fi, occ, empty, open) & answer;
                 if pins.pinned & (1 << fi) != 0 {
                     targets &= pins.allowed(fi);
                 }
@@ -164,22 +140,20 @@ impl Position {
             .expect("a looked-up count's attacks are looked up")
     }
 
-    /// The squares a piece moving as `mover` on bit `fi` goes to, by its
-    /// leaps and looked-up rides on occupancy `occ`: `empty` squares, and
+    /// The squares a piece of `kind` on bit `fi` goes to, by its leaps
+    /// and looked-up rides on occupancy `occ`: `empty` squares, and
     /// `open` ones (empty or the opponent's) where it may capture.
     #[inline(always)]
-    fn targets(&self, mover: &Mover<'_>, fi: usize, occ: u64, empty: u64, open: u64) -> u64 {
-        let mut targets = 0;
-        if mover.modes & 1 != 0 {
-            targets = mover.moves.leap_set::<u64>(0, fi) & open;
+    fn targets(&self, kind: &CountedKind, fi: usize, occ: u64, empty: u64, open: u64) -> u64 {
+        let t = self.tables();
+        let at = kind.base as usize + fi;
+        let mut targets = t.counted_sets[at] & open;
+        if kind.split {
+            targets |= (t.counted_sets[at + COUNTED_MOVE_ONLY] & empty)
+                | (t.counted_sets[at + COUNTED_CAPTURE_ONLY] & open & !empty);
         }
-        if mover.modes & 6 != 0 {
-            let captures = open & !empty;
-            targets |= (mover.moves.leap_set::<u64>(1, fi) & empty)
-                | (mover.moves.leap_set::<u64>(2, fi) & captures);
-        }
-        if mover.slides != 0 {
-            targets |= self.tables().slide_reach(mover.slides, fi, occ) & open;
+        if kind.slides != 0 {
+            targets |= t.slide_reach(kind.slides, fi, occ) & open;
         }
         targets
     }

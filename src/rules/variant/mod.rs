@@ -18,7 +18,10 @@ pub use file::{DefinitionError, MAX_DEFINITION_BYTES, Registry, RegistryLoad, lo
 pub use ini::{
     IniVariants, MAX_INI_CHAIN_BYTES, MAX_INI_INHERITANCE, MAX_INI_SECTIONS, load_ini, read_ini,
 };
-pub(crate) use tables::{KindMoves, PIN_NONE, PIN_SEVERAL, Tables};
+pub(crate) use tables::{
+    COUNTED_CAPTURE_ONLY, COUNTED_MOVE_ONLY, COUNTED_STEPS, CountedKind, PIN_NONE, PIN_SEVERAL,
+    Tables,
+};
 
 use std::sync::{Arc, OnceLock};
 

@@ -227,7 +227,34 @@ pub(crate) struct Tables {
     /// special king move, staged castling, waiting promotion or rule
     /// beyond moving pieces, promotions by choice.
     pub looked_up_count: bool,
+    /// Where `looked_up_count`: per colour, each kind but the pawn, the
+    /// king's last (the others' pieces are counted alike, the king's
+    /// apart).
+    pub counted_kinds: [Vec<CountedKind>; 2],
+    /// The sets of `counted_kinds`, 64 per table (see [`CountedKind::base`]).
+    pub counted_sets: Vec<u64>,
 }
+
+/// How one kind moves, for the looked-up count
+/// (`Position::count_looked_up`): one table read a set.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CountedKind {
+    pub kind: u8,
+    /// Its looked-up rides ([`Tables::slide_moves`]).
+    pub slides: u8,
+    /// Whether it has leaps only to an empty square or only to capture.
+    pub split: bool,
+    /// Entry of bit 0 in `counted_sets` of its leaps to any square; those
+    /// to an empty square only follow 64 entries on, those to capture
+    /// only 128, and at 192 the squares it could step to first
+    /// ([`KindMoves::step_set`]).
+    pub base: u32,
+}
+
+/// The offsets from [`CountedKind::base`] of its tables.
+pub(crate) const COUNTED_MOVE_ONLY: usize = 64;
+pub(crate) const COUNTED_CAPTURE_ONLY: usize = 128;
+pub(crate) const COUNTED_STEPS: usize = 192;
 
 /// [`Tables::pin_dir`]: the square is on no ray a rider could pin along.
 pub(crate) const PIN_NONE: u8 = u8::MAX;
@@ -1488,9 +1515,14 @@ impl Tables {
             def,
             check_reach: Vec::new(),
             looked_up_count: false,
+            counted_kinds: [Vec::new(), Vec::new()],
+            counted_sets: Vec::new(),
         };
         tables.check_reach = tables.attack_reach(words, &groups.ride_groups);
         tables.looked_up_count = tables.counts_looked_up();
+        if tables.looked_up_count {
+            tables.build_counted_kinds();
+        }
         Ok(tables)
     }
 
@@ -1506,6 +1538,37 @@ impl Tables {
             && !self.play_rules
             && self.royal
             && matches!(self.def.pawns.promotion, PromotionRule::Choice(_))
+    }
+
+    /// [`Tables::counted_kinds`] and [`Tables::counted_sets`], from the
+    /// move tables of an 8x8 board.
+    fn build_counted_kinds(&mut self) {
+        let king = self.king.index();
+        for color in [Color::White, Color::Black] {
+            let ci = color.index();
+            let mut order: Vec<usize> = (0..self.kind_count)
+                .filter(|&k| k != self.pawn.index() && k != king)
+                .collect();
+            order.push(king);
+            for k in order {
+                let base = self.counted_sets.len() as u32;
+                let moves = self.kind_moves(color, k);
+                let mut sets = Vec::with_capacity(256);
+                for table in 0..4 {
+                    sets.extend((0..64).map(|i| match table {
+                        3 => moves.step_set::<u64>(i),
+                        mode => moves.leap_set::<u64>(mode, i),
+                    }));
+                }
+                self.counted_sets.extend(sets);
+                self.counted_kinds[ci].push(CountedKind {
+                    kind: k as u8,
+                    slides: self.slide_moves[ci][k],
+                    split: self.leap_modes[ci][k] & 6 != 0,
+                    base,
+                });
+            }
+        }
     }
 
     /// [`Tables::check_reach`], from the capture tables built before it
