@@ -203,7 +203,6 @@ impl Position {
             Color::White => set << rank,
             Color::Black => set >> rank,
         };
-        let one = forward(pawns) & empty;
         let two = forward(forward(pawns & t.double_step_set::<u64>(us)) & empty) & empty;
         let capture = |side: usize| {
             let from = pawns & t.pawn_capture_side::<u64>(us, side);
@@ -217,19 +216,20 @@ impl Position {
         };
         let (left, right) = (capture(0), capture(1));
         let zone = t.zone_set::<u64>(us);
-        let (one, two) = (one & allowed, two & allowed);
-        let plain = (one & !zone).count()
-            + (two & !zone).count()
-            + (left & !zone).count()
-            + (right & !zone).count();
-        if (one | two | left | right) & zone == 0 {
+        // Steps land on empty squares, captures on the opponent's, and a
+        // square one pawn steps to another could not double-step to (the
+        // first stands in the way): only the two sides' captures may
+        // share a square.
+        let once = ((forward(pawns) | two) & empty | left) & allowed;
+        let plain = (once & !zone).count() + (right & !zone).count();
+        if (once | right) & zone == 0 {
             return plain;
         }
         let last = self.last_rank_set();
         let (choices, in_zone) = self.promotion_choices();
         let per =
             |set: u64| (set & last).count() * choices + (set & zone & !last).count() * in_zone;
-        plain + per(one) + per(two) + per(left) + per(right)
+        plain + per(once) + per(right)
     }
 
     /// The moves a pawn reaching the promotion zone makes: on the last
