@@ -62,6 +62,8 @@ impl Position {
         let [orth, diag] = t.slide_attackers[them.index()];
         let their_orth = self.of_kinds::<u64>(orth) & theirs;
         let their_diag = self.of_kinds::<u64>(diag) & theirs;
+        let riding_to =
+            |i: usize, occ: u64| (s.rook(i, occ) & their_orth) | (s.bishop(i, occ) & their_diag);
 
         // The king's moves, off every square attacked once it has left its
         // own: one move tried alone, several against the map of attacks.
@@ -73,9 +75,9 @@ impl Position {
             0
         } else if king_targets.without_first() == 0 {
             let ti = king_targets.first();
-            let attackers = theirs & !(1 << ti);
             let occ = (occ & !king_bit) | 1 << ti;
-            u32::from(!self.attacked_on::<u64>(ti, them, occ, attackers))
+            let attackers = (self.leaping_to(them, ti) | riding_to(ti, occ)) & theirs & !(1 << ti);
+            u32::from(attackers == 0)
         } else {
             let map = self.danger(them, occ & !king_bit);
             danger = Some(map);
@@ -86,17 +88,8 @@ impl Position {
         // stepping between when it rides and does not also leap there.
         let mut answer = !0u64;
         if self.state.check {
-            let pawn = t.pawn.index();
-            let mut leaping = t.pawn_capture_from::<u64>(them, ki) & self.of_kind::<u64>(pawn);
-            let mut leapers = t.leap_capture_kinds[them.index()];
-            while leapers != 0 {
-                let k = leapers.trailing_zeros() as usize;
-                leapers &= leapers - 1;
-                leaping |= t.leap_capture_from::<u64>(them, k, ki) & self.of_kind::<u64>(k);
-            }
-            leaping &= theirs;
-            let riding = (s.rook(ki, occ) & their_orth) | (s.bishop(ki, occ) & their_diag);
-            let checkers = leaping | riding;
+            let leaping = self.leaping_to(them, ki) & theirs;
+            let checkers = leaping | riding_to(ki, occ);
             if checkers.without_first() != 0 {
                 return count as usize;
             }
@@ -127,7 +120,7 @@ impl Position {
         for fi in (pawns & pins.pinned).indices() {
             count += self.pawn_count(1 << fi, empty, theirs, answer & pins.allowed(fi));
         }
-        count += self.en_passant_count(pawns, ki);
+        count += self.en_passant_count(pawns, ki, riding_to);
         if !self.state.check {
             count += self.castling_count(danger);
         }
@@ -253,6 +246,21 @@ impl Position {
         (choices, choices + stay)
     }
 
+    /// The pieces of both colours that would attack bit `i` if they were
+    /// `by`'s pawns and leapers: those of `by` among them attack it.
+    #[inline(always)]
+    fn leaping_to(&self, by: Color, i: usize) -> u64 {
+        let t = self.tables();
+        let mut leaping = t.pawn_capture_from::<u64>(by, i) & self.of_kind::<u64>(t.pawn.index());
+        let mut leapers = t.leap_capture_kinds[by.index()];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            leaping |= t.leap_capture_from::<u64>(by, k, i) & self.of_kind::<u64>(k);
+        }
+        leaping
+    }
+
     /// The squares of our last rank.
     fn last_rank_set(&self) -> u64 {
         let t = self.tables();
@@ -264,7 +272,14 @@ impl Position {
 
     /// Our pawns' legal captures en passant, each tried on the occupancy
     /// it leaves.
-    fn en_passant_count(&self, pawns: u64, ki: usize) -> u32 {
+    /// (`riding_to` finds the opponent's riders that see a square on an
+    /// occupancy.)
+    fn en_passant_count(
+        &self,
+        pawns: u64,
+        ki: usize,
+        riding_to: impl Fn(usize, u64) -> u64,
+    ) -> u32 {
         let t = self.tables();
         let Some(ep) = self
             .state
@@ -281,8 +296,9 @@ impl Position {
             let from = t.square_at[fi];
             let victim = 1u64 << t.bit(Square::new(ep.file(), from.rank()));
             let occ = (self.occupancy::<u64>() & !(1 << fi) & !victim) | 1 << ei;
-            let attackers = self.side::<u64>(them) & !victim;
-            count += u32::from(!self.attacked_on::<u64>(ki, them, occ, attackers));
+            let attackers =
+                (self.leaping_to(them, ki) & self.side::<u64>(them)) | riding_to(ki, occ);
+            count += u32::from(attackers & !victim == 0);
         }
         count
     }
