@@ -4,11 +4,11 @@
 
 mod bitboard;
 mod castling;
-mod count;
 mod explain;
 mod gating;
 mod geometry;
 mod hash;
+mod looked_up;
 mod movegen;
 mod movement;
 mod moves;

@@ -1532,11 +1532,11 @@ impl Position {
     }
 
     /// The legal castlings of a position out of check, for the looked-up
-    /// count: `danger` holds the enemy attacks with our king lifted off
-    /// its square ([`Position::looked_up_attacks`]) when already found.
-    pub(super) fn castling_count(&self, danger: Option<u64>) -> u32 {
+    /// generation: `danger` holds the enemy attacks with our king lifted
+    /// off its square ([`Position::looked_up_attacks`]) when already found.
+    pub(super) fn castlings_looked_up<S: Sink>(&self, danger: Option<u64>, out: &mut S) {
         if self.state.castling.king[self.state.turn.index()] == Stage::Moved {
-            return 0;
+            return;
         }
         let ctx = Context::<u64> {
             us: self.state.turn,
@@ -1553,9 +1553,7 @@ impl Position {
                 std::cell::OnceCell::from(Some(map))
             }),
         };
-        let mut count = MoveCount(0);
-        self.castling_moves(&ctx, &mut count);
-        count.0 as u32
+        self.castling_moves(&ctx, out);
     }
 
     fn castling_moves<B: Bits, S: Sink>(&self, ctx: &Context<B>, out: &mut S) {

@@ -33,7 +33,7 @@ fn count(pos: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         Some((moves, rest)) => (moves, rest),
         None => (&mut own, &mut []),
     };
-    pos.legal_moves_into(moves);
+    pos.legal_moves_unordered_into(moves);
     let mut total = 0;
     // One copy of the variant's handle per node; each move's position is a
     // plain copy of the state into it.

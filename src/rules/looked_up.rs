@@ -1,26 +1,28 @@
-//! The number of legal moves of a position whose every attack is looked
-//! up (an 8x8 board of pawns, leapers and the rook's and bishop's
-//! lines: [`Tables::looked_up_count`]), counted from sets alone: no move
-//! is made or tried but a capture en passant.
+//! The legal moves of a position whose every attack is looked up (an
+//! 8x8 board of pawns, leapers and the rook's and bishop's lines:
+//! [`Tables::looked_up_count`]), found from sets alone: no move is made
+//! or tried but a capture en passant. Perft counts its last ply this way
+//! and lists the plies before it.
 //!
-//! The general generation ([`Position::count_legal_moves`] for the other
-//! variants) tests the moves of a pinned piece, of the king and of every
-//! piece in check by the occupancy each leaves. Where every attack is a
-//! pawn's capture, a leap or a looked-up ride, those tests are sets: the
-//! king keeps off the squares the opponent attacks with the king lifted
-//! off its square; a pinned piece stays on the segment from its king to
-//! the pinning rider; in check, a piece captures the checking piece or,
-//! when that is a rider and no leaper, steps between. Each piece's
-//! targets are then counted at once.
+//! The general generation tests the moves of a pinned piece, of the king
+//! and of every piece in check by the occupancy each leaves. Where every
+//! attack is a pawn's capture, a leap or a looked-up ride, those tests
+//! are sets: the king keeps off the squares the opponent attacks with
+//! the king lifted off its square; a pinned piece stays on the segment
+//! from its king to the pinning rider; in check, a piece captures the
+//! checking piece or, when that is a rider and no leaper, steps between.
+//! Counting, each piece's targets are then counted at once.
 //!
-//! [`Tables::looked_up_count`]: super::variant::tables::Tables
+//! [`Tables::looked_up_count`]: super::variant::Tables
 
 use super::bitboard::Bits;
 use super::geometry::Square;
-use super::piece::Color;
+use super::movegen::{MoveCount, Sink};
+use super::moves::{Move, MoveKind};
+use super::piece::{Color, PieceKind};
 use super::position::Position;
 use super::variant::PromotionRule;
-use super::variant::{COUNTED_CAPTURE_ONLY, COUNTED_MOVE_ONLY, COUNTED_STEPS, CountedKind};
+use super::variant::{COUNTED_CAPTURE_ONLY, COUNTED_MOVE_ONLY, COUNTED_STEPS, CountedKind, Tables};
 
 /// Per pinned piece (up to eight: one a line from the king), the squares
 /// it may still go to.
@@ -42,10 +44,41 @@ impl Pins {
     }
 }
 
+/// Moves from bit `from` to each of `targets`: counted, or listed.
+#[inline(always)]
+fn add_targets<S: Sink>(out: &mut S, t: &Tables, from: usize, targets: u64) {
+    if S::COUNTS {
+        out.add_count(targets.count());
+    } else {
+        for ti in targets.indices() {
+            out.add(Move::normal(t.square_at[from], t.square_at[ti]));
+        }
+    }
+}
+
 impl Position {
     /// [`Position::count_legal_moves`] for a variant whose tables say
-    /// [`looked_up_count`](super::variant::tables::Tables): the same number.
+    /// [`looked_up_count`](super::variant::Tables): the same number.
     pub(crate) fn count_looked_up(&self) -> usize {
+        let mut count = MoveCount(0);
+        self.looked_up_moves(&mut count);
+        count.0
+    }
+
+    /// The legal moves, those of [`Position::legal_moves_into`] in an
+    /// order of their own where the variant's tables say
+    /// [`looked_up_count`](super::variant::Tables): for a search that
+    /// does not need the generator's order (perft).
+    pub(crate) fn legal_moves_unordered_into(&self, out: &mut Vec<Move>) {
+        if !self.tables().looked_up_count {
+            return self.legal_moves_into(out);
+        }
+        out.clear();
+        self.looked_up_moves(out);
+    }
+
+    /// The legal moves into `out`, counted or listed.
+    fn looked_up_moves<S: Sink>(&self, out: &mut S) {
         let t = self.tables();
         let Some(s) = t.sliders else {
             unreachable!("a looked-up count needs the sliders' tables");
@@ -71,18 +104,19 @@ impl Position {
         let (king, others) = kinds.split_last().expect("a king");
         let king_targets = self.targets(king, ki, occ, empty, open);
         let mut danger = None;
-        let mut count = if king_targets == 0 {
+        let king_moves = if king_targets == 0 {
             0
         } else if king_targets.without_first() == 0 {
             let ti = king_targets.first();
             let occ = (occ & !king_bit) | 1 << ti;
             let attackers = (self.leaping_to(them, ti) | riding_to(ti, occ)) & theirs & !(1 << ti);
-            u32::from(attackers == 0)
+            if attackers == 0 { king_targets } else { 0 }
         } else {
             let map = self.danger(them, occ & !king_bit);
             danger = Some(map);
-            (king_targets & !map).count()
+            king_targets & !map
         };
+        add_targets(out, t, ki, king_moves);
 
         // What may answer a check: capturing the checking piece, or
         // stepping between when it rides and does not also leap there.
@@ -91,7 +125,7 @@ impl Position {
             let leaping = self.leaping_to(them, ki) & theirs;
             let checkers = leaping | riding_to(ki, occ);
             if checkers.without_first() != 0 {
-                return count as usize;
+                return;
             }
             answer = checkers;
             if leaping == 0 {
@@ -111,20 +145,19 @@ impl Position {
                 if pins.pinned & (1 << fi) != 0 {
                     targets &= pins.allowed(fi);
                 }
-                count += targets.count();
+                add_targets(out, t, fi, targets);
             }
         }
 
         let pawns = self.of_kind::<u64>(t.pawn.index()) & own;
-        count += self.pawn_count(pawns & !pins.pinned, empty, theirs, answer);
+        self.pawn_moves_from_sets(pawns & !pins.pinned, empty, theirs, answer, out);
         for fi in (pawns & pins.pinned).indices() {
-            count += self.pawn_count(1 << fi, empty, theirs, answer & pins.allowed(fi));
+            self.pawn_moves_from_sets(1 << fi, empty, theirs, answer & pins.allowed(fi), out);
         }
-        count += self.en_passant_count(pawns, ki, riding_to);
+        self.en_passant_moves(pawns, ki, riding_to, out);
         if !self.state.check {
-            count += self.castling_count(danger);
+            self.castlings_looked_up(danger, out);
         }
-        count as usize
     }
 
     /// The squares `by` attacks on occupancy `occ`.
@@ -185,9 +218,16 @@ impl Position {
     /// The moves of our `pawns` landing on `allowed` (steps onto `empty`
     /// squares, captures of `theirs`; captures en passant aside), each
     /// promotion one move.
-    fn pawn_count(&self, pawns: u64, empty: u64, theirs: u64, allowed: u64) -> u32 {
+    fn pawn_moves_from_sets<S: Sink>(
+        &self,
+        pawns: u64,
+        empty: u64,
+        theirs: u64,
+        allowed: u64,
+        out: &mut S,
+    ) {
         if pawns == 0 {
-            return 0;
+            return;
         }
         let t = self.tables();
         let us = self.state.turn;
@@ -196,54 +236,101 @@ impl Position {
             Color::White => set << rank,
             Color::Black => set >> rank,
         };
+        let one = forward(pawns) & empty;
         let two = forward(forward(pawns & t.double_step_set::<u64>(us)) & empty) & empty;
+        // The captures toward file a and toward the last file, with the
+        // bits each moves by (White's a rank less one toward file a).
         let capture = |side: usize| {
             let from = pawns & t.pawn_capture_side::<u64>(us, side);
-            // Toward file a one less than a rank, toward the last file one more.
             let step = rank + side as u32 * 2 - 1;
-            let to = match us {
-                Color::White => from << step,
-                Color::Black => from >> (2 * rank - step),
+            let (to, by) = match us {
+                Color::White => (from << step, step),
+                Color::Black => (from >> (2 * rank - step), 2 * rank - step),
             };
-            to & theirs & allowed
+            (to & theirs & allowed, by)
         };
-        let (left, right) = (capture(0), capture(1));
+        let ((left, left_step), (right, right_step)) = (capture(0), capture(1));
         let zone = t.zone_set::<u64>(us);
-        // Steps land on empty squares, captures on the opponent's, and a
-        // square one pawn steps to another could not double-step to (the
-        // first stands in the way): only the two sides' captures may
-        // share a square.
-        let once = ((forward(pawns) | two) & empty | left) & allowed;
-        let plain = (once & !zone).count() + (right & !zone).count();
-        if (once | right) & zone == 0 {
-            return plain;
+        let (one, two) = (one & allowed, two & allowed);
+        if S::COUNTS {
+            // Steps land on empty squares, captures on the opponent's, and
+            // a square one pawn steps to another could not double-step to
+            // (the first stands in the way): only the two sides' captures
+            // may share a square.
+            let once = one | two | left;
+            out.add_count((once & !zone).count() + (right & !zone).count());
+            if (once | right) & zone != 0 {
+                let last = self.last_rank_set();
+                let (choices, in_zone) = self.promotion_choices();
+                let per = |set: u64| {
+                    (set & last).count() * choices + (set & zone & !last).count() * in_zone
+                };
+                out.add_count(per(once) + per(right));
+            }
+            return;
         }
-        let last = self.last_rank_set();
-        let (choices, in_zone) = self.promotion_choices();
-        let per =
-            |set: u64| (set & last).count() * choices + (set & zone & !last).count() * in_zone;
-        plain + per(once) + per(right)
+        for (set, back, kind) in [
+            (one, rank, MoveKind::Normal),
+            (two, 2 * rank, MoveKind::DoubleStep),
+            (left, left_step, MoveKind::Normal),
+            (right, right_step, MoveKind::Normal),
+        ] {
+            for ti in set.indices() {
+                let fi = match us {
+                    Color::White => ti - back as usize,
+                    Color::Black => ti + back as usize,
+                };
+                let m = Move {
+                    kind,
+                    ..Move::normal(t.square_at[fi], t.square_at[ti])
+                };
+                if zone & (1 << ti) != 0 {
+                    self.promotions_looked_up(m, out);
+                } else {
+                    out.add(m);
+                }
+            }
+        }
+    }
+
+    /// A pawn's move `m` into the promotion zone, with its promotions
+    /// (those [`Position::promotion_choices`] counts).
+    fn promotions_looked_up<S: Sink>(&self, m: Move, out: &mut S) {
+        let t = self.tables();
+        let us = self.state.turn;
+        if !t.def.pawns.promotion_mandatory && m.to.rank() != t.last_rank[us.index()] {
+            out.add(m);
+        }
+        for k in self.promotion_kinds() {
+            out.add(Move {
+                promotion: Some(k),
+                ..m
+            });
+        }
     }
 
     /// The moves a pawn reaching the promotion zone makes: on the last
     /// rank, and before it.
     fn promotion_choices(&self) -> (u32, u32) {
+        let choices = self.promotion_kinds().count() as u32;
+        let stay = u32::from(!self.tables().def.pawns.promotion_mandatory);
+        (choices, choices + stay)
+    }
+
+    /// The kinds a pawn may promote to now: the variant's choices but
+    /// those whose number on the board has reached its limit.
+    fn promotion_kinds(&self) -> impl Iterator<Item = PieceKind> + '_ {
         let t = self.tables();
         let us = self.state.turn;
         let PromotionRule::Choice(kinds) = &t.def.pawns.promotion else {
-            unreachable!("a looked-up count promotes by choice");
+            unreachable!("a looked-up generation promotes by choice");
         };
         let limits = &t.def.pawns.promotion_limits;
-        let choices = kinds
-            .iter()
-            .filter(|&&k| {
-                !limits
-                    .iter()
-                    .any(|&(lk, n)| lk == k && self.state.counts[us.index()][k.index()] >= n)
-            })
-            .count() as u32;
-        let stay = u32::from(!t.def.pawns.promotion_mandatory);
-        (choices, choices + stay)
+        kinds.iter().copied().filter(move |&k| {
+            !limits
+                .iter()
+                .any(|&(lk, n)| lk == k && self.state.counts[us.index()][k.index()] >= n)
+        })
     }
 
     /// The pieces of both colours that would attack bit `i` if they were
@@ -271,42 +358,45 @@ impl Position {
     }
 
     /// Our pawns' legal captures en passant, each tried on the occupancy
-    /// it leaves.
-    /// (`riding_to` finds the opponent's riders that see a square on an
-    /// occupancy.)
-    fn en_passant_count(
+    /// it leaves (`riding_to` finds the opponent's riders that see a
+    /// square on an occupancy).
+    fn en_passant_moves<S: Sink>(
         &self,
         pawns: u64,
         ki: usize,
         riding_to: impl Fn(usize, u64) -> u64,
-    ) -> u32 {
+        out: &mut S,
+    ) {
         let t = self.tables();
         let Some(ep) = self
             .state
             .ep_square
             .filter(|&ep| t.def.pawns.en_passant && self.state.board[ep.index()] == 0)
         else {
-            return 0;
+            return;
         };
         let us = self.state.turn;
         let them = us.other();
         let ei = t.bit(ep);
-        let mut count = 0;
         for fi in (t.pawn_capture_from::<u64>(us, ei) & pawns).indices() {
             let from = t.square_at[fi];
             let victim = 1u64 << t.bit(Square::new(ep.file(), from.rank()));
             let occ = (self.occupancy::<u64>() & !(1 << fi) & !victim) | 1 << ei;
             let attackers =
                 (self.leaping_to(them, ki) & self.side::<u64>(them)) | riding_to(ki, occ);
-            count += u32::from(attackers & !victim == 0);
+            if attackers & !victim == 0 {
+                out.add(Move {
+                    kind: MoveKind::EnPassant,
+                    ..Move::normal(from, ep)
+                });
+            }
         }
-        count
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Position, Registry};
+    use crate::rules::{Move, Position, Registry};
 
     fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
@@ -317,7 +407,17 @@ mod tests {
         }
     }
 
+    /// An order of moves: by squares and promotion, then (castlings and
+    /// moves to the same square) by all they hold.
+    fn in_order(a: &Move, b: &Move) -> std::cmp::Ordering {
+        let key = |m: &Move| (m.from.index(), m.to.index(), m.promotion.map(|k| k.index()));
+        key(a)
+            .cmp(&key(b))
+            .then_with(|| format!("{a:?}").cmp(&format!("{b:?}")))
+    }
+
     /// The count from sets is the number of moves the generation lists,
+    /// and the list from sets holds the same moves,
     /// along random games of every built-in variant it serves (captures,
     /// checks, pins, promotions, castlings and captures en passant come
     /// up; the positions made for its harder cases are in the
@@ -326,6 +426,7 @@ mod tests {
     fn the_count_from_sets_is_the_number_of_legal_moves() {
         let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         let mut served = Vec::new();
+        let mut listed = Vec::new();
         for variant in Registry::builtin().variants() {
             if !variant.0.looked_up_count {
                 continue;
@@ -336,6 +437,11 @@ mod tests {
                 for _ in 0..120 {
                     let moves = pos.legal_moves();
                     assert_eq!(pos.count_looked_up(), moves.len(), "{pos:?}");
+                    pos.legal_moves_unordered_into(&mut listed);
+                    listed.sort_by(in_order);
+                    let mut sorted = moves.clone();
+                    sorted.sort_by(in_order);
+                    assert_eq!(listed, sorted, "{pos:?}");
                     if moves.is_empty() {
                         break;
                     }
