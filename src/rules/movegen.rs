@@ -1147,6 +1147,11 @@ impl Position {
             self.rule_moves(&mut out);
             return !out.is_empty();
         }
+        // In check every move of the general generation is tested on the
+        // occupancy it leaves; counted from sets, none is.
+        if self.state.check && self.tables().looked_up_count {
+            return self.count_looked_up() > 0;
+        }
         // Counted, not listed: moves that need no test are not made.
         let mut out = AnyMove(MoveCount(0));
         if self.state.check {
