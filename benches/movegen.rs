@@ -20,13 +20,19 @@
 //! counted (the default x86-64 target has no `popcnt`). On 8x8 boards the
 //! rook's and bishop's rides are found by arithmetic on small tables
 //! (`src/rules/sliders.rs`), and the king's moves and castling read one
-//! attack map of the other side a generation.
+//! attack map of the other side a generation. Where every attack is
+//! looked up that way (orthodox chess, Chess960 and the 8x8 variants of
+//! leapers and riders), perft's moves are found from sets alone
+//! (`src/rules/looked_up.rs`): no move is tested by the occupancy it
+//! leaves but a capture en passant.
 //!
 //! The current whole-command figures against shakmaty are in
-//! docs/internals.md ("Benchmarks": `perft 6` at 0.78 to 0.83 of its
-//! speed round by round, kiwipete `perft 5` at 0.92 to 0.97). The
-//! figures below are of the generator before the 8x8 look-ups, kept for
-//! the per-leaf comparisons.
+//! docs/internals.md ("Benchmarks"). The figures below are of the
+//! generator before the 8x8 look-ups, kept for the per-leaf comparisons;
+//! the "tried and left out" list is of the general generation (in
+//! check, only the moves that answer it; the pieces of leaps and
+//! looked-up rides counted first), whose ideas the generation from sets
+//! now takes whole, with no move tested.
 //!
 //! Figures (an AMD EPYC machine of 2 cores, quiet; medians of 9 runs of
 //! the whole `xpgn perft` process, user seconds):
