@@ -396,16 +396,8 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
+    use crate::rules::movegen::tests::xorshift;
     use crate::rules::{Move, Position, Registry};
-
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
 
     /// An order of moves: by squares and promotion, then (castlings and
     /// moves to the same square) by all they hold.

@@ -1831,12 +1831,13 @@ impl Position {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::rules::Variant;
 
     /// A repeatable sequence of pseudo-random numbers from `seed`.
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    /// A generator of random numbers for random games (xorshift).
+    pub(in crate::rules) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
