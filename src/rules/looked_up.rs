@@ -127,9 +127,12 @@ impl Position {
             if checkers.without_first() != 0 {
                 return;
             }
-            answer = checkers;
-            if leaping == 0 {
-                answer |= s.between(ki, checkers.first());
+            // (The check flag always has a checking piece behind it.)
+            if checkers != 0 {
+                answer = checkers;
+                if leaping == 0 {
+                    answer |= s.between(ki, checkers.first());
+                }
             }
         }
 

@@ -225,7 +225,8 @@ pub(crate) struct Tables {
     /// (`Position::count_looked_up`): an 8x8 board whose every attack
     /// and move is a pawn's, a leap or a looked-up ride, a royal king, no
     /// special king move, staged castling, waiting promotion or rule
-    /// beyond moving pieces, promotions by choice.
+    /// beyond moving pieces, promotions by choice and never to a king
+    /// (the generation from sets moves one king).
     pub looked_up_count: bool,
     /// Where `looked_up_count`: per colour, each kind but the pawn, the
     /// king's last (the others' pieces are counted alike, the king's
@@ -1537,7 +1538,7 @@ impl Tables {
             && !self.has_stages
             && !self.play_rules
             && self.royal
-            && matches!(self.def.pawns.promotion, PromotionRule::Choice(_))
+            && matches!(&self.def.pawns.promotion, PromotionRule::Choice(kinds) if !kinds.contains(&self.king))
     }
 
     /// [`Tables::counted_kinds`] and [`Tables::counted_sets`], from the
