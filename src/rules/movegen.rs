@@ -1836,7 +1836,6 @@ pub(super) mod tests {
     use crate::rules::Variant;
 
     /// A repeatable sequence of pseudo-random numbers from `seed`.
-    /// A generator of random numbers for random games (xorshift).
     pub(in crate::rules) fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
         move || {
             seed ^= seed << 13;

@@ -221,12 +221,13 @@ pub(crate) struct Tables {
     /// it left: the variant's half of that test (`Position::gives_check`),
     /// asked on every move played.
     pub plain_check_test: bool,
-    /// Whether every legal move is counted from sets
-    /// (`Position::count_looked_up`): an 8x8 board whose every attack
-    /// and move is a pawn's, a leap or a looked-up ride, a royal king, no
-    /// special king move, staged castling, waiting promotion or rule
-    /// beyond moving pieces, promotions by choice and never to a king
-    /// (the generation from sets moves one king).
+    /// Whether the legal moves are found from sets (`rules/looked_up.rs`:
+    /// perft's count and lists, whether a position in check has a move):
+    /// an 8x8 board whose every attack and move is a pawn's, a leap or a
+    /// looked-up ride, a royal king, no special king move, staged
+    /// castling, waiting promotion or rule beyond moving pieces,
+    /// promotions by choice and never to a king (the generation from sets
+    /// moves one king).
     pub looked_up_count: bool,
     /// Where `looked_up_count`: per colour, each kind but the pawn, the
     /// king's last (the others' pieces are counted alike, the king's
@@ -236,8 +237,8 @@ pub(crate) struct Tables {
     pub counted_sets: Vec<u64>,
 }
 
-/// How one kind moves, for the looked-up count
-/// (`Position::count_looked_up`): one table read a set.
+/// How one kind moves, for the generation from sets
+/// (`rules/looked_up.rs`): one table read a set.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct CountedKind {
     pub kind: u8,
