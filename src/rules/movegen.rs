@@ -1540,7 +1540,16 @@ impl Position {
     /// generation: `danger` holds the enemy attacks with our king lifted
     /// off its square ([`Position::looked_up_attacks`]) when already found.
     pub(super) fn castlings_looked_up<S: Sink>(&self, danger: Option<u64>, out: &mut S) {
-        if self.state.castling.king[self.state.turn.index()] == Stage::Moved {
+        let us = self.state.turn.index();
+        if self.state.castling.king[us] == Stage::Moved {
+            return;
+        }
+        // Most castlings wait for the squares between to empty.
+        let occ = self.occupancy::<u64>();
+        if self.tables().castlings[us]
+            .iter()
+            .all(|c| occ & u64::load(&c.empty_bits) != 0)
+        {
             return;
         }
         let ctx = Context::<u64> {
