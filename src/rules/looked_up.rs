@@ -2,7 +2,8 @@
 //! 8x8 board of pawns, leapers and the rook's and bishop's lines:
 //! [`Tables::looked_up_count`]), found from sets alone: no move is made
 //! or tried but a capture en passant. Perft counts its last ply this way
-//! and lists the plies before it.
+//! and lists the plies before it, and whether a position in check has a
+//! move is counted this way.
 //!
 //! The general generation tests the moves of a pinned piece, of the king
 //! and of every piece in check by the occupancy each leaves. Where every
