@@ -110,7 +110,8 @@ impl Position {
         } else if king_targets.without_first() == 0 {
             let ti = king_targets.first();
             let occ = (occ & !king_bit) | 1 << ti;
-            let attackers = (self.leaping_to(them, ti) | riding_to(ti, occ)) & theirs & !(1 << ti);
+            let attackers =
+                (self.leaping_to::<u64>(them, ti) | riding_to(ti, occ)) & theirs & !(1 << ti);
             if attackers == 0 { king_targets } else { 0 }
         } else {
             let map = self.danger(them, occ & !king_bit);
@@ -123,7 +124,7 @@ impl Position {
         // stepping between when it rides and does not also leap there.
         let mut answer = !0u64;
         if self.state.check {
-            let leaping = self.leaping_to(them, ki) & theirs;
+            let leaping = self.leaping_to::<u64>(them, ki) & theirs;
             let checkers = leaping | riding_to(ki, occ);
             if checkers.without_first() != 0 {
                 return;
@@ -321,35 +322,13 @@ impl Position {
         (choices, choices + stay)
     }
 
-    /// The kinds a pawn may promote to now: the variant's choices but
-    /// those whose number on the board has reached its limit.
+    /// The kinds a pawn may promote to now ([`Position::promotable`] of
+    /// the variant's choices).
     fn promotion_kinds(&self) -> impl Iterator<Item = PieceKind> + '_ {
-        let t = self.tables();
-        let us = self.state.turn;
-        let PromotionRule::Choice(kinds) = &t.def.pawns.promotion else {
+        let PromotionRule::Choice(kinds) = &self.tables().def.pawns.promotion else {
             unreachable!("a looked-up generation promotes by choice");
         };
-        let limits = &t.def.pawns.promotion_limits;
-        kinds.iter().copied().filter(move |&k| {
-            !limits
-                .iter()
-                .any(|&(lk, n)| lk == k && self.state.counts[us.index()][k.index()] >= n)
-        })
-    }
-
-    /// The pieces of both colours that would attack bit `i` if they were
-    /// `by`'s pawns and leapers: those of `by` among them attack it.
-    #[inline(always)]
-    fn leaping_to(&self, by: Color, i: usize) -> u64 {
-        let t = self.tables();
-        let mut leaping = t.pawn_capture_from::<u64>(by, i) & self.of_kind::<u64>(t.pawn.index());
-        let mut leapers = t.leap_capture_kinds[by.index()];
-        while leapers != 0 {
-            let k = leapers.trailing_zeros() as usize;
-            leapers &= leapers - 1;
-            leaping |= t.leap_capture_from::<u64>(by, k, i) & self.of_kind::<u64>(k);
-        }
-        leaping
+        self.promotable(self.state.turn, kinds)
     }
 
     /// The squares of our last rank.
@@ -387,7 +366,7 @@ impl Position {
             let victim = 1u64 << t.bit(Square::new(ep.file(), from.rank()));
             let occ = (self.occupancy::<u64>() & !(1 << fi) & !victim) | 1 << ei;
             let attackers =
-                (self.leaping_to(them, ki) & self.side::<u64>(them)) | riding_to(ki, occ);
+                (self.leaping_to::<u64>(them, ki) & self.side::<u64>(them)) | riding_to(ki, occ);
             if attackers & !victim == 0 {
                 out.add(Move {
                     kind: MoveKind::EnPassant,

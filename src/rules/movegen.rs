@@ -323,17 +323,8 @@ impl Position {
     #[inline]
     pub(super) fn attacked_on<B: Bits>(&self, i: usize, by: Color, occ: B, attackers: B) -> bool {
         let t = self.tables();
-        let pawns = self.of_kind::<B>(t.pawn.index()) & attackers;
-        if !(t.pawn_capture_from::<B>(by, i) & pawns).is_empty() {
+        if !(self.leaping_to::<B>(by, i) & attackers).is_empty() {
             return true;
-        }
-        let mut leapers = t.leap_capture_kinds[by.index()];
-        while leapers != 0 {
-            let k = leapers.trailing_zeros() as usize;
-            leapers &= leapers - 1;
-            if !(t.leap_capture_from::<B>(by, k, i) & self.of_kind::<B>(k) & attackers).is_empty() {
-                return true;
-            }
         }
         if B::ONE_WORD
             && let Some(s) = t.sliders
@@ -393,6 +384,21 @@ impl Position {
             }
         }
         false
+    }
+
+    /// The pieces of both colours that would attack bit `i` if they were
+    /// `by`'s pawns and leapers: those of `by` among them attack it.
+    #[inline(always)]
+    pub(super) fn leaping_to<B: Bits>(&self, by: Color, i: usize) -> B {
+        let t = self.tables();
+        let mut leaping = t.pawn_capture_from::<B>(by, i) & self.of_kind::<B>(t.pawn.index());
+        let mut leapers = t.leap_capture_kinds[by.index()];
+        while leapers != 0 {
+            let k = leapers.trailing_zeros() as usize;
+            leapers &= leapers - 1;
+            leaping |= t.leap_capture_from::<B>(by, k, i) & self.of_kind::<B>(k);
+        }
+        leaping
     }
 
     /// [`Context::king_danger`], made on first use.
@@ -1461,6 +1467,21 @@ impl Position {
         }
     }
 
+    /// The kinds of `kinds` a pawn of `us` may promote to now: those whose
+    /// number on the board has not reached its limit.
+    pub(super) fn promotable<'a>(
+        &'a self,
+        us: Color,
+        kinds: &'a [PieceKind],
+    ) -> impl Iterator<Item = PieceKind> + 'a {
+        let limits = &self.tables().def.pawns.promotion_limits;
+        kinds.iter().copied().filter(move |&k| {
+            !limits
+                .iter()
+                .any(|&(lk, n)| lk == k && self.state.counts[us.index()][k.index()] >= n)
+        })
+    }
+
     /// A pawn's move `m` into the promotion zone, with its promotions.
     fn pawn_to<B: Bits, S: Sink>(&self, ctx: &Context<B>, m: Move, last: u8, out: &mut S) {
         let t = self.tables();
@@ -1470,13 +1491,7 @@ impl Position {
         }
         match &t.def.pawns.promotion {
             PromotionRule::Choice(kinds) => {
-                let limits = &t.def.pawns.promotion_limits;
-                for &k in kinds {
-                    if limits.iter().any(|&(lk, n)| {
-                        lk == k && self.state.counts[ctx.us.index()][k.index()] >= n
-                    }) {
-                        continue;
-                    }
+                for k in self.promotable(ctx.us, kinds) {
                     self.push(
                         ctx,
                         Move {
