@@ -328,6 +328,13 @@ struct LineRecorder {
     after_null: bool,
     san: Option<String>,
     coords: Option<String>,
+    /// The position after the SAN line's last move when that move gave
+    /// check and its mark is not written yet: `+` or `#` asks whether the
+    /// side in check has a legal move, which the next move of the line
+    /// answers without a search (`None` until a move first gives check).
+    checked: Option<Position>,
+    /// Whether the last move's check mark waits in `checked`.
+    mark_waits: bool,
 }
 
 impl LineRecorder {
@@ -340,6 +347,24 @@ impl LineRecorder {
             // time: the growing copied each line seven times over.
             san: texts.san.then(|| String::with_capacity(LINE_BYTES)),
             coords: texts.coord.then(|| String::with_capacity(LINE_BYTES)),
+            checked: None,
+            mark_waits: false,
+        }
+    }
+
+    /// Writes the check mark that waits, if one does: `+` when `next` is
+    /// a move of the side in check, which is legal (the replay plays no
+    /// other), else as the position decides.
+    fn write_waiting_mark(&mut self, next: Option<&Move>) {
+        if !std::mem::take(&mut self.mark_waits) {
+            return;
+        }
+        let (Some(s), Some(pos)) = (self.san.as_mut(), self.checked.as_ref()) else {
+            return;
+        };
+        match next {
+            Some(m) if !m.is_null() => s.push('+'),
+            _ => push_check_mark_of(pos, s),
         }
     }
 
@@ -377,6 +402,7 @@ impl MoveStages for LineRecorder {
     /// The texts of a move as far as the position before it tells them:
     /// SAN but its check mark, coordinates.
     fn before_move(&mut self, before: &Position, m: &Move) {
+        self.write_waiting_mark(Some(m));
         if let Some(s) = self.san.as_mut() {
             if !s.is_empty() {
                 s.push(' ');
@@ -401,7 +427,17 @@ impl MoveStages for LineRecorder {
         if let Some(s) = self.san.as_mut()
             && !m.is_null()
         {
-            push_check_mark_of(after, s);
+            // A check's mark waits for the next move (play rules, which may
+            // end the game at a check, decide at once).
+            if after.is_check() && !after.variant().def().has_play_rules() {
+                match self.checked.as_mut() {
+                    Some(kept) => kept.clone_from(after),
+                    None => self.checked = Some(after.clone()),
+                }
+                self.mark_waits = true;
+            } else {
+                push_check_mark_of(after, s);
+            }
         }
         self.visit_after(m, after);
     }
@@ -428,8 +464,9 @@ fn assemble(
     number: usize,
     text: &str,
     game: Replayed,
-    recorded: LineRecorder,
+    mut recorded: LineRecorder,
 ) -> Prepared {
+    recorded.write_waiting_mark(None);
     let variant_tag = game.tags.get("Variant");
     // The variant the game was replayed as (an untagged game's is the one
     // `--variant` names); as its tag writes it when it could not be.
@@ -741,6 +778,30 @@ mod tests {
             }
         }
         assert!(files >= 20, "{files} sample files");
+    }
+
+    /// A check's mark waits for the next move, which shows that the side
+    /// in check can move; the line's last move, a null move or a move the
+    /// replay refuses leave the position to decide.
+    #[test]
+    fn a_checks_mark_is_written_once_the_next_move_or_the_end_tells_it() {
+        let san = |text: &str| {
+            let mut games = GameSplitter::new(text.as_bytes());
+            let game = games.next_game().unwrap().unwrap();
+            let texts = LineTexts {
+                san: true,
+                coord: false,
+            };
+            prepare_bytes_with(&crate::rules::Registry::builtin(), "t", &game, texts)
+                .san
+                .unwrap()
+        };
+        assert_eq!(san("1. e4 f5 2. Qh5 g6 3. Qxg6 hxg6 *"), "e4 f5 Qh5+ g6 Qxg6+ hxg6");
+        assert_eq!(san("1. e4 f5 2. Qh5 *"), "e4 f5 Qh5+");
+        assert_eq!(san("1. f3 e5 2. g4 Qh4+ 0-1"), "f3 e5 g4 Qh4#");
+        assert_eq!(san("1. e4 f5 2. Qh5+ Ke7 *"), "e4 f5 Qh5+");
+        // A null move in check is refused too (R-0-6).
+        assert_eq!(san("1. e4 f5 2. Qh5+ -- *"), "e4 f5 Qh5+");
     }
 
     /// Keys past ply 65,535 are never stored: they are not kept either.
