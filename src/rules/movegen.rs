@@ -557,6 +557,10 @@ impl Position {
     /// when none can, a move from `from` needs no disambiguation, and no
     /// legality test has to say so.
     pub fn may_have_rival(&self, kind: PieceKind, from: Square, to: Square) -> bool {
+        // The side's only piece of its kind (a king, most queens) has none.
+        if self.state.counts[self.state.turn.index()][kind.index()] <= 1 {
+            return false;
+        }
         let t = self.tables();
         let fi = t.bit(from);
         by_width!(self.has_rival(kind, fi, to))
