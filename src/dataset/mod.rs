@@ -20,6 +20,8 @@ mod encode;
 pub mod files;
 mod pages;
 
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, RwLock};
@@ -1080,19 +1082,54 @@ fn interned_chunk<T: pages::PlainValue + Eq + std::hash::Hash>(
     descr: ColumnDescPtr,
     values: impl Iterator<Item = Option<T>>,
 ) -> Result<encode::Chunk, ParquetError> {
-    let mut table = Vec::new();
-    let mut places = std::collections::HashMap::new();
-    let indices: Vec<Option<usize>> = values
+    let mut dictionary = Vec::new();
+    let mut places: HashMap<T, u32, BuildHasherDefault<IntegerHasher>> = HashMap::default();
+    let entries: Vec<u32> = values
         .map(|v| {
-            v.map(|v| {
+            v.map_or(pages::NULL_ENTRY, |v| {
                 *places.entry(v).or_insert_with(|| {
-                    table.push(v);
-                    table.len() - 1
+                    dictionary.push(v);
+                    dictionary.len() as u32 - 1
                 })
             })
         })
         .collect();
-    pages::dictionary_chunk(descr, &table, indices.len(), |i| indices[i])
+    pages::indexed_chunk(descr, &dictionary, &entries)
+}
+
+/// A hash of the integers of a positions column (a clock, an
+/// evaluation) for [`interned_chunk`]'s table: one multiplication a value
+/// where the standard hash took a few dozen instructions. The values
+/// come from clock and evaluation comments, within their ranges; the
+/// table lives while one row group is encoded.
+#[derive(Default)]
+struct IntegerHasher(u64);
+
+impl std::hash::Hasher for IntegerHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The table also takes a bucket from the low bits, which depend
+        // only on the value's low bits (clocks count whole seconds in
+        // milliseconds): the well-mixed high bits are brought down.
+        self.0.rotate_left(26)
+    }
 }
 
 /// Leaf column `index` of [`POSITIONS_SCHEMA`] for `rows`, whose games
@@ -1120,8 +1157,7 @@ fn position_chunk(
             // column larger. They are sorted, so their statistics are
             // kept: a query for a key reads only the row groups whose
             // range holds it.
-            let keys: Vec<Option<i64>> = rows.iter().map(|r| Some(r.key)).collect();
-            pages::plain_chunk(descr, &keys)
+            pages::plain_required_chunk(descr, rows.len(), |i| rows[i].key)
         }
         2 => {
             let ids: Vec<i64> = games.iter().map(|g| g.id).collect();

@@ -99,36 +99,68 @@ pub(super) fn dictionary_chunk<T: PlainValue>(
     index: impl Fn(usize) -> Option<usize>,
 ) -> Result<Chunk, ParquetError> {
     // Each table entry's place in the dictionary, once it has one.
-    let mut place = vec![u32::MAX; table.len()];
+    let mut place = vec![NULL_ENTRY; table.len()];
     let mut dictionary = Vec::new();
-    let keys: Vec<Option<u32>> = (0..rows)
+    let entries: Vec<u32> = (0..rows)
         .map(|i| {
-            let entry = index(i)?;
-            if place[entry] == u32::MAX {
+            let Some(entry) = index(i) else {
+                return NULL_ENTRY;
+            };
+            if place[entry] == NULL_ENTRY {
                 place[entry] = dictionary.len() as u32;
                 dictionary.push(table[entry]);
             }
-            Some(place[entry])
+            place[entry]
         })
         .collect();
+    indexed_chunk(descr, &dictionary, &entries)
+}
+
+/// The entry of a null row in [`indexed_chunk`].
+pub(super) const NULL_ENTRY: u32 = u32::MAX;
+
+/// A column chunk whose rows are the entries `entries` of `dictionary`
+/// ([`NULL_ENTRY`]: null, only where the column is optional), every entry
+/// used and in the order the rows first use it: the chunk's dictionary
+/// page as it stands. A row is an index already, not an `Option` to
+/// unwrap and copy out page by page.
+pub(super) fn indexed_chunk<T: PlainValue>(
+    descr: ColumnDescPtr,
+    dictionary: &[T],
+    entries: &[u32],
+) -> Result<Chunk, ParquetError> {
+    let optional = descr.max_def_level() > 0;
+    if !optional && entries.contains(&NULL_ENTRY) {
+        return Err(ParquetError::General(
+            "a required column was given no value".into(),
+        ));
+    }
     let bit_width = bits_for(dictionary.len().saturating_sub(1) as u64);
     let mut chunk = ChunkWriter::new(descr);
     let mut plain = Vec::new();
-    for &v in &dictionary {
+    for &v in dictionary {
         v.put(&mut plain);
     }
     chunk.dictionary_page(&plain, dictionary.len())?;
     let mut used = vec![false; dictionary.len()];
-    for start in (0..rows).step_by(PAGE_ROWS) {
-        let page = &keys[start..(start + PAGE_ROWS).min(rows)];
-        let mut buf = chunk.levels(page)?;
+    let mut present = Vec::new();
+    for page in entries.chunks(PAGE_ROWS) {
+        let mut buf = Vec::with_capacity((page.len() * (usize::from(bit_width) + 1)).div_ceil(8) + 64);
+        let present: &[u32] = if optional {
+            let levels: Vec<u32> = page.iter().map(|&e| u32::from(e != NULL_ENTRY)).collect();
+            put_levels(&levels, &mut buf);
+            present.clear();
+            present.extend(page.iter().copied().filter(|&e| e != NULL_ENTRY));
+            &present
+        } else {
+            page
+        };
         buf.push(bit_width);
-        let present: Vec<u32> = page.iter().flatten().copied().collect();
-        hybrid(&present, bit_width, &mut buf);
+        hybrid(present, bit_width, &mut buf);
         // The page's bounds among the entries it uses: a comparison an
         // entry, not a row.
         used.fill(false);
-        for &k in &present {
+        for &k in present {
             used[k as usize] = true;
         }
         let bounds = min_max(
@@ -141,7 +173,7 @@ pub(super) fn dictionary_chunk<T: PlainValue>(
         let nulls = page.len() - present.len();
         chunk.data_page(&buf, page.len(), nulls, Encoding::RLE_DICTIONARY, bounds)?;
     }
-    chunk.close(Encoding::RLE_DICTIONARY, rows)
+    chunk.close(Encoding::RLE_DICTIONARY, entries.len())
 }
 
 /// A column chunk of `values` written PLAIN (`None` only where the column
@@ -162,6 +194,33 @@ pub(super) fn plain_chunk<T: PlainValue>(
         chunk.data_page(&buf, page.len(), nulls, Encoding::PLAIN, bounds)?;
     }
     chunk.close(Encoding::PLAIN, values.len())
+}
+
+/// A column chunk of a required column whose row `i` is `value(i)`, of
+/// `rows` rows, written PLAIN: [`plain_chunk`] without the options to
+/// gather, test and unwrap.
+pub(super) fn plain_required_chunk<T: PlainValue>(
+    descr: ColumnDescPtr,
+    rows: usize,
+    value: impl Fn(usize) -> T,
+) -> Result<Chunk, ParquetError> {
+    if descr.max_def_level() != 0 {
+        return Err(ParquetError::General(format!(
+            "{} is not a required column",
+            descr.path()
+        )));
+    }
+    let mut chunk = ChunkWriter::new(descr);
+    for start in (0..rows).step_by(PAGE_ROWS) {
+        let end = (start + PAGE_ROWS).min(rows);
+        let mut buf = Vec::with_capacity((end - start) * 8);
+        for i in start..end {
+            value(i).put(&mut buf);
+        }
+        let bounds = min_max((start..end).map(&value));
+        chunk.data_page(&buf, end - start, 0, Encoding::PLAIN, bounds)?;
+    }
+    chunk.close(Encoding::PLAIN, rows)
 }
 
 /// A column chunk of byte strings that come again and again (events,
