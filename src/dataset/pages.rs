@@ -522,6 +522,9 @@ struct ChunkWriter<T> {
     ascending: bool,
     /// Whether each page's bounds are at most those before.
     descending: bool,
+    /// One encoder for every page: a new one allocates and zeroes its
+    /// table of 32 KB.
+    snappy: snap::raw::Encoder,
 }
 
 impl<T: PlainValue> ChunkWriter<T> {
@@ -543,6 +546,7 @@ impl<T: PlainValue> ChunkWriter<T> {
             last: None,
             ascending: true,
             descending: true,
+            snappy: snap::raw::Encoder::new(),
         }
     }
 
@@ -571,7 +575,8 @@ impl<T: PlainValue> ChunkWriter<T> {
         page: impl FnOnce(Bytes) -> Page,
         raw: &[u8],
     ) -> Result<(i64, i32), ParquetError> {
-        let compressed = snap::raw::Encoder::new()
+        let compressed = self
+            .snappy
             .compress_vec(raw)
             .map_err(|e| ParquetError::External(Box::new(e)))?;
         let page = CompressedPage::new(page(Bytes::from(compressed)), raw.len());
