@@ -145,7 +145,8 @@ pub(super) fn indexed_chunk<T: PlainValue>(
     let mut used = vec![false; dictionary.len()];
     let mut present = Vec::new();
     for page in entries.chunks(PAGE_ROWS) {
-        let mut buf = Vec::with_capacity((page.len() * (usize::from(bit_width) + 1)).div_ceil(8) + 64);
+        let mut buf =
+            Vec::with_capacity((page.len() * (usize::from(bit_width) + 1)).div_ceil(8) + 64);
         let present: &[u32] = if optional {
             let levels: Vec<u32> = page.iter().map(|&e| u32::from(e != NULL_ENTRY)).collect();
             put_levels(&levels, &mut buf);

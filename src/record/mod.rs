@@ -796,7 +796,10 @@ mod tests {
                 .san
                 .unwrap()
         };
-        assert_eq!(san("1. e4 f5 2. Qh5 g6 3. Qxg6 hxg6 *"), "e4 f5 Qh5+ g6 Qxg6+ hxg6");
+        assert_eq!(
+            san("1. e4 f5 2. Qh5 g6 3. Qxg6 hxg6 *"),
+            "e4 f5 Qh5+ g6 Qxg6+ hxg6"
+        );
         assert_eq!(san("1. e4 f5 2. Qh5 *"), "e4 f5 Qh5+");
         assert_eq!(san("1. f3 e5 2. g4 Qh4+ 0-1"), "f3 e5 g4 Qh4#");
         assert_eq!(san("1. e4 f5 2. Qh5+ Ke7 *"), "e4 f5 Qh5+");
