@@ -319,8 +319,9 @@ pub(crate) struct MainLineNotes {
     notes: Vec<Annotations>,
     /// Whether a move was read.
     moved: bool,
-    /// The last move's comments that hold a command (`[%`).
-    commands: Vec<String>,
+    /// What the last move's comments say so far, read as they come
+    /// (none is kept to be read at the next move).
+    last: Annotations,
     /// Comments wait for the next move.
     pending: bool,
     /// The result was read.
@@ -331,7 +332,7 @@ impl MainLineNotes {
     /// The notes of each main-line move, by ply from 1.
     pub(crate) fn finish(mut self) -> Vec<Annotations> {
         if self.moved {
-            self.notes.push(annotations::read(&self.commands));
+            self.notes.push(self.last);
         }
         self.notes
     }
@@ -340,8 +341,7 @@ impl MainLineNotes {
 impl Visitor<'_> for MainLineNotes {
     fn move_token(&mut self, _: MoveToken<'_, '_>) {
         if self.moved {
-            self.notes.push(annotations::read(&self.commands));
-            self.commands.clear();
+            self.notes.push(std::mem::take(&mut self.last));
         }
         self.moved = true;
         self.pending = false;
@@ -353,8 +353,8 @@ impl Visitor<'_> for MainLineNotes {
         }
         if !self.moved || self.pending {
             self.pending = true;
-        } else if text.contains("[%") {
-            self.commands.push(text.to_string());
+        } else {
+            annotations::read_into(&mut self.last, text);
         }
     }
 

@@ -395,22 +395,37 @@ fn apply(into: &mut Annotations, name: &str, arg: Option<&str>) -> Result<(), St
 pub fn read<S: AsRef<str>>(comments: &[S]) -> Annotations {
     let mut out = Annotations::default();
     for c in comments {
-        let c = c.as_ref();
-        if !c.contains("[%") {
-            continue;
-        }
-        for (_, name, arg, _) in commands(c) {
-            let mut one = Annotations::default();
-            if apply(&mut one, name, arg).is_ok() {
-                out.clock_ms = one.clock_ms.or(out.clock_ms);
-                out.elapsed_ms = one.elapsed_ms.or(out.elapsed_ms);
-                out.eval = one.eval.or(out.eval);
-                out.arrows.extend(one.arrows);
-                out.squares.extend(one.squares);
-            }
-        }
+        read_into(&mut out, c.as_ref());
     }
     out
+}
+
+/// Adds what the commands of `comment`, the next comment of a move, say
+/// to `out`, as [`read`] does comment after comment.
+pub fn read_into(out: &mut Annotations, comment: &str) {
+    // The comment of nearly every move of an online game, read without
+    // the general search and its list of what each command says.
+    let trimmed = comment.trim_ascii();
+    if plain_clock_len(trimmed.as_bytes()) == Some(trimmed.len()) {
+        let time = &trimmed[b"[%clk ".len()..trimmed.len() - 1];
+        if let Ok(ms) = clock(time) {
+            out.clock_ms = Some(ms);
+        }
+        return;
+    }
+    if !comment.contains("[%") {
+        return;
+    }
+    for (_, name, arg, _) in commands(comment) {
+        let mut one = Annotations::default();
+        if apply(&mut one, name, arg).is_ok() {
+            out.clock_ms = one.clock_ms.or(out.clock_ms);
+            out.elapsed_ms = one.elapsed_ms.or(out.elapsed_ms);
+            out.eval = one.eval.or(out.eval);
+            out.arrows.extend(one.arrows);
+            out.squares.extend(one.squares);
+        }
+    }
 }
 
 /// The commands of `comment` that cannot be read.
