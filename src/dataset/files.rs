@@ -5,8 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::{DatasetError, DatasetWriter, MainLineNotes, WrittenSummary, has_commands};
-use crate::notation::annotations::Annotations;
+use super::{DatasetError, DatasetWriter, MainLineNotes, MoveNote, WrittenSummary, has_commands};
 use crate::notation::parallel::{Event, map_games_reading_once, open_input};
 use crate::notation::reader::GameBytes;
 use crate::record::{GameRecord, LineTexts, prepare_bytes_telling, prepare_bytes_to_end};
@@ -32,7 +31,7 @@ pub struct FilesSummary {
 
 /// One game prepared for the writer: its record, what the comments of its
 /// moves say, and its bytes read.
-pub(super) type Prepared = (GameRecord, Vec<Annotations>, u64);
+pub(super) type Prepared = (GameRecord, Vec<MoveNote>, u64);
 
 /// Reads, replays and prepares one game (as read: no tree of its moves is
 /// built), and reads its comments' clocks and evaluations.

@@ -173,7 +173,7 @@ struct PositionRow {
 
 /// What the comments of a move say of the clock and the evaluation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct MoveNote {
+pub(crate) struct MoveNote {
     /// The `[%clk]`, in milliseconds (when [`MoveNote::CLOCK`] is set).
     clock_ms: i64,
     /// The `[%eval]`: centipawns or a mate in moves, as `kinds` says.
@@ -283,7 +283,7 @@ impl PositionRow {
 /// What the comments of each main-line move of `original` (a game's
 /// text) say of clocks and evaluations, by ply from 1; empty when the
 /// text has no command in a comment (docs/notation.md §14).
-pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
+pub(crate) fn ply_notes(original: &[u8]) -> Vec<MoveNote> {
     if !has_commands(original) {
         return Vec::new();
     }
@@ -294,7 +294,7 @@ pub(crate) fn ply_notes(original: &[u8]) -> Vec<Annotations> {
 }
 
 /// [`ply_notes`] of a game's decoded text.
-pub(crate) fn text_ply_notes(text: &str) -> Vec<Annotations> {
+pub(crate) fn text_ply_notes(text: &str) -> Vec<MoveNote> {
     if !has_commands(text.as_bytes()) {
         return Vec::new();
     }
@@ -316,7 +316,9 @@ pub(crate) fn has_commands(text: &[u8]) -> bool {
 /// move; variations are skipped unread.
 #[derive(Default)]
 pub(crate) struct MainLineNotes {
-    notes: Vec<Annotations>,
+    /// Each move's clock and evaluation, made where the game is read:
+    /// the thread that takes the games keeps them.
+    notes: Vec<MoveNote>,
     /// Whether a move was read.
     moved: bool,
     /// What the last move's comments say so far, read as they come
@@ -330,9 +332,9 @@ pub(crate) struct MainLineNotes {
 
 impl MainLineNotes {
     /// The notes of each main-line move, by ply from 1.
-    pub(crate) fn finish(mut self) -> Vec<Annotations> {
+    pub(crate) fn finish(mut self) -> Vec<MoveNote> {
         if self.moved {
-            self.notes.push(self.last);
+            self.notes.push(MoveNote::of(&self.last));
         }
         self.notes
     }
@@ -341,7 +343,8 @@ impl MainLineNotes {
 impl Visitor<'_> for MainLineNotes {
     fn move_token(&mut self, _: MoveToken<'_, '_>) {
         if self.moved {
-            self.notes.push(std::mem::take(&mut self.last));
+            self.notes
+                .push(MoveNote::of(&std::mem::take(&mut self.last)));
         }
         self.moved = true;
         self.pending = false;
@@ -475,7 +478,7 @@ impl DatasetWriter {
     pub(crate) fn push_noted(
         &mut self,
         mut record: GameRecord,
-        notes: Vec<Annotations>,
+        notes: Vec<MoveNote>,
     ) -> Result<(), DatasetError> {
         if !self.games.is_empty()
             && (self.games.len() + 1 > self.part_rows
@@ -499,7 +502,7 @@ impl DatasetWriter {
             notes: within(self.part.notes.len()),
             noted: within(notes.len()),
         });
-        self.part.notes.extend(notes.iter().map(MoveNote::of));
+        self.part.notes.extend_from_slice(&notes);
         // The keys go into the rows; the record keeps what the games file
         // needs.
         let keys = std::mem::take(&mut record.keys);
@@ -1327,11 +1330,11 @@ mod tests {
 
     /// What the comments of each main-line move say, read from the tree
     /// of the game.
-    fn notes_from_tree(text: &str) -> Vec<Annotations> {
+    fn notes_from_tree(text: &str) -> Vec<MoveNote> {
         crate::notation::pgn::read_game(text, 1)
             .moves
             .iter()
-            .map(|n| annotations::read(&n.comments))
+            .map(|n| MoveNote::of(&annotations::read(&n.comments)))
             .collect()
     }
 
@@ -1361,10 +1364,8 @@ mod tests {
             let (_, beside, _) = files::prepare_game(&registry, "notes.pgn", &game);
             assert_eq!(beside, tree, "{text}");
         }
-        assert_eq!(
-            text_ply_notes(texts[0])[1].eval.map(|e| e.score),
-            Some(Score::Centipawns(30))
-        );
+        let e5 = text_ply_notes(texts[0])[1];
+        assert_eq!((e5.kinds, e5.eval), (MoveNote::EVAL_CP, 30));
     }
 
     #[test]
