@@ -5,8 +5,10 @@
 
 use std::collections::HashSet;
 
-use super::{DatasetError, DatasetWriter, MainLineNotes, MoveNote, WrittenSummary, has_commands};
-use crate::notation::parallel::{Event, map_games_reading_once, open_input};
+use super::{
+    ChunkTexts, DatasetError, DatasetWriter, MainLineNotes, MoveNote, WrittenSummary, has_commands,
+};
+use crate::notation::parallel::{Event, map_game_chunks_reading_once, open_input};
 use crate::notation::reader::GameBytes;
 use crate::record::{GameRecord, LineTexts, prepare_bytes_telling, prepare_bytes_to_end};
 use crate::rules::Registry;
@@ -31,7 +33,31 @@ pub struct FilesSummary {
 
 /// One game prepared for the writer: its record, what the comments of its
 /// moves say, and its bytes read.
-pub(super) type Prepared = (GameRecord, Vec<MoveNote>, u64);
+pub(super) struct Prepared {
+    pub(super) record: GameRecord,
+    pub(super) notes: Vec<MoveNote>,
+    pub(super) bytes: u64,
+    /// On worker threads, with the first game of each chunk: the texts
+    /// of the chunk's games, taken out of their records
+    /// ([`gather_texts`]).
+    pub(super) texts: Option<Box<ChunkTexts>>,
+}
+
+/// Moves the texts of a chunk's games out of their records into one
+/// [`ChunkTexts`], which the first game carries, on the worker thread
+/// that made them. The thread that takes the games copies each game's
+/// texts from there: freed in that thread, a game's own texts (four
+/// blocks of the worker's heap) made each thread wait for the other's
+/// heap, the most of a two-core dataset's thread switches.
+fn gather_texts(chunk: &mut [Prepared]) {
+    let mut texts = ChunkTexts::with_room_for(chunk.iter().map(|game| &game.record));
+    for game in chunk.iter_mut() {
+        texts.take_from(&mut game.record);
+    }
+    if let Some(first) = chunk.first_mut() {
+        first.texts = Some(Box::new(texts));
+    }
+}
 
 /// Reads, replays and prepares one game (as read: no tree of its moves is
 /// built), and reads its comments' clocks and evaluations.
@@ -62,29 +88,37 @@ fn prepare_game_to_end(
             Vec::new(),
         )
     };
-    let n = text.raw.len() as u64;
-    (
-        (
-            GameRecord::from_prepared(p, source, text.raw.to_vec()),
-            notes,
-            n,
-        ),
-        ends_at_result,
-    )
+    let prepared = Prepared {
+        record: GameRecord::from_prepared(p, source, text.raw.to_vec()),
+        notes,
+        bytes: text.raw.len() as u64,
+        texts: None,
+    };
+    (prepared, ends_at_result)
 }
 
 /// Adds one prepared game to the summary and the writer, unless an
 /// earlier game of the run had its content.
 fn take(
-    (record, notes, bytes): Prepared,
+    game: Prepared,
     seen: &mut HashSet<[u8; 32]>,
     summary: &mut FilesSummary,
     writer: &mut DatasetWriter,
 ) -> Result<(), DatasetError> {
+    let Prepared {
+        record,
+        notes,
+        bytes,
+        texts,
+    } = game;
+    if let Some(texts) = texts {
+        writer.texts_come(*texts);
+    }
     summary.read += 1;
     summary.bytes += bytes;
     if !seen.insert(record.hash) {
         summary.duplicates += 1;
+        writer.skip_texts();
         return Ok(());
     }
     summary.invalid += u64::from(!record.valid);
@@ -110,7 +144,7 @@ pub fn write_files(
     let mut summary = FilesSummary::default();
     let mut seen = HashSet::new();
     writer.set_threads(jobs);
-    map_games_reading_once(
+    map_game_chunks_reading_once(
         inputs,
         &open_input,
         jobs,
@@ -118,6 +152,12 @@ pub fn write_files(
         |input, text| match prepare_game_to_end(registry, &inputs[input], text) {
             (prepared, true) => Some(prepared),
             (_, false) => None,
+        },
+        // On one job the calling thread makes the texts and takes them.
+        |chunk| {
+            if jobs > 1 {
+                gather_texts(chunk);
+            }
         },
         |event| match event {
             Event::Game { value, .. } => {

@@ -39,7 +39,7 @@ use crate::notation::pgn::read_with;
 use crate::notation::reader::GameSplitter;
 use crate::notation::span::Location;
 use crate::notation::visitor::{Flow, MoveToken, Visitor};
-use crate::record::GameRecord;
+use crate::record::{GameRecord, MainLine};
 
 /// Why a dataset could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -385,6 +385,9 @@ pub struct DatasetWriter {
     games: Vec<GameRecord>,
     /// The largest texts of `games`, taken out of their records.
     texts: PartTexts,
+    /// The texts of the chunk of games that come, and how many of them
+    /// came ([`DatasetWriter::texts_come`]).
+    coming: Option<(ChunkTexts, usize)>,
     positions: Vec<PositionRow>,
     /// The id and variant of each game of `games` and the notes of its
     /// moves, for its positions.
@@ -450,6 +453,7 @@ impl DatasetWriter {
             threads: crate::notation::parallel::default_jobs(),
             games: Vec::new(),
             texts: PartTexts::default(),
+            coming: None,
             positions: Vec::new(),
             part: PartTables::default(),
             variants: Vec::new(),
@@ -512,9 +516,30 @@ impl DatasetWriter {
                 game,
                 ply: ply as u32,
             }));
-        self.texts.take_from(&mut record);
+        match self.coming.as_ref() {
+            Some((chunk, game)) => self.texts.copy_game(chunk, *game),
+            None => self.texts.take_from(&mut record),
+        }
+        self.skip_texts();
         self.games.push(record);
         Ok(())
+    }
+
+    /// The texts of the games that come next, gathered on the worker
+    /// that read them: each game pushed takes its own from there, each
+    /// game skipped ([`DatasetWriter::skip_texts`]) passes its own by.
+    pub(crate) fn texts_come(&mut self, chunk: ChunkTexts) {
+        self.coming = Some((chunk, 0));
+    }
+
+    /// Passes the texts of the game that comes by, if they came apart.
+    pub(crate) fn skip_texts(&mut self) {
+        if let Some((chunk, game)) = self.coming.as_mut() {
+            *game += 1;
+            if *game == chunk.games() {
+                self.coming = None;
+            }
+        }
     }
 
     /// Writes the last part (an empty one if no game came, so that the
@@ -681,6 +706,11 @@ impl Texts {
         }));
     }
 
+    /// The value of game `game`.
+    fn value(&self, game: usize) -> Option<&[u8]> {
+        self.spans[game].map(|(start, end)| &self.bytes[start..end])
+    }
+
     /// The values of games `games`.
     fn values(&self, games: Range<usize>) -> Vec<Option<&[u8]>> {
         self.spans[games]
@@ -697,14 +727,51 @@ impl Texts {
 /// kilobyte or so from all over memory, they took about a twentieth of
 /// a dataset's time on one core.
 #[derive(Default)]
-struct PartTexts {
+pub(super) struct PartTexts {
     original: Texts,
     packed: Texts,
     san: Texts,
     coord: Texts,
 }
 
+/// The texts of a chunk of games, gathered on the worker that read them
+/// ([`files`]), in the part's form.
+pub(super) type ChunkTexts = PartTexts;
+
 impl PartTexts {
+    /// Texts with room for those of `records`, taken at once: grown
+    /// value by value, the buffers were copied and first touched again
+    /// at each doubling.
+    fn with_room_for<'r>(records: impl Iterator<Item = &'r GameRecord> + Clone) -> PartTexts {
+        let games = records.clone().count();
+        let room = |bytes: &dyn Fn(&GameRecord) -> usize| Texts {
+            bytes: Vec::with_capacity(records.clone().map(bytes).sum()),
+            spans: Vec::with_capacity(games),
+        };
+        let line = |record: &GameRecord, bytes: &dyn Fn(&MainLine) -> usize| {
+            record.line.as_ref().map_or(0, bytes)
+        };
+        PartTexts {
+            original: room(&|r| r.original.len()),
+            packed: room(&|r| line(r, &|l| l.packed.len())),
+            san: room(&|r| line(r, &|l| l.san.len())),
+            coord: room(&|r| line(r, &|l| l.coord.len())),
+        }
+    }
+
+    /// Copies game `game` of `chunk`'s texts here.
+    fn copy_game(&mut self, chunk: &ChunkTexts, game: usize) {
+        self.original.push(chunk.original.value(game));
+        self.packed.push(chunk.packed.value(game));
+        self.san.push(chunk.san.value(game));
+        self.coord.push(chunk.coord.value(game));
+    }
+
+    /// Games whose texts are here.
+    fn games(&self) -> usize {
+        self.original.spans.len()
+    }
+
     /// Moves `record`'s texts here, leaving it empty ones.
     fn take_from(&mut self, record: &mut GameRecord) {
         self.original.push(Some(&record.original));
@@ -1361,7 +1428,7 @@ mod tests {
             // prepared for a dataset.
             let mut splitter = GameSplitter::new(text.as_bytes());
             let game = splitter.next_game().unwrap().unwrap();
-            let (_, beside, _) = files::prepare_game(&registry, "notes.pgn", &game);
+            let beside = files::prepare_game(&registry, "notes.pgn", &game).notes;
             assert_eq!(beside, tree, "{text}");
         }
         let e5 = text_ply_notes(texts[0])[1];
