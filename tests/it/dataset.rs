@@ -392,6 +392,56 @@ fn jobs_and_part_size_do_not_change_the_rows() {
     assert_eq!(p1, p2);
 }
 
+/// Games skipped as duplicates among games read on worker threads, in
+/// parts of a few hundred rows: the files of one job, byte for byte.
+#[test]
+fn duplicates_skipped_on_more_jobs_leave_the_same_files() {
+    let dir = temp("duplicates");
+    // One file of two games, the first twice between them, read before
+    // the samples that hold them: a duplicate within a chunk, then one
+    // that is not, then duplicates alone in theirs.
+    let chess = Path::new(&samples()).join("chess");
+    let game = |name: &str| std::fs::read_to_string(chess.join(name)).unwrap();
+    let (first, second) = (
+        game("01-two-knights-defence.pgn"),
+        game("02-queens-gambit-declined.pgn"),
+    );
+    let mixed = dir.join("mixed.pgn");
+    std::fs::write(&mixed, format!("{first}\n{first}\n{second}")).unwrap();
+    let written = |jobs: &str| {
+        let out = dir.join(format!("jobs-{jobs}"));
+        let said = ok(&[
+            "dataset",
+            mixed.to_str().unwrap(),
+            &samples(),
+            "--out",
+            out.to_str().unwrap(),
+            "--part-size",
+            "300",
+            "--jobs",
+            jobs,
+        ]);
+        assert!(
+            said.contains("read 45, written 42, duplicates 3,"),
+            "{said}"
+        );
+        parts(&out, "")
+    };
+    let one = written("1");
+    assert!(one.len() >= 16, "{one:?}");
+    for jobs in ["2", "3"] {
+        let more = written(jobs);
+        assert_eq!(one.len(), more.len());
+        for (x, y) in one.iter().zip(&more) {
+            assert_eq!(x.file_name(), y.file_name());
+            assert!(
+                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+                "{y:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn shards_written_apart_read_as_one() {
     let dir = temp("shards");
