@@ -42,6 +42,18 @@ fn samples() -> String {
         .to_string()
 }
 
+/// Asserts that two datasets' parts are the same files, byte for byte.
+fn assert_same_parts(a: &[PathBuf], b: &[PathBuf]) {
+    assert_eq!(a.len(), b.len());
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(x.file_name(), y.file_name());
+        assert!(
+            std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
+            "{y:?}"
+        );
+    }
+}
+
 /// Every `PREFIX*.parquet` file under `dir`, in path order.
 fn parts(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -321,10 +333,7 @@ fn jobs_and_part_size_do_not_change_the_rows() {
     // The same bytes, part for part.
     let (a, b) = (parts(&one, ""), parts(&two, ""));
     assert_eq!(a.len(), 2);
-    for (x, y) in a.iter().zip(&b) {
-        assert_eq!(x.file_name(), y.file_name());
-        assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap());
-    }
+    assert_same_parts(&a, &b);
     // Parts of at most 300 rows: the same games and positions, each
     // positions file sorted and within the bound.
     ok(&[
@@ -370,15 +379,7 @@ fn jobs_and_part_size_do_not_change_the_rows() {
             "--jobs",
             jobs,
         ]);
-        let (a, b) = (parts(&small, ""), parts(&other, ""));
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(&b) {
-            assert_eq!(x.file_name(), y.file_name());
-            assert!(
-                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
-                "{y:?}"
-            );
-        }
+        assert_same_parts(&parts(&small, ""), &parts(&other, ""));
     }
     let sorted = |mut v: Vec<Row>| {
         v.sort_by_key(|r| long(r, "game_id"));
@@ -430,15 +431,7 @@ fn duplicates_skipped_on_more_jobs_leave_the_same_files() {
     let one = written("1");
     assert!(one.len() >= 16, "{one:?}");
     for jobs in ["2", "3"] {
-        let more = written(jobs);
-        assert_eq!(one.len(), more.len());
-        for (x, y) in one.iter().zip(&more) {
-            assert_eq!(x.file_name(), y.file_name());
-            assert!(
-                std::fs::read(x).unwrap() == std::fs::read(y).unwrap(),
-                "{y:?}"
-            );
-        }
+        assert_same_parts(&one, &written(jobs));
     }
 }
 
